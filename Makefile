@@ -1,0 +1,38 @@
+# Every target works on a fresh machine with only Python 3.11: `make install` bootstraps uv into
+# .tools/ and creates the lean project environment in .venv/ from the committed uv.lock.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+UV_VERSION := 0.13.9
+UV := .tools/bin/uv
+VENV := .venv
+BIN := $(VENV)/bin
+export UV_PYTHON_DOWNLOADS := never
+
+.PHONY: install test demo lint bench clean
+
+$(UV):
+	$(PYTHON) -m venv .tools
+	.tools/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+$(VENV)/.installed: pyproject.toml uv.lock | $(UV)
+	$(UV) sync --frozen --inexact --python $(PYTHON)
+	@touch $@
+
+install: $(VENV)/.installed
+
+test: install
+	$(BIN)/python -m pytest
+
+demo: install
+	$(BIN)/connectx play negamax kaggle:negamax --seed 1 --html out/demo/replay.html --json out/demo/replay.json
+	@echo "Open out/demo/replay.html in a browser to watch the game."
+
+lint: install
+	$(UV) sync --frozen --inexact --group lint --python $(PYTHON)
+	$(BIN)/ruff check agents evaluation submission tests benchmarks
+	$(BIN)/mypy
+
+bench: install
+	$(BIN)/python benchmarks/negamax_speed.py
+
+clean:
+	rm -rf $(VENV) .tools out

@@ -1,0 +1,17 @@
+"""Data the agents ship with (opening books, tables), read through one function.
+
+Agents never open files by path: a Kaggle submission is a single file with no ``__file__``, so
+the submission builder replaces ``read_data`` with one that returns the bytes embedded as literals.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+
+
+def read_data(name: str) -> bytes:
+    """The bytes of ``agents/data/<name>``."""
+    data = pkgutil.get_data("agents", "data/" + name)
+    if data is None:
+        raise FileNotFoundError(f"agents/data/{name} is missing: reinstall the package with `make install`")
+    return data

@@ -1,0 +1,335 @@
+"""The one position core every agent searches on: an immutable bitboard for any board size.
+
+Layout, for a board of R rows and C columns (here 6 x 7), H = R + 1 bits per column::
+
+      .  .  .  .  .  .  .      <- sentinel row: never a stone
+      5 12 19 26 33 40 47
+      4 11 18 25 32 39 46
+      3 10 17 24 31 38 45
+      2  9 16 23 30 37 44
+      1  8 15 22 29 36 43
+      0  7 14 21 28 35 42      <- row 0 is the bottom
+
+Cell (column c, row r from the bottom) is bit ``c * H + r``. A position holds ``current`` (the
+stones of the side to move) and ``mask`` (all stones), so every query is relative to the side
+to move and negamax never branches on colour. The sentinel bit keeps shifted lines from
+wrapping into the next column, which is what lets one shift-based routine (``_line_ends``)
+answer "where would a stone complete inarow?" for every direction and every inarow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterator, Sequence
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Masks of one board size, computed once (see ``geometry``) and shared by every position."""
+
+    rows: int
+    columns: int
+    inarow: int
+    height: int = field(init=False)
+    cells: int = field(init=False)
+    bottom_mask: int = field(init=False)
+    board_mask: int = field(init=False)
+    column_masks: tuple[int, ...] = field(init=False)
+    bottom_bits: tuple[int, ...] = field(init=False)
+    top_bits: tuple[int, ...] = field(init=False)
+    centre_order: tuple[int, ...] = field(init=False)
+    directions: tuple[int, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.rows < 1 or self.columns < 1 or self.inarow < 1:
+            raise ValueError(
+                f"impossible board {self.columns} columns x {self.rows} rows, {self.inarow} in a row: "
+                "each must be at least 1"
+            )
+        height = self.rows + 1
+        column_masks = tuple(((1 << self.rows) - 1) << (c * height) for c in range(self.columns))
+        centre = (self.columns - 1) / 2
+        assign = object.__setattr__
+        assign(self, "height", height)
+        assign(self, "cells", self.rows * self.columns)
+        assign(self, "bottom_bits", tuple(1 << (c * height) for c in range(self.columns)))
+        assign(self, "top_bits", tuple(1 << (c * height + self.rows - 1) for c in range(self.columns)))
+        assign(self, "bottom_mask", sum(self.bottom_bits))
+        assign(self, "column_masks", column_masks)
+        assign(self, "board_mask", sum(column_masks))
+        assign(self, "centre_order", tuple(sorted(range(self.columns), key=lambda c: (abs(c - centre), c))))
+        assign(self, "directions", (1, height, height + 1, height - 1))
+
+    def possible(self, mask: int) -> int:
+        """Cells where a stone can be dropped now: the lowest empty cell of every open column."""
+        return (mask + self.bottom_mask) & self.board_mask
+
+    def winning_cells(self, stones: int, mask: int) -> int:
+        """Empty cells that would complete ``inarow`` for ``stones`` (playable now or later)."""
+        cells = 0
+        for direction in self.directions:
+            cells |= _line_ends(stones, direction, self.inarow)
+        return cells & (self.board_mask ^ mask)
+
+    def has_line(self, stones: int) -> bool:
+        """Whether ``stones`` hold ``inarow`` aligned stones in any direction."""
+        for direction in self.directions:
+            run = stones
+            for step in range(1, self.inarow):
+                run &= stones >> (step * direction)
+                if not run:
+                    break
+            if run:
+                return True
+        return False
+
+    def non_losing(self, current: int, mask: int) -> int:
+        """Playable cells that do not hand the opponent an immediate win (0 if every move loses).
+
+        Assumes the side to move has no immediate win itself (callers check that first).
+        """
+        possible = self.possible(mask)
+        opponent_wins = self.winning_cells(current ^ mask, mask)
+        forced = possible & opponent_wins
+        if forced:
+            if forced & (forced - 1):
+                return 0
+            possible = forced
+        return possible & ~(opponent_wins >> 1)
+
+    def column_of(self, bit: int) -> int:
+        """The column of a single-bit move."""
+        return (bit.bit_length() - 1) // self.height
+
+    def mirror(self, bits: int) -> int:
+        """``bits`` with the columns in reverse order (the board seen in a mirror)."""
+        column_bits = (1 << self.height) - 1
+        mirrored = 0
+        for c in range(self.columns):
+            mirrored |= ((bits >> (c * self.height)) & column_bits) << ((self.columns - 1 - c) * self.height)
+        return mirrored
+
+
+def _line_ends(stones: int, direction: int, inarow: int) -> int:
+    """Cells p such that p plus inarow-1 stones along ``direction`` make a line of ``inarow``.
+
+    ``after[j]`` marks cells with stones at the j next steps forward, ``before[j]`` the j steps
+    backward; a cell completes a line when j stones lie on one side and inarow-1-j on the other.
+    """
+    after = [-1]
+    before = [-1]
+    for step in range(1, inarow):
+        after.append(after[-1] & (stones >> (step * direction)))
+        before.append(before[-1] & (stones << (step * direction)))
+    cells = 0
+    for forward in range(inarow):
+        cells |= after[forward] & before[inarow - 1 - forward]
+    return cells
+
+
+@lru_cache(maxsize=None)
+def geometry(rows: int = 6, columns: int = 7, inarow: int = 4) -> Geometry:
+    """The shared, cached masks of one board size."""
+    return Geometry(rows, columns, inarow)
+
+
+class Position:
+    """An immutable Connect-X position seen from the side to move.
+
+    ``current`` holds the mover's stones, ``mask`` all stones, ``moves`` how many were played.
+    ``repr`` gives ``Position.from_board(...)`` text that rebuilds the same position.
+    """
+
+    __slots__ = ("geometry", "current", "mask", "moves")
+
+    geometry: Geometry
+    current: int
+    mask: int
+    moves: int
+
+    def __init__(self, board: Geometry, current: int = 0, mask: int = 0, moves: int = 0) -> None:
+        object.__setattr__(self, "geometry", board)
+        object.__setattr__(self, "current", current)
+        object.__setattr__(self, "mask", mask)
+        object.__setattr__(self, "moves", moves)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Position is immutable: play() returns a new one")
+
+    @classmethod
+    def initial(cls, rows: int = 6, columns: int = 7, inarow: int = 4) -> Position:
+        """The empty board."""
+        return cls(geometry(rows, columns, inarow))
+
+    @classmethod
+    def from_moves(cls, moves: str, rows: int = 6, columns: int = 7, inarow: int = 4) -> Position:
+        """The position after ``moves``, 1-based column digits as in the shared benchmark files.
+
+        Raises ValueError naming the first move that is not a column, hits a full column, or
+        comes after the game was already won.
+        """
+        position = cls.initial(rows, columns, inarow)
+        for index, digit in enumerate(moves):
+            if digit not in "123456789"[:columns]:
+                raise ValueError(f"move {index + 1} of {moves!r} is {digit!r}: expected a column digit 1-{columns}")
+            column = int(digit) - 1
+            if not position.can_play(column):
+                raise ValueError(f"move {index + 1} of {moves!r} plays into full column {digit}")
+            if position.is_won():
+                raise ValueError(f"move {index + 1} of {moves!r} comes after the game was won")
+            position = position.play(column)
+        return position
+
+    @classmethod
+    def from_board(
+        cls, board: Sequence[int] | str, rows: int | None = None, columns: int | None = None,
+        inarow: int = 4, mark: int | None = None,
+    ) -> Position:
+        """A position from Kaggle's flat board (row 0 on top, 0 empty, marks 1 and 2).
+
+        ``board`` may also be text, rows top to bottom joined by '/', as ``repr`` writes it. The
+        side to move is ``mark`` when given (Kaggle's ``obs.mark``), otherwise the player whose
+        turn it is by stone count (player 1 moves first).
+        """
+        if isinstance(board, str):
+            lines = board.split("/")
+            rows, columns = len(lines), len(lines[0])
+            if any(len(line) != columns for line in lines) or not set(board) <= set("012/"):
+                raise ValueError(f"board text {board!r}: expected equal rows of 0/1/2 separated by '/'")
+            cells = [int(ch) for ch in "".join(lines)]
+        else:
+            cells = [int(value) for value in board]
+        if rows is None or columns is None or len(cells) != rows * columns:
+            raise ValueError(f"board has {len(cells)} cells, expected rows x columns = {rows} x {columns}")
+        shape = geometry(rows, columns, inarow)
+        stones = {1: 0, 2: 0}
+        mask = 0
+        for c in range(columns):
+            for r in range(rows):
+                value = cells[(rows - 1 - r) * columns + c]
+                if value not in (0, 1, 2):
+                    raise ValueError(f"cell value {value} at row {rows - 1 - r}, column {c}: expected 0, 1 or 2")
+                if value:
+                    bit = 1 << (c * shape.height + r)
+                    if not mask & (bit >> 1) and r > 0:
+                        raise ValueError(f"floating stone at row {rows - 1 - r}, column {c}")
+                    stones[value] |= bit
+                    mask |= bit
+        ones, twos = bin(stones[1]).count("1"), bin(stones[2]).count("1")
+        if ones - twos not in (0, 1):
+            raise ValueError(f"player 1 has {ones} stones and player 2 {twos}: player 1 moves first, so no game reaches this")
+        to_move = 1 if ones == twos else 2
+        if mark is not None and mark != to_move:
+            raise ValueError(f"mark {mark} is not to move: by the stone counts it is player {to_move}'s turn")
+        return cls(shape, stones[to_move], mask, ones + twos)
+
+    def to_board(self) -> list[int]:
+        """Kaggle's flat board (row 0 on top) with player 1 / player 2 marks."""
+        shape = self.geometry
+        first = self.current if self.moves % 2 == 0 else self.current ^ self.mask
+        cells = []
+        for row in range(shape.rows - 1, -1, -1):
+            for c in range(shape.columns):
+                bit = 1 << (c * shape.height + row)
+                cells.append(0 if not self.mask & bit else 1 if first & bit else 2)
+        return cells
+
+    def __repr__(self) -> str:
+        shape = self.geometry
+        cells = "".join(str(v) for v in self.to_board())
+        text = "/".join(cells[r * shape.columns:(r + 1) * shape.columns] for r in range(shape.rows))
+        return f"Position.from_board({text!r}, inarow={shape.inarow})"
+
+    def __str__(self) -> str:
+        shape = self.geometry
+        symbols = ".XO"
+        board = self.to_board()
+        lines = [" ".join(symbols[v] for v in board[r * shape.columns:(r + 1) * shape.columns]) for r in range(shape.rows)]
+        lines.append(" ".join(str((c + 1) % 10) for c in range(shape.columns)))
+        return "\n".join(lines)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Position)
+            and self.geometry == other.geometry
+            and self.current == other.current
+            and self.mask == other.mask
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.geometry.rows, self.geometry.columns, self.geometry.inarow, self.current, self.mask))
+
+    @property
+    def mark(self) -> int:
+        """Kaggle's mark (1 or 2) of the side to move."""
+        return 1 if self.moves % 2 == 0 else 2
+
+    def can_play(self, column: int) -> bool:
+        """Whether ``column`` exists and is not full."""
+        return 0 <= column < self.geometry.columns and not self.mask & self.geometry.top_bits[column]
+
+    def play(self, column: int) -> Position:
+        """The position after the side to move drops a stone in ``column`` (assumed playable)."""
+        mask = self.mask | (self.mask + self.geometry.bottom_bits[column])
+        return Position(self.geometry, self.current ^ self.mask, mask, self.moves + 1)
+
+    def legal_columns(self) -> list[int]:
+        """Playable columns, centre first (the order that makes alpha-beta cut early)."""
+        top_bits = self.geometry.top_bits
+        return [c for c in self.geometry.centre_order if not self.mask & top_bits[c]]
+
+    def move_bit(self, column: int) -> int:
+        """The single bit a stone dropped in ``column`` would occupy."""
+        return (self.mask + self.geometry.bottom_bits[column]) & self.geometry.column_masks[column]
+
+    def winning_cells(self) -> int:
+        """Empty cells where the side to move would complete a line."""
+        return self.geometry.winning_cells(self.current, self.mask)
+
+    def opponent_winning_cells(self) -> int:
+        """Empty cells where the opponent would complete a line."""
+        return self.geometry.winning_cells(self.current ^ self.mask, self.mask)
+
+    def is_winning_move(self, column: int) -> bool:
+        """Whether dropping in playable ``column`` wins at once for the side to move."""
+        return bool(self.winning_cells() & self.move_bit(column))
+
+    def winning_columns(self) -> list[int]:
+        """Columns that win at once, centre first."""
+        wins = self.winning_cells() & self.geometry.possible(self.mask)
+        return [c for c in self.geometry.centre_order if wins & self.geometry.column_masks[c]]
+
+    def non_losing_columns(self) -> list[int]:
+        """Columns that leave the opponent no immediate win, centre first (empty if all lose)."""
+        safe = self.geometry.non_losing(self.current, self.mask)
+        return [c for c in self.geometry.centre_order if safe & self.geometry.column_masks[c]]
+
+    def is_won(self) -> bool:
+        """Whether the player who just moved has completed a line."""
+        return self.geometry.has_line(self.current ^ self.mask)
+
+    def is_full(self) -> bool:
+        """Whether no stone can be played any more."""
+        return self.moves == self.geometry.cells
+
+    def is_draw(self) -> bool:
+        """Whether the board is full and nobody has a line."""
+        return self.is_full() and not self.is_won()
+
+    def is_over(self) -> bool:
+        """Whether the game has ended by a line or a full board."""
+        return self.is_full() or self.is_won()
+
+    def key(self) -> int:
+        """A unique integer for this position from the mover's view (Pons: current + mask)."""
+        return self.current + self.mask
+
+    def mirrored_key(self) -> int:
+        """The key of the mirror-image position."""
+        return self.geometry.mirror(self.current) + self.geometry.mirror(self.mask)
+
+    def children(self) -> Iterator[tuple[int, Position]]:
+        """``(column, position)`` for every legal move, centre first."""
+        for column in self.legal_columns():
+            yield column, self.play(column)

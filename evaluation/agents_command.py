@@ -1,0 +1,26 @@
+"""List the registered agents, their parameters and kaggle's built-ins."""
+
+from __future__ import annotations
+
+import argparse
+
+from agents.registry import REGISTRY
+from evaluation.engine import KAGGLE_BUILTINS, KAGGLE_PREFIX
+
+NAME = "agents"
+HELP = "list the agents you can name"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run(args: argparse.Namespace) -> int:
+    width = max(len(name) for name in [*REGISTRY, *(KAGGLE_PREFIX + b for b in KAGGLE_BUILTINS)]) + 2
+    for entry in REGISTRY.values():
+        params = ", ".join(f"{key}=<{kind.__name__}>" for key, kind in entry.parameters().items())
+        print(f"{entry.name:<{width}}{entry.summary}" + (f"  [{params}]" if params else ""))
+    for builtin in KAGGLE_BUILTINS:
+        print(f"{KAGGLE_PREFIX + builtin:<{width}}kaggle-environments' built-in {builtin} agent")
+    print("\nParameters go after a colon, e.g. negamax:depth=5,seed=1; a path to a .py file names an agent file.")
+    return 0
