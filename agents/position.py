@@ -98,6 +98,23 @@ class Geometry:
             possible = forced
         return possible & ~(opponent_wins >> 1)
 
+    def windows(self) -> tuple[int, ...]:
+        """Every line of ``inarow`` cells on the board, one bitmask each (evaluations count these).
+
+        A window starts at any cell and runs ``inarow - 1`` steps along a direction; it is kept
+        when all its cells lie on the board, the sentinel row rejecting lines that would wrap.
+        Each window appears once (with ``inarow`` 1 every direction finds the same cell).
+        """
+        found = []
+        for direction in self.directions:
+            for start in range(self.columns * self.height):
+                window = 0
+                for step in range(self.inarow):
+                    window |= 1 << (start + step * direction)
+                if window & self.board_mask == window:
+                    found.append(window)
+        return tuple(dict.fromkeys(found))
+
     def column_of(self, bit: int) -> int:
         """The column of a single-bit move."""
         return (bit.bit_length() - 1) // self.height
