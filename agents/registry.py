@@ -13,7 +13,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from agents import negamax, random_agent
+from agents import minimax, negamax, random_agent
 from agents.kaggle_boundary import GuardedAgent
 
 
@@ -38,6 +38,8 @@ REGISTRY: dict[str, AgentEntry] = {
     for entry in (
         AgentEntry("random", random_agent.make_agent, "uniformly random legal column (seeded)"),
         AgentEntry("negamax", negamax.make_agent, "classic depth-limited negamax baseline (depth 4)"),
+        AgentEntry("minimax", minimax.make_agent,
+                   "Sheoran et al. 2021: alpha-beta, incremental window-count table, depth 4/5"),
     )
 }
 
