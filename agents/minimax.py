@@ -1,0 +1,236 @@
+"""``minimax``: the optimised minimax of Sheoran et al. (2021), as alpha-beta negamax.
+
+The search is negamax with alpha-beta pruning on the mover-relative position. At the horizon it
+scores the position with the paper's window-count table (``window_table``), maintained stone by
+stone as the search walks the tree, and memoises every evaluation by position key for the rest
+of the move, so no window is recounted and no position is evaluated twice. The depth follows
+the paper: 4 plies while more than a third of the cells are empty, 5 from then on. Kang, Wang &
+Hu's heuristics H1 and H2 (``heuristics``) can replace the window evaluation.
+
+Scores: a win is ``WIN_SCORE`` plus the cells still empty after the winning stone, so a sooner win
+scores higher, and every win outranks every evaluation. The search also treats "the side to move
+can complete a line now" as a win and, when a move would hand the opponent an immediate line,
+skips it; both change no minimax value (they only settle earlier what the tree would find).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from agents.heuristics import h1, h2, parse_weights, window_score, window_weights
+from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.position import Geometry, Position
+from agents.window_table import WindowTable
+
+WIN_SCORE = 10**15
+"""Above every evaluation (H1 sums stay below 10**14 on any board Kaggle plays)."""
+INFINITY = 10**18
+EVALUATIONS = ("window", "h1", "h2")
+DEADLINE_CHECK_NODES = 1024
+"""Nodes between looks at the clock: cheap enough, and well under a millisecond apart."""
+
+
+class _OutOfTime(Exception):
+    """Raised inside a search when the move's deadline passes; the last completed depth is played."""
+
+
+def adaptive_depth(position: Position) -> int:
+    """The paper's depth rule: 4 while more than a third of the cells are empty, else 5.
+
+    "More than a third" is strict: with exactly a third empty (14 of 42) the search goes to 5.
+    """
+    empty = position.geometry.cells - position.moves
+    return 4 if 3 * empty > position.geometry.cells else 5
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What one completed depth found: its value for the side to move and the best columns."""
+
+    depth: int
+    score: int
+    columns: tuple[int, ...]
+
+
+class AlphaBetaSearch:
+    """The search for one move: fail-soft alpha-beta negamax over one root position.
+
+    It owns the window table and the evaluation memo, both valid for this root only. With
+    ``memo`` off it recounts every window at every horizon node and caches nothing, which is
+    the paper's unoptimised baseline (same tree, same values, more work).
+    """
+
+    def __init__(self, root: Position, evaluation: str = "window", weights: tuple[int, ...] | None = None,
+                 memo: bool = True, deadline: Deadline | None = None) -> None:
+        """``weights`` are for 1..inarow stones in a window (default: the paper's, ``window_weights``)."""
+        if evaluation not in EVALUATIONS:
+            raise ValueError(f"evaluation {evaluation!r}: expected one of {', '.join(EVALUATIONS)}")
+        self.root = root
+        self.shape: Geometry = root.geometry
+        if weights is not None and len(weights) != self.shape.inarow:
+            raise ValueError(f"{len(weights)} window weights for inarow {self.shape.inarow}: "
+                             "give one weight per stone count 1..inarow")
+        self.weights = (0,) + weights if weights is not None else window_weights(self.shape.inarow)
+        self.memo = memo
+        self.deadline = deadline
+        self.incremental = memo and evaluation == "window"
+        self.table = WindowTable(root) if self.incremental else None
+        self.cache: dict[int, int] = {}
+        self.static = self._static_evaluation(evaluation)
+        self.nodes = 0
+        self.evaluations = 0
+
+    def _static_evaluation(self, evaluation: str) -> Callable[[int, int, int], int]:
+        """``(current, mask, moves) -> score`` for the side to move, computed from scratch."""
+        shape, weights = self.shape, self.weights
+        if evaluation == "h1":
+            return lambda current, mask, moves: h1(shape, current, current ^ mask)
+        if evaluation == "h2":
+            return lambda current, mask, moves: h2(shape, current, current ^ mask)
+        if self.incremental:
+            table = self.table
+            assert table is not None
+            return lambda current, mask, moves: table.score(moves % 2, weights)
+        return lambda current, mask, moves: window_score(shape, current, current ^ mask, weights)
+
+    def evaluate(self, current: int, mask: int, moves: int) -> int:
+        """The static score for the side to move, memoised by position key when ``memo`` is on."""
+        if not self.memo:
+            self.evaluations += 1
+            return self.static(current, mask, moves)
+        key = current + mask
+        score = self.cache.get(key)
+        if score is None:
+            self.evaluations += 1
+            score = self.cache[key] = self.static(current, mask, moves)
+        return score
+
+    def search(self, depth: int, first: int | None = None) -> SearchResult:
+        """The exact value of the root at ``depth`` plies and every column that reaches it.
+
+        Each root move is searched with alpha one below the best so far, so a move that ties the
+        best comes back with its exact value and ties can be broken fairly by the caller.
+        ``first`` is searched first (the best move of the previous depth).
+        """
+        shape, root = self.shape, self.root
+        possible = shape.possible(root.mask)
+        wins = root.winning_cells() & possible
+        if wins:
+            return SearchResult(depth, WIN_SCORE + shape.cells - root.moves - 1, tuple(root.winning_columns()))
+        safe = shape.non_losing(root.current, root.mask)
+        if not safe:
+            return SearchResult(depth, -(WIN_SCORE + shape.cells - root.moves - 2), tuple(root.legal_columns()))
+        order = [c for c in shape.centre_order if safe & shape.column_masks[c]]
+        if first in order:
+            order.remove(first)
+            order.insert(0, first)
+        best, columns = -INFINITY, []
+        for column in order:
+            score = -self._child(root.current, root.mask, root.moves, safe & shape.column_masks[column],
+                                 depth - 1, -INFINITY, 1 - best)
+            if score > best:
+                best, columns = score, [column]
+            elif score == best:
+                columns.append(column)
+        return SearchResult(depth, best, tuple(sorted(columns)))
+
+    def _child(self, current: int, mask: int, moves: int, move: int, depth: int, alpha: int, beta: int) -> int:
+        """The negamax value of the position after ``move``, from the opponent's side."""
+        table = self.table
+        if table is not None:
+            table.place(move, moves % 2)
+        try:
+            return self._negamax(current ^ mask, mask | move, moves + 1, depth, alpha, beta)
+        finally:
+            if table is not None:
+                table.remove(move, moves % 2)
+
+    def _negamax(self, current: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
+        """Fail-soft alpha-beta: exact inside (alpha, beta), else a bound on the side that failed."""
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes % DEADLINE_CHECK_NODES and self.deadline.expired():
+            raise _OutOfTime
+        shape = self.shape
+        if shape.winning_cells(current, mask) & shape.possible(mask):
+            return WIN_SCORE + shape.cells - moves - 1
+        if moves == shape.cells:
+            return 0
+        if depth <= 0:
+            return self.evaluate(current, mask, moves)
+        safe = shape.non_losing(current, mask)
+        if not safe:
+            return -(WIN_SCORE + shape.cells - moves - 2)
+        best = -INFINITY
+        for column in shape.centre_order:
+            move = safe & shape.column_masks[column]
+            if not move:
+                continue
+            score = -self._child(current, mask, moves, move, depth - 1, -beta, -alpha)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def deepen(self, depth: int) -> SearchResult:
+        """Iterative deepening to ``depth``: the result of the deepest depth finished in time.
+
+        Depth 1 always finishes; deeper ones stop at the deadline and are then discarded.
+        """
+        deadline, self.deadline = self.deadline, None
+        result = self.search(1)
+        self.deadline = deadline
+        for next_depth in range(2, depth + 1):
+            try:
+                result = self.search(next_depth, result.columns[0])
+            except _OutOfTime:
+                break
+        return result
+
+
+class MinimaxStrategy:
+    """Chooses by alpha-beta at the adaptive (or a fixed) depth; a seeded generator breaks ties."""
+
+    def __init__(self, depth: int | None = None, evaluation: str = "window", weights: str | None = None,
+                 memo: bool = True, seed: int | None = None) -> None:
+        if depth is not None and depth < 1:
+            raise ValueError(f"minimax depth {depth}: expected 1 or more, or none for the paper's 4/5 rule")
+        if evaluation not in EVALUATIONS:
+            raise ValueError(f"evaluation {evaluation!r}: expected one of {', '.join(EVALUATIONS)}")
+        self.depth = depth
+        self.evaluation = evaluation
+        self.weights = None if weights is None else parse_weights(weights)
+        self.memo = memo
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.last: AlphaBetaSearch | None = None
+
+    def search_for(self, position: Position, deadline: Deadline | None = None) -> AlphaBetaSearch:
+        """A fresh search over ``position`` configured as this strategy is."""
+        return AlphaBetaSearch(position, self.evaluation, self.weights, self.memo, deadline)
+
+    def choose(self, position: Position, deadline: Deadline) -> int:
+        search = self.search_for(position, deadline)
+        depth = self.depth if self.depth is not None else adaptive_depth(position)
+        result = search.deepen(depth)
+        self.last = search
+        return self.rng.choice(result.columns)
+
+    def reset(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.last = None
+
+
+def make_agent(depth: int | None = None, evaluation: str = "window", weights: str | None = None,
+               memo: bool = True, seed: int | None = None) -> GuardedAgent:
+    """Sheoran et al.'s minimax: depth 4/5 by the paper's rule unless ``depth`` is given.
+
+    ``evaluation`` is ``window`` (the paper's), ``h1`` or ``h2`` (Kang, Wang & Hu); ``weights``
+    replaces the window weights for 1..inarow stones, written ``1/3/9/81``; ``memo=false`` turns
+    off the incremental table and the evaluation memo (same moves, slower); ``seed`` breaks ties.
+    """
+    return GuardedAgent("minimax", MinimaxStrategy(depth, evaluation, weights, memo, seed))
