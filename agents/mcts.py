@@ -1,0 +1,248 @@
+"""``mcts``: UCB1 Monte Carlo tree search with random rollouts, after Sheoran et al. (2021).
+
+Each simulation walks down the tree by UCB1 (mean value + c * sqrt(ln N / n), c = 2 in the
+paper), adds one child, plays random moves to the end of the game and backs the result up the
+path. Three things go beyond the paper, none of which changes its idea:
+
+- *MCTS-solver*: a node whose outcome is known (its move completes a line, or its mover can
+  complete one at once, or every child is proven) is marked proven, proofs are propagated up
+  the tree, proven nodes are never rolled out again, and children proven lost are never chosen;
+- the tree is kept between moves and reused when the new position descends from the old root;
+- the move played is the one in ``final_choice_key``: a proven win, else the most visited child.
+
+Values are stored from the point of view of the player who made the move into the node: a win
+for that player is 1, a draw 0.5, a loss 0.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Iterator
+
+from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.position import Position
+
+WIN, DRAW, LOSS = 1.0, 0.5, 0.0
+
+
+class Node:
+    """Statistics of one position in the tree; ``proven`` is its exact value once known, else None."""
+
+    __slots__ = ("position", "column", "children", "untried", "visits", "total", "proven")
+
+    def __init__(self, position: Position, column: int = -1, untried: list[int] | None = None) -> None:
+        self.position = position
+        self.column = column
+        self.children: list[Node] = []
+        self.untried = position.legal_columns() if untried is None else untried
+        self.visits = 0
+        self.total = 0.0
+        self.proven: float | None = _known_value(position)
+        if self.proven is not None:
+            self.untried = []
+
+    def mean(self) -> float:
+        """The average result for the player who moved into this node (0.5 before any visit)."""
+        return self.total / self.visits if self.visits else DRAW
+
+    def __repr__(self) -> str:
+        return f"Node(column={self.column}, visits={self.visits}, mean={self.mean():.3f}, proven={self.proven})"
+
+
+def _known_value(position: Position) -> float | None:
+    """The value for the player who just moved, when the position settles it without search."""
+    if position.is_won():
+        return WIN
+    if position.is_full():
+        return DRAW
+    if position.winning_cells() & position.geometry.possible(position.mask):
+        return LOSS
+    return None
+
+
+def ucb(child: Node, parent_visits: int, exploration: float) -> float:
+    """UCB1 of ``child`` for the player choosing at its parent."""
+    return child.mean() + exploration * math.sqrt(math.log(parent_visits) / child.visits)
+
+
+def final_choice_key(child: Node) -> tuple[bool, bool, int, float]:
+    """The rule for the move played, largest key first.
+
+    A child proven won for the mover beats everything; a child proven lost comes last; among
+    the rest the most visited wins, ties going to the higher mean value (then to the earlier
+    child, which is the one nearer the centre, as children are made centre first).
+    """
+    return (child.proven == WIN, child.proven != LOSS, child.visits, child.mean())
+
+
+def choose_child(root: Node) -> Node:
+    """The child ``final_choice_key`` ranks first (``max`` keeps the earliest of equal keys)."""
+    return max(root.children, key=final_choice_key)
+
+
+def rollout(position: Position, rng: random.Random) -> float:
+    """Random legal moves to the end of the game: the result for the player who moved into ``position``."""
+    shape = position.geometry
+    current, mask, moves = position.current, position.mask, position.moves
+    top_bits, bottom_bits, columns = shape.top_bits, shape.bottom_bits, range(shape.columns)
+    has_line, random_fraction = shape.has_line, rng.random
+    opponent_moves = True
+    while moves < shape.cells:
+        open_columns = [c for c in columns if not mask & top_bits[c]]
+        column = open_columns[int(random_fraction() * len(open_columns))]
+        played = mask | (mask + bottom_bits[column])
+        mine = current | (played ^ mask)
+        if has_line(mine):
+            return LOSS if opponent_moves else WIN
+        current, mask = mine ^ played, played
+        moves += 1
+        opponent_moves = not opponent_moves
+    return DRAW
+
+
+class TreeSearch:
+    """A UCB1 tree over one root, grown by ``simulate`` and reusable after moves are played."""
+
+    def __init__(self, root: Position, exploration: float, rng: random.Random) -> None:
+        self.root = Node(root)
+        self.exploration = exploration
+        self.rng = rng
+        self.simulations = 0
+
+    def simulate(self) -> None:
+        """One selection-expansion-rollout-backpropagation pass."""
+        path = self._select()
+        leaf = path[-1]
+        if leaf.proven is not None:
+            result = leaf.proven
+        else:
+            result = rollout(leaf.position, self.rng)
+        self._backpropagate(path, result)
+        self.simulations += 1
+
+    def _select(self) -> list[Node]:
+        """The visit path: UCB1 down through expanded nodes, then one new child if any is left."""
+        node = self.root
+        path = [node]
+        while node.proven is None:
+            if node.untried:
+                column = node.untried.pop(0)
+                child = Node(node.position.play(column), column)
+                node.children.append(child)
+                path.append(child)
+                return path
+            node = max((c for c in node.children if c.proven != LOSS),
+                       key=lambda c: ucb(c, node.visits, self.exploration))
+            path.append(node)
+        return path
+
+    def _backpropagate(self, path: list[Node], result: float) -> None:
+        """Add ``result`` (for the player who moved into the leaf) along the path, and settle proofs."""
+        for node in reversed(path):
+            node.visits += 1
+            node.total += result
+            result = 1.0 - result
+        for parent in reversed(path[:-1]):
+            if parent.proven is not None or not _settle(parent):
+                break
+
+    def descend(self, position: Position) -> bool:
+        """Make the node for ``position`` the root if it lies within two plies; False if it does not."""
+        for node in _within_two_plies(self.root):
+            if node.position == position:
+                self.root = node
+                return True
+        return False
+
+
+def _settle(node: Node) -> bool:
+    """Mark ``node`` proven if its children decide it; whether they did.
+
+    Its mover wins if any child is a proven win for it; otherwise, once every child exists
+    and is proven, the node is worth the best child's value for the mover, seen from the other side.
+    """
+    children = node.children
+    if any(child.proven == WIN for child in children):
+        node.proven = LOSS
+        return True
+    if node.untried or any(child.proven is None for child in children):
+        return False
+    node.proven = 1.0 - max(child.proven for child in children if child.proven is not None)
+    return True
+
+
+def _within_two_plies(root: Node) -> Iterator[Node]:
+    yield root
+    for child in root.children:
+        yield child
+        yield from child.children
+
+
+class MctsStrategy:
+    """Runs simulations until the time budget (or the simulation cap) is spent, keeping the tree."""
+
+    def __init__(self, time_budget: float | None = None, simulations: int | None = None,
+                 exploration: float = 2.0, reuse: bool = True, seed: int | None = None) -> None:
+        if time_budget is not None and time_budget <= 0:
+            raise ValueError(f"mcts time_budget {time_budget}: expected seconds > 0, or none for most of actTimeout")
+        if simulations is not None and simulations < 1:
+            raise ValueError(f"mcts simulations {simulations}: expected 1 or more, or none for no cap")
+        if exploration < 0:
+            raise ValueError(f"mcts exploration {exploration}: expected 0 or more")
+        self.time_budget = time_budget
+        self.simulations = simulations
+        self.exploration = exploration
+        self.reuse = reuse
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.tree: TreeSearch | None = None
+
+    def search(self, position: Position, deadline: Deadline) -> TreeSearch:
+        """The tree for ``position`` grown until the budget, cap or a proof ends the move."""
+        tree = self.tree
+        if tree is None or not self.reuse or not tree.descend(position):
+            tree = TreeSearch(position, self.exploration, self.rng)
+        tree.simulations = 0
+        root = tree.root
+        if root.proven is not None and not root.children:
+            root.children = [Node(root.position.play(column), column) for column in root.position.legal_columns()]
+        stop_at = deadline.expires_at
+        if self.time_budget is not None:
+            stop_at = min(stop_at, deadline.started_at + self.time_budget)
+        cap = self.simulations
+        while tree.root.proven is None:
+            if cap is not None and tree.simulations >= cap:
+                break
+            if cap is None and time.perf_counter() >= stop_at:
+                break
+            tree.simulate()
+            if cap is not None and time.perf_counter() >= deadline.expires_at:
+                break
+        return tree
+
+    def choose(self, position: Position, deadline: Deadline) -> int:
+        tree = self.search(position, deadline)
+        if not tree.root.children:
+            tree.simulate()
+        child = choose_child(tree.root)
+        tree.root = child
+        self.tree = tree
+        return child.column
+
+    def reset(self) -> None:
+        self.rng = random.Random(self.seed)
+        self.tree = None
+
+
+def make_agent(time_budget: float | None = None, simulations: int | None = None, exploration: float = 2.0,
+               reuse: bool = True, seed: int | None = None) -> GuardedAgent:
+    """UCB1 MCTS with random rollouts and MCTS-solver proofs.
+
+    ``time_budget`` is seconds per move (default: Kaggle's actTimeout less the boundary's
+    margin); ``simulations`` caps the simulations per move (with a cap the clock stops only at
+    the hard deadline, so a seed fixes the game); ``exploration`` is UCB1's c; ``reuse=false``
+    starts a fresh tree every move.
+    """
+    return GuardedAgent("mcts", MctsStrategy(time_budget, simulations, exploration, reuse, seed))
