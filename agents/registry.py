@@ -13,7 +13,7 @@ import typing
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from agents import minimax, negamax, random_agent
+from agents import mcts, minimax, negamax, random_agent
 from agents.kaggle_boundary import GuardedAgent
 
 
@@ -40,6 +40,7 @@ REGISTRY: dict[str, AgentEntry] = {
         AgentEntry("negamax", negamax.make_agent, "classic depth-limited negamax baseline (depth 4)"),
         AgentEntry("minimax", minimax.make_agent,
                    "Sheoran et al. 2021: alpha-beta, incremental window-count table, depth 4/5"),
+        AgentEntry("mcts", mcts.make_agent, "UCB1 tree search with random rollouts and solver proofs, on a clock"),
     )
 }
 
