@@ -1,0 +1,163 @@
+"""Agent spec in, one self-contained Kaggle submission file out: a pure function of the sources.
+
+``build_bundle("negamax:depth=5")`` parses the agent's module and every module of ours it
+imports (``module_graph``), emits them dependency-first in one namespace with their imports of
+each other removed and colliding names renamed (``namespace``), swaps ``agents.data_files`` for
+a generated module holding the data the agent reads (``embedded_data``), and ends with the entry
+function ``agent(observation, configuration)``, the last callable the file binds, which is what
+Kaggle's loader takes. Same sources and spec, byte-identical output: nothing depends on the
+clock, the machine or the path the project lives at.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from agents.data_files import read_data
+from agents.registry import parse_spec
+from submission.embedded_data import DATA_MODULE, data_names, embedded_module
+from submission.module_graph import BuildError, ModuleSource, collect_modules, internal_imports
+from submission.namespace import Identity, plan_names, rewrite
+
+ENTRY_FUNCTION = "agent"
+FACTORY_FUNCTION = "new_agent"
+SPEC_CONSTANT = "BUILT_FROM"
+PARAMETERS_CONSTANT = "BUILT_PARAMETERS"
+INSTANCE = "_submission_agent"
+GENERATED_NAMES = (SPEC_CONSTANT, PARAMETERS_CONSTANT, FACTORY_FUNCTION, INSTANCE, ENTRY_FUNCTION)
+
+SECTION_RULE = "# " + "-" * 78
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """A built submission: its source text and what went into it."""
+
+    spec: str
+    source: str
+    modules: tuple[str, ...]
+    data_files: tuple[str, ...]
+
+
+def build_bundle(spec: str) -> Bundle:
+    """The submission for agent ``spec`` (``name[:key=value,...]``, as everywhere else).
+
+    Raises BuildError (or AgentSpecError for a bad spec) with the module, line and fix.
+    """
+    entry, explicit = parse_spec(spec)
+    factory = entry.factory
+    if "." in factory.__qualname__:
+        raise BuildError(f"{entry.name}: its factory {factory.__qualname__} must be a top-level function of its module")
+    parameters = _baked_parameters(entry.name, factory, explicit)
+    modules = collect_modules(factory.__module__)
+    for module in modules:
+        _check_loader_safety(module)
+    names = data_names(modules)
+    modules = [embedded_module(names, read_data) if m.name == DATA_MODULE else m for m in modules]
+
+    removed = {module.name: _removed_statements(module) for module in modules}
+    reserved: dict[str, Identity] = {name: ("generated", name) for name in GENERATED_NAMES}
+    plan = plan_names(modules, reserved, {name: set(map(id, statements)) for name, statements in removed.items()})
+    sections = [_section(module.relative_path, rewrite(module, plan.renames[module.name], removed[module.name]))
+                for module in modules]
+
+    canonical = entry.name + (":" + ",".join(f"{key}={value}" for key, value in parameters.items()) if parameters else "")
+    factory_name = plan.exports[factory.__module__][factory.__name__]
+    futures = sorted({alias.name for module in modules for statement in removed[module.name]
+                      if isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
+                      for alias in statement.names})
+    source = "\n\n".join([
+        _header(canonical, modules),
+        *([f"from __future__ import {', '.join(futures)}"] if futures else []),
+        *sections,
+        _section("entry point (generated)", _entry_point(canonical, parameters, factory_name)),
+    ])
+    return Bundle(canonical, source, tuple(m.relative_path for m in modules), tuple(names))
+
+
+def build_source(spec: str) -> str:
+    """Just the text of ``build_bundle(spec)``."""
+    return build_bundle(spec).source
+
+
+def _baked_parameters(name: str, factory: Any, explicit: dict[str, Any]) -> dict[str, Any]:
+    """Every factory parameter with the value the bundle will pass, defaults written out."""
+    bound = inspect.signature(factory).bind(**explicit)
+    bound.apply_defaults()
+    for key, value in bound.arguments.items():
+        try:
+            literal_ok = ast.literal_eval(repr(value)) == value
+        except (ValueError, SyntaxError):
+            literal_ok = False
+        if not literal_ok:
+            raise BuildError(f"{name}: parameter {key}={value!r} cannot be written into the file as a literal; "
+                             "give the factory parameters plain int, float, bool, str or None values")
+    return dict(bound.arguments)
+
+
+def _check_loader_safety(module: ModuleSource) -> None:
+    """BuildError for code that cannot work under Kaggle's loader, which defines no ``__file__``."""
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Name) and node.id == "__file__":
+            raise BuildError(f"{module.relative_path}:{node.lineno} uses __file__, which Kaggle's loader does not "
+                             "define; ship files under agents/data/ and read them with agents.data_files.read_data")
+
+
+def _removed_statements(module: ModuleSource) -> list[ast.stmt]:
+    """The statements the bundle drops: imports of our modules and ``__future__`` imports (hoisted)."""
+    removed: list[ast.stmt] = [statement for statement, _ in internal_imports(module)]
+    removed += [s for s in module.tree.body if isinstance(s, ast.ImportFrom) and s.module == "__future__"]
+    lines_used: dict[int, int] = {}
+    for statement in module.tree.body:
+        for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
+            lines_used[line] = lines_used.get(line, 0) + 1
+    for statement in removed:
+        if lines_used[statement.lineno] > 1 or lines_used[statement.end_lineno or statement.lineno] > 1:
+            raise BuildError(f"{module.relative_path}:{statement.lineno}: put this import on its own line "
+                             "so the builder can drop it")
+    return sorted(removed, key=lambda s: s.lineno)
+
+
+def _section(title: str, text: str) -> str:
+    body = re.sub(r"\n{4,}", "\n\n\n", text.strip("\n"))
+    return f"{SECTION_RULE}\n# {title}\n{SECTION_RULE}\n\n{body}\n"
+
+
+def _header(spec: str, modules: list[ModuleSource]) -> str:
+    listing = "\n".join(f"    {module.relative_path}" for module in modules)
+    return (
+        f'"""ConnectX submission: the agent {spec}, built by `connectx build` into one file.\n'
+        "\n"
+        "Generated: change the modules below in the connectx repository and rebuild instead of editing\n"
+        "this file. It holds, in order, with their imports of each other removed:\n"
+        "\n"
+        f"{listing}\n"
+        "\n"
+        f"Kaggle's loader runs the file and calls the last function it defines, `{ENTRY_FUNCTION}`.\n"
+        '"""'
+    )
+
+
+def _entry_point(spec: str, parameters: dict[str, Any], factory_name: str) -> str:
+    literal = "{" + ", ".join(f"{key!r}: {value!r}" for key, value in parameters.items()) + "}"
+    return (
+        f"{SPEC_CONSTANT} = {spec!r}\n"
+        f"{PARAMETERS_CONSTANT} = {literal}\n"
+        "\n"
+        "\n"
+        f"def {FACTORY_FUNCTION}(**overrides):\n"
+        '    """A fresh agent with the built parameters; `connectx validate` overrides the seed to compare moves."""\n'
+        f"    return {factory_name}(**{{**{PARAMETERS_CONSTANT}, **overrides}})\n"
+        "\n"
+        "\n"
+        f"{INSTANCE} = {FACTORY_FUNCTION}()\n"
+        "\n"
+        "\n"
+        f"def {ENTRY_FUNCTION}(observation, configuration):\n"
+        '    """Kaggle\'s entry point: the last callable in this file. The file is run once per episode."""\n'
+        f"    return {INSTANCE}(observation, configuration)\n"
+    )

@@ -1,0 +1,82 @@
+"""Data files inside the bundle: which ones an agent reads, and the ``read_data`` that serves them.
+
+Agents read data only through ``agents.data_files.read_data("name")``. The builder finds the
+names by parsing those calls, so each must be a string literal, and replaces the module with
+generated source holding each file zlib-compressed and base64-encoded, decoded on first use.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import zlib
+from typing import Callable
+
+from submission.module_graph import BuildError, ModuleSource, internal_imports
+
+DATA_MODULE = "agents.data_files"
+READ_FUNCTION = "read_data"
+LINE_WIDTH = 96
+"""Characters of base64 per source line, so the bundle stays readable in an editor."""
+
+
+def data_names(modules: list[ModuleSource]) -> list[str]:
+    """Every name passed to ``read_data`` in ``modules``, sorted; BuildError for a non-literal name."""
+    names: set[str] = set()
+    for module in modules:
+        readers = {item.local for _, imported in internal_imports(module) for item in imported
+                   if item.module == DATA_MODULE and item.name == READ_FUNCTION}
+        if not readers:
+            continue
+        called: set[int] = set()
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in readers:
+                called.add(id(node.func))
+                argument = node.args[0] if len(node.args) == 1 and not node.keywords else None
+                if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
+                    raise BuildError(
+                        f"{module.relative_path}:{node.lineno}: {node.func.id}(...) must be called with one string "
+                        "literal, e.g. read_data(\"opening_book_7x6x4.bin\"): the builder embeds the files it can "
+                        "name by reading the source"
+                    )
+                names.add(argument.value)
+        for node in ast.walk(module.tree):
+            if isinstance(node, ast.Name) and node.id in readers and id(node) not in called:
+                raise BuildError(f"{module.relative_path}:{node.lineno}: {node.id} is used without being called; "
+                                 "call it directly with a string literal so the builder can find the data it reads")
+    return sorted(names)
+
+
+def embedded_module(names: list[str], read: Callable[[str], bytes]) -> ModuleSource:
+    """Generated source standing in for ``agents.data_files`` with the files ``names`` embedded."""
+    entries = []
+    for name in names:
+        try:
+            data = read(name)
+        except (FileNotFoundError, OSError) as error:
+            raise BuildError(f"data file {name!r} read by the agent cannot be read: {error}") from None
+        encoded = base64.b64encode(zlib.compress(data, 9)).decode("ascii")
+        chunks = [encoded[i:i + LINE_WIDTH] for i in range(0, len(encoded), LINE_WIDTH)] or [""]
+        body = "\n".join(f'        "{chunk}"' for chunk in chunks)
+        entries.append(f"    # {name}: {len(data)} bytes, {len(encoded)} characters compressed\n"
+                       f"    {name!r}: (\n{body}\n    ),\n")
+    text = (
+        '"""The data files the agent reads, embedded by the submission builder (zlib, then base64)."""\n'
+        "\n"
+        "import base64\n"
+        "import zlib\n"
+        "\n"
+        "_EMBEDDED_DATA = {\n"
+        + "".join(entries)
+        + "}\n"
+        "\n"
+        "\n"
+        "def read_data(name: str) -> bytes:\n"
+        '    """The bytes ``agents/data/<name>`` held when this file was built."""\n'
+        "    if name not in _EMBEDDED_DATA:\n"
+        "        raise FileNotFoundError(f\"{name} is not embedded in this submission: read it with a literal \"\n"
+        "                                \"name, read_data('...'), so the builder embeds it, and rebuild\")\n"
+        "    return zlib.decompress(base64.b64decode(_EMBEDDED_DATA[name]))\n"
+    )
+    path = DATA_MODULE.replace(".", "/") + ".py (generated: embedded data)"
+    return ModuleSource(DATA_MODULE, path, text, ast.parse(text))
