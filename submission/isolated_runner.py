@@ -1,0 +1,127 @@
+"""Run a submission file the way Kaggle does, in a process that cannot import our packages.
+
+``connectx validate`` starts this script with ``python -I -S`` (no site-packages, no .pth files,
+so not the editable install of our packages) and hands it, in a JSON request file, the
+directories that hold kaggle-environments. It uses only the standard library and
+kaggle-environments: Kaggle's own loader (``get_last_callable``), real episodes in
+``env.run``, and the bundle's ``new_agent`` on fixed positions. It writes what it saw to a JSON
+result file and judges nothing; the validator turns the figures into pass/fail checks.
+
+Usage: python -I -S isolated_runner.py REQUEST.json RESULT.json
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import random
+import sys
+import time
+import traceback
+from typing import Any
+
+FILE = "FILE"
+"""In an episode's agent list, the submission under test (anything else is a kaggle built-in)."""
+
+
+def isolation(forbidden: list[str]) -> list[str]:
+    """Which of ``forbidden`` (our package names) this process could import: should be none."""
+    return [name for name in forbidden if importlib.util.find_spec(name) is not None]
+
+
+def load(path: str) -> dict[str, Any]:
+    """Kaggle's loader on the file: the callable it would use, and how long loading took."""
+    from kaggle_environments.agent import get_last_callable
+
+    with open(path, encoding="utf-8") as handle:
+        raw = handle.read()
+    started = time.perf_counter()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            entry = get_last_callable(raw, path=path)
+    except Exception:
+        return {"ok": False, "error": traceback.format_exc(limit=3)}
+    seconds = time.perf_counter() - started
+    code = getattr(entry, "__code__", None)
+    return {
+        "ok": True,
+        "seconds": seconds,
+        "name": getattr(entry, "__name__", type(entry).__name__),
+        "argcount": code.co_argcount if code is not None else None,
+        "stdout": out.getvalue(),
+    }
+
+
+def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[str, Any]) -> dict[str, Any]:
+    """One game in kaggle-environments; per seat its final status and the duration of each move."""
+    agents = [path if name == FILE else name for name in spec["agents"]]
+    try:
+        env = kaggle.make("connectx", configuration=configuration)
+        random.seed(spec["seed"])
+        env.run(agents)
+    except Exception:
+        return {"name": spec["name"], "error": traceback.format_exc(limit=3)}
+    final = env.steps[-1]
+    durations: list[list[float]] = [[], []]
+    stderr = ["", ""]
+    for step_logs in env.logs:
+        for seat, log in enumerate(step_logs[:2]):
+            if log and "duration" in log:
+                durations[seat].append(log["duration"])
+                if log.get("stderr", "").strip() and not stderr[seat]:
+                    stderr[seat] = log["stderr"]
+    return {
+        "name": spec["name"],
+        "agents": spec["agents"],
+        "statuses": [str(state.status) for state in final],
+        "rewards": [state.reward for state in final],
+        "moves": len(env.steps) - 1,
+        "durations": durations,
+        "stderr": stderr,
+        "error": None,
+    }
+
+
+def parity(path: str, request: dict[str, Any]) -> dict[str, Any]:
+    """The bundle's choice on each position: a fresh ``new_agent(**overrides)`` per position."""
+    from kaggle_environments.utils import structify
+
+    with open(path, encoding="utf-8") as handle:
+        code = compile(handle.read(), path, "exec")
+    namespace: dict[str, Any] = {}
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(code, namespace)
+        factory = namespace[request["factory"]]
+        columns = []
+        for observation, configuration in zip(request["observations"], request["configurations"]):
+            agent = factory(**request["overrides"])
+            column = agent(structify(observation), structify(configuration))
+            columns.append(column if isinstance(column, int) else repr(column))
+    except Exception:
+        return {"error": traceback.format_exc(limit=3)}
+    return {"columns": columns, "error": None}
+
+
+def main(request_path: str, result_path: str) -> int:
+    with open(request_path, encoding="utf-8") as handle:
+        request = json.load(handle)
+    sys.path.extend(request["site_dirs"])
+    result = {"isolation": {"visible": isolation(request["forbidden_packages"]), "sys_path": list(sys.path)}}
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        import kaggle_environments as kaggle
+    path = request["file"]
+    result["load"] = load(path)
+    if result["load"]["ok"]:
+        result["episodes"] = [episode(kaggle, path, spec, request["configuration"]) for spec in request["episodes"]]
+        if request.get("parity"):
+            result["parity"] = parity(path, request["parity"])
+    with open(result_path, "w", encoding="utf-8") as handle:
+        json.dump(result, handle)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))
