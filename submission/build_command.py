@@ -1,0 +1,38 @@
+"""Bundle an agent (with its parameters) into one self-contained file Kaggle accepts as a submission."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from agents.registry import AgentSpecError
+from submission.bundler import build_bundle
+from submission.module_graph import BuildError
+
+NAME = "build"
+HELP = "bundle an agent into one submission file"
+DEFAULT_OUTPUT = Path("out/submission.py")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agent", metavar="AGENT", help="registry name with optional parameters, e.g. negamax:depth=5")
+    parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUTPUT,
+                        help=f"where to write the file (default {DEFAULT_OUTPUT})")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        bundle = build_bundle(args.agent)
+    except (BuildError, AgentSpecError) as error:
+        print(f"connectx build: {error}", file=sys.stderr)
+        return 2
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(bundle.source, encoding="utf-8")
+    size = args.output.stat().st_size
+    data = ", ".join(bundle.data_files) or "none"
+    print(f"wrote {args.output}: {bundle.spec}, {size:,} bytes")
+    print(f"  modules: {', '.join(bundle.modules)}")
+    print(f"  embedded data: {data}")
+    print(f"check it with: connectx validate {args.output}")
+    return 0
