@@ -7,8 +7,9 @@ import sys
 from types import ModuleType
 
 from evaluation import agents_command, play_command
+from submission import build_command, validate_command
 
-COMMANDS: tuple[ModuleType, ...] = (agents_command, play_command)
+COMMANDS: tuple[ModuleType, ...] = (agents_command, play_command, build_command, validate_command)
 
 
 def build_parser() -> argparse.ArgumentParser:
