@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install test demo lint bench clean
+.PHONY: install test demo lint bench clean submission
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -33,6 +33,14 @@ lint: install
 
 bench: install
 	$(BIN)/python benchmarks/negamax_speed.py
+
+# The strongest agent with its defaults. Until `solver` is registered this is negamax: switch
+# SUBMISSION_AGENT to solver as soon as agents/registry.py lists it.
+SUBMISSION_AGENT ?= negamax
+
+submission: install
+	$(BIN)/connectx build $(SUBMISSION_AGENT) -o out/submission.py
+	$(BIN)/connectx validate out/submission.py
 
 clean:
 	rm -rf $(VENV) .tools out
