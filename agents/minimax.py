@@ -185,6 +185,8 @@ class AlphaBetaSearch:
         result = self.search(1)
         self.deadline = deadline
         for next_depth in range(2, depth + 1):
+            if deadline is not None and deadline.expired():
+                break
             try:
                 result = self.search(next_depth, result.columns[0])
             except _OutOfTime:
@@ -207,7 +209,8 @@ class MinimaxStrategy:
         self.memo = memo
         self.seed = seed
         self.rng = random.Random(seed)
-        self.last: AlphaBetaSearch | None = None
+        self.last_search: AlphaBetaSearch | None = None
+        self.last_result: SearchResult | None = None
 
     def search_for(self, position: Position, deadline: Deadline | None = None) -> AlphaBetaSearch:
         """A fresh search over ``position`` configured as this strategy is."""
@@ -217,12 +220,12 @@ class MinimaxStrategy:
         search = self.search_for(position, deadline)
         depth = self.depth if self.depth is not None else adaptive_depth(position)
         result = search.deepen(depth)
-        self.last = search
+        self.last_search, self.last_result = search, result
         return self.rng.choice(result.columns)
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
-        self.last = None
+        self.last_search = self.last_result = None
 
 
 def make_agent(depth: int | None = None, evaluation: str = "window", weights: str | None = None,

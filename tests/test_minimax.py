@@ -1,0 +1,145 @@
+"""minimax: alpha-beta against plain minimax, memoisation changes nothing but the work, the depth rule."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from agents.heuristics import h1, h2, window_score, window_weights
+from agents.kaggle_boundary import Deadline
+from agents.minimax import WIN_SCORE, AlphaBetaSearch, MinimaxStrategy, adaptive_depth
+from agents.position import Position
+from agents.registry import create_agent
+from evaluation.engine import BoardConfig, Outcome, run_game
+
+
+def static(position: Position, evaluation: str) -> int:
+    shape, mine, theirs = position.geometry, position.current, position.current ^ position.mask
+    if evaluation == "h1":
+        return h1(shape, mine, theirs)
+    if evaluation == "h2":
+        return h2(shape, mine, theirs)
+    return window_score(shape, mine, theirs, window_weights(shape.inarow))
+
+
+def plain_minimax(position: Position, depth: int, evaluation: str) -> int:
+    """Textbook negamax over every move, no pruning, no tables, with the agent's terminal rules."""
+    if position.is_won():
+        return -(WIN_SCORE + position.geometry.cells - position.moves)
+    if position.winning_columns():
+        return WIN_SCORE + position.geometry.cells - position.moves - 1
+    if position.is_full():
+        return 0
+    if depth == 0:
+        return static(position, evaluation)
+    return max(-plain_minimax(child, depth - 1, evaluation) for _, child in position.children())
+
+
+def random_positions(rows: int, columns: int, inarow: int, count: int, seed: int) -> list[Position]:
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        position = Position.initial(rows, columns, inarow)
+        for _ in range(rng.randrange(position.geometry.cells - 2)):
+            position = position.play(rng.choice(position.legal_columns()))
+            if position.is_won():
+                break
+        if not position.is_over():
+            positions.append(position)
+    return positions
+
+
+@pytest.mark.parametrize("rows, columns, inarow, depth, evaluation", [
+    (6, 7, 4, 1, "window"), (6, 7, 4, 2, "window"), (6, 7, 4, 3, "window"),
+    (4, 5, 3, 3, "window"), (4, 4, 3, 4, "window"), (6, 7, 4, 3, "h1"), (6, 7, 4, 3, "h2"), (5, 5, 2, 3, "window"),
+])
+def test_alpha_beta_gives_plain_minimax_values_and_moves(rows: int, columns: int, inarow: int, depth: int,
+                                                         evaluation: str) -> None:
+    for position in random_positions(rows, columns, inarow, 12, seed=depth * 7 + rows):
+        expected = {column: -plain_minimax(child, depth - 1, evaluation) for column, child in position.children()}
+        best = max(expected.values())
+        result = AlphaBetaSearch(position, evaluation).search(depth)
+        assert result.score == best, repr(position)
+        assert set(result.columns) == {c for c, value in expected.items() if value == best}, repr(position)
+
+
+@pytest.mark.parametrize("evaluation", ["window", "h1", "h2"])
+def test_memoisation_changes_the_work_not_the_result(evaluation: str) -> None:
+    for position in random_positions(6, 7, 4, 6, seed=5):
+        fresh, memoised = AlphaBetaSearch(position, evaluation, memo=False), AlphaBetaSearch(position, evaluation)
+        assert fresh.deepen(4) == memoised.deepen(4)
+        assert fresh.nodes == memoised.nodes
+        assert memoised.evaluations <= fresh.evaluations
+
+
+def test_memo_evaluates_no_position_twice() -> None:
+    search = AlphaBetaSearch(Position.from_moves("4453"))
+    search.deepen(5)
+    assert search.evaluations == len(search.cache)
+    fresh = AlphaBetaSearch(Position.from_moves("4453"), memo=False)
+    fresh.deepen(5)
+    assert fresh.evaluations > search.evaluations
+
+
+def test_the_depth_switches_exactly_at_one_third_empty() -> None:
+    rng = random.Random(3)
+    for rows, columns in [(6, 7), (4, 5), (7, 9), (3, 3)]:
+        cells = rows * columns
+        position = Position.initial(rows, columns, cells + 1)  # no line ever forms: any filling is legal
+        for moves in range(cells):
+            empty = cells - moves
+            assert adaptive_depth(position) == (4 if empty * 3 > cells else 5), (rows, columns, moves)
+            position = position.play(rng.choice(position.legal_columns()))
+    seven_by_six = Position.initial(6, 7, 43)
+    for _ in range(27):
+        seven_by_six = seven_by_six.play(seven_by_six.legal_columns()[0])
+    assert adaptive_depth(seven_by_six) == 4  # 15 of 42 empty
+    assert adaptive_depth(seven_by_six.play(seven_by_six.legal_columns()[0])) == 5  # 14 of 42: one third
+
+
+def test_the_strategy_searches_to_the_adaptive_depth() -> None:
+    strategy = MinimaxStrategy(seed=1)
+    early = late = Position.initial(6, 7, 43)  # no line ever forms, so any filling is a position
+    for _ in range(28):
+        late = late.play(late.legal_columns()[-1])
+    for position in (early, late):
+        strategy.choose(position, Deadline.after(30))
+        assert strategy.last_result is not None
+        assert strategy.last_result.depth == adaptive_depth(position)
+    assert (adaptive_depth(early), adaptive_depth(late)) == (4, 5)
+
+
+def test_an_expired_deadline_still_yields_a_legal_move_from_depth_one() -> None:
+    strategy = MinimaxStrategy(depth=8, seed=1)
+    position = Position.from_moves("4453")
+    column = strategy.choose(position, Deadline.after(0))
+    assert strategy.last_result is not None and strategy.last_result.depth == 1
+    assert column in position.legal_columns()
+
+
+def test_takes_a_win_and_blocks_a_loss() -> None:
+    strategy = MinimaxStrategy(seed=1)
+    assert strategy.choose(Position.from_moves("445566"), Deadline.after(30)) in (2, 6)  # c1 or g1
+    assert strategy.choose(Position.from_moves("43546"), Deadline.after(30)) == 6  # block g1
+
+
+def test_weights_are_checked_against_inarow() -> None:
+    agent = create_agent("minimax:weights=1/3/9/81,seed=1")
+    assert agent.strategy.weights == (1, 3, 9, 81)
+    with pytest.raises(ValueError, match="one weight per stone count"):
+        AlphaBetaSearch(Position.initial(4, 5, 3), weights=(1, 3, 9, 81))
+
+
+def test_a_seed_fixes_the_choice_among_equal_moves() -> None:
+    position = Position.initial()
+    first = [MinimaxStrategy(seed=7).choose(position, Deadline.after(30)) for _ in range(3)]
+    assert len(set(first)) == 1
+    choices = {MinimaxStrategy(seed=seed).choose(position, Deadline.after(30)) for seed in range(12)}
+    assert choices == set(AlphaBetaSearch(position).deepen(4).columns)
+
+
+def test_beats_kaggle_random_in_kaggle_environments() -> None:
+    for seed, specs, seat in [(1, ["minimax:seed=1", "kaggle:random"], 0), (2, ["kaggle:random", "minimax:seed=2"], 1)]:
+        outcome = Outcome.of(run_game(specs, BoardConfig(), seed=seed))
+        assert outcome.winner == seat, outcome
