@@ -8,6 +8,7 @@ agent file, which Kaggle's loader executes exactly as it executes a submission.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import os
 import random
@@ -79,6 +80,27 @@ def make_environment(config: BoardConfig, names: list[str], debug: bool = False)
     """A fresh ConnectX environment whose replays show ``names`` as the players."""
     return kaggle_environments().make("connectx", configuration=config.as_kaggle(),
                                       info={"TeamNames": names}, debug=debug)
+
+
+def kaggle_callable(spec: str, env: Any) -> Callable[..., Any]:
+    """The callable Kaggle's ``env.run`` would call for ``spec`` in ``env``.
+
+    Built-ins and agent files go through Kaggle's own ``build_agent``, so a file is loaded lazily
+    on its first move by Kaggle's loader, exactly as a submission is; registry agents are fresh.
+    """
+    resolved = resolve_agent(spec)
+    if callable(resolved):
+        return resolved
+    kaggle_environments()
+    build_agent = importlib.import_module("kaggle_environments.agent").build_agent
+    agent, _ = build_agent(resolved, env.agents, env.name)
+    return agent
+
+
+def deadline_exceeded() -> BaseException:
+    """Kaggle's marker for an agent that ran out of time (an action ``env.step`` records as TIMEOUT)."""
+    kaggle_environments()
+    return importlib.import_module("kaggle_environments.errors").DeadlineExceeded()
 
 
 def run_game(specs: list[str], config: BoardConfig, seed: int | None = None) -> Any:

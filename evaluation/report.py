@@ -1,0 +1,96 @@
+"""Text for people: the running line, the final match table and the Markdown reports.
+
+The tables are Markdown, which reads as well in a terminal as in a rendered report.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from evaluation.match import MatchPlan, MatchSummary, SeatRecord
+from evaluation.statistics import Interval
+
+
+def signed(value: float, digits: int = 1) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    if math.isnan(value):
+        return "n/a"
+    return f"{value:+.{digits}f}"
+
+
+def elo_text(elo: Interval) -> str:
+    """``+12.3 [-4.0, +28.6]``: the estimate and its 95% interval (infinite at 0% and 100%)."""
+    return f"{signed(elo.value)} [{signed(elo.low)}, {signed(elo.high)}]"
+
+
+def running_line(summary: MatchSummary) -> str:
+    """One line for the progress bar: A's W-D-L, score and Elo so far (and the SPRT's LLR)."""
+    total = summary.total
+    text = (f"W-D-L {total.wins}-{total.draws}-{total.losses} score {summary.score.value:.3f} "
+            f"Elo {signed(summary.elo.value)}")
+    if summary.sprt is not None:
+        text += f" LLR {summary.llr:+.2f} [{summary.sprt.bounds.lower:+.2f}, {summary.sprt.bounds.upper:+.2f}]"
+    return text
+
+
+def _seat_row(label: str, seat: SeatRecord) -> str:
+    score = "n/a" if not seat.games else f"{seat.score:.3f}"
+    return f"| {label} | {seat.games} | {seat.wins} | {seat.draws} | {seat.losses} | {score} |"
+
+
+def match_table(summary: MatchSummary) -> str:
+    """The final table: results per seat, score, Elo, LOS, pentanomial pairs, SPRT, forfeits, times."""
+    a, b = summary.first, summary.second
+    lines = [
+        f"**{a}** vs **{b}**: {summary.total.games} games scored of {summary.planned} planned"
+        + (f", {summary.aborted} aborted (not scored)" if summary.aborted else ""),
+        "",
+        f"| {a} | games | wins | draws | losses | score |",
+        "|---|---:|---:|---:|---:|---:|",
+        _seat_row("moving first", summary.as_first),
+        _seat_row("moving second", summary.as_second),
+        _seat_row("total", summary.total),
+        "",
+        "| statistic | value |",
+        "|---|---|",
+        f"| score (Wilson 95%) | {summary.score.value:.3f} [{summary.score.low:.3f}, {summary.score.high:.3f}] |",
+        f"| Elo difference (95%) | {elo_text(summary.elo)} |",
+        f"| LOS | {100 * summary.los:.1f}% |",
+        f"| pairs 0/0.5/1/1.5/2 points | {' / '.join(str(n) for n in summary.pentanomial)} |",
+        f"| Elo from pairs (95%) | {elo_text(summary.pentanomial_elo)} |",
+    ]
+    if summary.sprt is not None:
+        sprt = summary.sprt
+        verdict = {"H1": f"H1 accepted: Elo >= {sprt.elo1:g}", "H0": f"H0 accepted: Elo <= {sprt.elo0:g}"}.get(
+            summary.decision or "", "undecided")
+        lines.append(f"| SPRT [{sprt.elo0:g}, {sprt.elo1:g}] alpha {sprt.alpha:g} beta {sprt.beta:g} | "
+                     f"LLR {summary.llr:+.3f} in [{sprt.bounds.lower:+.3f}, {sprt.bounds.upper:+.3f}]: {verdict} |")
+    forfeits = ", ".join(f"{name} {cause} x{count}" for cause, by_name in sorted(summary.forfeits.items())
+                         for name, count in sorted(by_name.items()))
+    lines.append(f"| forfeits | {forfeits or 'none'} |")
+    lines += ["", "| agent | moves | mean s/move | p95 | max |", "|---|---:|---:|---:|---:|"]
+    for name, times in summary.times.items():
+        lines.append(f"| {name} | {times.moves} | {_seconds(times.mean)} | {_seconds(times.p95)} | {_seconds(times.max)} |")
+    return "\n".join(lines) + "\n"
+
+
+def _seconds(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.4f}"
+
+
+def match_report(plan: MatchPlan, summary: MatchSummary, plots: Sequence[str] = ()) -> str:
+    """The Markdown report written next to the results: the plan, the table, the plots."""
+    config = plan.config
+    lines = [
+        f"# Match: {plan.first} vs {plan.second}",
+        "",
+        f"Board {config.columns} columns x {config.rows} rows, {config.inarow} in a row, actTimeout "
+        f"{config.act_timeout:g}s; seed {plan.seed}; openings of {plan.opening_plies} random plies, each "
+        "played from both seats; games in colour-swapped pairs, judged by kaggle-environments.",
+        "",
+        match_table(summary),
+    ]
+    lines += [f"![{name}]({name})" for name in plots]
+    return "\n".join(lines) + "\n"

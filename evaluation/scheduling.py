@@ -1,0 +1,64 @@
+"""Where games run: any ``concurrent.futures.Executor``; by default a pool of worker processes.
+
+Matches and tournaments only ``submit`` a picklable game function and a ``GameSpec``, so a
+distributed executor (one that ships the call to other machines) can be plugged in unchanged.
+The default workers start from a fork server and import kaggle-environments once; each game is
+then forked from a worker (see ``game.play_isolated``), which is cheap and fully isolated.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any, Callable
+
+from evaluation.engine import kaggle_environments
+
+
+def default_jobs() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def _prepare_worker() -> None:
+    """Leave Ctrl-C to the parent (it stops the run) and import kaggle-environments up front."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    kaggle_environments()
+
+
+def worker_pool(jobs: int | None = None) -> ProcessPoolExecutor:
+    """``jobs`` worker processes (default: the cores), ready to play games."""
+    count = default_jobs() if jobs is None else jobs
+    if count < 1:
+        raise ValueError(f"--jobs {count}: at least one worker process is needed")
+    return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("forkserver"),
+                               initializer=_prepare_worker)
+
+
+def stop_workers(executor: Executor) -> None:
+    """Cancel what has not started and, for our own process pool, kill the games in flight.
+
+    ``shutdown`` alone would wait for running games (minutes, for a hung agent); the pool has no
+    public way to stop its workers, so its process table is used when it is there.
+    """
+    executor.shutdown(wait=False, cancel_futures=True)
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.kill()
+
+
+class InlineExecutor(Executor):
+    """Runs each call at once in the caller's thread: for tests and for fake game functions."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:
+            future.set_exception(error)
+        return future
