@@ -15,12 +15,13 @@ import ast
 import inspect
 import re
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 from agents.data_files import read_data
 from agents.registry import parse_spec
 from submission.embedded_data import DATA_MODULE, data_names, embedded_module
-from submission.module_graph import BuildError, ModuleSource, collect_modules, internal_imports
+from submission.module_graph import PROJECT_ROOT, BuildError, ModuleSource, collect_modules, internal_imports
 from submission.namespace import Identity, plan_names, rewrite
 
 ENTRY_FUNCTION = "agent"
@@ -53,11 +54,20 @@ def build_bundle(spec: str) -> Bundle:
     if "." in factory.__qualname__:
         raise BuildError(f"{entry.name}: its factory {factory.__qualname__} must be a top-level function of its module")
     parameters = _baked_parameters(entry.name, factory, explicit)
-    modules = collect_modules(factory.__module__)
+    return bundle_factory(entry.name, factory.__module__, factory.__name__, parameters)
+
+
+def bundle_factory(agent_name: str, module_name: str, factory_name: str, parameters: dict[str, Any],
+                   root: Path = PROJECT_ROOT, read: Callable[[str], bytes] = read_data) -> Bundle:
+    """The submission calling ``module_name.factory_name(**parameters)``, from the sources under ``root``.
+
+    ``agent_name`` is the registry name the file records; ``read`` serves the data files it embeds.
+    """
+    modules = collect_modules(module_name, root)
     for module in modules:
         _check_loader_safety(module)
     names = data_names(modules)
-    modules = [embedded_module(names, read_data) if m.name == DATA_MODULE else m for m in modules]
+    modules = [embedded_module(names, read, root) if m.name == DATA_MODULE else m for m in modules]
 
     removed = {module.name: _removed_statements(module) for module in modules}
     reserved: dict[str, Identity] = {name: ("generated", name) for name in GENERATED_NAMES}
@@ -65,8 +75,10 @@ def build_bundle(spec: str) -> Bundle:
     sections = [_section(module.relative_path, rewrite(module, plan.renames[module.name], removed[module.name]))
                 for module in modules]
 
-    canonical = entry.name + (":" + ",".join(f"{key}={value}" for key, value in parameters.items()) if parameters else "")
-    factory_name = plan.exports[factory.__module__][factory.__name__]
+    canonical = agent_name + (":" + ",".join(f"{key}={value}" for key, value in parameters.items()) if parameters else "")
+    if factory_name not in plan.exports[module_name]:
+        raise BuildError(f"{module_name} defines no top-level {factory_name}")
+    final_factory = plan.exports[module_name][factory_name]
     futures = sorted({alias.name for module in modules for statement in removed[module.name]
                       if isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
                       for alias in statement.names})
@@ -74,7 +86,7 @@ def build_bundle(spec: str) -> Bundle:
         _header(canonical, modules),
         *([f"from __future__ import {', '.join(futures)}"] if futures else []),
         *sections,
-        _section("entry point (generated)", _entry_point(canonical, parameters, factory_name)),
+        _section("entry point (generated)", _entry_point(canonical, parameters, final_factory)),
     ])
     return Bundle(canonical, source, tuple(m.relative_path for m in modules), tuple(names))
 

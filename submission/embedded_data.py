@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import base64
 import zlib
+from pathlib import Path
 from typing import Callable
 
 from submission.module_graph import BuildError, ModuleSource, internal_imports
@@ -47,7 +48,7 @@ def data_names(modules: list[ModuleSource]) -> list[str]:
     return sorted(names)
 
 
-def embedded_module(names: list[str], read: Callable[[str], bytes]) -> ModuleSource:
+def embedded_module(names: list[str], read: Callable[[str], bytes], root: Path) -> ModuleSource:
     """Generated source standing in for ``agents.data_files`` with the files ``names`` embedded."""
     entries = []
     for name in names:
@@ -79,4 +80,4 @@ def embedded_module(names: list[str], read: Callable[[str], bytes]) -> ModuleSou
         "    return zlib.decompress(base64.b64decode(_EMBEDDED_DATA[name]))\n"
     )
     path = DATA_MODULE.replace(".", "/") + ".py (generated: embedded data)"
-    return ModuleSource(DATA_MODULE, path, text, ast.parse(text))
+    return ModuleSource(DATA_MODULE, path, text, ast.parse(text), root)

@@ -33,43 +33,47 @@ class InternalImport:
 
 @dataclass(frozen=True)
 class ModuleSource:
-    """One of our modules: its dotted name, its path relative to the project, text and syntax tree."""
+    """One of our modules: its dotted name, its path relative to ``root``, text and syntax tree.
+
+    ``root`` is the directory holding our packages (the project root, or a test's fixture tree).
+    """
 
     name: str
     relative_path: str
     text: str
     tree: ast.Module
+    root: Path
 
     @property
     def short_name(self) -> str:
         return self.name.rpartition(".")[2]
 
 
-def is_internal(module: str) -> bool:
-    """Whether ``module`` (dotted) belongs to one of our packages in the project root."""
+def is_internal(module: str, root: Path = PROJECT_ROOT) -> bool:
+    """Whether ``module`` (dotted) belongs to one of our packages under ``root``."""
     top = module.partition(".")[0]
-    return (PROJECT_ROOT / top / "__init__.py").is_file() or (PROJECT_ROOT / f"{top}.py").is_file()
+    return (root / top / "__init__.py").is_file() or (root / f"{top}.py").is_file()
 
 
 def is_standard_library(module: str) -> bool:
     return module.partition(".")[0] in sys.stdlib_module_names
 
 
-def load_module(name: str) -> ModuleSource:
+def load_module(name: str, root: Path = PROJECT_ROOT) -> ModuleSource:
     """The source of our module ``name``; BuildError if it is a package or does not exist."""
     relative = Path(*name.split("."))
-    path = PROJECT_ROOT / relative.with_suffix(".py")
+    path = root / relative.with_suffix(".py")
     if not path.is_file():
-        if (PROJECT_ROOT / relative / "__init__.py").is_file():
+        if (root / relative / "__init__.py").is_file():
             raise BuildError(f"{name} is a package: import names from its modules (from {name}.<module> import Name)")
-        raise BuildError(f"module {name} not found at {path.relative_to(PROJECT_ROOT)}")
+        raise BuildError(f"module {name} not found at {path.relative_to(root)}")
     text = path.read_text(encoding="utf-8")
-    relative_path = path.relative_to(PROJECT_ROOT).as_posix()
+    relative_path = path.relative_to(root).as_posix()
     try:
         tree = ast.parse(text, filename=relative_path)
     except SyntaxError as error:
         raise BuildError(f"{relative_path} does not parse: {error}") from None
-    return ModuleSource(name, relative_path, text, tree)
+    return ModuleSource(name, relative_path, text, tree, root)
 
 
 def absolute_module(module: ModuleSource, node: ast.ImportFrom) -> str:
@@ -95,17 +99,17 @@ def internal_imports(module: ModuleSource) -> list[tuple[ast.stmt, list[Internal
         where = f"{module.relative_path}:{getattr(node, 'lineno', 0)}"
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if is_internal(alias.name):
+                if is_internal(alias.name, module.root):
                     raise BuildError(f"{where}: `import {alias.name}` cannot be bundled; "
                                      f"write `from {alias.name} import <Name>` instead")
         elif isinstance(node, ast.ImportFrom):
             source = absolute_module(module, node)
-            if not is_internal(source):
+            if not is_internal(source, module.root):
                 continue
             if id(node) not in top_level:
                 raise BuildError(f"{where}: import of {source} inside a block cannot be bundled; "
                                  "move it to the top of the module")
-            if (PROJECT_ROOT / Path(*source.split(".")) / "__init__.py").is_file():
+            if (module.root / Path(*source.split(".")) / "__init__.py").is_file():
                 names = ", ".join(alias.name for alias in node.names)
                 raise BuildError(f"{where}: `from {source} import {names}` imports modules by name, which cannot be "
                                  f"bundled; import the names you use from each module (from {source}.<module> import Name)")
@@ -126,7 +130,7 @@ def check_external_imports(module: ModuleSource) -> None:
         else:
             continue
         for name in names:
-            if not is_internal(name) and not is_standard_library(name):
+            if not is_internal(name, module.root) and not is_standard_library(name):
                 raise BuildError(
                     f"{module.relative_path}:{node.lineno} imports {name!r}, which is not in the standard library: "
                     f"a submission runs where only the standard library is guaranteed, so agents may not use it "
@@ -134,8 +138,8 @@ def check_external_imports(module: ModuleSource) -> None:
                 )
 
 
-def collect_modules(root: str) -> list[ModuleSource]:
-    """``root`` and every module of ours it imports, dependencies before the modules using them."""
+def collect_modules(start: str, root: Path = PROJECT_ROOT) -> list[ModuleSource]:
+    """``start`` and every module of ours it imports, dependencies before the modules using them."""
     ordered: list[ModuleSource] = []
     done: set[str] = set()
     visiting: list[str] = []
@@ -147,7 +151,7 @@ def collect_modules(root: str) -> list[ModuleSource]:
             cycle = " -> ".join(visiting[visiting.index(name):] + [name])
             raise BuildError(f"import cycle {cycle}: a bundle runs each module once, top to bottom; break the cycle")
         visiting.append(name)
-        module = load_module(name)
+        module = load_module(name, root)
         check_external_imports(module)
         for _, imported in internal_imports(module):
             for item in imported:
@@ -156,5 +160,5 @@ def collect_modules(root: str) -> list[ModuleSource]:
         done.add(name)
         ordered.append(module)
 
-    visit(root)
+    visit(start)
     return ordered
