@@ -1,0 +1,149 @@
+"""Match logic with a fake game function: schedule, accounting, SPRT stop, forfeits, resume."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from agents.position import Position
+from evaluation.engine import BoardConfig
+from evaluation.game import ABORTED, GameRecord, GameSpec
+from evaluation.match import MatchPlan, Sprt, random_opening, run_match, summarize
+from evaluation.scheduling import InlineExecutor
+
+
+def fake_game(winner_name: str | None = None, fault: str | None = None):
+    """A game function where ``winner_name`` always wins (None: draw); ``fault`` makes the loser forfeit."""
+    def play(spec: GameSpec) -> GameRecord:
+        winner = None if winner_name is None else spec.agents.index(winner_name)
+        cause = "draw" if winner is None else (fault or "line")
+        offender = None if winner is None or fault is None else 1 - winner
+        return GameRecord(spec.index, spec.agents, spec.config, spec.seed, spec.opening, spec.opening,
+                          winner, ("DONE", "DONE"), cause, offender, "", ((0.01, 0.02), (0.5,)))
+    return play
+
+
+def seat_biased_game(spec: GameSpec) -> GameRecord:
+    """The first mover always wins: a fair match must come out exactly even."""
+    return GameRecord(spec.index, spec.agents, spec.config, spec.seed, spec.opening, (), 0,
+                      ("DONE", "DONE"), "line")
+
+
+def test_games_come_in_colour_swapped_pairs_sharing_an_opening() -> None:
+    plan = MatchPlan("random", "negamax", 6, BoardConfig(), seed=3, opening_plies=4)
+    specs = [plan.game_spec(i) for i in range(6)]
+    assert [s.agents for s in specs] == [("random", "negamax"), ("negamax", "random")] * 3
+    for first, second in zip(specs[::2], specs[1::2]):
+        assert first.opening == second.opening and len(first.opening) == 4
+    assert len({s.opening for s in specs}) > 1
+    assert len({s.seed for s in specs}) == 6
+    assert [s.seed for s in specs] == [MatchPlan("random", "negamax", 6, seed=3, opening_plies=4).game_spec(i).seed
+                                       for i in range(6)]
+    assert specs[0].seed != MatchPlan("random", "negamax", 6, seed=4).game_spec(0).seed
+
+
+@pytest.mark.parametrize("rows, columns, inarow", [(6, 7, 4), (4, 4, 3), (7, 9, 5), (6, 1, 4)])
+def test_random_openings_leave_an_open_game(rows: int, columns: int, inarow: int) -> None:
+    config = BoardConfig(rows, columns, inarow)
+    for trial in range(20):
+        opening = random_opening(config, 4, random.Random(trial))
+        position = Position.initial(rows, columns, inarow)
+        for column in opening:
+            assert position.can_play(column) and not position.is_winning_move(column)
+            position = position.play(column)
+        assert not position.is_over() and not position.winning_columns()
+
+
+def test_seat_advantage_cancels_out_over_pairs() -> None:
+    result = run_match("random", "negamax", 10, executor=InlineExecutor(), play=seat_biased_game)
+    summary = result.summary
+    assert (summary.total.wins, summary.total.draws, summary.total.losses) == (5, 0, 5)
+    assert summary.as_first.wins == 5 and summary.as_second.losses == 5
+    assert summary.score.value == 0.5 and summary.elo.value == 0.0
+    assert summary.pentanomial == (0, 0, 5, 0, 0)
+
+
+def test_a_stronger_agent_scores_from_its_own_point_of_view() -> None:
+    result = run_match("negamax", "random", 8, executor=InlineExecutor(), play=fake_game("negamax"))
+    assert result.summary.total.wins == 8 and result.summary.pentanomial == (0, 0, 0, 0, 4)
+    result = run_match("negamax", "random", 8, executor=InlineExecutor(), play=fake_game("random"))
+    assert result.summary.total.losses == 8 and result.summary.los < 0.01
+    draws = run_match("negamax", "random", 4, executor=InlineExecutor(), play=fake_game(None))
+    assert draws.summary.total.draws == 4 and draws.summary.score.value == 0.5
+
+
+def test_forfeits_are_counted_by_cause_and_offender() -> None:
+    result = run_match("negamax", "random", 6, executor=InlineExecutor(), play=fake_game("negamax", "TIMEOUT"))
+    assert result.summary.forfeits == {"TIMEOUT": {"random": 6}}
+
+
+def test_aborted_games_are_kept_but_not_scored() -> None:
+    plan = MatchPlan("negamax", "random", 4)
+    records = [GameRecord(i, plan.game_spec(i).agents, plan.config, 0, (), (), None, ("DONE", "DONE"),
+                          ABORTED if i == 3 else "draw") for i in range(4)]
+    summary = summarize(plan, records)
+    assert summary.total.games == 3 and summary.aborted == 1
+    assert summary.pentanomial == (0, 0, 1, 0, 0)
+
+
+def test_time_per_move_is_reported_per_agent_whatever_its_seat() -> None:
+    result = run_match("negamax", "random", 4, executor=InlineExecutor(), play=fake_game("negamax"))
+    # The fake gives seat 0 moves of 0.01 s and 0.02 s and seat 1 one move of 0.5 s; each agent sat
+    # twice in each seat, so each made 2 * 2 + 2 * 1 = 6 moves.
+    for name in ("negamax", "random"):
+        times = result.summary.times[name]
+        assert times.moves == 6 and times.max == 0.5
+        assert times.mean == pytest.approx((2 * 0.03 + 2 * 0.5) / 6)
+
+
+def test_sprt_stops_a_lopsided_match_early() -> None:
+    seen = []
+    result = run_match("negamax", "random", 400, executor=InlineExecutor(), play=fake_game("negamax"),
+                       sprt=Sprt(0, 50), on_game=lambda record, summary: seen.append(summary.llr))
+    assert result.stopped_early and result.summary.decision == "H1"
+    assert 2 < len(result.records) < 60 and len(seen) == len(result.records)
+    assert seen[-1] >= Sprt(0, 50).bounds.upper
+
+
+def test_sprt_accepts_h0_for_an_agent_that_keeps_losing() -> None:
+    result = run_match("negamax", "random", 400, executor=InlineExecutor(), play=fake_game("random"),
+                       sprt=Sprt(0, 50))
+    assert result.summary.decision == "H0" and result.stopped_early
+
+
+def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
+    played: list[int] = []
+
+    def counting(spec: GameSpec) -> GameRecord:
+        played.append(spec.index)
+        return fake_game("negamax")(spec)
+
+    first = run_match("negamax", "random", 6, executor=InlineExecutor(), play=counting, out=tmp_path)
+    assert played == list(range(6)) and len(first.records) == 6
+    lines = (tmp_path / "games.jsonl").read_text().splitlines()
+    (tmp_path / "games.jsonl").write_text("\n".join(lines[:4]) + "\n")
+    played.clear()
+    second = run_match("negamax", "random", 6, executor=InlineExecutor(), play=counting, out=tmp_path, resume=True)
+    assert played == [4, 5]
+    assert [r.index for r in second.records] == list(range(6))
+    assert second.summary.total.wins == 6
+
+
+def test_a_directory_with_results_needs_resume_and_the_same_plan(tmp_path: Path) -> None:
+    from evaluation.results_store import RunDirectoryError
+
+    run_match("negamax", "random", 2, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path)
+    with pytest.raises(RunDirectoryError, match="--resume"):
+        run_match("negamax", "random", 2, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path)
+    with pytest.raises(RunDirectoryError, match="different run"):
+        run_match("negamax", "random", 2, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path,
+                  resume=True, seed=9)
+
+
+def test_unknown_agents_are_refused_before_any_game() -> None:
+    from agents.registry import AgentSpecError
+
+    with pytest.raises(AgentSpecError, match="registered agents"):
+        run_match("no-such-agent", "random", 2, executor=InlineExecutor(), play=fake_game(None))
