@@ -33,6 +33,10 @@ lint: install
 
 bench: install
 	$(BIN)/python benchmarks/negamax_speed.py
+	$(BIN)/python benchmarks/minimax_speed.py
+	$(BIN)/python benchmarks/mcts_speed.py
+	$(BIN)/python benchmarks/minimax_mcts_vs_kaggle.py minimax --resume
+	$(BIN)/python benchmarks/minimax_mcts_vs_kaggle.py mcts --resume
 
 # The strongest agent with its defaults. Until `solver` is registered this is negamax: switch
 # SUBMISSION_AGENT to solver as soon as agents/registry.py lists it.
