@@ -1,0 +1,153 @@
+"""Real games in kaggle-environments, isolated: every way an agent can fail costs one game, with its cause."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from agents.position import Position
+from evaluation.engine import BoardConfig
+from evaluation.game import GameRecord, GameSpec, Watchdog, play_game, play_isolated, seeded_spec
+from evaluation.match import run_match
+from evaluation.scheduling import InlineExecutor
+
+FIRST_OPEN = "[c for c in range(config.columns) if obs.board[c] == 0][0]"
+
+BAD_AGENTS = {
+    "crashes": f"""
+        def agent(obs, config):
+            if sum(1 for cell in obs.board if cell) >= 2:
+                raise RuntimeError("boom")
+            return {FIRST_OPEN}
+    """,
+    "dies": """
+        import os
+        def agent(obs, config):
+            os._exit(7)
+    """,
+    "hangs": f"""
+        import time
+        def agent(obs, config):
+            if sum(1 for cell in obs.board if cell) >= 2:
+                while True:
+                    time.sleep(0.1)
+            return {FIRST_OPEN}
+    """,
+    "illegal": """
+        def agent(obs, config):
+            return config.columns + 3
+    """,
+    "full_column": """
+        def agent(obs, config):
+            return 0
+    """,
+    "numpy_int": f"""
+        import numpy as np
+        def agent(obs, config):
+            return np.int64({FIRST_OPEN})
+    """,
+    "float": f"""
+        def agent(obs, config):
+            return float({FIRST_OPEN})
+    """,
+}
+
+
+@pytest.fixture(scope="module")
+def agent_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    directory = tmp_path_factory.mktemp("agents")
+    paths = {}
+    for name, source in BAD_AGENTS.items():
+        path = directory / f"{name}.py"
+        path.write_text(textwrap.dedent(source))
+        paths[name] = str(path)
+    return paths
+
+
+def replay_moves(record: GameRecord) -> Position:
+    position = Position.initial(record.config.rows, record.config.columns, record.config.inarow)
+    for column in record.moves:
+        assert position.can_play(column)
+        position = position.play(column)
+    return position
+
+
+def test_a_real_game_is_recorded_consistently_with_kaggle() -> None:
+    spec = GameSpec(0, ("negamax:depth=2", "kaggle:random"), BoardConfig(), seed=11, opening=(3, 3))
+    record = play_isolated(spec)
+    assert record.cause in ("line", "draw") and record.offender is None
+    assert record.moves[:2] == (3, 3)
+    final = replay_moves(record)
+    if record.cause == "line":
+        # The winner made the last move, so the side to move in the final position is the loser.
+        assert final.is_won()
+        assert record.winner == (len(record.moves) - 1) % 2
+    else:
+        assert final.is_draw() and record.winner is None
+    # Each seat's agent was called once per move it made after the opening.
+    agent_moves = len(record.moves) - 2
+    assert len(record.durations[0]) == (agent_moves + 1) // 2
+    assert len(record.durations[1]) == agent_moves // 2
+    assert play_isolated(spec).moves == record.moves
+
+
+def test_the_same_seed_replays_the_same_game_and_another_seed_differs() -> None:
+    spec = GameSpec(0, ("random", "kaggle:random"), BoardConfig(), seed=5)
+    games = {play_game(GameSpec(0, spec.agents, spec.config, seed)).moves for seed in (5, 5, 6, 7)}
+    assert play_game(spec).moves == play_game(spec).moves
+    assert len(games) >= 2
+
+
+def test_registry_agents_get_the_game_seed_unless_given_one() -> None:
+    assert seeded_spec("negamax", 42) == "negamax:seed=42"
+    assert seeded_spec("negamax:depth=2", 42) == "negamax:depth=2,seed=42"
+    assert seeded_spec("negamax:seed=1", 42) == "negamax:seed=1"
+    assert seeded_spec("kaggle:negamax", 42) == "kaggle:negamax"
+
+
+@pytest.mark.parametrize("name, cause, detail", [
+    ("crashes", "ERROR", "boom"),
+    ("illegal", "INVALID", ""),
+    ("numpy_int", "INVALID", ""),
+    ("float", "ERROR", "float"),
+    ("dies", "ERROR", "exit code 7"),
+])
+def test_a_faulty_agent_loses_with_its_cause(agent_files: dict[str, str], name: str, cause: str, detail: str) -> None:
+    for seat in (0, 1):
+        agents = (agent_files[name], "random") if seat == 0 else ("random", agent_files[name])
+        record = play_isolated(GameSpec(seat, agents, BoardConfig(), seed=1))
+        assert (record.cause, record.offender, record.winner) == (cause, seat, 1 - seat), record
+        assert record.statuses[seat] == cause
+        assert detail in record.detail
+
+
+def test_filling_a_column_is_invalid_once_it_is_full(agent_files: dict[str, str]) -> None:
+    # Five in a row on a 4-row board: nobody can win before column 0 is full, so the agent that
+    # always plays column 0 makes the move after it fills an INVALID one.
+    record = play_isolated(GameSpec(0, (agent_files["full_column"], "kaggle:random"), BoardConfig(4, 5, 5), seed=2))
+    assert (record.cause, record.offender, record.winner) == ("INVALID", 0, 1)
+    assert record.moves.count(0) == 4 and set(record.moves[0::2]) == {0}
+    assert len(record.durations[0]) == len(record.moves[0::2]) + 1
+
+
+def test_a_hung_agent_is_killed_by_the_watchdog_and_blamed(agent_files: dict[str, str]) -> None:
+    record = play_isolated(GameSpec(0, ("random", agent_files["hangs"]), BoardConfig(), seed=1),
+                           Watchdog(move_limit=1.0))
+    assert (record.cause, record.offender, record.winner) == ("TIMEOUT", 1, 0)
+    assert "watchdog" in record.detail and record.wall_seconds < 30
+    assert record.durations[1][-1] >= 1.0
+
+
+def test_a_match_survives_every_kind_of_fault(agent_files: dict[str, str]) -> None:
+    for name in ("crashes", "dies", "float", "numpy_int"):
+        result = run_match(agent_files[name], "random", 2, executor=InlineExecutor())
+        assert result.summary.total.losses == 2
+        assert sum(sum(by_agent.values()) for by_agent in result.summary.forfeits.values()) == 2
+
+
+def test_an_agent_spec_that_cannot_be_built_in_the_game_is_an_error_of_its_seat(tmp_path: Path) -> None:
+    missing = tmp_path / "gone.py"
+    record = play_game(GameSpec(0, ("random", str(missing)), BoardConfig(), seed=1))
+    assert (record.cause, record.offender) == ("ERROR", 1)
