@@ -10,8 +10,6 @@ Usage: .venv/bin/python benchmarks/mcts_speed.py [--positions 24] [--budget 1.0]
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import sys
@@ -20,6 +18,8 @@ import time
 from agents.kaggle_boundary import Deadline
 from agents.mcts import MctsStrategy
 from agents.position import Position
+
+from conditions import machine_conditions
 
 
 def sample_positions(count: int, seed: int) -> list[Position]:
@@ -38,11 +38,6 @@ def sample_positions(count: int, seed: int) -> list[Position]:
     return positions
 
 
-def machine() -> str:
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load}"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=24, help="positions to search (default 24)")
@@ -50,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
-    print(f"mcts speed on 7x6: {args.positions} positions, {args.budget:.2f} s each; {machine()}")
+    print(f"mcts speed on 7x6: {args.positions} positions, {args.budget:.2f} s each; {machine_conditions()}")
     by_stage: dict[int, list[float]] = {}
     overshoots = []
     for index, position in enumerate(sample_positions(args.positions, args.seed)):

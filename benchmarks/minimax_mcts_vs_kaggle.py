@@ -15,14 +15,14 @@ Usage: .venv/bin/python benchmarks/minimax_mcts_vs_kaggle.py minimax [-n 200] [-
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 from pathlib import Path
 
 from evaluation.match import run_match
 from evaluation.report import match_table
 from evaluation.scheduling import default_jobs
+
+from conditions import machine_conditions
 
 OPPONENT = "kaggle:negamax"
 TARGET_SCORE = 0.95
@@ -44,9 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
     spec, default_games = AGENTS[args.agent]
     out = args.out or Path("out") / "benchmarks" / f"{args.agent}-vs-kaggle-negamax"
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    print(f"{spec} vs {OPPONENT}, {args.jobs} jobs, {platform.machine()} with {os.cpu_count()} cores, "
-          f"load at start {load}; results in {out}")
+    print(f"{spec} vs {OPPONENT}, {args.jobs} jobs; at the start {machine_conditions()}; results in {out}")
     result = run_match(spec, OPPONENT, args.games or default_games, jobs=args.jobs, out=out,
                        resume=args.resume, seed=args.seed)
     summary = result.summary

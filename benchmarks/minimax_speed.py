@@ -11,17 +11,17 @@ Usage: .venv/bin/python benchmarks/minimax_speed.py [--games 20] [--depth 5]
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import statistics
 import sys
 import time
 from dataclasses import dataclass
 
-from agents.minimax import AlphaBetaSearch, MinimaxStrategy, adaptive_depth
 from agents.kaggle_boundary import Deadline
+from agents.minimax import AlphaBetaSearch, MinimaxStrategy, adaptive_depth
 from agents.position import Position
+
+from conditions import machine_conditions
 
 
 @dataclass(frozen=True)
@@ -65,11 +65,6 @@ def summarise(label: str, runs: list[Measurement]) -> None:
           f"slowest {slowest.seconds * 1000:6.1f} ms (move {slowest.position.moves + 1}, depth {slowest.depth})")
 
 
-def machine() -> str:
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    return f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load}"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="self-play games to take positions from (default 20)")
@@ -78,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     positions = self_play_positions(args.games, args.seed)
-    print(f"minimax speed on 7x6: {len(positions)} positions from {args.games} self-play games; {machine()}")
+    print(f"minimax speed on 7x6: {len(positions)} positions from {args.games} self-play games; {machine_conditions()}")
     for label, depth_of in ((f"depth {args.depth}", lambda p: args.depth), ("adaptive 4/5", adaptive_depth)):
         memoised = [measure(p, depth_of(p), memo=True) for p in positions]
         recounted = [measure(p, depth_of(p), memo=False) for p in positions]

@@ -1,0 +1,16 @@
+"""The conditions a benchmark ran under, printed with its figures: timings mean little without them.
+
+Benchmark scripts run as files (``python benchmarks/x.py``), so they import this as ``conditions``.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+
+
+def machine_conditions() -> str:
+    """The processor, core count, Python version and the load averages (1, 5, 15 min) right now."""
+    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    return (f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}, load {load}")
