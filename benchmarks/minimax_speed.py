@@ -68,7 +68,8 @@ def summarise(label: str, runs: list[Measurement]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="self-play games to take positions from (default 20)")
-    parser.add_argument("--depth", type=int, default=5, help="the fixed depth measured besides the 4/5 rule (default 5)")
+    parser.add_argument("--depth", type=int, default=5,
+                        help="the fixed depth measured besides the 4/5 rule (default 5)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
