@@ -16,6 +16,7 @@ import contextlib
 import importlib.util
 import io
 import json
+import os
 import random
 import sys
 import time
@@ -26,9 +27,19 @@ FILE = "FILE"
 """In an episode's agent list, the submission under test (anything else is a kaggle built-in)."""
 
 
-def isolation(forbidden: list[str]) -> list[str]:
-    """Which of ``forbidden`` (our package names) this process could import: should be none."""
-    return [name for name in forbidden if importlib.util.find_spec(name) is not None]
+def isolation(forbidden: list[str], project_root: str) -> list[str]:
+    """Which of ``forbidden`` (our package names) this process could import from ``project_root``.
+
+    Only the origin counts: kaggle-environments puts its own environments on ``sys.path``, and
+    one of them has an ``agents`` module, which is not ours.
+    """
+    visible = []
+    for name in forbidden:
+        spec = importlib.util.find_spec(name)
+        places = [spec.origin or "", *(spec.submodule_search_locations or [])] if spec is not None else []
+        if any(place.startswith(os.path.join(project_root, name)) for place in places):
+            visible.append(name)
+    return visible
 
 
 def load(path: str) -> dict[str, Any]:
@@ -109,9 +120,10 @@ def main(request_path: str, result_path: str) -> int:
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
     sys.path.extend(request["site_dirs"])
-    result = {"isolation": {"visible": isolation(request["forbidden_packages"]), "sys_path": list(sys.path)}}
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         import kaggle_environments as kaggle
+    visible = isolation(request["forbidden_packages"], request["project_root"])
+    result: dict[str, Any] = {"isolation": {"visible": visible, "sys_path": list(sys.path)}}
     path = request["file"]
     result["load"] = load(path)
     if result["load"]["ok"]:

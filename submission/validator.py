@@ -29,6 +29,7 @@ from agents.position import Position
 from agents.registry import AgentSpecError, parse_spec
 from submission import isolated_runner
 from submission.bundler import FACTORY_FUNCTION, PARAMETERS_CONSTANT, SPEC_CONSTANT
+from submission.module_graph import PROJECT_ROOT
 
 DEFAULT_MARGIN = 0.2
 """Seconds every move must leave unused of ``actTimeout``: Kaggle's own timing adds overhead."""
@@ -167,7 +168,7 @@ def run_isolated(path: Path, request: dict[str, Any], python: str = sys.executab
         copy = Path(workdir) / "submission.py"
         shutil.copyfile(path, copy)
         request = {**request, "file": str(copy), "site_dirs": _kaggle_site_dirs(),
-                   "forbidden_packages": list(OUR_PACKAGES)}
+                   "forbidden_packages": list(OUR_PACKAGES), "project_root": str(PROJECT_ROOT)}
         request_path, result_path = Path(workdir) / "request.json", Path(workdir) / "result.json"
         request_path.write_text(json.dumps(request))
         completed = subprocess.run(
