@@ -1,8 +1,9 @@
 """Data files inside the bundle: which ones an agent reads, and the ``read_data`` that serves them.
 
 Agents read data only through ``agents.data_files.read_data("name")``. The builder finds the
-names by parsing those calls, so each must be a string literal, and replaces the module with
-generated source holding each file zlib-compressed and base64-encoded, decoded on first use.
+names by parsing those calls, so each name must be a string literal (or a module constant
+assigned one, once), and replaces the module with generated source holding each file
+zlib-compressed and base64-encoded, decoded on each call (agents cache what they decode).
 """
 
 from __future__ import annotations
@@ -29,16 +30,19 @@ def data_names(modules: list[ModuleSource]) -> list[str]:
                    if item.module == DATA_MODULE and item.name == READ_FUNCTION}
         if not readers:
             continue
+        constants = literal_constants(module)
         called: set[int] = set()
         for node in ast.walk(module.tree):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in readers:
                 called.add(id(node.func))
                 argument = node.args[0] if len(node.args) == 1 and not node.keywords else None
+                if isinstance(argument, ast.Name) and argument.id in constants:
+                    argument = constants[argument.id]
                 if not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
                     raise BuildError(
                         f"{module.relative_path}:{node.lineno}: {node.func.id}(...) must be called with one string "
-                        "literal, e.g. read_data(\"opening_book_7x6x4.bin\"): the builder embeds the files it can "
-                        "name by reading the source"
+                        "literal, e.g. read_data(\"opening_book_7x6x4.bin\"), or a module constant assigned one "
+                        "once: the builder embeds the files it can name by reading the source"
                     )
                 names.add(argument.value)
         for node in ast.walk(module.tree):
@@ -46,6 +50,23 @@ def data_names(modules: list[ModuleSource]) -> list[str]:
                 raise BuildError(f"{module.relative_path}:{node.lineno}: {node.id} is used without being called; "
                                  "call it directly with a string literal so the builder can find the data it reads")
     return sorted(names)
+
+
+def literal_constants(module: ModuleSource) -> dict[str, ast.Constant]:
+    """Top-level names assigned a string literal and never bound again: as static as the literal."""
+    assigned: dict[str, int] = {}
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            assigned[node.id] = assigned.get(node.id, 0) + 1
+    constants = {}
+    for statement in module.tree.body:
+        if (isinstance(statement, (ast.Assign, ast.AnnAssign)) and isinstance(statement.value, ast.Constant)
+                and isinstance(statement.value.value, str)):
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and assigned.get(target.id) == 1:
+                    constants[target.id] = statement.value
+    return constants
 
 
 def embedded_module(names: list[str], read: Callable[[str], bytes], root: Path) -> ModuleSource:

@@ -164,8 +164,21 @@ def test_a_third_party_import_inside_a_function_fails_too(tmp_path: Path) -> Non
 
 
 def test_a_non_literal_data_name_fails_the_build(tmp_path: Path) -> None:
-    toy = BASE_FILES["agents/toy.py"].replace('read_data("table.bin")', "read_data(TABLE_NAME)")
+    toy = BASE_FILES["agents/toy.py"].replace('read_data("table.bin")', 'read_data("table" + ".bin")')
     with pytest.raises(BuildError, match=r"agents/toy\.py:\d+: read_data\(\.\.\.\) must be called with one string literal"):
+        build_fixture(tmp_path, {"agents/toy.py": toy})
+
+
+def test_a_data_name_held_in_a_module_constant_is_embedded(tmp_path: Path) -> None:
+    toy = BASE_FILES["agents/toy.py"].replace('read_data("table.bin")', "read_data(TABLE_NAME)")
+    namespace = run_bundle(build_fixture(tmp_path, {"agents/toy.py": toy}))
+    assert namespace["new_agent"]().facts()[-1] == bytes(range(256)) * 40
+
+
+def test_a_data_name_from_a_constant_that_is_rebound_fails_the_build(tmp_path: Path) -> None:
+    toy = BASE_FILES["agents/toy.py"].replace('read_data("table.bin")', "read_data(TABLE_NAME)")
+    toy += '\nTABLE_NAME = "other.bin"\n'
+    with pytest.raises(BuildError, match="must be called with one string literal"):
         build_fixture(tmp_path, {"agents/toy.py": toy})
 
 
