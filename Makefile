@@ -35,6 +35,7 @@ bench: install
 	$(BIN)/python benchmarks/negamax_speed.py
 	$(BIN)/python benchmarks/minimax_speed.py
 	$(BIN)/python benchmarks/mcts_speed.py
+	$(BIN)/python benchmarks/submission_report.py
 	$(BIN)/python benchmarks/minimax_mcts_vs_kaggle.py minimax --resume
 	$(BIN)/python benchmarks/minimax_mcts_vs_kaggle.py mcts --resume
 
