@@ -21,9 +21,12 @@ Identity = tuple[str, ...]
 (two modules importing the same thing do not collide), ("def", module, name) for anything else."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Scopes:
-    """The names a module binds at its top level and in its inner scopes, and every ``Name`` node."""
+    """The names a module binds at its top level and in its inner scopes, and every ``Name`` node.
+
+    ``analyse`` fills the collections while it walks the module; nothing changes them afterwards.
+    """
 
     top_level: dict[str, Identity] = field(default_factory=dict)
     inner: set[str] = field(default_factory=set)
