@@ -30,7 +30,9 @@ class Scopes:
 
     top_level: dict[str, Identity] = field(default_factory=dict)
     inner: set[str] = field(default_factory=set)
-    declared_global: set[str] = field(default_factory=set)
+    unrenamable: set[str] = field(default_factory=set)
+    """Names bound where the rewrite cannot follow: ``global``/``nonlocal`` declarations, and
+    ``except ... as``/``match`` captures at the top level (their names are not ``Name`` nodes)."""
     names: list[ast.Name] = field(default_factory=list)
     definitions: dict[str, ast.AST] = field(default_factory=dict)
     """Top-level ``def``/``class`` nodes and standard-library import ``alias`` nodes by bound name."""
@@ -92,19 +94,28 @@ def analyse(module: ModuleSource, skip: set[int]) -> Scopes:
             for alias in node.names:
                 bind(alias.asname or alias.name, inner, ("import", node.module or "", alias.name), alias)
         elif isinstance(node, (ast.Global, ast.Nonlocal)):
-            scopes.declared_global.update(node.names)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            bind(node.name, inner, own(node.name))
-        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
-            bind(node.name, inner, own(node.name))
-        elif isinstance(node, ast.MatchMapping) and node.rest:
-            bind(node.rest, inner, own(node.rest))
+            scopes.unrenamable.update(node.names)
+        else:
+            captured = _captured_name(node)
+            if captured:
+                bind(captured, inner, own(captured))
+                if not inner:
+                    scopes.unrenamable.add(captured)
         for child in ast.iter_child_nodes(node):
             visit(child, inner)
 
     for statement in module.tree.body:
         visit(statement, False)
     return scopes
+
+
+def _captured_name(node: ast.AST) -> str | None:
+    """The name an ``except ... as`` clause or a ``match`` pattern binds, if ``node`` is one."""
+    if isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)):
+        return node.name
+    if isinstance(node, ast.MatchMapping):
+        return node.rest
+    return None
 
 
 def _all_args(args: ast.arguments) -> list[ast.arg]:
@@ -152,11 +163,12 @@ def plan_names(modules: list[ModuleSource], reserved: dict[str, Identity], skip:
             taken.setdefault(final, identity)
             final_names[name] = final
         for name in own_renames:
-            if name in scopes.inner or name in scopes.declared_global:
+            if name in scopes.inner or name in scopes.unrenamable:
                 raise BuildError(
                     f"{module.relative_path}: the top-level name {name!r} must be renamed to {own_renames[name]!r} "
                     f"in the bundle (another bundled module or a builtin uses {name!r}), but {module.name} also "
-                    f"binds {name!r} inside a function or class or declares it global; rename one of them"
+                    f"binds {name!r} inside a function or class, declares it global, or captures it in an except or "
+                    "match clause; rename one of them"
                 )
         renames[module.name] = own_renames
         exports[module.name] = final_names
