@@ -1,0 +1,103 @@
+"""The results file: round trips, torn lines, and resuming a match after kill -9."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from evaluation.engine import BoardConfig
+from evaluation.game import GameRecord
+from evaluation.results_store import ResultsStore, RunDirectoryError
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def record(index: int, winner: int | None = 0) -> GameRecord:
+    return GameRecord(index, ("negamax", "kaggle:random"), BoardConfig(5, 6, 4, 1.5), 99, (2, 3), (2, 3, 1, 1),
+                      winner, ("DONE", "DONE"), "line" if winner is not None else "draw", None, "",
+                      ((0.25, 0.125), (0.5,)), 1.25)
+
+
+def test_a_record_survives_the_round_trip(tmp_path: Path) -> None:
+    store = ResultsStore(tmp_path)
+    store.open({"kind": "test"}, resume=False)
+    store.append(record(0))
+    store.append(record(1, None))
+    assert store.load() == [record(0), record(1, None)]
+
+
+def test_a_torn_last_line_is_cut_and_appending_continues_cleanly(tmp_path: Path) -> None:
+    store = ResultsStore(tmp_path)
+    store.open({"kind": "test"}, resume=False)
+    store.append(record(0))
+    with open(store.games_path, "a") as handle:
+        handle.write(json.dumps(record(1).to_json())[:40])
+    assert store.load() == [record(0)]
+    store.append(record(2))
+    assert store.load() == [record(0), record(2)]
+    assert all(json.loads(line) for line in store.games_path.read_text().splitlines())
+
+
+def test_a_game_recorded_twice_counts_once(tmp_path: Path) -> None:
+    store = ResultsStore(tmp_path)
+    store.open({"kind": "test"}, resume=False)
+    store.append(record(0, 0))
+    store.append(record(0, 1))
+    assert store.load() == [record(0, 0)]
+
+
+def test_a_corrupt_middle_line_is_reported_with_its_place(tmp_path: Path) -> None:
+    store = ResultsStore(tmp_path)
+    store.open({"kind": "test"}, resume=False)
+    store.games_path.write_text('{"index": 0}\n' + json.dumps(record(1).to_json()) + "\n")
+    with pytest.raises(RunDirectoryError, match="games.jsonl:1"):
+        store.load()
+
+
+SLOW_AGENT = """
+    import time
+    def agent(obs, config):
+        time.sleep(0.05)
+        return [c for c in range(config.columns) if obs.board[c] == 0][-1]
+"""
+
+
+def match_command(out: Path, agent: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-m", "evaluation.cli", "match", "random", str(agent), "-n", "6", "--jobs", "2",
+            "--rows", "4", "--columns", "5", "--inarow", "4", "--out", str(out), *extra]
+
+
+def test_resume_after_kill_9_keeps_every_finished_game_exactly_once(tmp_path: Path) -> None:
+    agent = tmp_path / "slow.py"
+    agent.write_text(textwrap.dedent(SLOW_AGENT))
+    out = tmp_path / "run"
+    games = out / "games.jsonl"
+    process = subprocess.Popen(match_command(out, agent), cwd=REPO, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and (not games.exists() or len(games.read_text().splitlines()) < 2):
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    before = games.read_text().splitlines()
+    assert 2 <= len(before) < 6, "the run should have been killed part way"
+    # A write cut short by the kill (or a power loss) leaves a partial line behind.
+    with open(games, "a") as handle:
+        handle.write(before[0][:25])
+    finished = subprocess.run(match_command(out, agent, "--resume"), cwd=REPO, capture_output=True, text=True,
+                              timeout=180)
+    assert finished.returncode == 0, finished.stderr
+    after = games.read_text().splitlines()
+    assert after[:len(before)] == before
+    indices = [json.loads(line)["index"] for line in after]
+    assert sorted(indices) == list(range(6))
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["games"] == 6
