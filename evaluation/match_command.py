@@ -15,7 +15,6 @@ from pathlib import Path
 
 from agents.registry import AgentSpecError
 from evaluation.game import GameRecord, Watchdog
-from evaluation import plots
 from evaluation.match import MatchResult, MatchSummary, Sprt, durations_by_agent, run_match
 from evaluation.play_command import add_board_arguments, board_config
 from evaluation.report import match_report, match_table, running_line
@@ -124,6 +123,9 @@ def write_outputs(result: MatchResult) -> None:
     assert result.directory is not None
     store = ResultsStore(result.directory)
     store.write_json("summary.json", result.summary.to_json())
+    # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
+    from evaluation import plots
+
     plan = result.plan
     score = plots.score_plot([(f"{plan.first} vs {plan.second}", result.summary.score)],
                              result.directory / "score.png")
