@@ -12,8 +12,8 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
-from dataclasses import dataclass, field
+from concurrent.futures import Executor
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from evaluation import statistics
 from evaluation.engine import BoardConfig, resolve_agent
 from evaluation.game import GameRecord, GameSpec, Watchdog, play_isolated
 from evaluation.results_store import ResultsStore
-from evaluation.scheduling import stop_workers, worker_pool
+from evaluation.scheduling import GameFunction, play_schedule
 
 
 @dataclass(frozen=True)
@@ -251,16 +251,7 @@ class MatchResult:
     stopped_early: bool = False
 
 
-GameFunction = Callable[[GameSpec], GameRecord]
 OnGame = Callable[[GameRecord, MatchSummary], None]
-
-
-@dataclass
-class _Run:
-    """The bookkeeping of games in flight (private to ``run_match``)."""
-
-    pending: list[int]
-    running: dict[Future[GameRecord], int] = field(default_factory=dict)
 
 
 def run_match(first: str, second: str, games: int = 100, *, config: BoardConfig = BoardConfig(),
@@ -286,47 +277,19 @@ def run_match(first: str, second: str, games: int = 100, *, config: BoardConfig 
     if store is not None:
         done = {r.index: r for r in store.open(plan.to_json(), resume) if r.index < games}
     game_function = play if play is not None else partial(play_isolated, watchdog=watchdog)
-    summary = summarize(plan, done.values(), sprt)
-    stopped = summary.decision is not None
-    if not stopped and len(done) < games:
-        own_executor = executor is None
-        pool = worker_pool(jobs) if executor is None else executor
-        run = _Run([i for i in range(games) if i not in done])
-        try:
-            summary, stopped = _play_all(plan, run, pool, game_function, keep_replays, sprt, store, done, on_game)
-        except BaseException:
-            stop_workers(pool)
-            raise
-        if own_executor:
-            pool.shutdown(wait=True)
+
+    def record(game: GameRecord) -> bool:
+        done[game.index] = game
+        if store is not None:
+            store.append(game)
+        summary = summarize(plan, done.values(), sprt)
+        if on_game is not None:
+            on_game(game, summary)
+        return summary.decision is not None
+
+    stopped = summarize(plan, done.values(), sprt).decision is not None
+    if not stopped:
+        pending = [plan.game_spec(i, keep_replays) for i in range(games) if i not in done]
+        stopped = play_schedule(pending, game_function, record, jobs, executor)
     records = tuple(sorted(done.values(), key=lambda r: r.index))
     return MatchResult(plan, records, summarize(plan, records, sprt), store.directory if store else None, stopped)
-
-
-def _play_all(plan: MatchPlan, run: _Run, pool: Executor, game_function: GameFunction, keep_replays: bool,
-              sprt: Sprt | None, store: ResultsStore | None, done: dict[int, GameRecord],
-              on_game: OnGame | None) -> tuple[MatchSummary, bool]:
-    """Keep the pool busy with at most a few games queued ahead, record each game as it lands."""
-    width = max(2, 2 * getattr(pool, "_max_workers", 1))
-    summary = summarize(plan, done.values(), sprt)
-    stopped = False
-    while run.pending or run.running:
-        while run.pending and len(run.running) < width and not stopped:
-            index = run.pending.pop(0)
-            run.running[pool.submit(game_function, plan.game_spec(index, keep_replays))] = index
-        if not run.running:
-            break
-        finished, _ = wait(list(run.running), return_when=FIRST_COMPLETED)
-        for future in finished:
-            run.running.pop(future)
-            record = future.result()
-            done[record.index] = record
-            if store is not None:
-                store.append(record)
-            summary = summarize(plan, done.values(), sprt)
-            if on_game is not None:
-                on_game(record, summary)
-        if summary.decision is not None and not stopped:
-            stopped = True
-            run.pending.clear()
-    return summary, stopped

@@ -11,10 +11,15 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from typing import Any
 
 from evaluation.engine import kaggle_environments
+from evaluation.game import GameRecord, GameSpec
+
+GameFunction = Callable[[GameSpec], GameRecord]
+"""What an executor runs for each game: ``game.play_isolated`` (with its watchdog) by default."""
 
 
 def default_jobs() -> int:
@@ -62,3 +67,36 @@ class InlineExecutor(Executor):
         except BaseException as error:
             future.set_exception(error)
         return future
+
+
+def play_schedule(specs: Sequence[GameSpec], game_function: GameFunction, on_record: Callable[[GameRecord], bool],
+                  jobs: int | None = None, executor: Executor | None = None) -> bool:
+    """Play ``specs`` on ``executor`` (default: a pool of ``jobs`` workers), in order, as they finish.
+
+    ``on_record`` gets each finished game and returns True to stop: no new game starts after that,
+    games already running finish and are passed on too. Only a couple of games per worker are
+    queued ahead, so a stop takes effect quickly. On any exception (Ctrl-C included) the games
+    in flight are abandoned and the exception propagates. Returns whether ``on_record`` stopped it.
+    """
+    own = executor is None
+    pool = worker_pool(jobs) if executor is None else executor
+    ahead = max(2, 2 * (jobs or default_jobs()))
+    pending = list(specs)
+    running: set[Future[GameRecord]] = set()
+    stopped = False
+    try:
+        while pending or running:
+            while pending and len(running) < ahead and not stopped:
+                running.add(pool.submit(game_function, pending.pop(0)))
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                if on_record(future.result()):
+                    stopped = True
+            if stopped:
+                pending.clear()
+    except BaseException:
+        stop_workers(pool)
+        raise
+    if own:
+        pool.shutdown(wait=True)
+    return stopped
