@@ -4,6 +4,7 @@ The positions are every position of seeded self-play games (random two-ply openi
 minimax against itself). On each, the same search runs with the memo (incremental window table
 plus evaluation cache) and without it (every window recounted at every horizon node), so the
 ratios compare identical trees: the node counts must match, only the work per node differs.
+The two runs on a position follow each other, so a change in the machine's load hits both.
 
 Usage: .venv/bin/python benchmarks/minimax_speed.py [--games 20] [--depth 5]
 """
@@ -76,8 +77,8 @@ def main(argv: list[str] | None = None) -> int:
     positions = self_play_positions(args.games, args.seed)
     print(f"minimax speed on 7x6: {len(positions)} positions from {args.games} self-play games; {machine_conditions()}")
     for label, depth_of in ((f"depth {args.depth}", lambda p: args.depth), ("adaptive 4/5", adaptive_depth)):
-        memoised = [measure(p, depth_of(p), memo=True) for p in positions]
-        recounted = [measure(p, depth_of(p), memo=False) for p in positions]
+        pairs = [(measure(p, depth_of(p), memo=True), measure(p, depth_of(p), memo=False)) for p in positions]
+        memoised, recounted = [on for on, _ in pairs], [off for _, off in pairs]
         if any(a.nodes != b.nodes for a, b in zip(memoised, recounted)):
             print("  node counts differ with and without the memo: the two searches are not the same tree")
             return 1
