@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from evaluation.match import MatchPlan, MatchSummary, SeatRecord
 from evaluation.statistics import Interval
+from evaluation.tournament import TournamentPlan, TournamentSummary
 
 
 def signed(value: float, digits: int = 1) -> str:
@@ -91,6 +92,71 @@ def match_report(plan: MatchPlan, summary: MatchSummary, plots: Sequence[str] = 
         "played from both seats; games in colour-swapped pairs, judged by kaggle-environments.",
         "",
         match_table(summary),
+    ]
+    lines += [f"![{name}]({name})" for name in plots]
+    return "\n".join(lines) + "\n"
+
+
+def ratings_table(summary: TournamentSummary) -> str:
+    """The jointly fitted Elo of every agent, strongest first, with 95% intervals relative to the anchor."""
+    lines = [f"| rank | agent | Elo (anchor {summary.anchor} = 0) | 95% interval | games |",
+             "|---:|---|---:|---|---:|"]
+    for rank, rating in enumerate(summary.ratings, start=1):
+        interval = "anchor" if rating.name == summary.anchor else f"[{signed(rating.low)}, {signed(rating.high)}]"
+        lines.append(f"| {rank} | {rating.name} | {signed(rating.elo)} | {interval} | {rating.games} |")
+    return "\n".join(lines) + "\n"
+
+
+def cross_table(summary: TournamentSummary) -> str:
+    """Row agent's points against each column agent, out of the games they played."""
+    order = [rating.name for rating in summary.ratings] or list(summary.agents)
+    order += [name for name in summary.agents if name not in order]
+    short = {name: f"#{i + 1}" for i, name in enumerate(order)}
+    lines = ["| # | agent | " + " | ".join(short[name] for name in order) + " | score |",
+             "|---:|---|" + "---:|" * (len(order) + 1)]
+    for name in order:
+        cells, points, games = [], 0.0, 0
+        for opponent in order:
+            result = summary.score(name, opponent) if opponent != name else None
+            if result is None:
+                cells.append("-" if opponent == name else "")
+                continue
+            cells.append(f"{result[0]:g}/{result[1]}")
+            points, games = points + result[0], games + result[1]
+        total = f"{points:g}/{games} ({100 * points / games:.1f}%)" if games else "-"
+        lines.append(f"| {short[name]} | {name} | " + " | ".join(cells) + f" | {total} |")
+    return "\n".join(lines) + "\n"
+
+
+def pairings_table(summary: TournamentSummary) -> str:
+    """One line per pairing: W-D-L of the first agent, score, Elo with interval, forfeits."""
+    lines = ["| pairing | W-D-L | score [95%] | Elo [95%] | LOS | forfeits |", "|---|---|---|---|---:|---|"]
+    for match in summary.pairings:
+        total = match.total
+        forfeits = ", ".join(f"{name} {cause} x{count}" for cause, by_name in sorted(match.forfeits.items())
+                             for name, count in sorted(by_name.items())) or "none"
+        lines.append(f"| {match.first} vs {match.second} | {total.wins}-{total.draws}-{total.losses} | "
+                     f"{match.score.value:.3f} [{match.score.low:.3f}, {match.score.high:.3f}] | "
+                     f"{elo_text(match.elo)} | {100 * match.los:.1f}% | {forfeits} |")
+    return "\n".join(lines) + "\n"
+
+
+def tournament_tables(summary: TournamentSummary) -> str:
+    return "\n".join([ratings_table(summary), cross_table(summary), pairings_table(summary)])
+
+
+def tournament_report(plan: TournamentPlan, summary: TournamentSummary, plots: Sequence[str] = ()) -> str:
+    config = plan.config
+    kind = "Gauntlet" if plan.gauntlet else "Round robin"
+    lines = [
+        f"# {kind}: {', '.join(plan.agents)}",
+        "",
+        f"{plan.games} games per pairing in colour-swapped pairs; board {config.columns} columns x {config.rows} "
+        f"rows, {config.inarow} in a row, actTimeout {config.act_timeout:g}s; seed {plan.seed}; openings of "
+        f"{plan.opening_plies} random plies. Ratings: joint maximum-likelihood fit (draws as half points), "
+        f"{summary.anchor} pinned at 0.",
+        "",
+        tournament_tables(summary),
     ]
     lines += [f"![{name}]({name})" for name in plots]
     return "\n".join(lines) + "\n"

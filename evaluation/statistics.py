@@ -187,21 +187,29 @@ def fit_ratings(results: Mapping[tuple[str, str], tuple[float, int]], anchor: st
     ``results[(a, b)] = (points of a, games)`` for each pairing (either order; both are summed).
     The ``anchor`` is pinned at ``anchor_elo``; the others' intervals come from the inverse Fisher
     information at the optimum, so they measure uncertainty relative to the anchor. A player who
-    won or lost every game has no finite maximum: its rating is clamped at +-1000 from the anchor
-    with an infinite interval on that side. Sorted strongest first.
+    won or lost every game has no finite maximum; then, as BayesElo's prior does, one virtual draw
+    is added to every pairing, which keeps all ratings finite and shrinks them a little. Sorted
+    strongest first.
     """
     players = sorted({name for pair in results for name in pair} | {anchor})
     if anchor not in {name for pair in results for name in pair}:
         raise ValueError(f"anchor {anchor!r} played no games; pick one of {', '.join(players)}")
     index = {name: i for i, name in enumerate(players)}
     points = [[0.0] * len(players) for _ in players]
-    games = [[0] * len(players) for _ in players]
+    games = [[0.0] * len(players) for _ in players]
     for (a, b), (score, played) in results.items():
         i, j = index[a], index[b]
         points[i][j] += score
         points[j][i] += played - score
         games[i][j] += played
         games[j][i] += played
+    played_games = [int(sum(row)) for row in games]
+    if any(sum(points[i]) in (0.0, sum(games[i])) for i in range(len(players))):
+        for i in range(len(players)):
+            for j in range(len(players)):
+                if games[i][j]:
+                    points[i][j] += 0.5
+                    games[i][j] += 1
     free = [i for i in range(len(players)) if players[i] != anchor]
     ratings = [0.0] * len(players)
     for _ in range(iterations):
@@ -210,27 +218,24 @@ def fit_ratings(results: Mapping[tuple[str, str], tuple[float, int]], anchor: st
         if step is None:
             break
         for k, i in enumerate(free):
-            ratings[i] = max(-1000.0, min(1000.0, ratings[i] - step[k]))
+            ratings[i] -= max(-400.0, min(400.0, step[k]))
         if max((abs(s) for s in step), default=0.0) < 1e-9:
             break
     _, hessian = _log_likelihood_derivatives(ratings, points, games, free)
     covariance = _inverse([[-h for h in row] for row in hessian])
     fitted = []
     for i, name in enumerate(players):
-        played = sum(games[i])
         if name == anchor:
-            fitted.append(Rating(name, anchor_elo, anchor_elo, anchor_elo, played))
+            fitted.append(Rating(name, anchor_elo, anchor_elo, anchor_elo, played_games[i]))
             continue
         k = free.index(i)
         spread = z * math.sqrt(covariance[k][k]) if covariance and covariance[k][k] > 0 else math.inf
-        scored = sum(points[i])
-        low = -math.inf if scored == 0 else ratings[i] - spread
-        high = math.inf if scored == played else ratings[i] + spread
-        fitted.append(Rating(name, ratings[i] + anchor_elo, low + anchor_elo, high + anchor_elo, played))
+        elo = ratings[i] + anchor_elo
+        fitted.append(Rating(name, elo, elo - spread, elo + spread, played_games[i]))
     return sorted(fitted, key=lambda rating: -rating.elo)
 
 
-def _log_likelihood_derivatives(ratings: list[float], points: list[list[float]], games: list[list[int]],
+def _log_likelihood_derivatives(ratings: list[float], points: list[list[float]], games: list[list[float]],
                                 free: list[int]) -> tuple[list[float], list[list[float]]]:
     """Gradient and Hessian of the Bradley-Terry log-likelihood in the free ratings (Elo units)."""
     c = math.log(10) / 400

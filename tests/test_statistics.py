@@ -130,3 +130,12 @@ def test_joint_fit_of_two_players_is_the_match_elo() -> None:
 def test_joint_fit_needs_a_playing_anchor() -> None:
     with pytest.raises(ValueError, match="anchor"):
         st.fit_ratings({("x", "y"): (5.0, 10)}, anchor="z")
+
+
+def test_a_perfect_score_gets_a_finite_rating_above_the_rest() -> None:
+    ratings = st.fit_ratings({("n", "r"): (4.0, 4), ("n", "k"): (4.0, 4), ("r", "k"): (2.0, 4)}, anchor="r")
+    assert [r.name for r in ratings][0] == "n"
+    best = ratings[0]
+    assert 0 < best.elo < 1000 and math.isfinite(best.low) and math.isfinite(best.high)
+    assert best.games == 8
+    assert {r.name: r for r in ratings}["k"].elo == pytest.approx(0.0, abs=1e-6)

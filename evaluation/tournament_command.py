@@ -1,0 +1,93 @@
+"""Play a round robin (or, with --gauntlet, the first agent against each other one) and fit Elo ratings.
+
+Each pairing plays -n games in colour-swapped pairs. Writes DIR/games.jsonl (one line per game,
+at once), DIR/summary.json, DIR/report.md with the ratings, cross table and pairings, and
+DIR/score.png, DIR/time_per_move.png. An interrupted run continues with --resume.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from agents.registry import AgentSpecError
+from evaluation.game import GameRecord, Watchdog
+from evaluation.match import durations_by_agent
+from evaluation.match_command import ProgressLine, add_run_arguments, default_directory
+from evaluation.play_command import board_config
+from evaluation.report import signed, tournament_report, tournament_tables
+from evaluation.results_store import ResultsStore, RunDirectoryError
+from evaluation.tournament import TournamentResult, TournamentSummary, local_records, run_tournament
+
+NAME = "tournament"
+HELP = "play a round robin or gauntlet and print the cross table and fitted Elo ratings"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agents", metavar="AGENT", nargs="+",
+                        help="two or more agents: registry name[:params], kaggle:NAME or .py files")
+    parser.add_argument("--gauntlet", action="store_true", help="pair the first agent with each of the others only")
+    parser.add_argument("--anchor", help="the agent whose Elo is pinned at 0 (default: the first)")
+    add_run_arguments(parser, default_games=20)
+
+
+def running_line(summary: TournamentSummary) -> str:
+    leader = summary.ratings[0] if summary.ratings else None
+    return "" if leader is None else f"leader {leader.name} {signed(leader.elo)} Elo"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.resume and args.out is None:
+        print("connectx tournament: --resume needs --out DIR, the directory of the run to continue", file=sys.stderr)
+        return 2
+    out = args.out or default_directory(NAME, args.agents)
+    try:
+        config = board_config(args)
+        done_before = len(ResultsStore(out).load()) if args.resume else 0
+    except (ValueError, RunDirectoryError) as error:
+        print(f"connectx tournament: {error}", file=sys.stderr)
+        return 2
+    pairings = len(args.agents) - 1 if args.gauntlet else len(args.agents) * (len(args.agents) - 1) // 2
+    progress = ProgressLine(args.games * pairings, done_before)
+
+    def on_game(record: GameRecord, summary: TournamentSummary) -> None:
+        progress.update(record, running_line(summary))
+
+    try:
+        result = run_tournament(args.agents, args.games, config=config, gauntlet=args.gauntlet, anchor=args.anchor,
+                                jobs=args.jobs, out=out, resume=args.resume, seed=args.seed,
+                                opening_plies=args.openings, keep_replays=args.replays,
+                                watchdog=Watchdog(args.grace, move_limit=args.move_limit), on_game=on_game)
+    except (AgentSpecError, RunDirectoryError, ValueError) as error:
+        progress.close()
+        print(f"connectx tournament: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        progress.close()
+        print(f"\nconnectx tournament: interrupted; finished games are in {out / 'games.jsonl'}. "
+              f"Continue with the same arguments plus --resume --out {out}", file=sys.stderr)
+        return 130
+    progress.close()
+    write_outputs(result)
+    print(tournament_tables(result.summary))
+    print(f"results in {out}/ (games.jsonl, summary.json, report.md)")
+    return 0
+
+
+def write_outputs(result: TournamentResult) -> None:
+    """summary.json, the plots and report.md next to games.jsonl."""
+    assert result.directory is not None
+    # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
+    from evaluation import plots
+
+    plan, summary, store = result.plan, result.summary, ResultsStore(result.directory)
+    store.write_json("summary.json", summary.to_json())
+    durations: dict[str, list[float]] = {name: [] for name in plan.agents}
+    for pairing in range(len(plan.pairings)):
+        for name, values in durations_by_agent(plan.match_plan(pairing),
+                                               local_records(plan, result.records, pairing)).items():
+            durations[name].extend(values)
+    score = plots.score_plot([(f"{s.first} vs {s.second}", s.score) for s in summary.pairings],
+                             result.directory / "score.png")
+    times = plots.time_plot(durations, plan.config.act_timeout, result.directory / "time_per_move.png")
+    store.write_text("report.md", tournament_report(plan, summary, [score.name, times.name]))
