@@ -15,7 +15,9 @@ import pytest
 
 from agents.registry import REGISTRY
 from evaluation.cli import main
+from submission import isolated_runner
 from submission.bundler import build_source
+from submission.module_graph import PROJECT_ROOT
 from submission.validator import SIZE_LIMIT, ValidationReport, read_build_record, run_isolated, validate_file
 
 FIRST_LEGAL = '''
@@ -59,6 +61,10 @@ def test_the_file_runs_where_our_packages_cannot_be_imported(tmp_path: Path) -> 
     project_root = str(Path(__file__).resolve().parent.parent)
     assert not [entry for entry in result["isolation"]["sys_path"] if entry.rstrip("/") == project_root]
     assert result["load"]["ok"] and result["load"]["name"] == "agent"
+
+
+def test_the_isolation_check_sees_our_packages_where_they_are_importable() -> None:
+    assert isolated_runner.isolation(["agents", "submission", "json"], str(PROJECT_ROOT)) == ["agents", "submission"]
 
 
 def test_a_file_that_fails_to_load_is_reported(tmp_path: Path) -> None:
