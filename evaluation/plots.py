@@ -37,7 +37,7 @@ def time_plot(durations: Mapping[str, Sequence[float]], act_timeout: float, path
     names = [name for name, values in durations.items() if values]
     figure, axes = plt.subplots(figsize=(8, 1.2 + 0.6 * max(1, len(names))))
     if names:
-        axes.boxplot([[max(v, 1e-6) for v in durations[name]] for name in names], vert=False,
+        axes.boxplot([[max(v, 1e-6) for v in durations[name]] for name in names], orientation="horizontal",
                      whis=(5, 95), showfliers=True, flierprops={"markersize": 2})
         axes.set_yticks(range(1, len(names) + 1), names)
         axes.set_xscale("log")
