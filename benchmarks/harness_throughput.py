@@ -1,0 +1,58 @@
+"""Games per minute of the harness with 1 and 2 worker processes, on two workloads.
+
+``random`` vs ``kaggle:random`` measures the harness itself (forking a game process, building the
+environment, recording): the agents cost nothing. ``negamax`` vs ``kaggle:negamax`` is a real
+match where the agents' thinking dominates. The pool's start-up (a fork server and one import of
+kaggle-environments per worker) is timed separately and left out of the rates. The machine is
+shared, so the load average is printed with each figure; compare the 1-job and 2-job rates of
+one run, not figures from different runs.
+
+    .venv/bin/python benchmarks/harness_throughput.py [--games N] [--jobs 1 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+from concurrent.futures import wait
+
+from evaluation.engine import kaggle_environments
+from evaluation.match import run_match
+from evaluation.scheduling import worker_pool
+
+WORKLOADS = (("random", "kaggle:random"), ("negamax", "kaggle:negamax"))
+
+
+def warm_pool(jobs: int):
+    """A pool whose workers have all started and imported kaggle-environments, and how long that took."""
+    started = time.perf_counter()
+    pool = worker_pool(jobs)
+    wait([pool.submit(time.sleep, 0.5) for _ in range(jobs)])
+    return pool, time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20, help="games per workload and job count (default 20)")
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2], help="job counts to compare (default 1 2)")
+    args = parser.parse_args()
+    kaggle_environments()
+    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
+          f"{platform.python_version()}; {args.games} games per row")
+    print("| workload | jobs | pool start s | games | wall s | games/min | load avg (1 min) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for first, second in WORKLOADS:
+        for jobs in args.jobs:
+            pool, start_up = warm_pool(jobs)
+            started = time.perf_counter()
+            result = run_match(first, second, args.games, executor=pool, jobs=jobs)
+            wall = time.perf_counter() - started
+            pool.shutdown()
+            print(f"| {first} vs {second} | {jobs} | {start_up:.1f} | {len(result.records)} | {wall:.1f} | "
+                  f"{60 * len(result.records) / wall:.1f} | {os.getloadavg()[0]:.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
