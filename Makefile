@@ -38,6 +38,7 @@ bench: install
 	$(BIN)/python benchmarks/submission_report.py
 	$(BIN)/python benchmarks/minimax_mcts_vs_kaggle.py minimax --resume
 	$(BIN)/python benchmarks/minimax_mcts_vs_kaggle.py mcts --resume
+	$(BIN)/python benchmarks/harness_throughput.py
 
 # The strongest agent with its defaults. Until `solver` is registered this is negamax: switch
 # SUBMISSION_AGENT to solver as soon as agents/registry.py lists it.
