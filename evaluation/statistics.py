@@ -103,6 +103,37 @@ def _mean_to_elo(mean: float, standard_error: float, z: float) -> Interval:
                     elo_from_score(mean + z * standard_error))
 
 
+def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
+    """The mean with its normal 95% interval (z times the standard error); a point for one value."""
+    if not values:
+        return Interval(math.nan, math.nan, math.nan)
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return Interval(mean, mean, mean)
+    variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
+    spread = z * math.sqrt(variance / len(values))
+    return Interval(mean, mean - spread, mean + spread)
+
+
+def correlation_interval(xs: Sequence[float], ys: Sequence[float], z: float = Z95) -> Interval:
+    """Pearson's r with its 95% interval by Fisher's z-transform (needs 4 pairs or more, else [-1, 1])."""
+    if len(xs) != len(ys):
+        raise ValueError(f"correlation of {len(xs)} values with {len(ys)}: give one y per x")
+    n = len(xs)
+    if n < 2:
+        return Interval(math.nan, -1.0, 1.0)
+    mean_x, mean_y = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mean_x) ** 2 for x in xs)
+    syy = sum((y - mean_y) ** 2 for y in ys)
+    if sxx == 0 or syy == 0:
+        return Interval(math.nan, -1.0, 1.0)
+    r = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / math.sqrt(sxx * syy)
+    if n < 4 or abs(r) >= 1.0:
+        return Interval(r, -1.0 if n < 4 else r, 1.0 if n < 4 else r)
+    centre, spread = math.atanh(r), z / math.sqrt(n - 3)
+    return Interval(r, math.tanh(centre - spread), math.tanh(centre + spread))
+
+
 def likelihood_of_superiority(wins: int, losses: int) -> float:
     """The probability that the first player is the stronger one, from decisive games only (0..1)."""
     if wins + losses == 0:
