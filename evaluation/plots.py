@@ -48,3 +48,49 @@ def time_plot(durations: Mapping[str, Sequence[float]], act_timeout: float, path
     figure.savefig(path, dpi=100)
     plt.close(figure)
     return path
+
+
+def interval_series_plot(series: Mapping[str, Sequence[tuple[str | float, Interval]]], path: Path, *, xlabel: str,
+                         ylabel: str, title: str = "", reference: Sequence[tuple[str, str | float, float]] = (),
+                         log_y: bool = False, unit_range: bool = True) -> Path:
+    """One line per series with a 95% interval bar at each point; ``reference`` marks (series, x, value).
+
+    x values are categories (strings, placed in order of first appearance) or numbers; ``unit_range``
+    fixes the y axis to [0, 1] for rates and scores.
+    """
+    categorical = any(isinstance(x, str) for points in series.values() for x, _ in points)
+    order: list[str | float] = []
+    for points in series.values():
+        order += [x for x, _ in points if x not in order]
+    place = (lambda x: float(order.index(x))) if categorical else float
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    colours = {}
+    for offset, (name, points) in enumerate(series.items()):
+        shift = 0.06 * (offset - (len(series) - 1) / 2) if categorical else 0.0
+        xs = [place(x) + shift for x, _ in points]
+        values = [interval.value for _, interval in points]
+        errors = [[i.value - i.low for _, i in points], [i.high - i.value for _, i in points]]
+        line = axes.errorbar(xs, values, yerr=errors, marker="o", capsize=4, label=name)
+        colours[name] = line[0].get_color()
+    for name, x, value in reference:
+        axes.plot([place(x)], [value], marker="*", markersize=14, linestyle="none",
+                  color=colours.get(name, "black"), markeredgecolor="black")
+    if reference:
+        axes.plot([], [], marker="*", markersize=10, linestyle="none", color="grey", markeredgecolor="black",
+                  label="the paper's number")
+    if categorical:
+        axes.set_xticks(range(len(order)), [str(x) for x in order])
+    if unit_range:
+        axes.set_ylim(-0.02, 1.02)
+    if log_y:
+        axes.set_yscale("log")
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    if title:
+        axes.set_title(title)
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path
