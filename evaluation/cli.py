@@ -6,10 +6,15 @@ import argparse
 import sys
 from types import ModuleType
 
-from evaluation import agents_command, match_command, play_command, replay_command, tournament_command
+from evaluation import (
+    agents_command, match_command, play_command, replay_command, report_command, tournament_command,
+)
 from submission import build_command, validate_command
 
-COMMANDS: tuple[ModuleType, ...] = (agents_command, play_command, match_command, tournament_command, replay_command, build_command, validate_command)
+COMMANDS: tuple[ModuleType, ...] = (
+    agents_command, play_command, match_command, tournament_command, replay_command, report_command,
+    build_command, validate_command,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
