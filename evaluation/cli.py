@@ -7,7 +7,12 @@ import sys
 from types import ModuleType
 
 from evaluation import (
-    agents_command, match_command, play_command, replay_command, report_command, tournament_command,
+    agents_command,
+    match_command,
+    play_command,
+    replay_command,
+    report_command,
+    tournament_command,
 )
 from submission import build_command, validate_command
 

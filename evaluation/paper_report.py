@@ -17,10 +17,10 @@ import platform
 import subprocess
 import time
 from collections.abc import Callable, Iterable, Sequence
-from types import ModuleType
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from agents.kaggle_boundary import Deadline
 from agents.position import Position
@@ -29,7 +29,15 @@ from evaluation import statistics
 from evaluation.game import GameRecord, seeded_spec
 from evaluation.match import MatchResult, run_match
 from evaluation.paper_experiments import (
-    ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Cell, Claim, Experiment, Profile, experiments,
+    ELO_ANCHOR,
+    ELO_EXPERIMENTS,
+    NODES,
+    SEATS,
+    Cell,
+    Claim,
+    Experiment,
+    Profile,
+    experiments,
 )
 from evaluation.report import signed
 from evaluation.scheduling import GameFunction, worker_pool
@@ -252,7 +260,7 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "means, Fisher's z for correlations, the inverse Fisher information for Elo.",
         "",
         *[f"- {line}" for line in conditions],
-        f"- written {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC"
+        f"- written {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
         + (f"; this invocation ran for {seconds / 60:.1f} min" if seconds is not None else ""),
         f"- rerun: `connectx report{' --quick' if profile.name == 'quick' else ''} --out {out.parent}` "
         "(it resumes from the games recorded under `runs/`)",

@@ -127,7 +127,7 @@ def correlation_interval(xs: Sequence[float], ys: Sequence[float], z: float = Z9
     syy = sum((y - mean_y) ** 2 for y in ys)
     if sxx == 0 or syy == 0:
         return Interval(math.nan, -1.0, 1.0)
-    r = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys)) / math.sqrt(sxx * syy)
+    r = sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / math.sqrt(sxx * syy)
     if n < 4 or abs(r) >= 1.0:
         return Interval(r, -1.0 if n < 4 else r, 1.0 if n < 4 else r)
     centre, spread = math.atanh(r), z / math.sqrt(n - 3)
