@@ -12,10 +12,12 @@ import importlib
 import io
 import os
 import random
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from agents.registry import AgentSpecError, create_agent
 
@@ -25,9 +27,16 @@ KAGGLE_BUILTINS = ("random", "negamax")
 
 @lru_cache(maxsize=1)
 def kaggle_environments() -> ModuleType:
-    """The package, imported with its load messages (one per environment it fails to load) muted."""
+    """The package, imported with its load messages (one per environment it fails to load) muted.
+
+    Importing it appends its environments' folders to ``sys.path``; one of them holds an
+    ``agents`` module that would shadow our ``agents`` package in every process started later
+    (the harness's workers), so ``sys.path`` is put back as it was.
+    """
+    saved_path = list(sys.path)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         import kaggle_environments as module
+    sys.path[:] = saved_path
     return module
 
 
