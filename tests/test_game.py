@@ -151,3 +151,12 @@ def test_an_agent_spec_that_cannot_be_built_in_the_game_is_an_error_of_its_seat(
     missing = tmp_path / "gone.py"
     record = play_game(GameSpec(0, ("random", str(missing)), BoardConfig(), seed=1))
     assert (record.cause, record.offender) == ("ERROR", 1)
+
+
+def test_importing_kaggle_leaves_sys_path_alone_so_workers_find_our_agents_package() -> None:
+    import sys
+
+    from evaluation.engine import kaggle_environments
+
+    kaggle_environments()
+    assert not [entry for entry in sys.path if "kaggle_environments" in entry]
