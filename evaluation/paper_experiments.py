@@ -130,11 +130,11 @@ class Profile:
 
 
 QUICK = Profile(
-    name="quick", sheoran_games=2, fig5_games=2, kang_games=2, node_games=2, solver_games=2,
+    name="quick", sheoran_games=6, fig5_games=6, kang_games=6, node_games=2, solver_games=4,
     mcts_budgets_ms=(10, 100, 250), fig5_budgets_ms=(10, 100), table6_depths=(1, 2, 4), table9_depths=(2, 4),
     solver_spec="solver:time_budget=0.25", mcts_opponent_ms=250,
 )
-"""A smoke run (about 80 games): every experiment, every figure and table, intervals far too wide to conclude."""
+"""A smoke run (about 200 games): every experiment, every figure and table, intervals far too wide to conclude."""
 
 FULL = Profile(
     name="full", sheoran_games=100, fig5_games=50, kang_games=20, node_games=10, solver_games=40,

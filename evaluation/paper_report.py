@@ -11,6 +11,7 @@ verdict for each claim (agrees, disagrees, or not settled by this many games).
 from __future__ import annotations
 
 import datetime
+import functools
 import importlib.metadata
 import os
 import platform
@@ -59,6 +60,11 @@ class CellResult:
 class ExperimentResult:
     experiment: Experiment
     cells: tuple[CellResult, ...]
+
+    @functools.cached_property
+    def move_samples(self) -> list[MoveSample]:
+        """Every searched move of the games, with its node count (costly: computed once, see ``move_samples``)."""
+        return move_samples(self)
 
     def records(self, points: Iterable[tuple[str, str]]) -> list[GameRecord]:
         wanted = set(points)
@@ -165,7 +171,7 @@ def judge(claim: Claim, result: ExperimentResult) -> Verdict:
     wins, draws, losses = result.tally(claim.cells)
     games = wins + draws + losses
     if claim.test in ("falls_with_move", "nodes_track_time"):
-        samples = [s for s in move_samples(result) if s.series in {series for series, _ in claim.cells}]
+        samples = [s for s in result.move_samples if s.series in {series for series, _ in claim.cells}]
         return _judge_moves(claim, samples, games)
     if games == 0:
         return Verdict("not settled", "no games played", 0)
@@ -191,7 +197,8 @@ def judge(claim: Claim, result: ExperimentResult) -> Verdict:
         return Verdict("agrees", ours, games)
     if rate.high < base.low:
         return Verdict("disagrees", ours, games)
-    direction = "same direction" if rate.value > base.value else "opposite direction"
+    direction = ("same direction" if rate.value > base.value else "no difference" if rate.value == base.value
+                 else "opposite direction")
     return Verdict("not settled", ours + f"; intervals overlap ({direction})", games)
 
 
@@ -361,7 +368,7 @@ def _seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list
 
 def _nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
     experiment = result.experiment
-    samples = move_samples(result)
+    samples = result.move_samples
     nodes: dict[str, list[tuple[str | float, Interval]]] = {}
     seconds: dict[str, list[tuple[str | float, Interval]]] = {}
     lines = ["| series | moves searched | mean nodes per move (95%) | mean ms per move (95%) |", "|---|---:|---|---|"]
