@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install test demo lint bench clean submission
+.PHONY: install test demo lint bench clean submission report
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -47,6 +47,11 @@ SUBMISSION_AGENT ?= negamax
 submission: install
 	$(BIN)/connectx build $(SUBMISSION_AGENT) -o out/submission.py
 	$(BIN)/connectx validate out/submission.py
+
+# The seed papers' experiments at full size into reports/full/ (hours on 2 cores; resumable: run it
+# again to continue). `connectx report --quick` is the smoke run into reports/quick/ (minutes).
+report: install
+	$(BIN)/connectx report --out reports
 
 clean:
 	rm -rf $(VENV) .tools out
