@@ -16,6 +16,7 @@ from pathlib import Path
 
 from agents.registry import REGISTRY
 from submission.bundler import build_bundle
+from submission.module_graph import BuildError
 from submission.validator import validate_file
 
 from conditions import machine_conditions
@@ -27,17 +28,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", nargs="+", default=sorted(REGISTRY), help="registry specs (default: all)")
     parser.add_argument("--act-timeout", type=float, default=2.0, help="Kaggle's actTimeout (default 2)")
+    parser.add_argument("--overage-reserve", type=float, default=None, metavar="SECONDS",
+                        help="let later moves draw on the overage bank down to this (as connectx validate)")
     args = parser.parse_args(argv)
     print(f"submission report, actTimeout {args.act_timeout:g} s; {machine_conditions()}")
     print(f"{'agent':<12}{'bytes':>10}  {'data':<24}{'load s':>8}{'first s':>9}{'slowest s':>11}{'wall s':>8}  verdict")
     OUTPUT_DIR.mkdir(parents=True, exist_ok=True)
     failed = 0
     for spec in args.agents:
-        bundle = build_bundle(spec)
+        try:
+            bundle = build_bundle(spec)
+        except BuildError as error:
+            failed += 1
+            print(f"{spec:<12}cannot be built: {error}", flush=True)
+            continue
         path = OUTPUT_DIR / f"{spec.partition(':')[0]}.py"
         path.write_text(bundle.source, encoding="utf-8")
         started = time.perf_counter()
-        report = validate_file(path, act_timeout=args.act_timeout)
+        report = validate_file(path, act_timeout=args.act_timeout, overage_reserve=args.overage_reserve)
         wall = time.perf_counter() - started
         data = ", ".join(bundle.data_files) or "-"
         figures = [report.load_seconds, report.first_move_seconds, report.slowest_move_seconds]

@@ -19,11 +19,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("agent", metavar="AGENT", help="registry name with optional parameters, e.g. negamax:depth=5")
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUTPUT,
                         help=f"where to write the file (default {DEFAULT_OUTPUT})")
+    parser.add_argument("--allow-missing-data", action="store_true",
+                        help="build even if a data file the agent reads (an opening book) does not exist yet; "
+                             "the file then plays as the agent does without it")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        bundle = build_bundle(args.agent)
+        bundle = build_bundle(args.agent, args.allow_missing_data)
     except (BuildError, AgentSpecError) as error:
         print(f"connectx build: {error}", file=sys.stderr)
         return 2
@@ -34,5 +37,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"wrote {args.output}: {bundle.spec}, {size:,} bytes")
     print(f"  modules: {', '.join(bundle.modules)}")
     print(f"  embedded data: {data}")
+    if bundle.missing_data:
+        print(f"  WARNING: missing, so left out: {', '.join(bundle.missing_data)}")
     print(f"check it with: connectx validate {args.output}")
     return 0

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from agents.data_files import read_data
 from agents.registry import parse_spec
-from submission.embedded_data import DATA_MODULE, data_names, embedded_module
+from submission.embedded_data import DATA_MODULE, data_names, embedded_module, read_files
 from submission.module_graph import PROJECT_ROOT, BuildError, ModuleSource, collect_modules, internal_imports
 from submission.namespace import Identity, plan_names, rewrite
 
@@ -42,23 +42,28 @@ class Bundle:
     source: str
     modules: tuple[str, ...]
     data_files: tuple[str, ...]
+    missing_data: tuple[str, ...] = ()
+    """Data files the agent reads that did not exist, left out (only with ``allow_missing_data``)."""
 
 
-def build_bundle(spec: str) -> Bundle:
+def build_bundle(spec: str, allow_missing_data: bool = False) -> Bundle:
     """The submission for agent ``spec`` (``name[:key=value,...]``, as everywhere else).
 
-    Raises BuildError (or AgentSpecError for a bad spec) with the module, line and fix.
+    Raises BuildError (or AgentSpecError for a bad spec) with the module, line and fix; a data
+    file the agent reads that does not exist is one, unless ``allow_missing_data``.
     """
     entry, explicit = parse_spec(spec)
     factory = entry.factory
     if "." in factory.__qualname__:
         raise BuildError(f"{entry.name}: its factory {factory.__qualname__} must be a top-level function of its module")
     parameters = _baked_parameters(entry.name, factory, explicit)
-    return bundle_factory(entry.name, factory.__module__, factory.__name__, parameters)
+    return bundle_factory(entry.name, factory.__module__, factory.__name__, parameters,
+                          allow_missing_data=allow_missing_data)
 
 
 def bundle_factory(agent_name: str, module_name: str, factory_name: str, parameters: dict[str, Any],
-                   root: Path = PROJECT_ROOT, read: Callable[[str], bytes] = read_data) -> Bundle:
+                   root: Path = PROJECT_ROOT, read: Callable[[str], bytes] = read_data,
+                   allow_missing_data: bool = False) -> Bundle:
     """The submission calling ``module_name.factory_name(**parameters)``, from the sources under ``root``.
 
     ``agent_name`` is the registry name the file records; ``read`` serves the data files it embeds.
@@ -66,8 +71,8 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
     modules = collect_modules(module_name, root)
     for module in modules:
         _check_loader_safety(module)
-    names = data_names(modules)
-    modules = [embedded_module(names, read, root) if m.name == DATA_MODULE else m for m in modules]
+    files, missing = read_files(data_names(modules), read, allow_missing_data)
+    modules = [embedded_module(files, missing, root) if m.name == DATA_MODULE else m for m in modules]
 
     removed = {module.name: _removed_statements(module) for module in modules}
     reserved: dict[str, Identity] = {name: ("generated", name) for name in GENERATED_NAMES}
@@ -75,7 +80,8 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
     sections = [_section(module.relative_path, rewrite(module, plan.renames[module.name], removed[module.name]))
                 for module in modules]
 
-    canonical = agent_name + (":" + ",".join(f"{key}={value}" for key, value in parameters.items()) if parameters else "")
+    settings = ",".join(f"{key}={value}" for key, value in parameters.items())
+    canonical = f"{agent_name}:{settings}" if settings else agent_name
     if factory_name not in plan.exports[module_name]:
         raise BuildError(f"{module_name} defines no top-level {factory_name}")
     final_factory = plan.exports[module_name][factory_name]
@@ -88,7 +94,7 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
         *sections,
         _section("entry point (generated)", _entry_point(canonical, parameters, final_factory)),
     ])
-    return Bundle(canonical, source, tuple(m.relative_path for m in modules), tuple(names))
+    return Bundle(canonical, source, tuple(m.relative_path for m in modules), tuple(sorted(files)), tuple(missing))
 
 
 def build_source(spec: str) -> str:

@@ -69,14 +69,33 @@ def literal_constants(module: ModuleSource) -> dict[str, ast.Constant]:
     return constants
 
 
-def embedded_module(names: list[str], read: Callable[[str], bytes], root: Path) -> ModuleSource:
-    """Generated source standing in for ``agents.data_files`` with the files ``names`` embedded."""
-    entries = []
+def read_files(names: list[str], read: Callable[[str], bytes],
+               allow_missing: bool = False) -> tuple[dict[str, bytes], list[str]]:
+    """The bytes of each data file in ``names``, and the names of those that do not exist.
+
+    A missing file is a BuildError unless ``allow_missing``: then the bundle behaves as the agent
+    does without the file (its ``read_data`` raises FileNotFoundError for it, as ours would).
+    """
+    files: dict[str, bytes] = {}
+    missing: list[str] = []
     for name in names:
         try:
-            data = read(name)
-        except (FileNotFoundError, OSError) as error:
-            raise BuildError(f"data file {name!r} read by the agent cannot be read: {error}") from None
+            files[name] = read(name)
+        except FileNotFoundError as error:
+            if not allow_missing:
+                raise BuildError(f"data file {name!r}, read by the agent, is missing ({error}): generate or restore "
+                                 "it before building, or build with --allow-missing-data to ship the agent "
+                                 "without it") from None
+            missing.append(name)
+        except OSError as error:
+            raise BuildError(f"data file {name!r}, read by the agent, cannot be read: {error}") from None
+    return files, missing
+
+
+def embedded_module(files: dict[str, bytes], missing: list[str], root: Path) -> ModuleSource:
+    """Generated source standing in for ``agents.data_files``, serving ``files`` and not ``missing``."""
+    entries = []
+    for name, data in sorted(files.items()):
         encoded = base64.b64encode(zlib.compress(data, 9)).decode("ascii")
         chunks = [encoded[i:i + LINE_WIDTH] for i in range(0, len(encoded), LINE_WIDTH)] or [""]
         body = "\n".join(f'        "{chunk}"' for chunk in chunks)
@@ -91,10 +110,14 @@ def embedded_module(names: list[str], read: Callable[[str], bytes], root: Path) 
         "_EMBEDDED_DATA = {\n"
         + "".join(entries)
         + "}\n"
+        f"_MISSING_DATA = {tuple(sorted(missing))!r}\n"
+        '"""Files the agent reads that did not exist at build time: it plays as it does without them."""\n'
         "\n"
         "\n"
         "def read_data(name: str) -> bytes:\n"
         '    """The bytes ``agents/data/<name>`` held when this file was built."""\n'
+        "    if name in _MISSING_DATA:\n"
+        "        raise FileNotFoundError(f\"agents/data/{name} was missing when this submission was built\")\n"
         "    if name not in _EMBEDDED_DATA:\n"
         "        raise FileNotFoundError(f\"{name} is not embedded in this submission: read it with a literal \"\n"
         "                                \"name, read_data('...'), so the builder embeds it, and rebuild\")\n"

@@ -66,7 +66,8 @@ def load(path: str) -> dict[str, Any]:
 
 
 def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[str, Any]) -> dict[str, Any]:
-    """One game in kaggle-environments; per seat its final status and the duration of each move."""
+    """One game in kaggle-environments; per seat its final status, the duration of each move and its
+    overage bank at the start and the end."""
     agents = [path if name == FILE else name for name in spec["agents"]]
     try:
         env = kaggle.make("connectx", configuration=configuration)
@@ -90,6 +91,8 @@ def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[st
         "rewards": [state.reward for state in final],
         "moves": len(env.steps) - 1,
         "durations": durations,
+        "overage": [[state.observation.remainingOverageTime for state in (env.steps[0][seat], final[seat])]
+                    for seat in range(2)],
         "stderr": stderr,
         "error": None,
     }

@@ -112,7 +112,8 @@ def internal_imports(module: ModuleSource) -> list[tuple[ast.stmt, list[Internal
             if (module.root / Path(*source.split(".")) / "__init__.py").is_file():
                 names = ", ".join(alias.name for alias in node.names)
                 raise BuildError(f"{where}: `from {source} import {names}` imports modules by name, which cannot be "
-                                 f"bundled; import the names you use from each module (from {source}.<module> import Name)")
+                                 "bundled; import the names you use from each module "
+                                 f"(from {source}.<module> import Name)")
             if any(alias.name == "*" for alias in node.names):
                 raise BuildError(f"{where}: `from {source} import *` cannot be bundled; name what you import")
             found.append((node, [InternalImport(source, alias.name, alias.asname or alias.name)

@@ -230,6 +230,7 @@ def _definition_edit(module: ModuleSource, node: ast.AST, name: str, new: str,
     line = lines[node.lineno - 1]
     match = _DEFINITION.match(line, node.col_offset)
     if match is None:
-        raise BuildError(f"{where}: cannot find the name of {name!r} on its line; keep `def`/`class` and the name together")
+        raise BuildError(f"{where}: cannot find the name of {name!r} on its line; "
+                         "keep `def`/`class` and the name together")
     start = match.end()
     return (node.lineno - 1, start, start + len(name.encode()), name.encode(), new.encode())

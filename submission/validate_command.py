@@ -21,6 +21,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--act-timeout", type=float, default=2.0, help="Kaggle's actTimeout in seconds (default 2)")
     parser.add_argument("--margin", type=float, default=DEFAULT_MARGIN,
                         help=f"seconds every move must leave unused of actTimeout (default {DEFAULT_MARGIN})")
+    parser.add_argument("--overage-reserve", type=float, default=None, metavar="SECONDS",
+                        help="accept later moves beyond the limit while Kaggle's overage bank (60 s) keeps this "
+                             "many seconds: for agents that spend it on purpose (default: no move may exceed)")
     parser.add_argument("--no-games", dest="games", action="store_false",
                         help="skip the five games (and so the timing check): load, size and move comparison only")
     parser.add_argument("--no-compare", dest="compare", action="store_false",
@@ -29,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        report = validate_file(args.file, args.act_timeout, args.margin, args.games, args.compare)
+        report = validate_file(args.file, args.act_timeout, args.margin, args.games, args.compare,
+                               args.overage_reserve)
     except (FileNotFoundError, RuntimeError) as error:
         print(f"connectx validate: {error}", file=sys.stderr)
         return 2

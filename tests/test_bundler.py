@@ -165,7 +165,8 @@ def test_a_third_party_import_inside_a_function_fails_too(tmp_path: Path) -> Non
 
 def test_a_non_literal_data_name_fails_the_build(tmp_path: Path) -> None:
     toy = BASE_FILES["agents/toy.py"].replace('read_data("table.bin")', 'read_data("table" + ".bin")')
-    with pytest.raises(BuildError, match=r"agents/toy\.py:\d+: read_data\(\.\.\.\) must be called with one string literal"):
+    expected = r"agents/toy\.py:\d+: read_data\(\.\.\.\) must be called with one string literal"
+    with pytest.raises(BuildError, match=expected):
         build_fixture(tmp_path, {"agents/toy.py": toy})
 
 
@@ -231,7 +232,7 @@ def test_parameters_from_the_spec_are_baked_in() -> None:
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_every_registered_agent_builds_into_a_file_kaggle_can_load(name: str) -> None:
-    bundle = build_bundle(f"{name}:seed=1")
+    bundle = build_bundle(f"{name}:seed=1", allow_missing_data=True)
     entry = kaggle_loader(bundle.source)
     assert entry.__name__ == ENTRY_FUNCTION
     position = Position.from_moves("4444")
@@ -242,7 +243,27 @@ def test_every_registered_agent_builds_into_a_file_kaggle_can_load(name: str) ->
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_every_data_file_an_agent_reads_is_embedded_intact(name: str) -> None:
-    bundle = build_bundle(name)
+    bundle = build_bundle(name, allow_missing_data=True)
     namespace = run_bundle(bundle.source)
     for data_name in bundle.data_files:
         assert namespace["read_data"](data_name) == read_data(data_name)
+    for data_name in bundle.missing_data:
+        with pytest.raises(FileNotFoundError):
+            read_data(data_name)
+        with pytest.raises(FileNotFoundError, match="missing when this submission was built"):
+            namespace["read_data"](data_name)
+
+
+def test_a_missing_data_file_fails_the_build_unless_allowed(tmp_path: Path) -> None:
+    write_tree(tmp_path, BASE_FILES)
+
+    def nothing(name: str) -> bytes:
+        raise FileNotFoundError(name)
+
+    with pytest.raises(BuildError, match="'table.bin', read by the agent, is missing"):
+        bundle_factory("toy", "agents.toy", "make_agent", {}, root=tmp_path, read=nothing)
+    bundle = bundle_factory("toy", "agents.toy", "make_agent", {}, root=tmp_path, read=nothing,
+                            allow_missing_data=True)
+    assert bundle.missing_data == ("table.bin",) and bundle.data_files == ()
+    with pytest.raises(FileNotFoundError, match="table.bin was missing"):
+        run_bundle(bundle.source)["new_agent"]().facts()

@@ -16,9 +16,17 @@ import pytest
 from agents.registry import REGISTRY
 from evaluation.cli import main
 from submission import isolated_runner
-from submission.bundler import build_source
+from submission.bundler import build_bundle
 from submission.module_graph import PROJECT_ROOT
-from submission.validator import SIZE_LIMIT, ValidationReport, read_build_record, run_isolated, validate_file
+from submission.validator import (
+    SIZE_LIMIT,
+    ValidationReport,
+    read_build_record,
+    run_isolated,
+    timing_check,
+    validate_file,
+    validation_episodes,
+)
 
 FIRST_LEGAL = '''
 def agent(observation, configuration):
@@ -27,8 +35,9 @@ def agent(observation, configuration):
 
 
 def built(tmp_path: Path, spec: str, name: str = "submission.py") -> Path:
+    """``spec`` built into ``tmp_path``; a data file not generated yet is left out, as the agent does without it."""
     path = tmp_path / name
-    path.write_text(build_source(spec))
+    path.write_text(build_bundle(spec, allow_missing_data=True).source)
     return path
 
 
@@ -45,7 +54,8 @@ def test_a_built_agent_passes_every_check_with_its_figures(tmp_path: Path, spec:
     for prefix, count in (("(a)", 1), ("(b)", 1), ("(c)", 4), ("(d)", 1), ("(e)", 1), ("(f)", 1), ("isolation", 1)):
         assert sum(name.startswith(prefix) for name in names) == count, prefix
     assert report.first_move_seconds is not None and report.slowest_move_seconds is not None
-    assert 0 < report.load_seconds < report.first_move_seconds < 1.8  # type: ignore[operator]
+    assert report.load_seconds is not None and 0 < report.load_seconds < 1.8
+    assert 0 < report.first_move_seconds < 1.8 and report.overage_left_seconds == 60
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
@@ -100,6 +110,28 @@ def test_a_slow_load_fails_the_timing_check(tmp_path: Path) -> None:
     assert [check.name for check in report.failures()] == ["(d) move times"]
     assert report.first_move_seconds is not None and report.first_move_seconds >= 0.4
     assert report.slowest_move_seconds is not None and report.slowest_move_seconds < 0.3
+
+
+SLOW_SECOND_MOVE = """
+import time
+
+
+def agent(observation, configuration):
+    if sum(1 for cell in observation.board if cell) in (2, 3):
+        time.sleep(0.3)
+    return next(c for c in range(configuration.columns) if observation.board[c] == 0)
+"""
+
+
+def test_a_slow_later_move_fails_unless_the_overage_bank_may_pay_for_it(tmp_path: Path) -> None:
+    path = tmp_path / "slow_move.py"
+    path.write_text(SLOW_SECOND_MOVE)
+    result = run_isolated(path, {"episodes": validation_episodes(), "configuration": {"actTimeout": 2.0}})
+    strict = timing_check(result["episodes"], act_timeout=2.0, margin=1.8, overage_reserve=None)
+    assert not strict.check.passed and strict.slowest is not None and strict.slowest >= 0.3
+    assert strict.first is not None and strict.first < 0.2
+    assert timing_check(result["episodes"], 2.0, 1.8, overage_reserve=50).check.passed
+    assert not timing_check(result["episodes"], 2.0, 1.8, overage_reserve=61).check.passed
 
 
 def test_a_file_over_five_megabytes_fails(tmp_path: Path) -> None:
