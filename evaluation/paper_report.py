@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime
 import functools
 import importlib.metadata
+import math
 import os
 import platform
 import subprocess
@@ -276,6 +277,9 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "statements in their text. A verdict is *agrees* when the paper's number lies inside our interval "
         "(or our interval lies on the stated side), *disagrees* when it lies outside, *not settled* when "
         "our interval is too wide to say.",
+        "",
+        "MCTS and the solver stop on the wall clock, so a busy machine weakens them: the load averages "
+        "above say how busy this one was. The depth-limited agents play the same moves at any speed.",
     ]
     if profile.name != "full":
         header += ["", f"**This is the {profile.name} profile, a smoke run: with this few games per point the "
@@ -359,6 +363,10 @@ def _seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list
             cells.append(f"{percent(mine)} / {percent(theirs)}, {wins + draws + losses}")
             series.setdefault(f"first mover {labels[first]}", []).append((labels[second], mine))
         lines.append(f"| {labels[first]} | " + " | ".join(cells) + " |")
+    first_wins, draws, second_wins = (sum(t[k] for t in by_seats.values()) for k in range(3))
+    lines += ["", f"Over the whole table the first mover won {percent(win_rate(first_wins, draws, second_wins))} "
+              f"and the second mover {percent(win_rate(second_wins, draws, first_wins))} of "
+              f"{first_wins + draws + second_wins} games, whatever the depths."]
     figure = plots.interval_series_plot(series, out / f"{experiment.key}.png",
                                         xlabel="second mover's depth",
                                         ylabel="first mover's win rate (95% interval)",
@@ -376,22 +384,32 @@ def _nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> li
         mine = [s for s in samples if s.series == series]
         for move in sorted({s.move for s in mine}):
             at = [s for s in mine if s.move == move]
-            nodes.setdefault(series, []).append((float(move), statistics.mean_interval([s.nodes for s in at])))
-            timed = [1000 * s.seconds for s in at if s.seconds == s.seconds]
+            nodes.setdefault(series, []).append((float(move), geometric_interval([max(1, s.nodes) for s in at])))
+            timed = [1000 * s.seconds for s in at if s.seconds > 0]
             if timed:
-                seconds.setdefault(series, []).append((float(move), statistics.mean_interval(timed)))
+                seconds.setdefault(series, []).append((float(move), geometric_interval(timed)))
         n = statistics.mean_interval([s.nodes for s in mine])
         t = statistics.mean_interval([1000 * s.seconds for s in mine if s.seconds == s.seconds])
         lines.append(f"| {series} | {len(mine)} | {n.value:.0f} [{n.low:.0f}, {n.high:.0f}] | "
                      f"{t.value:.1f} [{t.low:.1f}, {t.high:.1f}] |")
     title = f"{experiment.paper}, Fig. 12/13"
     node_figure = plots.interval_series_plot(nodes, out / f"{experiment.key}-nodes.png", xlabel="move number",
-                                             ylabel="nodes searched (mean, 95% interval)", title=title,
+                                             ylabel="nodes searched (geometric mean, 95% interval)", title=title,
                                              log_y=True, unit_range=False)
     time_figure = plots.interval_series_plot(seconds, out / f"{experiment.key}-time.png", xlabel="move number",
-                                             ylabel="ms per move in the game (mean, 95% interval)", title=title,
+                                             ylabel="ms per move in the game (geometric mean, 95%)", title=title,
                                              log_y=True, unit_range=False)
     return lines + ["", f"![nodes per move]({node_figure.name})", "", f"![time per move]({time_figure.name})"]
+
+
+def geometric_interval(values: Sequence[float]) -> Interval:
+    """The geometric mean and its 95% interval (the normal interval of the logarithms, mapped back).
+
+    Counts and times spread over orders of magnitude and never go below zero, which the
+    interval of their plain mean would. The values must be positive.
+    """
+    logs = statistics.mean_interval([math.log(v) for v in values])
+    return Interval(math.exp(logs.value), math.exp(logs.low), math.exp(logs.high))
 
 
 def _elo_section(results: Sequence[ExperimentResult]) -> list[str]:
