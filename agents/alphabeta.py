@@ -1,0 +1,389 @@
+"""Exact negamax alpha-beta: the proven score of a position and a move that achieves it.
+
+Scores follow ``../shared/positions`` (Pons' convention): 0 for a draw; a win with the stone
+played when ``moves`` stones are on the board scores ``(cells + 1 - moves) // 2``; a loss is the
+opponent's win, negated. So positive means the side to move wins, and larger means sooner.
+
+The search is Pons' solver on the shared bitboard core, working on plain ints (never ``Position``
+objects) inside the loop:
+
+* only non-losing moves are searched (``Geometry.non_losing``'s rule), and a position whose
+  mover could win at once is never entered: its parent has already won there instead;
+* the window is clipped to the scores still possible and to the bound in the transposition table
+  (upper or lower, whichever was stored last for that position);
+* moves are tried in ``move_order``'s order, and the winning cells each move creates are handed
+  to the child as the threats it faces, so no node computes them twice;
+* the root narrows the score with null-window searches, probing near 0 first (where most
+  positions lie), then halfway towards the bound.
+
+``negamax`` is fail-soft: a result ``r`` with ``alpha < r < beta`` is exact, ``r <= alpha`` an
+upper bound, ``r >= beta`` a lower bound. Bounds are stored only when a node completes, so the
+table never holds anything from a search the clock cut short: ``_OutOfTime`` unwinds past every
+store. The garbage collector is paused meanwhile: the search allocates only ints, tuples and
+short lists that hold no cycles, and a collection in the middle of a timed move is pure latency.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from agents.heuristic import Evaluation, evaluator
+from agents.move_order import ScoredMove, centre_first_masks, sorted_moves
+from agents.position import Geometry, Position
+from agents.transposition_table import LOWER_BOUND_OFFSET, LOWER_BOUND_THRESHOLD, TranspositionTable
+
+CLOCK_CHECK_MASK = 1023
+"""The limit (clock and node count) is checked, and the table's size, once every 1024 nodes."""
+
+Negamax = Callable[[int, int, int, int, int, int], int]
+"""``negamax(current, mask, moves, alpha, beta, threats) -> score`` (see ``exact_negamax``)."""
+
+DepthLimitedNegamax = Callable[[int, int, int, float, float, int, int], float]
+"""``negamax(current, mask, moves, alpha, beta, threats, depth) -> value`` (see ``depth_limited_negamax``)."""
+
+
+class _OutOfTime(Exception):
+    """Raised inside a search when its limit is reached; it never leaves this module's functions."""
+
+
+@dataclass(frozen=True)
+class SearchLimit:
+    """When a search must stop: a ``time.perf_counter()`` instant and/or a number of nodes.
+
+    A node limit makes a search reproducible, whatever the machine's speed; it is checked every
+    1024 nodes, so a search may run up to 1023 nodes past it.
+    """
+
+    stop_at: float = math.inf
+    max_nodes: float = math.inf
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The exact score of a position for the side to move, and a column that achieves it.
+
+    ``column`` is None only when the game is already over. ``nodes`` counts the positions the
+    search entered.
+    """
+
+    score: int
+    column: int | None
+    nodes: int
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The best column found by a depth-limited search and its value.
+
+    ``score`` is a proven win (>= 1) or loss (<= -1) in ``Solution``'s scale, or a horizon
+    estimate strictly between; it is exact when ``exact`` (the search saw the end of every line
+    of play). ``nodes`` counts the positions the search entered.
+    """
+
+    score: float
+    column: int
+    exact: bool
+    depth: int
+    nodes: int
+
+
+class NodeCounter:
+    """How many nodes a search built by ``exact_negamax`` has entered so far."""
+
+    def __init__(self, read: Callable[[], int]) -> None:
+        self.read = read
+
+    @property
+    def nodes(self) -> int:
+        return self.read()
+
+
+def win_score(shape: Geometry, moves: int) -> int:
+    """The score of winning with the next stone when ``moves`` stones are on the board."""
+    return (shape.cells + 1 - moves) // 2
+
+
+def finished_score(position: Position) -> int | None:
+    """The mover's score in a game that is already over (lost or drawn), None if it goes on."""
+    if position.is_won():
+        return -win_score(position.geometry, position.moves - 1)
+    if position.is_full():
+        return 0
+    return None
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Keep the garbage collector off for the duration, restoring its previous state."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def exact_negamax(shape: Geometry, table: TranspositionTable, limit: SearchLimit) -> tuple[Negamax, NodeCounter]:
+    """A fail-soft exact negamax for ``shape`` over ``table``, raising ``_OutOfTime`` at ``limit``.
+
+    ``negamax(current, mask, moves, alpha, beta, threats)`` scores a position whose mover cannot
+    win at once; ``threats`` are the opponent's winning cells. Everything the loop touches is a
+    local of this closure, which is what CPython reads fastest.
+    """
+    cells = shape.cells
+    bottom = shape.bottom_mask
+    board = shape.board_mask
+    winning_cells_of = shape.winning_cells_of
+    column_masks = centre_first_masks(shape)
+    entries = table.entries
+    probe = entries.get
+    capacity = table.capacity
+    clock = time.perf_counter
+    stop_at, max_nodes = limit.stop_at, limit.max_nodes
+    nodes = 0
+
+    def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
+        nonlocal nodes
+        nodes += 1
+        if not nodes & CLOCK_CHECK_MASK:
+            if clock() >= stop_at or nodes >= max_nodes:
+                raise _OutOfTime
+            if len(entries) >= capacity:
+                entries.clear()
+        possible = (mask + bottom) & board
+        forced = possible & threats
+        if forced:
+            if forced & (forced - 1):
+                return -((cells - moves) // 2)
+            possible = forced
+        possible &= ~(threats >> 1)
+        if not possible:
+            return -((cells - moves) // 2)
+        if moves >= cells - 2:
+            return 0
+        low = -((cells - 2 - moves) // 2)
+        if alpha < low:
+            alpha = low
+            if alpha >= beta:
+                return alpha
+        high = (cells - 1 - moves) // 2
+        key = current + mask
+        packed = probe(key)
+        if packed is not None:
+            if packed > LOWER_BOUND_THRESHOLD:
+                low = packed - LOWER_BOUND_OFFSET
+                if alpha < low:
+                    alpha = low
+                    if alpha >= beta:
+                        return alpha
+            elif packed < high:
+                high = packed
+        if beta > high:
+            beta = high
+            if alpha >= beta:
+                return beta
+        opponent = current ^ mask
+        for _, move, child_threats in sorted_moves(winning_cells_of, column_masks, current, mask, possible):
+            score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, child_threats)
+            if score >= beta:
+                entries[key] = score + LOWER_BOUND_OFFSET
+                return score
+            if score > alpha:
+                alpha = score
+        entries[key] = alpha
+        return alpha
+
+    return negamax, NodeCounter(lambda: nodes)
+
+
+def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
+                          limit: SearchLimit) -> tuple[DepthLimitedNegamax, NodeCounter]:
+    """A fail-soft negamax to a fixed depth, scoring the horizon with ``evaluate``.
+
+    Same rules as ``alphabeta.exact_negamax`` (the mover cannot win at once, ``threats`` are the
+    opponent's winning cells, non-losing moves only, window clipped to the possible scores), plus
+    a depth: at depth 0 a position that is not decided yet is worth ``evaluate``.
+    """
+    cells = shape.cells
+    bottom = shape.bottom_mask
+    board = shape.board_mask
+    winning_cells_of = shape.winning_cells_of
+    column_masks = centre_first_masks(shape)
+    clock = time.perf_counter
+    stop_at, max_nodes = limit.stop_at, limit.max_nodes
+    nodes = 0
+
+    def negamax(current: int, mask: int, moves: int, alpha: float, beta: float, threats: int, depth: int) -> float:
+        nonlocal nodes
+        nodes += 1
+        if not nodes & CLOCK_CHECK_MASK and (clock() >= stop_at or nodes >= max_nodes):
+            raise _OutOfTime
+        possible = (mask + bottom) & board
+        forced = possible & threats
+        if forced:
+            if forced & (forced - 1):
+                return -((cells - moves) // 2)
+            possible = forced
+        possible &= ~(threats >> 1)
+        if not possible:
+            return -((cells - moves) // 2)
+        if moves >= cells - 2:
+            return 0
+        if depth <= 0:
+            return evaluate(current, mask, moves, threats)
+        low = -((cells - 2 - moves) // 2)
+        if alpha < low:
+            alpha = low
+            if alpha >= beta:
+                return alpha
+        high = (cells - 1 - moves) // 2
+        if beta > high:
+            beta = high
+            if alpha >= beta:
+                return beta
+        opponent = current ^ mask
+        for _, move, child_threats in sorted_moves(winning_cells_of, column_masks, current, mask, possible):
+            score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, child_threats, depth - 1)
+            if score >= beta:
+                return score
+            if score > alpha:
+                alpha = score
+        return alpha
+
+    return negamax, NodeCounter(lambda: nodes)
+
+
+def solve(position: Position, table: TranspositionTable | None = None,
+          limit: SearchLimit = SearchLimit()) -> Solution | None:
+    """The exact score of ``position`` and a best column, or None if the ``limit`` came first.
+
+    Among moves with the best score the one
+    found first in move order is played: a win is always the fastest one, a loss the slowest.
+    """
+    root = _root_moves(position)
+    if isinstance(root, Solution):
+        return root
+    shape = position.geometry
+    mask, moves = position.mask, position.moves
+    if moves >= shape.cells - 2:
+        return Solution(0, shape.column_of(root[0][1]), 1)
+    negamax, counter = exact_negamax(shape, table if table is not None else TranspositionTable(), limit)
+    low = -((shape.cells - moves) // 2)
+    high = (shape.cells + 1 - moves) // 2
+    best = root[0][1]
+    with paused_gc():
+        try:
+            while low < high:
+                probe = _next_probe(low, high)
+                score, move = _root_search(negamax, root, position.current ^ mask, mask, moves, probe, probe + 1)
+                if score <= probe:
+                    high = score
+                else:
+                    low, best = score, move
+        except _OutOfTime:
+            return None
+    return Solution(low, shape.column_of(best), counter.nodes + 1)
+
+
+def search_depth(position: Position, depth: int, limit: SearchLimit = SearchLimit(),
+                 first_column: int | None = None) -> Estimate | None:
+    """The best column of ``position`` searched ``depth`` plies deep, or None if the ``limit`` came first.
+
+    ``first_column``, when it is a candidate, is searched first (the previous iteration's best).
+    """
+    root = _root_moves(position)
+    if isinstance(root, Solution):
+        return Estimate(float(root.score), root.column if root.column is not None else -1, True, depth, root.nodes)
+    shape = position.geometry
+    if first_column is not None:
+        first = [entry for entry in root if shape.column_of(entry[1]) == first_column]
+        root = first + [entry for entry in root if shape.column_of(entry[1]) != first_column]
+    negamax, counter = depth_limited_negamax(shape, evaluator(shape), limit)
+    opponent, mask, moves = position.current ^ position.mask, position.mask, position.moves
+    alpha, best = -math.inf, root[0][1]
+    with paused_gc():
+        try:
+            for _, move, threats in root:
+                score = -negamax(opponent, mask | move, moves + 1, -math.inf, -alpha, threats, depth - 1)
+                if score > alpha:
+                    alpha, best = score, move
+        except _OutOfTime:
+            return None
+    exact = depth >= shape.cells - moves
+    return Estimate(alpha, shape.column_of(best), exact, depth, counter.nodes + 1)
+
+
+def analyze(position: Position, table: TranspositionTable | None = None,
+            limit: SearchLimit = SearchLimit()) -> dict[int, int] | None:
+    """The exact score of playing each legal column (0-based), or None if the ``limit`` came first.
+
+    The limit applies to each column's solve.
+    """
+    table = table if table is not None else TranspositionTable()
+    scores = {}
+    for column in sorted(position.legal_columns()):
+        if position.is_winning_move(column):
+            scores[column] = win_score(position.geometry, position.moves)
+            continue
+        solution = solve(position.play(column), table, limit)
+        if solution is None:
+            return None
+        scores[column] = -solution.score
+    return scores
+
+
+def _root_moves(position: Position) -> Solution | list[ScoredMove]:
+    """The root's non-losing moves in search order, or the Solution when no search is needed.
+
+    No search is needed when the game is over, the mover wins at once, or every move loses at
+    once (then the move blocks one of the threats, or is the first legal one).
+    """
+    over = finished_score(position)
+    if over is not None:
+        return Solution(over, None, 0)
+    shape = position.geometry
+    current, mask, moves = position.current, position.mask, position.moves
+    possible = shape.possible(mask)
+    wins = shape.winning_cells_of(current, mask) & possible
+    if wins:
+        return Solution(win_score(shape, moves), _first_column(shape, wins), 1)
+    candidates = shape.non_losing(current, mask)
+    if not candidates:
+        threats = shape.winning_cells_of(current ^ mask, mask)
+        return Solution(-win_score(shape, moves + 1), _first_column(shape, (threats & possible) or possible), 1)
+    return sorted_moves(shape.winning_cells_of, centre_first_masks(shape), current, mask, candidates)
+
+
+def _root_search(negamax: Negamax, ordered: list[ScoredMove], opponent: int, mask: int, moves: int,
+                 alpha: int, beta: int) -> tuple[int, int | None]:
+    """Fail-soft ``(score, move)`` over the root's ordered moves; the move is None on a fail-low."""
+    best = None
+    for _, move, threats in ordered:
+        score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, threats)
+        if score >= beta:
+            return score, move
+        if score > alpha:
+            alpha, best = score, move
+    return alpha, best
+
+
+def _next_probe(low: int, high: int) -> int:
+    """The null window to test next inside ``[low, high)``: near 0 first, then halfway (Pons)."""
+    probe = low + (high - low) // 2
+    half_low = -((-low) // 2)
+    if probe <= 0 and half_low < probe:
+        return half_low
+    if probe >= 0 and high // 2 > probe:
+        return high // 2
+    return probe
+
+
+def _first_column(shape: Geometry, cells: int) -> int:
+    """The first column centre-first holding one of ``cells``."""
+    return next(column for column in shape.centre_order if cells & shape.column_masks[column])

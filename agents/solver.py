@@ -1,0 +1,131 @@
+"""``solver``: the opening book, then a search that plays perfectly wherever it can prove the result.
+
+Each move, in order:
+
+1. on 7x6x4, the opening book's move when it knows the position (perfect play in the opening,
+   which no pure-Python search can prove within 2 s); the agent works the same without a book;
+2. ``anytime_search.iterative_deepening`` within the move's time: depth-limited iterations with
+   a threat evaluation for the first ``HEURISTIC_SHARE`` of it, then an exact solve for the rest;
+3. when the exact solve has not finished and the agent runs on Kaggle's clock (no
+   ``time_budget``), one more attempt at it with a slice of the overage bank, where a proof is
+   worth the most: once a fifth of the board is filled, since earlier positions rarely finish.
+
+The transposition table lives in the strategy for the whole game, so the proofs of one move
+speed up the next; it is emptied on a new game or a new board size.
+"""
+
+from __future__ import annotations
+
+import time
+
+from agents.alphabeta import SearchLimit, solve
+from agents.anytime_search import iterative_deepening
+from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.opening_book import OpeningBook, load_opening_book
+from agents.position import Geometry, Position
+from agents.transposition_table import DEFAULT_CAPACITY, TranspositionTable
+
+HEURISTIC_SHARE = 0.3
+"""Share of a move's time given to the depth-limited iterations before the exact solve starts."""
+
+OVERAGE_SHARE = 0.25
+"""Share of the remaining overage bank one move may take to finish an exact solve."""
+
+MAX_OVERAGE_PER_MOVE = 8.0
+"""Seconds of overage one move may take at most, so the bank lasts for several hard moves."""
+
+OVERAGE_FROM_FILLED = 0.2
+"""The overage bank is touched only once this share of the board is filled."""
+
+BOOK_GEOMETRY = (6, 7, 4)
+
+
+class SolverStrategy:
+    """Book, then iterative deepening and exact solving, with one table for the game."""
+
+    def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
+                 table_capacity: int = DEFAULT_CAPACITY, use_book: bool = True) -> None:
+        if time_budget is not None and time_budget <= 0:
+            raise ValueError(f"solver time_budget {time_budget}: expected a positive number of seconds per move")
+        if max_nodes is not None and max_nodes < 1:
+            raise ValueError(f"solver max_nodes {max_nodes}: expected a positive number of nodes per move")
+        self.time_budget = time_budget
+        self.max_nodes = max_nodes
+        self.table = TranspositionTable(table_capacity)
+        self.use_book = use_book
+        self._book: OpeningBook | None = None
+        self._book_tried = False
+        self._geometry: Geometry | None = None
+
+    def choose(self, position: Position, deadline: Deadline) -> int:
+        if position.geometry != self._geometry:
+            self.table.clear()
+            self._geometry = position.geometry
+        booked = self._book_move(position)
+        if booked is not None:
+            return booked
+        last = None
+        for result in iterative_deepening(position, self.table, *self._limits(deadline)):
+            last = result
+        if last is None:
+            return position.legal_columns()[0]
+        if last.exact or self.time_budget is not None or self.max_nodes is not None:
+            return last.column
+        return self._with_overage(position, deadline, last.column)
+
+    def reset(self) -> None:
+        self.table.clear()
+
+    def _limits(self, deadline: Deadline) -> tuple[SearchLimit, SearchLimit]:
+        """``(exact, heuristic)`` limits: node counts when capped (reproducible), else the clock."""
+        if self.max_nodes is not None:
+            heuristic_nodes = max(1, int(HEURISTIC_SHARE * self.max_nodes))
+            return SearchLimit(max_nodes=self.max_nodes - heuristic_nodes), SearchLimit(max_nodes=heuristic_nodes)
+        started = time.perf_counter()
+        stop_at = deadline.expires_at
+        if self.time_budget is not None:
+            stop_at = min(stop_at, started + self.time_budget)
+        return SearchLimit(stop_at), SearchLimit(started + HEURISTIC_SHARE * max(0.0, stop_at - started))
+
+    def _with_overage(self, position: Position, deadline: Deadline, fallback: int) -> int:
+        """The exact solve's move with a slice of the overage bank, or ``fallback`` if it fails again."""
+        if position.moves < OVERAGE_FROM_FILLED * position.geometry.cells:
+            return fallback
+        slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
+        if slice_ <= 0:
+            return fallback
+        solution = solve(position, self.table, SearchLimit(deadline.extended(slice_).expires_at))
+        if solution is None or solution.column is None:
+            return fallback
+        return solution.column
+
+    def _book_move(self, position: Position) -> int | None:
+        shape = position.geometry
+        if not self.use_book or (shape.rows, shape.columns, shape.inarow) != BOOK_GEOMETRY:
+            return None
+        if not self._book_tried:
+            self._book_tried = True
+            try:
+                self._book = load_opening_book()
+            except Exception:  # a missing or damaged book must cost the book, never the game
+                self._book = None
+        if self._book is None:
+            return None
+        column = self._book.move_for(shape.rows, shape.columns, shape.inarow, position.current, position.mask)
+        if column is None or not position.can_play(column):
+            return None
+        return column
+
+
+def make_agent(time_budget: float | None = None, seed: int | None = None, max_nodes: int | None = None,
+               use_book: bool = True, table_size: int = DEFAULT_CAPACITY) -> GuardedAgent:
+    """The solver agent.
+
+    ``time_budget`` caps the seconds per move (default: Kaggle's ``actTimeout`` less the safety
+    margin, plus slices of the overage bank). ``max_nodes`` searches a fixed number of nodes per
+    move instead of watching the clock, which makes games reproducible (choose a cap that fits
+    the time limit). ``table_size`` bounds the transposition table in entries. The search has no
+    randomness: ``seed`` is accepted like every agent's, and the same position always gets the
+    same move under ``max_nodes``.
+    """
+    return GuardedAgent("solver", SolverStrategy(time_budget, max_nodes, table_size, use_book))
