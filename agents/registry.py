@@ -10,10 +10,11 @@ from __future__ import annotations
 import inspect
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
-from agents import mcts, minimax, negamax, random_agent
+from agents import mcts, minimax, negamax, random_agent, solver
 from agents.kaggle_boundary import GuardedAgent
 
 
@@ -41,6 +42,8 @@ REGISTRY: dict[str, AgentEntry] = {
         AgentEntry("minimax", minimax.make_agent,
                    "Sheoran et al. 2021: alpha-beta, incremental window-count table, depth 4/5"),
         AgentEntry("mcts", mcts.make_agent, "UCB1 tree search with random rollouts and solver proofs, on a clock"),
+        AgentEntry("solver", solver.make_agent,
+                   "opening book, then iterative deepening and an exact alpha-beta solver on the clock"),
     )
 }
 
