@@ -13,7 +13,6 @@ import random
 from agents.kaggle_boundary import Deadline, GuardedAgent
 from agents.position import Geometry, Position
 
-
 WIN_BASE = 4
 """Added to every win score so that the slowest win still outranks the best horizon score (3)."""
 

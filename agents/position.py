@@ -19,9 +19,9 @@ answer "where would a stone complete inarow?" for every direction and every inar
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Callable, Iterator, Sequence
+from functools import cache
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ def _compile_winning_cells(height: int, inarow: int, board_mask: int) -> Callabl
     return namespace["winning_cells"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(rows: int = 6, columns: int = 7, inarow: int = 4) -> Geometry:
     """The shared, cached masks of one board size."""
     return Geometry(rows, columns, inarow)
