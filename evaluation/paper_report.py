@@ -25,6 +25,7 @@ from pathlib import Path
 from types import ModuleType
 
 from agents.kaggle_boundary import Deadline
+from agents.minimax import MinimaxStrategy
 from agents.position import Position
 from agents.registry import create_agent
 from evaluation import statistics
@@ -150,7 +151,10 @@ def move_samples(result: ExperimentResult) -> list[MoveSample]:
                 if ply >= len(record.opening):
                     seat = ply % 2
                     strategy = create_agent(seeded_spec(record.agents[seat], record.seed)).strategy
+                    if not isinstance(strategy, MinimaxStrategy):
+                        raise ValueError(f"{record.agents[seat]}: nodes per move are counted for minimax agents only")
                     strategy.choose(position, Deadline.after(NO_LIMIT))
+                    assert strategy.last_search is not None
                     durations = record.durations[seat]
                     seconds = durations[calls[seat]] if calls[seat] < len(durations) else float("nan")
                     calls[seat] += 1
