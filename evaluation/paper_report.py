@@ -282,6 +282,10 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "(or our interval lies on the stated side), *disagrees* when it lies outside, *not settled* when "
         "our interval is too wide to say.",
         "",
+        "The intervals treat games as independent. Depth-limited agents are deterministic but for their "
+        "seeded tie-breaks, and kaggle's agents break ties at random, so games from the same start can "
+        "repeat; the Kang experiments start from random openings for that reason.",
+        "",
         "MCTS and the solver stop on the wall clock, so a busy machine weakens them: the load averages "
         "above say how busy this one was. The depth-limited agents play the same moves at any speed.",
     ]
