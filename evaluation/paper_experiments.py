@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from evaluation.engine import BoardConfig
+
 SHEORAN = "Sheoran et al. 2021"
 KANG = "Kang, Wang & Hu 2019"
 
@@ -90,6 +92,7 @@ class Experiment:
     claims: tuple[Claim, ...]
     x_label: str = ""
     opening_plies: int = 0
+    config: BoardConfig = BoardConfig()
     paper_points: tuple[tuple[str, str, float], ...] = ()
     """(series, x, win rate) the paper's text gives for a single cell, marked on our figure."""
 
@@ -174,6 +177,9 @@ MINIMAX_NOTE = ("Our minimax goes beyond the paper in two rules: it takes an imm
 MCTS_NOTE = ("Our MCTS adds MCTS-solver proofs and keeps its tree between moves; the paper's time limit "
              "T_max is per move, as ours is, but its machine and language speed are unknown, so equal "
              "milliseconds need not mean equal simulations.")
+KANG_CONFIG = BoardConfig(act_timeout=20.0)
+"""Kang et al. searched to a fixed depth with no clock; 20 s per move lets every search finish its depth
+(H1 at depth 8 takes over a second on some positions, past Kaggle's 2 s once the machine is busy)."""
 KANG_OPENING_PLIES = 4
 """Random plies before Kang's agents take over: their searches are deterministic, so without them the
 games of a cell would repeat; 4 plies give 2401 openings where 2 would give 49."""
@@ -254,7 +260,8 @@ def kang_table6(profile: Profile) -> Experiment:
         key="kang-table6", paper=KANG, title="Table 6: H1 against itself at each pair of depths",
         setup="minimax with Kang's heuristic H1 against itself; rows are the first mover's depth, columns the "
               "second mover's. The paper played 10 rounds per pair and gives its table as an image.",
-        kind=SEATS, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES, x_label="depth",
+        kind=SEATS, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
+        x_label="depth",
         claims=(
             Claim("the deeper H1 tends to win more often (pooled over every pair of unequal depths)", "below_half",
                   tuple((c.series, c.x) for c in cells if c.series != c.x), note=KANG_NOTE),
@@ -277,7 +284,7 @@ def kang_table9(profile: Profile) -> Experiment:
     return Experiment(
         key="kang-table9", paper=KANG, title="Table 9: H1 against H2 at equal depths",
         setup="minimax with H1 against minimax with H2 at the same depth; the paper gives its table as an image.",
-        kind=SERIES, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES,
+        kind=SERIES, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
         x_label="search depth of both",
         claims=tuple(claims),
     )
@@ -290,7 +297,8 @@ def kang_nodes(profile: Profile) -> Experiment:
         setup="H1 against itself at depth 4 and at depth 6. Time per move is each move's duration in the "
               "kaggle-environments game; nodes are counted by searching each position of those games again "
               "with the same agent (the search is deterministic and fresh each move, so the count is the game's).",
-        kind=NODES, cells=cells, games=profile.node_games, opening_plies=KANG_OPENING_PLIES, x_label="move number",
+        kind=NODES, cells=cells, games=profile.node_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
+        x_label="move number",
         claims=(
             Claim("nodes searched per move decrease as the game goes on", "falls_with_move",
                   tuple((c.series, c.x) for c in cells),

@@ -105,7 +105,7 @@ def run_experiments(profile: Profile, out: Path, *, jobs: int | None = None, onl
                 started = time.perf_counter()
                 match = run_match(cell.first, cell.second, experiment.games, out=out / RUNS_DIR / experiment.key /
                                   cell.slug, resume=True, seed=profile.seed, opening_plies=experiment.opening_plies,
-                                  jobs=jobs, executor=pool, play=play)
+                                  config=experiment.config, jobs=jobs, executor=pool, play=play)
                 cells.append(CellResult(cell, match))
                 if on_cell is not None:
                     on_cell(experiment, cell, match, time.perf_counter() - started)
@@ -308,9 +308,11 @@ def _paper_number(claim: Claim) -> str:
 
 def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], out: Path, plots: ModuleType) -> str:
     experiment = result.experiment
+    config = experiment.config
+    openings = f", from shared random {experiment.opening_plies}-ply openings" if experiment.opening_plies else ""
     lines = [f"## {experiment.paper}, {experiment.title}", "", experiment.setup,
-             f"{experiment.games} games per cell" + (f", from shared random {experiment.opening_plies}-ply openings"
-                                                     if experiment.opening_plies else "") + ".", ""]
+             f"{experiment.games} games per cell{openings}; board {config.columns}x{config.rows}, {config.inarow} "
+             f"in a row, actTimeout {config.act_timeout:g} s.", ""]
     if experiment.kind == SEATS:
         lines += _seats_table(result, out, plots)
     elif experiment.kind == NODES:

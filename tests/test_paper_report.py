@@ -14,11 +14,12 @@ from agents.minimax import MinimaxStrategy
 from agents.position import Position
 from evaluation import paper_report
 from evaluation.cli import main
-from evaluation.engine import BoardConfig, resolve_agent
+from evaluation.engine import resolve_agent
 from evaluation.game import GameRecord, GameSpec
 from evaluation.match import run_match
 from evaluation.paper_experiments import (
     FULL,
+    KANG_CONFIG,
     KINDS,
     PROFILES,
     QUICK,
@@ -240,6 +241,6 @@ def test_connectx_report_plays_real_games(tmp_path: Path, capsys: pytest.Capture
     games = list((tmp_path / "quick" / "runs" / "kang-table9").glob("*/games.jsonl"))
     records = [GameRecord.from_json(json.loads(line)) for path in games
                for line in path.read_text().splitlines()]
-    assert len(records) == 12 and all(r.scored and r.config == BoardConfig() for r in records)
+    assert len(records) == 12 and all(r.scored and r.config == KANG_CONFIG for r in records)
     assert main(["report", "--quick", "--only", "nonesuch", "--out", str(tmp_path)]) == 2
     assert "unknown experiment" in capsys.readouterr().err
