@@ -16,8 +16,9 @@ import random
 import signal
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 from agents.registry import REGISTRY, AgentSpecError, parse_spec
 from evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, is_agent_file, kaggle_callable, make_environment
@@ -199,7 +200,7 @@ def _last_mover(announced: list[_AnnouncedAgent]) -> int | None:
 def _moves_of(env: Any) -> tuple[int, ...]:
     """The columns played, read from Kaggle's steps: the action of whichever seat was ACTIVE."""
     moves = []
-    for before, after in zip(env.steps, env.steps[1:]):
+    for before, after in zip(env.steps, env.steps[1:], strict=False):
         for seat in (0, 1):
             if before[seat].status == "ACTIVE" and after[seat].status not in FAULT_STATUSES:
                 moves.append(int(after[seat].action))
@@ -246,7 +247,10 @@ class Watchdog:
     """A hard cap on the seconds of any one move, overage or not (for quick runs and tests)."""
 
 
-def play_isolated(spec: GameSpec, watchdog: Watchdog = Watchdog()) -> GameRecord:
+DEFAULT_WATCHDOG = Watchdog()
+
+
+def play_isolated(spec: GameSpec, watchdog: Watchdog = DEFAULT_WATCHDOG) -> GameRecord:
     """Play ``spec`` in a forked child under ``watchdog``; a hung or dying agent costs this game only.
 
     A move that outlives the watchdog is recorded as a TIMEOUT of the mover, a child that dies

@@ -21,9 +21,12 @@ from typing import Any
 from agents.position import Position
 from evaluation import statistics
 from evaluation.engine import BoardConfig, resolve_agent
-from evaluation.game import GameRecord, GameSpec, Watchdog, play_isolated
+from evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
 from evaluation.results_store import ResultsStore
 from evaluation.scheduling import GameFunction, play_schedule
+
+STANDARD_BOARD = BoardConfig()
+"""Kaggle's ConnectX: 7 columns, 6 rows, 4 in a row, 2 s per move."""
 
 
 @dataclass(frozen=True)
@@ -191,7 +194,7 @@ def summarize(plan: MatchPlan, records: Iterable[GameRecord], sprt: Sprt | None 
     """The statistics of the recorded games of ``plan`` (a pure function of the records)."""
     games = sorted(records, key=lambda r: r.index)
     scored = [r for r in games if r.scored]
-    tallies = {0: Counter(), 1: Counter()}
+    tallies: dict[int, Counter[float]] = {0: Counter(), 1: Counter()}
     for record in scored:
         seat = first_seat(record)
         tallies[seat][record.points(seat)] += 1
@@ -254,10 +257,10 @@ class MatchResult:
 OnGame = Callable[[GameRecord, MatchSummary], None]
 
 
-def run_match(first: str, second: str, games: int = 100, *, config: BoardConfig = BoardConfig(),
+def run_match(first: str, second: str, games: int = 100, *, config: BoardConfig = STANDARD_BOARD,
               jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
               seed: int = 0, opening_plies: int = 0, sprt: Sprt | None = None, keep_replays: bool = False,
-              watchdog: Watchdog = Watchdog(), executor: Executor | None = None,
+              watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
               play: GameFunction | None = None, on_game: OnGame | None = None) -> MatchResult:
     """Play ``games`` games of ``first`` (A) against ``second`` (B) in colour-swapped pairs.
 

@@ -11,11 +11,13 @@ import argparse
 import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from agents.registry import AgentSpecError
 from evaluation.game import GameRecord, Watchdog
-from evaluation.match import MatchResult, MatchSummary, Sprt, durations_by_agent, run_match
+from evaluation.match import MatchResult, Sprt, durations_by_agent, run_match
 from evaluation.play_command import add_board_arguments, board_config
 from evaluation.report import match_report, match_table, running_line
 from evaluation.results_store import ResultsStore, RunDirectoryError
@@ -70,7 +72,7 @@ class ProgressLine:
 
         self.bar = tqdm(total=total, initial=done, unit="game", dynamic_ncols=True, file=sys.stderr)
 
-    def update(self, record: GameRecord, text: str) -> None:
+    def update(self, text: str) -> None:
         self.bar.set_postfix_str(text, refresh=False)
         self.bar.update(1)
 
@@ -78,38 +80,61 @@ class ProgressLine:
         self.bar.close()
 
 
-def run(args: argparse.Namespace) -> int:
+def watchdog(args: argparse.Namespace) -> Watchdog:
+    return Watchdog(args.grace, move_limit=args.move_limit)
+
+
+def recorded_games(command: str, args: argparse.Namespace) -> int | None:
+    """How many games --resume finds in --out (0 without --resume), or None after telling the user why not."""
     if args.resume and args.out is None:
-        print("connectx match: --resume needs --out DIR, the directory of the run to continue", file=sys.stderr)
+        print(f"connectx {command}: --resume needs --out DIR, the directory of the run to continue", file=sys.stderr)
+        return None
+    try:
+        return len(ResultsStore(args.out).load()) if args.resume else 0
+    except RunDirectoryError as error:
+        print(f"connectx {command}: {error}", file=sys.stderr)
+        return None
+
+
+Result = TypeVar("Result")
+Summary = TypeVar("Summary")
+
+
+def play_with_progress(command: str, out: Path, total: int, done: int,
+                       play: Callable[[Callable[[GameRecord, Summary], None]], Result],
+                       line: Callable[[Summary], str]) -> Result | int:
+    """``play(on_game)`` under a live progress line; an exit code, after saying why, if it cannot finish."""
+    progress = ProgressLine(total, min(done, total))
+    try:
+        return play(lambda record, summary: progress.update(line(summary)))
+    except (AgentSpecError, RunDirectoryError, ValueError) as error:
+        print(f"connectx {command}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\nconnectx {command}: interrupted; finished games are in {out / 'games.jsonl'}. "
+              f"Continue with the same arguments plus --resume --out {out}", file=sys.stderr)
+        return 130
+    finally:
+        progress.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    done = recorded_games(NAME, args)
+    if done is None:
         return 2
     out = args.out or default_directory(NAME, [args.first, args.second])
     try:
         sprt = None if args.sprt is None else Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta)
         config = board_config(args)
-        done_before = len(ResultsStore(out).load()) if args.resume else 0
-    except (ValueError, RunDirectoryError) as error:
+    except ValueError as error:
         print(f"connectx match: {error}", file=sys.stderr)
         return 2
-    progress = ProgressLine(args.games, min(done_before, args.games))
-
-    def on_game(record: GameRecord, summary: MatchSummary) -> None:
-        progress.update(record, running_line(summary))
-
-    try:
-        result = run_match(args.first, args.second, args.games, config=config, jobs=args.jobs, out=out,
-                           resume=args.resume, seed=args.seed, opening_plies=args.openings, sprt=sprt,
-                           keep_replays=args.replays, watchdog=Watchdog(args.grace, move_limit=args.move_limit),
-                           on_game=on_game)
-    except (AgentSpecError, RunDirectoryError, ValueError) as error:
-        progress.close()
-        print(f"connectx match: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        progress.close()
-        print(f"\nconnectx match: interrupted; finished games are in {out / 'games.jsonl'}. "
-              f"Continue with the same arguments plus --resume --out {out}", file=sys.stderr)
-        return 130
-    progress.close()
+    result = play_with_progress(NAME, out, args.games, done, lambda on_game: run_match(
+        args.first, args.second, args.games, config=config, jobs=args.jobs, out=out, resume=args.resume,
+        seed=args.seed, opening_plies=args.openings, sprt=sprt, keep_replays=args.replays,
+        watchdog=watchdog(args), on_game=on_game), running_line)
+    if isinstance(result, int):
+        return result
     write_outputs(result)
     print(match_table(result.summary))
     if result.stopped_early:

@@ -73,7 +73,8 @@ def match_table(summary: MatchSummary) -> str:
     lines.append(f"| forfeits | {forfeits or 'none'} |")
     lines += ["", "| agent | moves | mean s/move | p95 | max |", "|---|---:|---:|---:|---:|"]
     for name, times in summary.times.items():
-        lines.append(f"| {name} | {times.moves} | {_seconds(times.mean)} | {_seconds(times.p95)} | {_seconds(times.max)} |")
+        lines.append(f"| {name} | {times.moves} | {_seconds(times.mean)} | {_seconds(times.p95)} "
+                     f"| {_seconds(times.max)} |")
     return "\n".join(lines) + "\n"
 
 

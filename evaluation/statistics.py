@@ -93,8 +93,8 @@ def pentanomial_elo_interval(pairs: Sequence[int], z: float = Z95) -> Interval:
     if total == 0:
         return Interval(0.0, -math.inf, math.inf)
     scores = [k / 4 for k in range(5)]
-    mean = sum(n * s for n, s in zip(pairs, scores)) / total
-    variance = sum(n * (s - mean) ** 2 for n, s in zip(pairs, scores)) / total
+    mean = sum(n * s for n, s in zip(pairs, scores, strict=True)) / total
+    variance = sum(n * (s - mean) ** 2 for n, s in zip(pairs, scores, strict=True)) / total
     return _mean_to_elo(mean, math.sqrt(variance / total), z)
 
 
@@ -167,7 +167,7 @@ class SprtBounds:
         return cls(math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha))
 
 
-def sprt_llr(outcome_counts: Mapping[float, int], elo0: float, elo1: float) -> float:
+def sprt_llr(outcome_counts: Mapping[float, float], elo0: float, elo1: float) -> float:
     """The generalised SPRT log-likelihood ratio of H1 (``elo1``) over H0 (``elo0``), logistic Elo.
 
     ``outcome_counts`` maps each observed per-item score in [0, 1] to how often it occurred: the
@@ -183,7 +183,7 @@ def sprt_llr(outcome_counts: Mapping[float, int], elo0: float, elo1: float) -> f
     mean = sum(score * n for score, n in outcome_counts.items()) / items
     variance = sum(n * (score - mean) ** 2 for score, n in outcome_counts.items()) / items
     if variance <= 0:
-        padded = dict(outcome_counts)
+        padded: dict[float, float] = dict(outcome_counts)
         for extreme in (0.0, 1.0):
             padded[extreme] = padded.get(extreme, 0) + 0.5
         return sprt_llr(padded, elo0, elo1)
@@ -308,5 +308,5 @@ def _inverse(matrix: list[list[float]]) -> list[list[float]] | None:
         for r in range(size):
             if r != column and work[r][column] != 0.0:
                 factor = work[r][column]
-                work[r] = [a - factor * b for a, b in zip(work[r], work[column])]
+                work[r] = [a - factor * b for a, b in zip(work[r], work[column], strict=True)]
     return [row[size:] for row in work]

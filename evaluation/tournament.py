@@ -18,8 +18,8 @@ from typing import Any
 
 from evaluation import statistics
 from evaluation.engine import BoardConfig, resolve_agent
-from evaluation.game import GameRecord, GameSpec, Watchdog, play_isolated
-from evaluation.match import MatchPlan, MatchSummary, config_json, game_seed, summarize
+from evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
+from evaluation.match import STANDARD_BOARD, MatchPlan, MatchSummary, config_json, game_seed, summarize
 from evaluation.results_store import ResultsStore
 from evaluation.scheduling import GameFunction, play_schedule
 
@@ -107,7 +107,8 @@ def local_records(plan: TournamentPlan, records: Iterable[GameRecord], pairing: 
     return [replace(r, index=r.index - first) for r in records if first <= r.index < first + plan.games]
 
 
-def summarize_tournament(plan: TournamentPlan, records: Iterable[GameRecord], anchor: str | None = None) -> TournamentSummary:
+def summarize_tournament(plan: TournamentPlan, records: Iterable[GameRecord],
+                         anchor: str | None = None) -> TournamentSummary:
     """Per-pairing statistics and the joint Elo fit (anchored at ``anchor``, default the first agent)."""
     games = list(records)
     pairings = tuple(summarize(plan.match_plan(p), local_records(plan, games, p)) for p in range(len(plan.pairings)))
@@ -132,10 +133,10 @@ class TournamentResult:
 OnTournamentGame = Callable[[GameRecord, TournamentSummary], None]
 
 
-def run_tournament(agents: list[str], games: int = 20, *, config: BoardConfig = BoardConfig(),
+def run_tournament(agents: list[str], games: int = 20, *, config: BoardConfig = STANDARD_BOARD,
                    gauntlet: bool = False, anchor: str | None = None, jobs: int | None = None,
                    out: Path | str | None = None, resume: bool = False, seed: int = 0, opening_plies: int = 0,
-                   keep_replays: bool = False, watchdog: Watchdog = Watchdog(), executor: Executor | None = None,
+                   keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
                    play: GameFunction | None = None, on_game: OnTournamentGame | None = None) -> TournamentResult:
     """Play ``games`` games (colour-swapped pairs) for every pairing of ``agents`` and fit their Elo.
 

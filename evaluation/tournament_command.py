@@ -10,13 +10,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from agents.registry import AgentSpecError
-from evaluation.game import GameRecord, Watchdog
 from evaluation.match import durations_by_agent
-from evaluation.match_command import ProgressLine, add_run_arguments, default_directory
+from evaluation.match_command import add_run_arguments, default_directory, play_with_progress, recorded_games, watchdog
 from evaluation.play_command import board_config
 from evaluation.report import signed, tournament_report, tournament_tables
-from evaluation.results_store import ResultsStore, RunDirectoryError
+from evaluation.results_store import ResultsStore
 from evaluation.tournament import TournamentResult, TournamentSummary, local_records, run_tournament
 
 NAME = "tournament"
@@ -37,37 +35,22 @@ def running_line(summary: TournamentSummary) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.resume and args.out is None:
-        print("connectx tournament: --resume needs --out DIR, the directory of the run to continue", file=sys.stderr)
+    done = recorded_games(NAME, args)
+    if done is None:
         return 2
     out = args.out or default_directory(NAME, args.agents)
     try:
         config = board_config(args)
-        done_before = len(ResultsStore(out).load()) if args.resume else 0
-    except (ValueError, RunDirectoryError) as error:
+    except ValueError as error:
         print(f"connectx tournament: {error}", file=sys.stderr)
         return 2
     pairings = len(args.agents) - 1 if args.gauntlet else len(args.agents) * (len(args.agents) - 1) // 2
-    progress = ProgressLine(args.games * pairings, done_before)
-
-    def on_game(record: GameRecord, summary: TournamentSummary) -> None:
-        progress.update(record, running_line(summary))
-
-    try:
-        result = run_tournament(args.agents, args.games, config=config, gauntlet=args.gauntlet, anchor=args.anchor,
-                                jobs=args.jobs, out=out, resume=args.resume, seed=args.seed,
-                                opening_plies=args.openings, keep_replays=args.replays,
-                                watchdog=Watchdog(args.grace, move_limit=args.move_limit), on_game=on_game)
-    except (AgentSpecError, RunDirectoryError, ValueError) as error:
-        progress.close()
-        print(f"connectx tournament: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        progress.close()
-        print(f"\nconnectx tournament: interrupted; finished games are in {out / 'games.jsonl'}. "
-              f"Continue with the same arguments plus --resume --out {out}", file=sys.stderr)
-        return 130
-    progress.close()
+    result = play_with_progress(NAME, out, args.games * pairings, done, lambda on_game: run_tournament(
+        args.agents, args.games, config=config, gauntlet=args.gauntlet, anchor=args.anchor, jobs=args.jobs,
+        out=out, resume=args.resume, seed=args.seed, opening_plies=args.openings, keep_replays=args.replays,
+        watchdog=watchdog(args), on_game=on_game), running_line)
+    if isinstance(result, int):
+        return result
     write_outputs(result)
     print(tournament_tables(result.summary))
     print(f"results in {out}/ (games.jsonl, summary.json, report.md)")

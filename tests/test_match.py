@@ -36,7 +36,7 @@ def test_games_come_in_colour_swapped_pairs_sharing_an_opening() -> None:
     plan = MatchPlan("random", "negamax", 6, BoardConfig(), seed=3, opening_plies=4)
     specs = [plan.game_spec(i) for i in range(6)]
     assert [s.agents for s in specs] == [("random", "negamax"), ("negamax", "random")] * 3
-    for first, second in zip(specs[::2], specs[1::2]):
+    for first, second in zip(specs[::2], specs[1::2], strict=True):
         assert first.opening == second.opening and len(first.opening) == 4
     assert len({s.opening for s in specs}) > 1
     assert len({s.seed for s in specs}) == 6
