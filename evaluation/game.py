@@ -10,6 +10,7 @@ overage, plus a grace period). Whatever happens, the caller gets a ``GameRecord`
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import random
@@ -185,7 +186,8 @@ def play_game(spec: GameSpec, monitor: Monitor = _ignore) -> GameRecord:
         offender=offender, detail=_fault_detail(env, offender),
         durations=(tuple(announced[0].durations), tuple(announced[1].durations)),
         wall_seconds=time.perf_counter() - started,
-        replay=env.toJSON() if spec.keep_replay else None,
+        # Plain JSON data: Kaggle's Struct objects would make the parent import kaggle-environments to unpickle them.
+        replay=json.loads(json.dumps(env.toJSON())) if spec.keep_replay else None,
     )
 
 
