@@ -160,3 +160,14 @@ def test_importing_kaggle_leaves_sys_path_alone_so_workers_find_our_agents_packa
 
     kaggle_environments()
     assert not [entry for entry in sys.path if "kaggle_environments" in entry]
+
+
+def test_a_kept_replay_is_plain_json_data_that_kaggle_can_load() -> None:
+    from evaluation.replay_command import saved_environment
+
+    record = play_isolated(GameSpec(0, ("random", "kaggle:random"), BoardConfig(4, 5, 3), seed=3, keep_replay=True))
+    assert record.replay is not None
+    assert type(record.replay["steps"][0][0]) is dict and type(record.replay["configuration"]) is dict
+    env = saved_environment(record.replay)
+    assert [state.status for state in env.steps[-1]] == list(record.statuses)
+    assert len(env.steps) == len(record.moves) + 1
