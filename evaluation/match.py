@@ -278,7 +278,7 @@ def run_match(first: str, second: str, games: int = 100, *, config: BoardConfig 
     store = ResultsStore(out) if out is not None else None
     done: dict[int, GameRecord] = {}
     if store is not None:
-        done = {r.index: r for r in store.open(plan.to_json(), resume) if r.index < games}
+        done = {r.index: r for r in store.open(plan.to_json(), resume, may_change=("games",)) if r.index < games}
     game_function = play if play is not None else partial(play_isolated, watchdog=watchdog)
 
     def record(game: GameRecord) -> bool:

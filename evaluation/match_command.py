@@ -2,7 +2,8 @@
 
 Writes DIR/games.jsonl (one line per finished game, at once), DIR/summary.json, DIR/report.md
 and DIR/score.png, DIR/time_per_move.png; --replays adds DIR/replays/game-NNNNN.json. An
-interrupted match continues with the same arguments plus --resume.
+interrupted match continues with the same arguments plus --resume; a finished one can be extended
+with a larger -n and --resume.
 """
 
 from __future__ import annotations

@@ -41,11 +41,12 @@ class ResultsStore:
     def replay_path(self, index: int) -> Path:
         return self.directory / REPLAYS_DIR / f"game-{index:05d}.json"
 
-    def open(self, plan: dict[str, Any], resume: bool) -> list[GameRecord]:
+    def open(self, plan: dict[str, Any], resume: bool, may_change: tuple[str, ...] = ()) -> list[GameRecord]:
         """Prepare the directory for ``plan`` and return the games already recorded for it.
 
         Without ``resume`` the directory must hold no results; with it, the recorded plan must be
-        ``plan`` (the same agents, games, seeds and openings), so that no game changes meaning.
+        ``plan`` (the same agents, seeds and openings) but for the keys in ``may_change`` (a match's
+        number of games: its game ``i`` does not depend on it), so that no recorded game changes meaning.
         """
         self.directory.mkdir(parents=True, exist_ok=True)
         if self.plan_path.exists():
@@ -53,11 +54,11 @@ class ResultsStore:
             if not resume:
                 raise RunDirectoryError(f"{self.directory} already holds a run; pass --resume to continue it "
                                         "or choose another --out directory")
-            if recorded != plan:
+            fixed = {key: value for key, value in plan.items() if key not in may_change}
+            if {key: value for key, value in recorded.items() if key not in may_change} != fixed:
                 raise RunDirectoryError(f"{self.directory} holds a different run ({self.plan_path} differs from "
                                         "this one); use the same arguments to resume, or another --out directory")
-        else:
-            self.plan_path.write_text(json.dumps(plan, indent=2) + "\n")
+        self.plan_path.write_text(json.dumps(plan, indent=2) + "\n")
         return self.load()
 
     def load(self) -> list[GameRecord]:

@@ -149,3 +149,12 @@ def test_unknown_agents_are_refused_before_any_game() -> None:
 
     with pytest.raises(AgentSpecError, match="registered agents"):
         run_match("no-such-agent", "random", 2, executor=InlineExecutor(), play=fake_game(None))
+
+
+def test_a_match_can_be_extended_with_more_games_on_resume(tmp_path: Path) -> None:
+    first = run_match("negamax", "random", 4, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path)
+    longer = run_match("negamax", "random", 8, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path,
+                       resume=True)
+    assert longer.records[:4] == first.records
+    assert [r.index for r in longer.records] == list(range(8))
+    assert [r.seed for r in longer.records] == [MatchPlan("negamax", "random", 8).game_spec(i).seed for i in range(8)]
