@@ -30,7 +30,7 @@ from agents.position import Position
 from agents.registry import create_agent
 from evaluation import statistics
 from evaluation.game import GameRecord, seeded_spec
-from evaluation.match import MatchResult, run_match
+from evaluation.match import MatchResult, MatchSummary, run_match
 from evaluation.paper_experiments import (
     ELO_ANCHOR,
     ELO_EXPERIMENTS,
@@ -56,6 +56,8 @@ NO_LIMIT = 1e9
 class CellResult:
     cell: Cell
     match: MatchResult
+    played: int = 0
+    """Games played by this invocation (the rest were recorded by an earlier one)."""
 
 
 @dataclass(frozen=True)
@@ -103,10 +105,12 @@ def run_experiments(profile: Profile, out: Path, *, jobs: int | None = None, onl
             cells = []
             for cell in experiment.cells:
                 started = time.perf_counter()
+                played: list[GameRecord] = []
                 match = run_match(cell.first, cell.second, experiment.games, out=out / RUNS_DIR / experiment.key /
                                   cell.slug, resume=True, seed=profile.seed, opening_plies=experiment.opening_plies,
-                                  config=experiment.config, jobs=jobs, executor=pool, play=play)
-                cells.append(CellResult(cell, match))
+                                  config=experiment.config, jobs=jobs, executor=pool, play=play,
+                                  on_game=functools.partial(_collect, played))
+                cells.append(CellResult(cell, match, len(played)))
                 if on_cell is not None:
                     on_cell(experiment, cell, match, time.perf_counter() - started)
             results.append(ExperimentResult(experiment, tuple(cells)))
@@ -114,6 +118,10 @@ def run_experiments(profile: Profile, out: Path, *, jobs: int | None = None, onl
         if pool is not executor and pool is not None:
             pool.shutdown(wait=True)
     return tuple(results)
+
+
+def _collect(into: list[GameRecord], record: GameRecord, summary: MatchSummary) -> None:
+    into.append(record)
 
 
 def win_rate(wins: int, draws: int, losses: int) -> Interval:
@@ -263,6 +271,7 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
                          for claim, verdict in verdicts]
         sections.append(_section(result, verdicts, out, plots))
     total_games = sum(len(c.match.records) for r in results for c in r.cells)
+    new_games = sum(c.played for r in results for c in r.cells)
     header = [
         "# The seed papers' experiments, reproduced",
         "",
@@ -273,7 +282,8 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "",
         *[f"- {line}" for line in conditions],
         f"- written {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
-        + (f"; this invocation ran for {seconds / 60:.1f} min" if seconds is not None else ""),
+        + (f"; this invocation played {new_games} of them in {seconds / 60:.1f} min of wall time"
+           if seconds is not None else ""),
         f"- rerun: `connectx report{' --quick' if profile.name == 'quick' else ''} --out {out.parent}` "
         "(it resumes from the games recorded under `runs/`)",
         "",

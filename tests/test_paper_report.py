@@ -194,6 +194,7 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     for claim in (c for e in experiments(QUICK) for c in e.claims):
         assert claim.text in text
     assert f"{total} games" in text and "machine: test" in text and "quick profile, a smoke run" in text
+    assert f"this invocation played {total} of them" in text
     assert "| rank | agent | Elo |" in text and "`solver:time_budget=0.25`" in text
     negamax_rows = [line for line in text.splitlines() if line.startswith("| vs kaggle:negamax |")]
     assert len(negamax_rows) == 4 + 3 and all(line.count("[") == 2 for line in negamax_rows)  # Fig. 3 and Fig. 4
@@ -206,7 +207,7 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     resumed = run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=again)
     assert calls_again == []
     rewritten = write_report(QUICK, resumed, tmp_path, ["machine: test"], 1.0).read_text()
-    assert without_clock(rewritten) == without_clock(text)
+    assert without_clock(rewritten) == without_clock(text) and "this invocation played 0 of them" in rewritten
 
 
 def without_clock(report: str) -> list[str]:
