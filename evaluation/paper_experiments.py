@@ -207,6 +207,9 @@ def sheoran_fig3(profile: Profile) -> Experiment:
                   tuple((random_series, depth) for depth in depths), 1.0,
                   note="A perfect record has a 95% interval reaching down to 1 - 3.7/n; a single draw or loss "
                        "in n games still leaves 100% inside the interval only while n is small."),
+            Claim("up to depth 3, minimax does not get good results against negamax (read: it wins at most "
+                  "half its games)", "below_half", tuple((negamax_series, d) for d in ("1", "2", "3")),
+                  note=MINIMAX_NOTE + " Those two rules give even depth 1 the tactics of a deeper search."),
             Claim("depth 4/5 does much better against negamax than depths up to 3", "rises",
                   ((negamax_series, ADAPTIVE),), baseline=tuple((negamax_series, d) for d in ("1", "2", "3"))),
         ),
