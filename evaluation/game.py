@@ -11,6 +11,7 @@ overage, plus a grace period). Whatever happens, the caller gets a ``GameRecord`
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
 import os
 import random
@@ -136,10 +137,11 @@ class _AnnouncedAgent:
         self.agent = agent
         self.monitor = monitor
         self.durations: list[float] = []
+        self.last_called = -math.inf
 
     def __call__(self, observation: Any, configuration: Any) -> Any:
         self.monitor(("move", self.seat, float(getattr(observation, "remainingOverageTime", 0.0) or 0.0)))
-        started = time.perf_counter()
+        started = self.last_called = time.perf_counter()
         action = None
         try:
             action = self.agent(observation, configuration)
@@ -193,10 +195,8 @@ def play_game(spec: GameSpec, monitor: Monitor = _ignore) -> GameRecord:
 
 def _last_mover(announced: list[_AnnouncedAgent]) -> int | None:
     """The seat whose agent was called last (the one whose answer made ``env.run`` raise)."""
-    calls = [len(agent.durations) for agent in announced]
-    if not announced or sum(calls) == 0:
-        return None
-    return 0 if calls[0] > calls[1] else 1
+    called = [agent for agent in announced if agent.durations]
+    return max(called, key=lambda agent: agent.last_called).seat if called else None
 
 
 def _moves_of(env: Any) -> tuple[int, ...]:

@@ -171,3 +171,11 @@ def test_a_kept_replay_is_plain_json_data_that_kaggle_can_load() -> None:
     env = saved_environment(record.replay)
     assert [state.status for state in env.steps[-1]] == list(record.statuses)
     assert len(env.steps) == len(record.moves) + 1
+
+
+def test_the_agent_whose_answer_breaks_env_run_is_blamed_whatever_the_opening(agent_files: dict[str, str]) -> None:
+    # After a one-move opening the second seat moves first; the float agent in the first seat then
+    # answers after both seats have been called once each.
+    record = play_game(GameSpec(0, (agent_files["float"], "random"), BoardConfig(), seed=1, opening=(3,)))
+    assert (record.cause, record.offender) == ("ERROR", 0)
+    assert len(record.durations[0]) == len(record.durations[1]) == 1
