@@ -12,13 +12,14 @@ from evaluation import (
     play_command,
     replay_command,
     report_command,
+    solve_command,
     tournament_command,
 )
 from submission import build_command, validate_command
 
 COMMANDS: tuple[ModuleType, ...] = (
     agents_command, play_command, match_command, tournament_command, replay_command, report_command,
-    build_command, validate_command,
+    build_command, validate_command, solve_command,
 )
 
 
