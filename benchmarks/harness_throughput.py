@@ -5,7 +5,9 @@ environment, recording): the agents cost nothing. ``negamax`` vs ``kaggle:negama
 match where the agents' thinking dominates. The pool's start-up (a fork server and one import of
 kaggle-environments per worker) is timed separately and left out of the rates. The machine is
 shared, so the load average is printed with each figure; compare the 1-job and 2-job rates of
-one run, not figures from different runs.
+one run, not figures from different runs. The CPU seconds of each game's process barely depend
+on the load: 60 over their mean is roughly the rate of one idle core (the parent's bookkeeping
+and the fork itself are not in it).
 
     .venv/bin/python benchmarks/harness_throughput.py [--games N] [--jobs 1 2]
 """
@@ -41,17 +43,19 @@ def main() -> None:
     kaggle_environments()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}; {args.games} games per row")
-    print("| workload | jobs | pool start s | games | wall s | games/min | load avg (1 min) |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| workload | jobs | pool start s | games | wall s | games/min | CPU s/game | load avg (1 min) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for first, second in WORKLOADS:
         for jobs in args.jobs:
             pool, start_up = warm_pool(jobs)
             started = time.perf_counter()
             result = run_match(first, second, args.games, executor=pool, jobs=jobs)
             wall = time.perf_counter() - started
-            pool.shutdown()
-            print(f"| {first} vs {second} | {jobs} | {start_up:.1f} | {len(result.records)} | {wall:.1f} | "
-                  f"{60 * len(result.records) / wall:.1f} | {os.getloadavg()[0]:.1f} |", flush=True)
+            pool.shutdown(wait=True)
+            games = len(result.records)
+            print(f"| {first} vs {second} | {jobs} | {start_up:.1f} | {games} | {wall:.1f} | "
+                  f"{60 * games / wall:.1f} | {sum(r.cpu_seconds for r in result.records) / games:.3f} | "
+                  f"{os.getloadavg()[0]:.1f} |", flush=True)
 
 
 if __name__ == "__main__":

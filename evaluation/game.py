@@ -55,7 +55,8 @@ class GameRecord:
     ``winner`` is the winning seat (0 moves first) or None; ``cause`` is ``line``, ``draw``, a
     Kaggle fault status (``ERROR``, ``INVALID``, ``TIMEOUT``) of the ``offender`` seat, or
     ``aborted`` for a game that is not scored. ``moves`` holds every column played, opening
-    included; ``durations[seat]`` the seconds each of that seat's agent calls took.
+    included; ``durations[seat]`` the seconds each of that seat's agent calls took; ``cpu_seconds``
+    the CPU time of the game's process (0 when it was not played in one).
     """
 
     index: int
@@ -71,6 +72,7 @@ class GameRecord:
     detail: str = ""
     durations: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
     wall_seconds: float = 0.0
+    cpu_seconds: float = 0.0
     replay: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -94,7 +96,7 @@ class GameRecord:
             "winner": self.winner, "statuses": list(self.statuses), "cause": self.cause,
             "offender": self.offender, "detail": self.detail,
             "durations": [[round(d, 6) for d in seat] for seat in self.durations],
-            "wall_seconds": round(self.wall_seconds, 3),
+            "wall_seconds": round(self.wall_seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
         }
 
     @classmethod
@@ -107,6 +109,7 @@ class GameRecord:
             statuses=(data["statuses"][0], data["statuses"][1]), cause=data["cause"],
             offender=data.get("offender"), detail=data.get("detail", ""),
             durations=(tuple(durations[0]), tuple(durations[1])), wall_seconds=float(data.get("wall_seconds", 0.0)),
+            cpu_seconds=float(data.get("cpu_seconds", 0.0)),
         )
 
 
@@ -292,7 +295,8 @@ def _child_main(spec: GameSpec, sender: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
     record = play_game(spec, sender.send)
-    sender.send(("done", record))
+    # A forked child starts with zero CPU time, so this is the whole game's CPU, load or not.
+    sender.send(("done", replace(record, cpu_seconds=time.process_time())))
     sender.close()
 
 

@@ -91,6 +91,7 @@ def test_a_real_game_is_recorded_consistently_with_kaggle() -> None:
     assert len(record.durations[0]) == (agent_moves + 1) // 2
     assert len(record.durations[1]) == agent_moves // 2
     assert play_isolated(spec).moves == record.moves
+    assert 0 < record.cpu_seconds < record.wall_seconds + 1
 
 
 def test_the_same_seed_replays_the_same_game_and_another_seed_differs() -> None:
