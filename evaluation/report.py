@@ -18,7 +18,7 @@ def signed(value: float, digits: int = 1) -> str:
         return "+inf" if value > 0 else "-inf"
     if math.isnan(value):
         return "n/a"
-    return f"{value:+.{digits}f}"
+    return f"{round(value, digits) + 0.0:+.{digits}f}"  # + 0.0 turns a rounded -0.0 into +0.0
 
 
 def elo_text(elo: Interval) -> str:
