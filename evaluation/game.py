@@ -145,13 +145,19 @@ class _AnnouncedAgent:
     def __call__(self, observation: Any, configuration: Any) -> Any:
         self.monitor(("move", self.seat, float(getattr(observation, "remainingOverageTime", 0.0) or 0.0)))
         started = self.last_called = time.perf_counter()
-        action = None
         try:
             action = self.agent(observation, configuration)
-            return action
-        finally:
-            self.durations.append(time.perf_counter() - started)
-            self.monitor(("moved", self.seat, self.durations[-1], action if type(action) is int else None))
+        except Exception:
+            self._finished(started, None)
+            raise
+        # Anything else (SystemExit, KeyboardInterrupt) ends the game's process inside this move,
+        # and the parent, which never hears the move end, blames this seat.
+        self._finished(started, action)
+        return action
+
+    def _finished(self, started: float, action: Any) -> None:
+        self.durations.append(time.perf_counter() - started)
+        self.monitor(("moved", self.seat, self.durations[-1], action if type(action) is int else None))
 
 
 def play_game(spec: GameSpec, monitor: Monitor = _ignore) -> GameRecord:

@@ -27,6 +27,11 @@ BAD_AGENTS = {
         def agent(obs, config):
             os._exit(7)
     """,
+    "exits": """
+        import sys
+        def agent(obs, config):
+            sys.exit(4)
+    """,
     "hangs": f"""
         import time
         def agent(obs, config):
@@ -114,6 +119,7 @@ def test_registry_agents_get_the_game_seed_unless_given_one() -> None:
     ("numpy_int", "INVALID", ""),
     ("float", "ERROR", "float"),
     ("dies", "ERROR", "exit code 7"),
+    ("exits", "ERROR", "exit code 4"),
 ])
 def test_a_faulty_agent_loses_with_its_cause(agent_files: dict[str, str], name: str, cause: str, detail: str) -> None:
     for seat in (0, 1):
