@@ -15,23 +15,32 @@ from agents.position import Position
 from book.strategy import Solved, canonical_key
 
 
+def read_solved(path: Path) -> dict[int, Solved]:
+    """The solved positions recorded in ``path`` by canonical key (a torn last line is skipped)."""
+    solved: dict[int, Solved] = {}
+    if not path.exists():
+        return solved
+    complete = path.read_text().rpartition("\n")[0]
+    for number, line in enumerate(complete.splitlines(), 1):
+        try:
+            record = Solved(**json.loads(line))
+        except (ValueError, TypeError) as error:
+            message = f"{path}:{number} is not a solved position ({error}): delete the file to start over"
+            raise ValueError(message) from error
+        solved[canonical_key(Position.from_moves(record.moves))] = record
+    return solved
+
+
 class Checkpoint:
     """The solved positions so far, keyed by canonical key, backed by an append-only JSONL file."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.solved: dict[int, Solved] = {}
+        self.solved = read_solved(path)
         if path.exists():
             text = path.read_text()
-            complete, _, torn = text.rpartition("\n")
-            if torn:  # an interrupt cut the last line short: drop it so appends start clean
-                path.write_text(complete + "\n" if complete else "")
-            for number, line in enumerate(complete.splitlines(), 1):
-                try:
-                    record = Solved(**json.loads(line))
-                except (ValueError, TypeError) as error:
-                    raise ValueError(f"{path}:{number} is not a solved position ({error}): delete the file to start over")
-                self.solved[canonical_key(Position.from_moves(record.moves))] = record
+            if text and not text.endswith("\n"):  # an interrupt cut the last line short: drop it
+                path.write_text(text.rpartition("\n")[0] + "\n" if "\n" in text else "")
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file: TextIO = path.open("a")
 

@@ -4,8 +4,8 @@ The book is a strategy tree per side (see ``book/strategy.py``), solved one ply 
 with the C solver in two worker processes at low priority (``nice 10``: the machine is shared).
 Whenever a level is fully solved, the book file and ``book/book_stats.json`` are rewritten, so
 the book on disk is always complete for the plies it claims. Results are checkpointed to
-``book/build/solved.jsonl``: stop it at any time (or let the time budget stop it) and rerun the
-same command to continue where it stopped.
+``book/checkpoint/solved.jsonl`` (committed, so another machine can deepen the book): stop it at
+any time (or let the time budget stop it) and rerun the same command to continue where it stopped.
 """
 
 from __future__ import annotations
@@ -23,14 +23,15 @@ from pathlib import Path
 
 from book.book_file import encode_opening_book
 from book.checkpoint import Checkpoint
-from book.native import BUILD_DIR, NativeSolver, build_library
+from book.native import NativeSolver, build_library
 from book.strategy import Solved, Task, canonical_column, next_level, root_level
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 BOOK_PATH = REPOSITORY / "agents" / "data" / "opening_book_7x6x4.bin"
 STATS_PATH = REPOSITORY / "book" / "book_stats.json"
-CHECKPOINT_PATH = BUILD_DIR / "solved.jsonl"
-WALL_CLOCK_PATH = BUILD_DIR / "wall_seconds.json"
+# Committed, not built: hours of solving that a later run (or session) resumes from.
+CHECKPOINT_PATH = REPOSITORY / "book" / "checkpoint" / "solved.jsonl"
+WALL_CLOCK_PATH = REPOSITORY / "book" / "checkpoint" / "wall_seconds.json"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--second-player-plies", type=int, default=11, help="deepest odd ply holding our move")
     parser.add_argument("--budget-minutes", type=float, default=90.0, help="stop (resumably) after this long")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--table-log2", type=int, default=27, help="C transposition table: 2^n entries, 5 B each")
+    parser.add_argument("--table-log2", type=int, default=28, help="C transposition table: 2^n entries, 5 B each")
     return parser
 
 
@@ -72,7 +73,11 @@ class Generation:
         self.solved_this_run = 0
         self.last_progress = 0.0
         self.started = time.monotonic()
-        self.earlier_wall_seconds = json.loads(WALL_CLOCK_PATH.read_text())["seconds"] if WALL_CLOCK_PATH.exists() else 0.0
+        self.earlier_wall_seconds = 0.0
+        if WALL_CLOCK_PATH.exists():
+            self.earlier_wall_seconds = json.loads(WALL_CLOCK_PATH.read_text())["seconds"]
+        self.results: queue.SimpleQueue[Solved | BaseException] = queue.SimpleQueue()
+        self.in_flight: dict[str, tuple[int, int]] = {}  # moves -> (ply, canonical key)
 
     def wall_seconds(self) -> float:
         return self.earlier_wall_seconds + time.monotonic() - self.started
@@ -92,45 +97,46 @@ class Generation:
     def run(self, pool: multiprocessing.pool.Pool) -> bool:
         """Solve every level of both trees; False if the time budget stopped it first."""
         deadline = self.started + 60 * self.args.budget_minutes
-        results: queue.SimpleQueue[Solved | BaseException] = queue.SimpleQueue()
-        plies_of: dict[str, tuple[int, int]] = {}
         for ply in (0, 1):
-            self._start_level(ply, pool, results, plies_of)
+            self._start_level(ply, pool)
         while self.remaining:
             try:
-                result = results.get(timeout=max(0.1, deadline - time.monotonic()))
+                result = self.results.get(timeout=max(0.1, deadline - time.monotonic()))
             except queue.Empty:
                 print(f"\ntime budget of {self.args.budget_minutes} min reached: rerun to continue", flush=True)
                 return False
             if isinstance(result, BaseException):
                 raise result
-            ply, key = plies_of.pop(result.moves)
+            ply, key = self.in_flight.pop(result.moves)
             self.checkpoint.add(key, result)
             self.solved_this_run += 1
             self.remaining[ply] -= 1
             self._progress()
             if self.remaining[ply] == 0:
                 del self.remaining[ply]
-                self._finish_level(ply, pool, results, plies_of)
+                self._finish_level(ply, pool)
         return True
 
-    def _start_level(self, ply: int, pool: multiprocessing.pool.Pool, results: queue.SimpleQueue, plies_of: dict) -> None:
-        todo = sorted((task.moves, key, task) for key, task in self.level(ply).items() if key not in self.checkpoint.solved)
-        if not todo:
-            self._finish_level(ply, pool, results, plies_of)
+    def _start_level(self, ply: int, pool: multiprocessing.pool.Pool) -> None:
+        """Queue every unsolved position of ``ply``, siblings together (they share subtrees)."""
+        solved = self.checkpoint.solved
+        unsolved = [(task.moves, key, task) for key, task in self.level(ply).items() if key not in solved]
+        if not unsolved:
+            self._finish_level(ply, pool)
             return
-        self.remaining[ply] = len(todo)
-        for moves, key, task in todo:
-            plies_of[moves] = (ply, key)
-            pool.apply_async(_solve, ((task, self.args.table_log2),), callback=results.put, error_callback=results.put)
+        self.remaining[ply] = len(unsolved)
+        for moves, key, task in sorted(unsolved):
+            self.in_flight[moves] = (ply, key)
+            job = (task, self.args.table_log2)
+            pool.apply_async(_solve, (job,), callback=self.results.put, error_callback=self.results.put)
 
-    def _finish_level(self, ply: int, pool: multiprocessing.pool.Pool, results: queue.SimpleQueue, plies_of: dict) -> None:
+    def _finish_level(self, ply: int, pool: multiprocessing.pool.Pool) -> None:
         self.complete[ply % 2] = ply
         print(f"\nply {ply} solved: {len(self.level(ply))} positions", flush=True)
         if min(self.complete.values()) >= 0:
             self.write_book()
         if ply + 2 <= self._deepest(ply + 2):
-            self._start_level(ply + 2, pool, results, plies_of)
+            self._start_level(ply + 2, pool)
 
     def _deepest(self, ply: int) -> int:
         return self.args.first_player_plies if ply % 2 == 0 else self.args.second_player_plies
@@ -143,11 +149,13 @@ class Generation:
         elapsed = time.monotonic() - self.started
         rate = self.solved_this_run / elapsed
         levels = ", ".join(
-            f"ply {ply}: {len(self.level(ply)) - left}/{len(self.level(ply))}" for ply, left in sorted(self.remaining.items())
+            f"ply {ply}: {len(self.level(ply)) - left}/{len(self.level(ply))}"
+            for ply, left in sorted(self.remaining.items())
         )
         eta = sum(self.remaining.values()) / rate / 60 if rate else float("inf")
         print(
-            f"\r{levels}; {rate:.2f} positions/s, these levels in ~{eta:.1f} min, total {self.wall_seconds() / 60:.1f} min   ",
+            f"\r{levels}; {rate:.2f} positions/s, these levels in ~{eta:.1f} min, "
+            f"total {self.wall_seconds() / 60:.1f} min   ",
             end="",
             flush=True,
         )
@@ -157,7 +165,9 @@ class Generation:
         first_plies, second_plies = self.complete[0], self.complete[1]
         included = [*range(0, first_plies + 1, 2), *range(1, second_plies + 1, 2)]
         entries = {ply: [self.checkpoint.solved[key] for key in self.level(ply)] for ply in sorted(included)}
-        columns_by_key = {key: canonical_column(self.checkpoint.solved[key]) for ply in included for key in self.level(ply)}
+        columns_by_key = {
+            key: canonical_column(self.checkpoint.solved[key]) for ply in included for key in self.level(ply)
+        }
         data = encode_opening_book(columns_by_key, 6, 7, 4, first_plies, second_plies)
         BOOK_PATH.parent.mkdir(parents=True, exist_ok=True)
         BOOK_PATH.write_bytes(data)
@@ -176,7 +186,10 @@ class Generation:
             "solver_effort_by_ply": {str(ply): _level_summary(solved) for ply, solved in entries.items()},
         }
         STATS_PATH.write_text(json.dumps(stats, indent=2) + "\n")
-        print(f"wrote {BOOK_PATH.name}: {len(columns_by_key)} entries, {len(data)} bytes, plies {first_plies}/{second_plies}")
+        print(
+            f"wrote {BOOK_PATH.name}: {len(columns_by_key)} entries, {len(data)} bytes, "
+            f"first player plies 0-{first_plies}, second player plies 1-{second_plies}"
+        )
 
 
 def _level_summary(level: list[Solved]) -> dict[str, float]:

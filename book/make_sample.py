@@ -17,15 +17,20 @@ from pathlib import Path
 from agents.opening_book import decode_opening_book
 from agents.position import Position
 from book.check_solver import DEFAULT_FILES, DEFAULT_POSITIONS, check_file
-from book.checkpoint import Checkpoint
+from book.checkpoint import read_solved
 from book.generate import BOOK_PATH, CHECKPOINT_PATH
 from book.native import NativeSolver
+from book.strategy import Solved, canonical_key
 
 SAMPLE_PATH = Path(__file__).resolve().parent / "book_sample.json"
 
 
-def move_scores(solver: NativeSolver, moves: str) -> list[int | None]:
-    """The exact score for the side to move of each column (None where the column is full)."""
+def move_scores(solver: NativeSolver, moves: str, known: dict[int, Solved]) -> list[int | None]:
+    """The exact score for the side to move of each column (None where the column is full).
+
+    A child already solved by the generator (a position of the other side's book) is read from
+    the checkpoint; any other child is solved here.
+    """
     position = Position.from_moves(moves)
     scores: list[int | None] = []
     for column in range(position.geometry.columns):
@@ -36,8 +41,18 @@ def move_scores(solver: NativeSolver, moves: str) -> list[int | None]:
         elif position.moves + 1 == position.geometry.cells:
             scores.append(0)
         else:
-            scores.append(-solver.solve(moves + str(column + 1)).score)
+            child = known.get(canonical_key(position.play(column)))
+            scores.append(-(child.score if child else solver.solve(moves + str(column + 1)).score))
     return scores
+
+
+def children_known(moves: str, known: dict[int, Solved]) -> bool:
+    """Whether every child that is not an immediate win is already solved in the checkpoint."""
+    position = Position.from_moves(moves)
+    return all(
+        position.is_winning_move(column) or canonical_key(position.play(column)) in known
+        for column in position.legal_columns()
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,17 +67,21 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     book = decode_opening_book(BOOK_PATH.read_bytes())
     in_book = {key for key, _ in book.entries()}
+    known = read_solved(CHECKPOINT_PATH)
     by_ply: dict[int, list[str]] = {}
-    for key, solved in Checkpoint(CHECKPOINT_PATH).solved.items():
+    for key, solved in known.items():
         if key in in_book:
             by_ply.setdefault(len(solved.moves), []).append(solved.moves)
     rng = random.Random(args.seed)
+    deepest = max(by_ply)
     sample = []
     for ply in sorted(by_ply):
-        # the two shallowest plies are costly to solve move by move, and known well already
-        chosen = rng.sample(sorted(by_ply[ply]), min(args.per_ply, len(by_ply[ply]))) if ply >= 4 else []
-        for moves in chosen:
-            sample.append({"moves": moves, "move_scores": move_scores(solver, moves)})
+        candidates = sorted(by_ply[ply])
+        if ply < deepest - 1:
+            # shallow positions are costly to solve move by move: take those the checkpoint answers
+            candidates = [moves for moves in candidates if children_known(moves, known)]
+        for moves in rng.sample(candidates, min(args.per_ply, len(candidates))):
+            sample.append({"moves": moves, "move_scores": move_scores(solver, moves, known)})
             print(f"ply {ply}: {moves} {sample[-1]['move_scores']}", flush=True)
     SAMPLE_PATH.write_text(json.dumps(sample, indent=1) + "\n")
     print(f"wrote {len(sample)} positions to {SAMPLE_PATH}")
