@@ -67,12 +67,8 @@ class ExperimentResult:
 
     @functools.cached_property
     def move_samples(self) -> list[MoveSample]:
-        """Every searched move of the games, with its node count (costly: computed once, see ``move_samples``)."""
+        """Every searched move of the games with its node count: the module's ``move_samples``, computed once."""
         return move_samples(self)
-
-    def records(self, points: Iterable[tuple[str, str]]) -> list[GameRecord]:
-        wanted = set(points)
-        return [r for c in self.cells if (c.cell.series, c.cell.x) in wanted for r in c.match.records]
 
     def tally(self, points: Iterable[tuple[str, str]]) -> tuple[int, int, int]:
         """The first agents' wins, draws and losses pooled over the cells at ``points``."""
