@@ -65,13 +65,13 @@ def test_a_corrupt_middle_line_is_reported_with_its_place(tmp_path: Path) -> Non
 SLOW_AGENT = """
     import time
     def agent(obs, config):
-        time.sleep(0.05)
+        time.sleep(0.1)
         return [c for c in range(config.columns) if obs.board[c] == 0][-1]
 """
 
 
 def match_command(out: Path, agent: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "evaluation.cli", "match", "random", str(agent), "-n", "6", "--jobs", "2",
+    return [sys.executable, "-m", "evaluation.cli", "match", "random", str(agent), "-n", "8", "--jobs", "2",
             "--rows", "4", "--columns", "5", "--inarow", "4", "--out", str(out), *extra]
 
 
@@ -82,13 +82,13 @@ def test_resume_after_kill_9_keeps_every_finished_game_exactly_once(tmp_path: Pa
     games = out / "games.jsonl"
     process = subprocess.Popen(match_command(out, agent), cwd=REPO, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + 240
     while time.monotonic() < deadline and (not games.exists() or len(games.read_text().splitlines()) < 2):
-        time.sleep(0.1)
+        time.sleep(0.05)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
-    before = games.read_text().splitlines()
-    assert 2 <= len(before) < 6, "the run should have been killed part way"
+    before = games.read_text().splitlines() if games.exists() else []
+    assert 2 <= len(before) < 8, f"the run should have been killed part way, after {len(before)} of 8 games"
     # A write cut short by the kill (or a power loss) leaves a partial line behind.
     with open(games, "a") as handle:
         handle.write(before[0][:25])
@@ -98,6 +98,6 @@ def test_resume_after_kill_9_keeps_every_finished_game_exactly_once(tmp_path: Pa
     after = games.read_text().splitlines()
     assert after[:len(before)] == before
     indices = [json.loads(line)["index"] for line in after]
-    assert sorted(indices) == list(range(6))
+    assert sorted(indices) == list(range(8))
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["games"] == 6
+    assert summary["games"] == 8
