@@ -124,6 +124,8 @@ def summarize_tournament(plan: TournamentPlan, records: Iterable[GameRecord],
 
 @dataclass(frozen=True)
 class TournamentResult:
+    """A finished tournament: its plan, every recorded game (global indices) and the summary."""
+
     plan: TournamentPlan
     records: tuple[GameRecord, ...]
     summary: TournamentSummary
