@@ -24,7 +24,7 @@ class BuildError(Exception):
 
 @dataclass(frozen=True)
 class InternalImport:
-    """``from <module> import <name> as <local>`` of one of our modules, at the top of ``statement``."""
+    """One name a top-level ``from <module> import <name> as <local>`` takes from one of our modules."""
 
     module: str
     name: str
