@@ -23,8 +23,12 @@ test: install
 	$(BIN)/python -m pytest
 
 demo: install
-	$(BIN)/connectx play negamax kaggle:negamax --seed 1 --html out/demo/replay.html --json out/demo/replay.json
-	@echo "Open out/demo/replay.html in a browser to watch the game."
+	$(BIN)/connectx play solver kaggle:negamax --seed 1 --html out/demo/game.html --json out/demo/game.json
+	$(BIN)/connectx match minimax kaggle:negamax -n 10 --jobs 2 --openings 2 --replays --out out/demo/match --resume
+	$(BIN)/connectx replay out/demo/match --game 0 -o out/demo/match-game0.html
+	$(MAKE) --no-print-directory submission
+	@echo "Watch the games: open out/demo/game.html and out/demo/match-game0.html in a browser."
+	@echo "The match table is in out/demo/match/report.md; the submission to upload is out/submission.py."
 
 lint: install
 	$(UV) sync --frozen --inexact --group lint --python $(PYTHON)
