@@ -1,0 +1,153 @@
+"""The solver agent: it converts won positions, consults the opening book, and keeps to its clock."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from agents import solver
+from agents.alphabeta import SearchLimit, solve
+from agents.kaggle_boundary import Deadline
+from agents.opening_book import OpeningBook
+from agents.position import Position
+from agents.solver import SolverStrategy, make_agent
+
+POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+
+
+def ask(agent, position: Position, overage: float = 0.0) -> int:
+    shape = position.geometry
+    observation = {"board": position.to_board(), "mark": position.mark, "remainingOverageTime": overage}
+    configuration = {"rows": shape.rows, "columns": shape.columns, "inarow": shape.inarow, "actTimeout": 2.0}
+    return agent(observation, configuration)
+
+
+def play_out(position: Position, rng: random.Random) -> Position:
+    """The game from ``position`` with the solver to move and a random opponent, to the end."""
+    agent = make_agent(time_budget=0.5, use_book=False)
+    mover_parity = position.moves % 2
+    while not position.is_over():
+        if position.moves % 2 == mover_parity:
+            column = ask(agent, position)
+        else:
+            column = rng.choice(position.legal_columns())
+        position = position.play(column)
+    return position
+
+
+def won_openings(rng: random.Random, rows: int, columns: int, inarow: int, plies: int, count: int) -> list[Position]:
+    """Random openings that the side to move is proven to win (solved within half a second each)."""
+    found = []
+    while len(found) < count:
+        position = Position.initial(rows, columns, inarow)
+        for _ in range(plies):
+            if position.is_over():
+                break
+            position = position.play(rng.choice(position.legal_columns()))
+        if position.is_over() or position.winning_columns():
+            continue
+        solution = solve(position, limit=SearchLimit(time.perf_counter() + 0.5))
+        if solution is not None and solution.score > 0:
+            found.append(position)
+    return found
+
+
+@pytest.mark.parametrize("rows,columns,inarow,plies,count", [(6, 7, 4, 16, 4), (4, 5, 3, 2, 5), (5, 4, 4, 6, 4)])
+def test_converts_won_positions_into_wins_against_a_random_opponent(rows: int, columns: int, inarow: int,
+                                                                     plies: int, count: int) -> None:
+    rng = random.Random(rows * columns * inarow + plies)
+    for opening in won_openings(rng, rows, columns, inarow, plies, count):
+        final = play_out(opening, rng)
+        assert final.is_won() and final.moves % 2 != opening.moves % 2, f"lost the win in {opening!r}"
+
+
+def test_converts_the_shared_won_positions() -> None:
+    lines = [line.split() for line in (POSITIONS / "Test_L2_R1").read_text().splitlines()[:40]]
+    rng = random.Random(4)
+    won = [Position.from_moves(moves) for moves, score in lines if int(score) > 0][:6]
+    for opening in won:
+        final = play_out(opening, rng)
+        assert final.is_won() and final.moves % 2 != opening.moves % 2, f"lost the win in {opening!r}"
+
+
+def book_answering(position: Position, column: int) -> OpeningBook:
+    """A real ``OpeningBook`` that knows one position (as its canonical key), to see the agent consult it."""
+    key, mirrored = position.key(), position.mirrored_key()
+    stored = column if key <= mirrored else position.geometry.columns - 1 - column
+    shape = position.geometry
+    return OpeningBook(shape.rows, shape.columns, shape.inarow, position.moves, position.moves,
+                       [min(key, mirrored)], bytes([stored]))
+
+
+def test_plays_the_book_move_on_its_geometry_and_searches_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    opening = Position.from_moves("44")
+    monkeypatch.setattr(solver, "load_opening_book", lambda: book_answering(opening, 0))
+    agent = make_agent(time_budget=0.2)
+    assert ask(agent, opening) == 0, "column 1 is a poor move no search picks: only the book says it"
+    other = Position.from_moves("44", rows=6, columns=7, inarow=5)
+    assert ask(make_agent(time_budget=0.2), other) != 0
+    assert ask(make_agent(time_budget=0.2, use_book=False), opening) != 0
+
+
+def test_ignores_a_book_move_into_a_full_column(monkeypatch: pytest.MonkeyPatch) -> None:
+    full = Position.from_moves("111111")
+    monkeypatch.setattr(solver, "load_opening_book", lambda: book_answering(full, 0))
+    assert ask(make_agent(time_budget=0.2), full) in full.legal_columns()
+
+
+def test_plays_on_without_a_book(monkeypatch: pytest.MonkeyPatch) -> None:
+    def missing() -> OpeningBook:
+        raise FileNotFoundError("agents/data/opening_book_7x6x4.bin is missing")
+
+    monkeypatch.setattr(solver, "load_opening_book", missing)
+    agent = make_agent(time_budget=0.2)
+    assert ask(agent, Position.initial()) == 3
+    assert ask(agent, Position.from_moves("4")) in range(7)
+
+
+def test_the_shipped_book_is_followed_when_it_exists() -> None:
+    try:
+        book = solver.load_opening_book()
+    except FileNotFoundError:
+        pytest.skip("agents/data/opening_book_7x6x4.bin is not generated yet")
+    empty = Position.initial()
+    expected = book.move_for(6, 7, 4, empty.current, empty.mask)
+    assert expected is not None
+    assert ask(make_agent(time_budget=0.2), empty) == expected
+
+
+def test_keeps_to_its_time_budget_when_nothing_can_be_proven() -> None:
+    strategy = SolverStrategy(time_budget=0.3, use_book=False)
+    started = time.perf_counter()
+    column = strategy.choose(Position.from_moves("4"), Deadline.after(1.7, overage=60.0))
+    elapsed = time.perf_counter() - started
+    assert column in range(7)
+    assert 0.25 <= elapsed <= 0.3 + 0.4, "it uses the budget, and never the overage bank, with a time_budget"
+
+
+def test_dips_into_the_overage_bank_for_a_midgame_proof_on_kaggles_clock() -> None:
+    hard = Position.from_moves("573154743")  # 9 stones: minutes of CPython search to prove
+    strategy = SolverStrategy(use_book=False)
+    started = time.perf_counter()
+    strategy.choose(hard, Deadline.after(0.3, overage=2.0))
+    elapsed = time.perf_counter() - started
+    assert 0.3 + 0.4 <= elapsed <= 0.3 + 0.5 + 0.4, "a quarter of the 2 s bank on top of the move's 0.3 s"
+    started = time.perf_counter()
+    strategy.choose(Position.from_moves("4"), Deadline.after(0.3, overage=2.0))
+    assert time.perf_counter() - started <= 0.3 + 0.3, "the opening is left to the book and the heuristic"
+
+
+def test_a_node_cap_makes_moves_reproducible() -> None:
+    positions = [Position.from_moves(moves) for moves in ("", "4", "435", "3344", "2617")]
+    first = [ask(make_agent(max_nodes=3000, use_book=False), p) for p in positions]
+    second = [ask(make_agent(max_nodes=3000, use_book=False), p) for p in positions]
+    assert first == second
+
+
+@pytest.mark.parametrize("params,message", [({"time_budget": 0.0}, "time_budget"), ({"max_nodes": 0}, "max_nodes")])
+def test_refuses_impossible_limits(params: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        make_agent(**params)
