@@ -44,6 +44,7 @@ bench: install
 	$(BIN)/python benchmarks/minimax_mcts_vs_kaggle.py mcts --resume
 	$(BIN)/python benchmarks/harness_throughput.py
 	$(BIN)/python benchmarks/solver_positions.py --limit 50 --cap 10 --results out/bench/solver_positions.jsonl
+	$(BIN)/python benchmarks/solver_strength.py --resume
 
 # The strongest agent with its defaults, its opening book embedded (the build fails while
 # agents/data/opening_book_7x6x4.bin is missing). solver spends up to 8 s of Kaggle's 60 s overage
