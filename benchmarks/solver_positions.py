@@ -5,7 +5,8 @@ fresh transposition table (as the reference solver's benchmark does) and its sco
 against the file: a wrong score is a bug, reported and turned into exit status 1, never a figure.
 Times are CPU seconds of this process (this machine is shared, so wall-clock time measures the
 other jobs as much as the solver), with the wall-clock share within 1 s beside them.
-A position not solved within ``--cap`` seconds (wall clock) counts as not solved within 1 s and is left out of
+The agent plays positions its opening book knows without searching, so the table also counts them
+("in book") and the share either in the book or solved within 1 s. A position not solved within ``--cap`` seconds (wall clock) counts as not solved within 1 s and is left out of
 the time and node figures (the table says how many).
 
 ``--limit N`` takes N positions per file spread evenly over it, for a run of minutes; the full
@@ -28,6 +29,7 @@ from pathlib import Path
 from conditions import machine_conditions
 
 from agents.alphabeta import SearchLimit, solve
+from agents.opening_book import OpeningBook, load_opening_book
 from agents.position import Position
 from agents.transposition_table import TranspositionTable
 
@@ -67,21 +69,32 @@ def measure(file: str, line: str, cap: float) -> Measurement:
     return Measurement(file, moves, int(expected), solution.score, solution.nodes, seconds, cpu_seconds)
 
 
-def summary_row(file: str, results: list[Measurement]) -> str:
+def in_book(book: OpeningBook | None, moves: str) -> bool:
+    """Whether the agent would play ``moves``'s position from the opening book."""
+    if book is None:
+        return False
+    position = Position.from_moves(moves)
+    return book.move_for(6, 7, 4, position.current, position.mask) is not None
+
+
+def summary_row(file: str, results: list[Measurement], book: OpeningBook | None) -> str:
     """One table row; times are CPU seconds (the machine is shared), the wall-clock share beside them."""
     solved = [r for r in results if r.score is not None]
+    booked = sum(1 for r in results if in_book(book, r.moves))
+    fast_or_booked = sum(1 for r in results if in_book(book, r.moves) or (r.score is not None and r.cpu_seconds <= 1.0))
+    book_cells = f"{booked} | {100 * fast_or_booked / len(results):.1f}% |"
     within_cpu = sum(1 for r in solved if r.cpu_seconds <= 1.0)
     within_wall = sum(1 for r in solved if r.seconds <= 1.0)
     wrong = sum(1 for r in solved if r.score != r.expected)
     if not solved:
-        return f"| {file} | {len(results)} | 0.0% | 0.0% | - | - | - | - | - | {len(results)} | {wrong} |"
+        return f"| {file} | {len(results)} | 0.0% | 0.0% | {book_cells} - | - | - | - | - | {len(results)} | {wrong} |"
     times = [r.cpu_seconds for r in solved]
     nodes = [r.nodes or 0 for r in solved]
     mean_nodes = statistics.fmean(nodes)
     reference = REFERENCE_NODES.get(file)
     ratio = f"{mean_nodes / reference:.2f}" if reference else "-"
     return (f"| {file} | {len(results)} | {100 * within_cpu / len(results):.1f}% | "
-            f"{100 * within_wall / len(results):.1f}% | {statistics.fmean(times):.4f} | "
+            f"{100 * within_wall / len(results):.1f}% | {book_cells} {statistics.fmean(times):.4f} | "
             f"{statistics.median(times):.4f} | {mean_nodes:,.0f} | {ratio} | {sum(nodes) / max(sum(times), 1e-9):,.0f} | "
             f"{len(results) - len(solved)} | {wrong} |")
 
@@ -101,7 +114,12 @@ def main(argv: list[str] | None = None) -> int:
             except (ValueError, TypeError):
                 continue  # a line torn by a kill: measured again
             done[(record.file, record.moves)] = record
-    print(f"solver over {POSITIONS} ({machine_conditions()})", flush=True)
+    try:
+        book: OpeningBook | None = load_opening_book()
+    except FileNotFoundError:
+        book = None
+    print(f"solver over {POSITIONS} ({machine_conditions()}); opening book: "
+          + (f"{len(book)} positions" if book else "none"), flush=True)
     rows = []
     failed = False
     for file in args.files:
@@ -121,12 +139,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"WRONG SCORE {file} {record.moves}: solver {record.score}, file {record.expected}", flush=True)
                 failed = True
             results.append(record)
-        rows.append(summary_row(file, results))
+        rows.append(summary_row(file, results, book))
         print(rows[-1], flush=True)
     print(f"\nfinished at load {machine_conditions().rsplit('load ', 1)[1]}")
-    print("| file | positions | within 1 s CPU | within 1 s wall | mean CPU s | median CPU s | mean nodes "
-          "| nodes / reference | nodes per CPU s | not solved within cap | wrong |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| file | positions | within 1 s CPU | within 1 s wall | in book | in book or within 1 s CPU | mean CPU s "
+          "| median CPU s | mean nodes | nodes / reference | nodes per CPU s | not solved within cap | wrong |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     return 1 if failed else 0
 
