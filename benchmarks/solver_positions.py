@@ -6,14 +6,16 @@ against the file: a wrong score is a bug, reported and turned into exit status 1
 Times are CPU seconds of this process (this machine is shared, so wall-clock time measures the
 other jobs as much as the solver), with the wall-clock share within 1 s beside them.
 The agent plays positions its opening book knows without searching, so the table also counts them
-("in book") and the share either in the book or solved within 1 s. A position not solved within ``--cap`` seconds (wall clock) counts as not solved within 1 s and is left out of
+("in book") and the share either in the book or solved within 1 s. A position not solved within
+``--cap`` seconds (wall clock) counts as not solved within 1 s and is left out of
 the time and node figures (the table says how many).
 
 ``--limit N`` takes N positions per file spread evenly over it, for a run of minutes; the full
 files take hours for the L1 ones. ``--results FILE`` records each position as a JSON line and
 skips positions already there, so a long run in the background can be stopped and resumed::
 
-    nohup .venv/bin/python benchmarks/solver_positions.py --results out/solver_positions.jsonl > out/solver_positions.txt 2>&1 &
+    nohup .venv/bin/python benchmarks/solver_positions.py --results out/bench/solver_positions.jsonl \
+        > out/bench/solver_positions.txt 2>&1 &
 """
 
 from __future__ import annotations
@@ -95,7 +97,8 @@ def summary_row(file: str, results: list[Measurement], book: OpeningBook | None)
     ratio = f"{mean_nodes / reference:.2f}" if reference else "-"
     return (f"| {file} | {len(results)} | {100 * within_cpu / len(results):.1f}% | "
             f"{100 * within_wall / len(results):.1f}% | {book_cells} {statistics.fmean(times):.4f} | "
-            f"{statistics.median(times):.4f} | {mean_nodes:,.0f} | {ratio} | {sum(nodes) / max(sum(times), 1e-9):,.0f} | "
+            f"{statistics.median(times):.4f} | {mean_nodes:,.0f} | {ratio} | "
+            f"{sum(nodes) / max(sum(times), 1e-9):,.0f} | "
             f"{len(results) - len(solved)} | {wrong} |")
 
 

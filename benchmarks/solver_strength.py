@@ -28,6 +28,11 @@ OPPONENTS = {"kaggle:negamax": 200, "minimax": 20, "mcts": 20}
 ACT_TIMEOUT = 2.0
 
 
+def slug(spec: str) -> str:
+    """An agent spec as a directory name: ``kaggle:negamax`` -> ``kaggle-negamax``."""
+    return spec.replace(":", "-").replace("=", "").replace(",", "-")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("opponents", nargs="*", default=list(OPPONENTS), help="opponents (default: all three)")
@@ -40,8 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     perfect = True
     for opponent in args.opponents:
         games = args.games or OPPONENTS.get(opponent, 20)
-        slug = opponent.replace("kaggle:", "kaggle-").replace(":", "-").replace("=", "").replace(",", "-")
-        out = Path("out") / "benchmarks" / f"{args.solver.replace(':', '-').replace('=', '').replace(',', '-')}-vs-{slug}"
+        out = Path("out") / "benchmarks" / f"{slug(args.solver)}-vs-{slug(opponent)}"
         result = run_match(args.solver, opponent, games, jobs=args.jobs, out=out, resume=args.resume)
         summary = result.summary
         print(f"\n{args.solver} vs {opponent} ({out}), at the end {machine_conditions()}")
