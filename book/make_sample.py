@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args(argv)
     solver = NativeSolver(26)
-    wrong = [line for name in DEFAULT_FILES for line in check_file(solver, DEFAULT_POSITIONS / name, 50)]
+    wrong = [line for name in DEFAULT_FILES for line in check_file(solver, DEFAULT_POSITIONS / name, 20)]
     if wrong:
         print("the C solver disagrees with the shared positions; no sample written:", *wrong, sep="\n", file=sys.stderr)
         return 1
