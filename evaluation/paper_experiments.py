@@ -140,13 +140,14 @@ QUICK = Profile(
 """A smoke run (about 200 games): every experiment, every figure and table, intervals far too wide to conclude."""
 
 FULL = Profile(
-    name="full", sheoran_games=100, fig5_games=50, kang_games=20, node_games=10, solver_games=40,
+    name="full", sheoran_games=100, fig5_games=50, kang_games=20, node_games=10, solver_games=20,
     mcts_budgets_ms=(10, 50, 100, 250, 500, 1000), fig5_budgets_ms=(10, 100, 250, 1000),
     table6_depths=(1, 2, 3, 4, 5, 6), table9_depths=(2, 4, 6, 8),
-    solver_spec="solver:time_budget=1", mcts_opponent_ms=1000,
+    solver_spec="solver:time_budget=0.5", mcts_opponent_ms=250,
 )
 """The paper-sized run: 100 games per point of Fig. 3 and 4 as in the paper, 50 (the paper: 250) per point
-of Fig. 5, 20 per depth pair of Table 6 (the paper: 10), 20 per depth of Table 9."""
+of Fig. 5, 20 per depth pair of Table 6 (the paper: 10), 20 per depth of Table 9, 10 per depth of Fig. 12/13
+and 20 per opponent of the solver (3440 games)."""
 
 PROFILES = {profile.name: profile for profile in (QUICK, FULL)}
 
