@@ -29,7 +29,8 @@ FACTORY_FUNCTION = "new_agent"
 SPEC_CONSTANT = "BUILT_FROM"
 PARAMETERS_CONSTANT = "BUILT_PARAMETERS"
 INSTANCE = "_submission_agent"
-GENERATED_NAMES = (SPEC_CONSTANT, PARAMETERS_CONSTANT, FACTORY_FUNCTION, INSTANCE, ENTRY_FUNCTION)
+LOAD_CLOCK = "LOADING_STARTED_AT"
+GENERATED_NAMES = (SPEC_CONSTANT, PARAMETERS_CONSTANT, FACTORY_FUNCTION, INSTANCE, ENTRY_FUNCTION, LOAD_CLOCK)
 
 SECTION_RULE = "# " + "-" * 78
 
@@ -91,6 +92,7 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
     source = "\n\n".join([
         _header(canonical, modules),
         *([f"from __future__ import {', '.join(futures)}"] if futures else []),
+        _load_clock(),
         *sections,
         _section("entry point (generated)", _entry_point(canonical, parameters, final_factory)),
     ])
@@ -160,6 +162,13 @@ def _header(spec: str, modules: list[ModuleSource]) -> str:
     )
 
 
+def _load_clock() -> str:
+    return (
+        "# Kaggle loads this file inside the first move's time: the agent's first clock starts here.\n"
+        f"{LOAD_CLOCK} = __import__('time').perf_counter()\n"
+    )
+
+
 def _entry_point(spec: str, parameters: dict[str, Any], factory_name: str) -> str:
     literal = "{" + ", ".join(f"{key!r}: {value!r}" for key, value in parameters.items()) + "}"
     return (
@@ -173,6 +182,7 @@ def _entry_point(spec: str, parameters: dict[str, Any], factory_name: str) -> st
         "\n"
         "\n"
         f"{INSTANCE} = {FACTORY_FUNCTION}()\n"
+        f"{INSTANCE}.count_first_move_from({LOAD_CLOCK})\n"
         "\n"
         "\n"
         f"def {ENTRY_FUNCTION}(observation, configuration):\n"

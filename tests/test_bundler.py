@@ -10,6 +10,7 @@ import ast
 import contextlib
 import io
 import textwrap
+import time
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,9 @@ BASE_FILES = {name: textwrap.dedent(text) for name, text in {
 
             def __call__(self, observation, configuration) -> int:
                 return self.column
+
+            def count_first_move_from(self, started_at: float) -> None:
+                self.started_at = started_at
 
 
         def make_agent(column: int = 0) -> Toy:
@@ -267,3 +271,10 @@ def test_a_missing_data_file_fails_the_build_unless_allowed(tmp_path: Path) -> N
     assert bundle.missing_data == ("table.bin",) and bundle.data_files == ()
     with pytest.raises(FileNotFoundError, match="table.bin was missing"):
         run_bundle(bundle.source)["new_agent"]().facts()
+
+
+def test_the_first_move_clock_starts_when_loading_starts(tmp_path: Path) -> None:
+    """Kaggle counts loading the file against the first move, so the agent is told when it began."""
+    before = time.perf_counter()
+    namespace = run_bundle(build_fixture(tmp_path))
+    assert before <= namespace["_submission_agent"].started_at == namespace["LOADING_STARTED_AT"] <= time.perf_counter()

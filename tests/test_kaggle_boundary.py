@@ -100,3 +100,27 @@ def test_guard_resets_the_strategy_on_a_new_game() -> None:
     assert strategy.resets == 0
     agent(observation("4"), CONFIG)
     assert strategy.resets == 1
+
+
+class ClockReader(Scripted):
+    """Records the deadline of every move it is asked for."""
+
+    def __init__(self) -> None:
+        super().__init__(3)
+        self.deadlines: list[Deadline] = []
+
+    def choose(self, position: Position, deadline: Deadline) -> int:
+        self.deadlines.append(deadline)
+        return 3
+
+
+def test_first_move_clock_can_start_when_loading_started() -> None:
+    strategy = ClockReader()
+    agent = GuardedAgent("clock", strategy)
+    loading_started = time.perf_counter() - 0.5
+    agent.count_first_move_from(loading_started)
+    agent(observation(""), CONFIG)
+    agent(observation("44"), CONFIG)
+    first, second = strategy.deadlines
+    assert first.started_at == loading_started and first.remaining() < 1.25
+    assert second.started_at > loading_started + 0.5 and second.remaining() > 1.5
