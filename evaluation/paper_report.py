@@ -48,6 +48,8 @@ from evaluation.statistics import Interval
 
 REPORT_FILE = "report.md"
 RUNS_DIR = "runs"
+ROUNDING = 1e-9
+"""Slack when a paper's number meets an interval's end: Wilson's bound at 100% comes out as 0.99999..."""
 NO_LIMIT = 1e9
 """Seconds: the clock of a re-search that counts nodes, which must reach the full depth."""
 
@@ -188,7 +190,7 @@ def judge(claim: Claim, result: ExperimentResult) -> Verdict:
         rate = win_rate(wins, draws, losses)
         assert claim.paper_value is not None
         ours = f"won {percent(rate)} of {games}"
-        if rate.low <= claim.paper_value <= rate.high:
+        if rate.low - ROUNDING <= claim.paper_value <= rate.high + ROUNDING:
             return Verdict("agrees", ours + f"; the paper's {100 * claim.paper_value:g}% is inside", games)
         side = "lower" if rate.high < claim.paper_value else "higher"
         return Verdict("disagrees", ours + f"; {side} than the paper's {100 * claim.paper_value:g}%", games)

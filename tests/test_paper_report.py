@@ -132,6 +132,8 @@ def test_a_win_rate_agrees_when_the_papers_number_is_inside_our_interval() -> No
     claim = Claim("wins 93.75%", "win_rate", (("s", "a"),), 0.9375)
     # 20 wins in 20 games: Wilson [83.9%, 100%] holds 93.75%; 20 draws: [0, 16.1%] does not.
     assert judge(claim, experiment_result(claim, 20, {"a": "random", "b": None})).status == "agrees"
+    perfect = Claim("wins every game", "win_rate", (("s", "a"),), 1.0)
+    assert judge(perfect, experiment_result(perfect, 100, {"a": "random", "b": None})).status == "agrees"
     lost = judge(claim, experiment_result(claim, 20, {"a": None, "b": None}))
     assert lost.status == "disagrees" and "lower" in lost.ours and lost.games == 20
 
