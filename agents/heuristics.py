@@ -12,7 +12,7 @@ Every evaluation here is ``side(mine) - side(theirs)``, so swapping the sides ne
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from agents.position import Geometry
 from agents.window_table import count_windows, window_layout
@@ -56,7 +56,7 @@ def window_score(shape: Geometry, mine: int, theirs: int, weights: tuple[int, ..
     return sum(weight * (own[j] - other[j]) for j, weight in enumerate(weights))
 
 
-@lru_cache(maxsize=None)
+@cache
 def cell_values(shape: Geometry) -> tuple[tuple[int, int], ...]:
     """``(value, cells)`` pairs: the cells through which exactly ``value`` windows pass."""
     groups: dict[int, int] = {}
@@ -71,7 +71,7 @@ def h2(shape: Geometry, mine: int, theirs: int) -> int:
                for value, cells in cell_values(shape))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _single_masks(shape: Geometry) -> tuple[tuple[int, int], ...]:
     """``(value, cells)`` pairs for feature 4: the columns at each distance from the centre."""
     centre = (shape.columns - 1) / 2

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 from agents.kaggle_boundary import Deadline, GuardedAgent
 from agents.position import Position

@@ -17,8 +17,8 @@ are skipped (this changes no value: the tree would find that loss one ply later)
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from agents.heuristics import h1, h2, parse_weights, window_score, window_weights
 from agents.kaggle_boundary import Deadline, GuardedAgent

@@ -147,7 +147,8 @@ def _compile_winning_cells(height: int, inarow: int, board_mask: int) -> Callabl
         for d in (height, height - 1, height + 1):
             lines.append(f"    a1 = p >> {d}; b1 = p << {d}")
             for step in range(2, inarow):
-                lines.append(f"    a{step} = a{step - 1} & (p >> {step * d}); b{step} = b{step - 1} & (p << {step * d})")
+                shift = step * d
+                lines.append(f"    a{step} = a{step - 1} & (p >> {shift}); b{step} = b{step - 1} & (p << {shift})")
             ends = [f"b{inarow - 1}", f"a{inarow - 1}"] + [f"a{j} & b{inarow - 1 - j}" for j in range(1, inarow - 1)]
             lines.append("    r |= " + " | ".join(ends))
         lines.append(f"    return r & ({board_mask} ^ mask)")
@@ -246,7 +247,9 @@ class Position:
                     mask |= bit
         ones, twos = bin(stones[1]).count("1"), bin(stones[2]).count("1")
         if ones - twos not in (0, 1):
-            raise ValueError(f"player 1 has {ones} stones and player 2 {twos}: player 1 moves first, so no game reaches this")
+            raise ValueError(
+                f"player 1 has {ones} stones and player 2 {twos}: player 1 moves first, so no game reaches this"
+            )
         to_move = 1 if ones == twos else 2
         if mark is not None and mark != to_move:
             raise ValueError(f"mark {mark} is not to move: by the stone counts it is player {to_move}'s turn")
@@ -273,7 +276,8 @@ class Position:
         shape = self.geometry
         symbols = ".XO"
         board = self.to_board()
-        lines = [" ".join(symbols[v] for v in board[r * shape.columns:(r + 1) * shape.columns]) for r in range(shape.rows)]
+        width = shape.columns
+        lines = [" ".join(symbols[v] for v in board[r * width:(r + 1) * width]) for r in range(shape.rows)]
         lines.append(" ".join(str((c + 1) % 10) for c in range(shape.columns)))
         return "\n".join(lines)
 

@@ -10,7 +10,7 @@ change, so a search places and removes stones on one table instead of rescanning
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from agents.position import Geometry, Position
 
@@ -23,7 +23,7 @@ class WindowLayout:
     through: dict[int, tuple[int, ...]]
 
 
-@lru_cache(maxsize=None)
+@cache
 def window_layout(shape: Geometry) -> WindowLayout:
     """The shared, cached windows of ``shape``."""
     windows = shape.windows()

@@ -15,11 +15,11 @@ import statistics
 import sys
 import time
 
+from conditions import machine_conditions
+
 from agents.kaggle_boundary import Deadline
 from agents.mcts import MctsStrategy
 from agents.position import Position
-
-from conditions import machine_conditions
 
 
 def sample_positions(count: int, seed: int) -> list[Position]:

@@ -18,11 +18,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from conditions import machine_conditions
+
 from evaluation.match import run_match
 from evaluation.report import match_table
 from evaluation.scheduling import default_jobs
-
-from conditions import machine_conditions
 
 OPPONENT = "kaggle:negamax"
 TARGET_SCORE = 0.95

@@ -18,11 +18,11 @@ import sys
 import time
 from dataclasses import dataclass
 
+from conditions import machine_conditions
+
 from agents.kaggle_boundary import Deadline
 from agents.minimax import AlphaBetaSearch, MinimaxStrategy, adaptive_depth
 from agents.position import Position
-
-from conditions import machine_conditions
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     for label, depth_of in ((f"depth {args.depth}", lambda p: args.depth), ("adaptive 4/5", adaptive_depth)):
         pairs = [(measure(p, depth_of(p), memo=True), measure(p, depth_of(p), memo=False)) for p in positions]
         memoised, recounted = [on for on, _ in pairs], [off for _, off in pairs]
-        if any(a.nodes != b.nodes for a, b in zip(memoised, recounted)):
+        if any(a.nodes != b.nodes for a, b in zip(memoised, recounted, strict=True)):
             print("  node counts differ with and without the memo: the two searches are not the same tree")
             return 1
         print(f"{label}:")

@@ -14,12 +14,12 @@ import sys
 import time
 from pathlib import Path
 
+from conditions import machine_conditions
+
 from agents.registry import REGISTRY
 from submission.bundler import build_bundle
 from submission.module_graph import BuildError
 from submission.validator import validate_file
-
-from conditions import machine_conditions
 
 OUTPUT_DIR = Path("out/submissions")
 

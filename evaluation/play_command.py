@@ -20,7 +20,8 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rows", type=int, default=6, help="board rows (default 6)")
     parser.add_argument("--columns", type=int, default=7, help="board columns (default 7)")
     parser.add_argument("--inarow", type=int, default=4, help="stones in a row to win (default 4)")
-    parser.add_argument("--act-timeout", type=float, default=2.0, help="seconds per move, Kaggle's actTimeout (default 2)")
+    parser.add_argument("--act-timeout", type=float, default=2.0,
+                        help="seconds per move, Kaggle's actTimeout (default 2)")
 
 
 def board_config(args: argparse.Namespace) -> BoardConfig:
@@ -28,7 +29,8 @@ def board_config(args: argparse.Namespace) -> BoardConfig:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("first", metavar="A", help="agent moving first: a registry name[:params], kaggle:NAME or a .py file")
+    parser.add_argument("first", metavar="A",
+                        help="agent moving first: a registry name[:params], kaggle:NAME or a .py file")
     parser.add_argument("second", metavar="B", help="agent moving second")
     add_board_arguments(parser)
     parser.add_argument("--seed", type=int, default=None, help="seed for kaggle's built-in agents' random choices")

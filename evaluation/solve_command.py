@@ -15,8 +15,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from agents.alphabeta import SearchLimit, analyze, solve
 from agents.position import Position

@@ -14,9 +14,10 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from agents.data_files import read_data
 from agents.registry import parse_spec

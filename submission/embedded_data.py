@@ -11,8 +11,8 @@ from __future__ import annotations
 import ast
 import base64
 import zlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from submission.module_graph import BuildError, ModuleSource, internal_imports
 

@@ -110,7 +110,7 @@ def parity(path: str, request: dict[str, Any]) -> dict[str, Any]:
             exec(code, namespace)
         factory = namespace[request["factory"]]
         columns = []
-        for observation, configuration in zip(request["observations"], request["configurations"]):
+        for observation, configuration in zip(request["observations"], request["configurations"], strict=True):
             agent = factory(**request["overrides"])
             column = agent(structify(observation), structify(configuration))
             columns.append(column if isinstance(column, int) else repr(column))

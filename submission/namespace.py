@@ -14,7 +14,7 @@ import builtins
 import re
 from dataclasses import dataclass, field
 
-from submission.module_graph import BuildError, InternalImport, ModuleSource, internal_imports
+from submission.module_graph import BuildError, ModuleSource, internal_imports
 
 Identity = tuple[str, ...]
 """What a top-level name is bound to: ("import", module, attribute) for a standard-library import
@@ -60,7 +60,7 @@ def analyse(module: ModuleSource, skip: set[int]) -> Scopes:
             bind(node.name, inner, own(node.name), node)
             outer_parts: list[ast.AST] = list(node.decorator_list)
             if isinstance(node, ast.ClassDef):
-                outer_parts += node.bases + node.keywords
+                outer_parts += [*node.bases, *node.keywords]
                 inner_parts: list[ast.AST] = list(node.body)
             else:
                 outer_parts += node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
@@ -199,9 +199,9 @@ def rewrite(module: ModuleSource, renames: dict[str, str], removed: list[ast.stm
             if node.id in renames:
                 edits.append((node.lineno - 1, node.col_offset, node.end_col_offset or 0,
                               node.id.encode(), renames[node.id].encode()))
-        for name, node in scopes.definitions.items():
+        for name, definition in scopes.definitions.items():
             if name in renames:
-                edits.append(_definition_edit(module, node, name, renames[name], lines))
+                edits.append(_definition_edit(module, definition, name, renames[name], lines))
     for index, start, end, old, new in sorted(set(edits), reverse=True):
         line = lines[index]
         if line[start:end] != old:

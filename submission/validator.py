@@ -333,7 +333,7 @@ def _parity_check(result: dict[str, Any], expected: list[int], positions: list[P
                      "rebuild with `connectx build`; if it still fails, the bundler mangled a module: report it")
     actual = result["columns"]
     differing = [f"{position!r}: unbundled {want}, bundled {got}"
-                 for position, want, got in zip(positions, expected, actual) if want != got]
+                 for position, want, got in zip(positions, expected, actual, strict=True) if want != got]
     setting = ", ".join(f"{k}={v}" for k, v in overrides.items()) or "built parameters"
     if differing:
         return Check(name, False, f"{len(differing)} of {len(positions)} positions differ ({setting}):\n  "

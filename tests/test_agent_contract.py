@@ -92,7 +92,9 @@ def test_takes_an_immediate_win(name: str, moves: str, rows: int, columns: int, 
 
 
 @pytest.mark.parametrize("name", SEARCHERS)
-@pytest.mark.parametrize("moves,rows,columns,inarow", [("17171", 6, 7, 4), ("11213", 6, 7, 4), ("112", 4, 5, 3), ("11213", 5, 6, 4)])
+@pytest.mark.parametrize("moves,rows,columns,inarow", [
+    ("17171", 6, 7, 4), ("11213", 6, 7, 4), ("112", 4, 5, 3), ("11213", 5, 6, 4),
+])
 def test_blocks_an_immediate_loss(name: str, moves: str, rows: int, columns: int, inarow: int) -> None:
     position = Position.from_moves(moves, rows, columns, inarow)
     forced = position.non_losing_columns()

@@ -32,7 +32,9 @@ def test_play_writes_the_replay_and_shows_the_result(tmp_path: Path, capsys: pyt
 
 def test_play_runs_on_other_boards_and_agent_files(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     agent_file = tmp_path / "leftmost.py"
-    agent_file.write_text("def agent(obs, config):\n    return [c for c in range(config.columns) if obs.board[c] == 0][0]\n")
+    agent_file.write_text(
+        "def agent(obs, config):\n    return [c for c in range(config.columns) if obs.board[c] == 0][0]\n"
+    )
     assert main(["play", str(agent_file), "kaggle:random", "--rows", "4", "--columns", "5", "--inarow", "3"]) == 0
     assert "1 2 3 4 5" in capsys.readouterr().out
 
@@ -44,7 +46,9 @@ def test_play_runs_on_other_boards_and_agent_files(tmp_path: Path, capsys: pytes
     (["play", "missing/agent.py", "random"], "does not exist"),
     (["play", "random", "random", "--rows", "0"], "rows = 0"),
 ])
-def test_play_refuses_bad_input_with_one_line_and_exit_2(argv: list[str], message: str, capsys: pytest.CaptureFixture) -> None:
+def test_play_refuses_bad_input_with_one_line_and_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture
+) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1

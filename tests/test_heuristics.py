@@ -6,8 +6,19 @@ import random
 
 import pytest
 
-from agents.heuristics import (H1_HALF_OPEN_THREE, H1_OPEN_THREE, H1_OPEN_TWO, H1_ROOM, H1_SINGLE, cell_values,
-                               h1, h2, parse_weights, window_score, window_weights)
+from agents.heuristics import (
+    H1_HALF_OPEN_THREE,
+    H1_OPEN_THREE,
+    H1_OPEN_TWO,
+    H1_ROOM,
+    H1_SINGLE,
+    cell_values,
+    h1,
+    h2,
+    parse_weights,
+    window_score,
+    window_weights,
+)
 from agents.position import Position, geometry
 
 PAPER_MATRIX = [  # Kang, Wang & Hu (2019), heuristic 2, top row first

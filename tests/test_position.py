@@ -163,7 +163,8 @@ def naive_perft(board: NaiveBoard, depth: int) -> int:
 
 @pytest.mark.parametrize("rows,columns,inarow,depth", [(4, 4, 3, 7), (3, 5, 3, 6), (6, 7, 4, 5)])
 def test_perft_matches_naive_board(rows: int, columns: int, inarow: int, depth: int) -> None:
-    assert perft(Position.initial(rows, columns, inarow), depth) == naive_perft(NaiveBoard(rows, columns, inarow), depth)
+    expected = naive_perft(NaiveBoard(rows, columns, inarow), depth)
+    assert perft(Position.initial(rows, columns, inarow), depth) == expected
 
 
 def test_perft_before_any_win_is_a_power_of_the_width() -> None:
@@ -202,7 +203,8 @@ def test_from_board_reads_kaggle_observations() -> None:
 
 
 @pytest.mark.parametrize("moves,message", [
-    ("48", "column digit 1-7"), ("4x", "column digit"), ("1111111", "full column"), ("12121213", "after the game was won"),
+    ("48", "column digit 1-7"), ("4x", "column digit"), ("1111111", "full column"),
+    ("12121213", "after the game was won"),
 ])
 def test_from_moves_rejects_bad_move_strings(moves: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -210,7 +212,8 @@ def test_from_moves_rejects_bad_move_strings(moves: str, message: str) -> None:
 
 
 @pytest.mark.parametrize("board,message", [
-    ([0] * 41, "cells"), ([3] + [0] * 41, "0, 1 or 2"), ([1] + [0] * 41, "floating"), ([0] * 35 + [1, 1, 0, 0, 0, 0, 0], "first"),
+    ([0] * 41, "cells"), ([3] + [0] * 41, "0, 1 or 2"), ([1] + [0] * 41, "floating"),
+    ([0] * 35 + [1, 1, 0, 0, 0, 0, 0], "first"),
 ])
 def test_from_board_rejects_impossible_boards(board: list[int], message: str) -> None:
     with pytest.raises(ValueError, match=message):
