@@ -133,7 +133,7 @@ class Generation:
     def _finish_level(self, ply: int, pool: multiprocessing.pool.Pool) -> None:
         self.complete[ply % 2] = ply
         print(f"\nply {ply} solved: {len(self.level(ply))} positions", flush=True)
-        if min(self.complete.values()) >= 0:
+        if min(self.complete.values()) >= 0 and self.solved_this_run:  # a resumed run re-walks solved levels first
             self.write_book()
         if ply + 2 <= self._deepest(ply + 2):
             self._start_level(ply + 2, pool)

@@ -59,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-ply", type=int, default=3, help="positions sampled at each ply")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--solve-from-ply", type=int, default=7, help="shallower samples need solved children")
     args = parser.parse_args(argv)
     solver = NativeSolver(26)
     wrong = [line for name in DEFAULT_FILES for line in check_file(solver, DEFAULT_POSITIONS / name, 20)]
@@ -73,11 +74,10 @@ def main(argv: list[str] | None = None) -> int:
         if key in in_book:
             by_ply.setdefault(len(solved.moves), []).append(solved.moves)
     rng = random.Random(args.seed)
-    deepest = max(by_ply)
     sample = []
     for ply in sorted(by_ply):
         candidates = sorted(by_ply[ply])
-        if ply < deepest - 1:
+        if ply < args.solve_from_ply:
             # shallow positions are costly to solve move by move: take those the checkpoint answers
             candidates = [moves for moves in candidates if children_known(moves, known)]
         for moves in rng.sample(candidates, min(args.per_ply, len(candidates))):

@@ -1,0 +1,133 @@
+"""The shipped opening book: loads fast, holds legal and correct moves, folds mirrors, knows its edge."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from agents.opening_book import decode_opening_book, load_opening_book
+from agents.position import Position
+
+SAMPLE_PATH = Path(__file__).resolve().parent.parent / "book" / "book_sample.json"
+CENTRE_ORDER = (3, 2, 4, 1, 5, 0, 6)
+
+
+def book_move(moves: str) -> int | None:
+    position = Position.from_moves(moves)
+    return load_opening_book().move_for(6, 7, 4, position.current, position.mask)
+
+
+def mirrored(moves: str) -> str:
+    return "".join(str(8 - int(digit)) for digit in moves)
+
+
+def split_key(key: int) -> tuple[int, int]:
+    """(current, mask) back from a 7x6 key ``current + mask``.
+
+    Per column the key is ``current + 2**height - 1``, so adding one sets a marker bit at ``height``.
+    """
+    current = mask = 0
+    for column in range(7):
+        bits = ((key >> (7 * column)) & 0x7F) + 1
+        height = bits.bit_length() - 1
+        column_mask = (1 << height) - 1
+        mask |= column_mask << (7 * column)
+        current |= (bits - (1 << height)) << (7 * column)
+    return current, mask
+
+
+def test_book_loads_well_under_a_second() -> None:
+    load_opening_book.cache_clear()
+    started = time.process_time()
+    book = load_opening_book()
+    assert time.process_time() - started < 0.5
+    assert len(book) > 100
+
+
+def test_every_entry_is_a_legal_move_in_a_book_deep_position() -> None:
+    book = load_opening_book()
+    for key, column in book.entries():
+        current, mask = split_key(key)
+        assert current + mask == key
+        assert 0 <= column < 7 and not mask & (1 << (7 * column + 5)), f"illegal column {column} in {key:#x}"
+        stones = bin(mask).count("1")
+        assert stones <= (book.first_player_plies if stones % 2 == 0 else book.second_player_plies)
+
+
+def strategy_keys(starts: list[Position], deepest: int) -> set[int]:
+    """Canonical keys of every position reached by book moves and all replies, up to ``deepest`` stones."""
+    book = load_opening_book()
+    reached: set[int] = set()
+    frontier = {min(p.key(), p.mirrored_key()): p for p in starts}
+    while frontier:
+        reached.update(frontier)
+        replies: dict[int, Position] = {}
+        for position in frontier.values():
+            column = book.move_for(6, 7, 4, position.current, position.mask)
+            assert column is not None, f"the book has no move for {position!r}, a position its strategy reaches"
+            if position.moves + 2 > deepest or position.is_winning_move(column):
+                continue
+            ours = position.play(column)
+            for reply in ours.legal_columns():
+                child = ours.play(reply)
+                if not ours.is_winning_move(reply) and not child.is_full():
+                    replies[min(child.key(), child.mirrored_key())] = child
+        frontier = replies
+    return reached
+
+
+def test_the_book_is_exactly_both_strategies_answering_every_reply() -> None:
+    """From the empty board (first player) and every first move (second player), every reply
+    to a book move leads to a position the book knows, down to its depth, and nothing else is stored."""
+    book = load_opening_book()
+    empty = Position.from_moves("")
+    first = strategy_keys([empty], book.first_player_plies)
+    second = strategy_keys([empty.play(column) for column in range(7)], book.second_player_plies)
+    assert first | second == {key for key, _ in book.entries()}
+
+
+def test_first_player_opens_in_the_centre_and_second_player_answers_the_centre_there() -> None:
+    assert book_move("") == 3
+    assert book_move("4") == 3
+
+
+@pytest.mark.parametrize("sample", json.loads(SAMPLE_PATH.read_text()), ids=lambda sample: sample["moves"])
+def test_book_move_has_the_best_exact_score_nearest_the_centre(sample: dict) -> None:
+    scores = sample["move_scores"]
+    best = max(score for score in scores if score is not None)
+    expected = next(column for column in CENTRE_ORDER if scores[column] == best)
+    assert book_move(sample["moves"]) == expected
+
+
+@pytest.mark.parametrize("sample", json.loads(SAMPLE_PATH.read_text()), ids=lambda sample: sample["moves"])
+def test_a_mirrored_position_gets_the_mirrored_move(sample: dict) -> None:
+    column = book_move(sample["moves"])
+    assert column is not None
+    position = Position.from_moves(sample["moves"])
+    if position.key() == position.mirrored_key():  # a symmetric position is its own mirror
+        assert book_move(mirrored(sample["moves"])) == column
+    else:
+        assert book_move(mirrored(sample["moves"])) == 6 - column
+
+
+def test_positions_off_the_strategy_or_past_its_depth_are_unknown() -> None:
+    book = load_opening_book()
+    assert book_move("1") is not None  # every first move is answered
+    assert book_move("11") is None  # the first player never opens in a corner
+    too_deep = "5554224333234511764415115"  # a scored position of shared/positions/Test_L2_R1
+    assert len(too_deep) > max(book.first_player_plies, book.second_player_plies)
+    assert book_move(too_deep) is None
+
+
+def test_other_board_sizes_are_unknown() -> None:
+    book = load_opening_book()
+    for rows, columns, inarow in [(6, 7, 5), (7, 6, 4), (6, 8, 4), (5, 7, 4)]:
+        assert book.move_for(rows, columns, inarow, 0, 0) is None
+
+
+def test_a_file_that_is_not_a_book_is_refused() -> None:
+    with pytest.raises(ValueError, match="regenerate"):
+        decode_opening_book(b"JUNK" + bytes(20))
