@@ -93,7 +93,7 @@ def decode_opening_book(data: bytes) -> OpeningBook:
     if magic != MAGIC:
         raise ValueError(f"not an opening book (magic {magic!r}): regenerate it with `python3 -m book.generate`")
     payload = zlib.decompress(data[HEADER.size :])
-    keys = []
+    keys: list[int] = []
     key = 0
     delta = 0
     shift = 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import zlib
-from typing import Mapping
+from collections.abc import Mapping
 
 from agents.opening_book import HEADER, MAGIC
 

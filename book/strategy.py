@@ -8,8 +8,8 @@ score for us cannot drop whatever the opponent replies. The floor only saves sol
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from agents.position import Position
 
