@@ -69,7 +69,8 @@ def interval_series_plot(series: Mapping[str, Sequence[tuple[str | float, Interv
         shift = 0.06 * (offset - (len(series) - 1) / 2) if categorical else 0.0
         xs = [place(x) + shift for x, _ in points]
         values = [interval.value for _, interval in points]
-        errors = [[i.value - i.low for _, i in points], [i.high - i.value for _, i in points]]
+        # max(0, ...): Wilson's end at 0% or 100% can round a hair past the value itself.
+        errors = [[max(0.0, i.value - i.low) for _, i in points], [max(0.0, i.high - i.value) for _, i in points]]
         line = axes.errorbar(xs, values, yerr=errors, marker="o", capsize=4, label=name)
         colours[name] = line[0].get_color()
     for name, x, value in reference:
