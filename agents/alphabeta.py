@@ -28,9 +28,9 @@ from __future__ import annotations
 import gc
 import math
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 from agents.heuristic import Evaluation, evaluator
 from agents.move_order import ScoredMove, centre_first_masks, sorted_moves

@@ -14,8 +14,8 @@ An iteration the clock cuts short yields nothing, so only completed depths are e
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from agents.alphabeta import SearchLimit, search_depth, solve
 from agents.position import Position

@@ -11,7 +11,7 @@ loss (<= -1) of ``alphabeta``'s score scale, so the depth-limited search can mix
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from agents.position import Geometry
 

@@ -7,7 +7,7 @@ centre-first column order, since central stones take part in the most lines.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from agents.position import Geometry
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 import random
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -30,7 +30,7 @@ def plain_scores(rows: int, columns: int, inarow: int):
     """
     cells = rows * columns
 
-    @lru_cache(maxsize=None)
+    @cache
     def score(position: Position) -> int:
         best = None
         for column in position.legal_columns():
