@@ -117,5 +117,5 @@ def decode_opening_book(data: bytes) -> OpeningBook:
 
 @lru_cache(maxsize=1)
 def load_opening_book() -> OpeningBook:
-    """The shipped 7x6x4 book, decoded once per process (about a tenth of a second)."""
+    """The shipped 7x6x4 book, decoded once per process (about a quarter of a second)."""
     return decode_opening_book(read_data(BOOK_FILE))

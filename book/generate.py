@@ -36,9 +36,9 @@ WALL_CLOCK_PATH = REPOSITORY / "book" / "checkpoint" / "wall_seconds.json"
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--first-player-plies", type=int, default=10, help="deepest even ply holding our move")
-    parser.add_argument("--second-player-plies", type=int, default=11, help="deepest odd ply holding our move")
-    parser.add_argument("--budget-minutes", type=float, default=90.0, help="stop (resumably) after this long")
+    parser.add_argument("--first-player-plies", type=int, default=16, help="deepest even ply holding our move")
+    parser.add_argument("--second-player-plies", type=int, default=15, help="deepest odd ply holding our move")
+    parser.add_argument("--budget-minutes", type=float, default=120.0, help="stop (resumably) after this long")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--table-log2", type=int, default=28, help="C transposition table: 2^n entries, 5 B each")
     return parser
