@@ -13,6 +13,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.position import Position
+
 BOOK_DIR = Path(__file__).resolve().parent
 BUILD_DIR = BOOK_DIR / "build"
 SOURCE = BOOK_DIR / "solver.c"
@@ -59,6 +61,8 @@ class NativeSolver:
         library.book_init.argtypes = [ctypes.c_int]
         library.book_solve.argtypes = [ctypes.c_char_p, ctypes.c_int]
         library.book_best_move.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(ctypes.c_int)]
+        library.book_best_move_bits.argtypes = [ctypes.c_uint64, ctypes.c_uint64, ctypes.c_int,
+                                                ctypes.POINTER(ctypes.c_int)]
         library.book_node_count.restype = ctypes.c_uint64
         if not library.book_init(log2_table_entries):
             raise MemoryError(
@@ -84,9 +88,20 @@ class NativeSolver:
         self._check(moves, score)
         return Solved(score, column.value, self._library.book_node_count())
 
+    def best_move_of(self, position: Position, floor: int = -100) -> Solved:
+        """``best_move`` for a 7x6x4 ``Position`` (a game's position needs no move history)."""
+        shape = position.geometry
+        if (shape.rows, shape.columns, shape.inarow) != (6, 7, 4):
+            raise ValueError(f"the C solver plays 7x6 connect-4 only, not {shape.columns}x{shape.rows}x{shape.inarow}")
+        column = ctypes.c_int(-1)
+        self._library.book_reset_node_count()
+        score = self._library.book_best_move_bits(position.current, position.mask, floor, ctypes.byref(column))
+        self._check(repr(position), score)
+        return Solved(score, column.value, self._library.book_node_count())
+
     @staticmethod
     def _check(moves: str, score: int) -> None:
         if score == INVALID_POSITION:
-            raise ValueError(f"{moves!r} is not a legal unfinished 7x6 position (1-based column digits)")
+            raise ValueError(f"{moves!r} is not a legal unfinished 7x6 position")
         if score == FLOOR_TOO_HIGH:
             raise ValueError(f"no move of {moves!r} reaches the floor given: pass a true lower bound of its score")

@@ -238,6 +238,16 @@ static int solve(const position_t *p, int floor_hint) {
     return lo;
 }
 
+/* Whether `stones` hold four in a row (a finished game). */
+static int has_four(bits_t stones) {
+    static const int shifts[4] = {1, H1, H1 - 1, H1 + 1};
+    for (int i = 0; i < 4; i++) {
+        bits_t pairs = stones & (stones >> shifts[i]);
+        if (pairs & (pairs >> 2 * shifts[i])) return 1;
+    }
+    return 0;
+}
+
 /* Whether playing `col` (playable) scores at least `target` for the side to move. */
 static int move_reaches(const position_t *p, int col, int target) {
     bits_t move = move_bit(p, col);
@@ -275,20 +285,36 @@ int book_solve(const char *moves, int floor_hint) {
 
 /* Exact score and best move (0-based column in *best_column): the highest score, and among
  * equal scores the column nearest the centre. */
-int book_best_move(const char *moves, int floor_hint, int *best_column) {
-    position_t p;
-    *best_column = -1;
-    if (!parse_moves(moves, &p) || p.moves == CELLS) return INVALID_POSITION;
-    int score = solve(&p, floor_hint);
+static int best_move_of(const position_t *p, int floor_hint, int *best_column) {
+    int score = solve(p, floor_hint);
     for (int i = 0; i < WIDTH; i++) {
         int col = CENTRE_ORDER[i];
-        if (p.mask & top_bit(col)) continue;
-        if (move_reaches(&p, col, score)) {
+        if (p->mask & top_bit(col)) continue;
+        if (move_reaches(p, col, score)) {
             *best_column = col;
             return score;
         }
     }
     return FLOOR_TOO_HIGH; /* the caller's floor was not a true lower bound */
+}
+
+int book_best_move(const char *moves, int floor_hint, int *best_column) {
+    position_t p;
+    *best_column = -1;
+    if (!parse_moves(moves, &p) || p.moves == CELLS) return INVALID_POSITION;
+    return best_move_of(&p, floor_hint, best_column);
+}
+
+/* The same for a position given as bitboards (the layout above), as the agents' core holds it:
+ * a game's positions need no move history. INVALID_POSITION if the stones do not stack from the
+ * bottom, a side already has four, or the board is full. */
+int book_best_move_bits(uint64_t current, uint64_t mask, int floor_hint, int *best_column) {
+    position_t p = {current, mask, popcount(mask)};
+    *best_column = -1;
+    if ((mask & ~BOARD_MASK) || (current & ~mask) || ((mask + BOTTOM_MASK) & mask) || p.moves == CELLS
+        || popcount(current) != p.moves / 2
+        || has_four(current) || has_four(current ^ mask)) return INVALID_POSITION;
+    return best_move_of(&p, floor_hint, best_column);
 }
 
 uint64_t book_node_count(void) { return node_count; }
