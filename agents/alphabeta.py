@@ -32,7 +32,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from agents.heuristic import Evaluation, evaluator
+from agents.horizon import Evaluation, evaluator
 from agents.move_order import ScoredMove, centre_first_masks, sorted_moves
 from agents.position import Geometry, Position
 from agents.transposition_table import LOWER_BOUND_OFFSET, LOWER_BOUND_THRESHOLD, TranspositionTable
@@ -61,6 +61,10 @@ class SearchLimit:
 
     stop_at: float = math.inf
     max_nodes: float = math.inf
+
+
+NO_LIMIT = SearchLimit()
+"""Search until done."""
 
 
 @dataclass(frozen=True)
@@ -260,7 +264,7 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
 
 
 def solve(position: Position, table: TranspositionTable | None = None,
-          limit: SearchLimit = SearchLimit()) -> Solution | None:
+          limit: SearchLimit = NO_LIMIT) -> Solution | None:
     """The exact score of ``position`` and a best column, or None if the ``limit`` came first.
 
     Among moves with the best score the one
@@ -291,7 +295,7 @@ def solve(position: Position, table: TranspositionTable | None = None,
     return Solution(low, shape.column_of(best), counter.nodes + 1)
 
 
-def search_depth(position: Position, depth: int, limit: SearchLimit = SearchLimit(),
+def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
                  first_column: int | None = None) -> Estimate | None:
     """The best column of ``position`` searched ``depth`` plies deep, or None if the ``limit`` came first.
 
@@ -320,7 +324,7 @@ def search_depth(position: Position, depth: int, limit: SearchLimit = SearchLimi
 
 
 def analyze(position: Position, table: TranspositionTable | None = None,
-            limit: SearchLimit = SearchLimit()) -> dict[int, int] | None:
+            limit: SearchLimit = NO_LIMIT) -> dict[int, int] | None:
     """The exact score of playing each legal column (0-based), or None if the ``limit`` came first.
 
     The limit applies to each column's solve.
@@ -361,9 +365,9 @@ def _root_moves(position: Position) -> Solution | list[ScoredMove]:
 
 
 def _root_search(negamax: Negamax, ordered: list[ScoredMove], opponent: int, mask: int, moves: int,
-                 alpha: int, beta: int) -> tuple[int, int | None]:
-    """Fail-soft ``(score, move)`` over the root's ordered moves; the move is None on a fail-low."""
-    best = None
+                 alpha: int, beta: int) -> tuple[int, int]:
+    """Fail-soft ``(score, move)`` over the root's ordered moves; on a fail-low the move means nothing."""
+    best = ordered[0][1]
     for _, move, threats in ordered:
         score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, threats)
         if score >= beta:

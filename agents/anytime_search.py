@@ -3,7 +3,7 @@
 ``iterative_deepening`` yields one ``SearchResult`` per completed iteration, and the caller plays
 the move of the last one it received, so the search can be cut off at any moment:
 
-1. depth 1, 2, 3, ... of ``alphabeta.search_depth`` (the horizon scored by ``heuristic``), until
+1. depth 1, 2, 3, ... of ``alphabeta.search_depth`` (the horizon scored by ``horizon``), until
    the heuristic limit, or until a depth reaches the end of the game or proves a win or a loss;
    each iteration searches the previous one's best move first;
 2. an exact ``alphabeta.solve`` until the exact limit, whose result, when it completes, is perfect
@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from agents.alphabeta import SearchLimit, search_depth, solve
+from agents.alphabeta import NO_LIMIT, SearchLimit, search_depth, solve
 from agents.position import Position
 from agents.transposition_table import TranspositionTable
 
@@ -39,7 +39,7 @@ class SearchResult:
 
 
 def iterative_deepening(position: Position, table: TranspositionTable | None = None,
-                        exact_limit: SearchLimit = SearchLimit(),
+                        exact_limit: SearchLimit = NO_LIMIT,
                         heuristic_limit: SearchLimit | None = None) -> Iterator[SearchResult]:
     """Results of ever deeper searches of ``position`` (not over), ending with an exact one if the limits allow.
 
