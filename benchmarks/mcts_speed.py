@@ -10,32 +10,15 @@ Usage: .venv/bin/python benchmarks/mcts_speed.py [--positions 24] [--budget 1.0]
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import time
 
 from conditions import machine_conditions
+from random_positions import random_positions
 
 from agents.kaggle_boundary import Deadline
 from agents.mcts import MctsStrategy
-from agents.position import Position
-
-
-def sample_positions(count: int, seed: int) -> list[Position]:
-    """``count`` unfinished positions at plies spread from the opening to the late middle game."""
-    rng = random.Random(seed)
-    positions: list[Position] = []
-    while len(positions) < count:
-        plies = 4 * (len(positions) % 8)
-        position = Position.initial()
-        for _ in range(plies):
-            position = position.play(rng.choice(position.legal_columns()))
-            if position.is_over() or position.winning_cells():
-                break
-        else:
-            positions.append(position)
-    return positions
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"mcts speed on 7x6: {args.positions} positions, {args.budget:.2f} s each; {machine_conditions()}")
     by_stage: dict[int, list[float]] = {}
     overshoots = []
-    for index, position in enumerate(sample_positions(args.positions, args.seed)):
+    for index, position in enumerate(random_positions(args.positions, args.seed, lambda index, _: 4 * (index % 8))):
         strategy = MctsStrategy(time_budget=args.budget, seed=args.seed + index)
         deadline = Deadline.after(args.budget + 1.0)
         tree = strategy.search(position, deadline)

@@ -12,23 +12,10 @@ import platform
 import random
 import time
 
+from random_positions import random_positions
+
 from agents.negamax import NegamaxSearch
-from agents.position import Position
 from evaluation.engine import kaggle_environments
-
-
-def sample_positions(count: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        position = Position.initial()
-        for _ in range(rng.randint(2, 16)):
-            position = position.play(rng.choice(position.legal_columns()))
-            if position.is_over() or position.winning_columns():
-                break
-        else:
-            positions.append(position)
-    return positions
 
 
 def main() -> None:
@@ -52,7 +39,7 @@ def main() -> None:
     kaggle_connectx.play = counted_play
     config = structify({"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2})
     ours_nodes = ours_time = kaggle_time = 0.0
-    positions = sample_positions(args.positions, args.seed)
+    positions = random_positions(args.positions, args.seed, lambda _, rng: rng.randint(2, 16))
     for position in positions:
         search = NegamaxSearch(4, random.Random(args.seed))
         start = time.perf_counter()

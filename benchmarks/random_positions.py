@@ -1,0 +1,27 @@
+"""Positions from seeded random games, the speed benchmarks' common test set.
+
+Benchmark scripts run as files (``python benchmarks/x.py``), so they import this as ``random_positions``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from agents.position import Position
+
+
+def random_positions(count: int, seed: int, plies_of: Callable[[int, random.Random], int]) -> list[Position]:
+    """``count`` positions, game ``i`` of ``plies_of(i, rng)`` random plies; games that end or leave the
+    mover a win at once are dropped, since a search would answer those without searching."""
+    rng = random.Random(seed)
+    positions: list[Position] = []
+    while len(positions) < count:
+        position = Position.initial()
+        for _ in range(plies_of(len(positions), rng)):
+            position = position.play(rng.choice(position.legal_columns()))
+            if position.is_over() or position.winning_columns():
+                break
+        else:
+            positions.append(position)
+    return positions
