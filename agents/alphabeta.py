@@ -81,6 +81,16 @@ class Solution:
 
 
 @dataclass(frozen=True)
+class Proof:
+    """Whether the side to move can score at least ``target``; if it ``holds``, ``column`` does."""
+
+    target: int
+    holds: bool
+    column: int | None
+    nodes: int
+
+
+@dataclass(frozen=True)
 class Estimate:
     """The best column found by a depth-limited search and its value.
 
@@ -275,8 +285,6 @@ def solve(position: Position, table: TranspositionTable | None = None,
         return root
     shape = position.geometry
     mask, moves = position.mask, position.moves
-    if moves >= shape.cells - 2:
-        return Solution(0, shape.column_of(root[0][1]), 1)
     negamax, counter = exact_negamax(shape, table if table is not None else TranspositionTable(), limit)
     low = -((shape.cells - moves) // 2)
     high = (shape.cells + 1 - moves) // 2
@@ -293,6 +301,29 @@ def solve(position: Position, table: TranspositionTable | None = None,
         except _OutOfTime:
             return None
     return Solution(low, shape.column_of(best), counter.nodes + 1)
+
+
+def prove_at_least(position: Position, target: int, table: TranspositionTable | None = None,
+                   limit: SearchLimit = NO_LIMIT) -> Proof | None:
+    """Whether the side to move can score at least ``target``, or None if the ``limit`` came first.
+
+    One null-window search: much cheaper than ``solve``, and all an agent needs to keep a won
+    position won (``target`` 1) or a drawn one from being lost (``target`` 0).
+    """
+    root = _root_moves(position)
+    if isinstance(root, Solution):
+        holds = root.score >= target
+        return Proof(target, holds, root.column if holds else None, root.nodes)
+    shape = position.geometry
+    mask, moves = position.mask, position.moves
+    negamax, counter = exact_negamax(shape, table if table is not None else TranspositionTable(), limit)
+    with paused_gc():
+        try:
+            score, move = _root_search(negamax, root, position.current ^ mask, mask, moves, target - 1, target)
+        except _OutOfTime:
+            return None
+    holds = score >= target
+    return Proof(target, holds, shape.column_of(move) if holds else None, counter.nodes + 1)
 
 
 def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
@@ -345,8 +376,9 @@ def analyze(position: Position, table: TranspositionTable | None = None,
 def _root_moves(position: Position) -> Solution | list[ScoredMove]:
     """The root's non-losing moves in search order, or the Solution when no search is needed.
 
-    No search is needed when the game is over, the mover wins at once, or every move loses at
-    once (then the move blocks one of the threats, or is the first legal one).
+    No search is needed when the game is over, the mover wins at once, every move loses at once
+    (then the move blocks one of the threats, or is the first legal one), or at most two cells
+    are left and the mover can neither win nor be beaten at once (a draw).
     """
     over = finished_score(position)
     if over is not None:
@@ -361,7 +393,10 @@ def _root_moves(position: Position) -> Solution | list[ScoredMove]:
     if not candidates:
         threats = shape.winning_cells_of(current ^ mask, mask)
         return Solution(-win_score(shape, moves + 1), _first_column(shape, (threats & possible) or possible), 1)
-    return sorted_moves(shape.winning_cells_of, centre_first_masks(shape), current, mask, candidates)
+    ordered = sorted_moves(shape.winning_cells_of, centre_first_masks(shape), current, mask, candidates)
+    if moves >= shape.cells - 2:
+        return Solution(0, shape.column_of(ordered[0][1]), 1)
+    return ordered
 
 
 def _root_search(negamax: Negamax, ordered: list[ScoredMove], opponent: int, mask: int, moves: int,

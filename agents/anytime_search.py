@@ -1,15 +1,19 @@
-"""The anytime search: iterative deepening with a horizon evaluation, then an exact solve.
+"""The anytime search: iterative deepening with a horizon evaluation, then proofs, then an exact solve.
 
-``iterative_deepening`` yields one ``SearchResult`` per completed iteration, and the caller plays
-the move of the last one it received, so the search can be cut off at any moment:
+``iterative_deepening`` yields one ``SearchResult`` per completed step, and the caller plays the
+move of the last one it received, so the search can be cut off at any moment:
 
 1. depth 1, 2, 3, ... of ``alphabeta.search_depth`` (the horizon scored by ``horizon``), until
    the heuristic limit, or until a depth reaches the end of the game or proves a win or a loss;
    each iteration searches the previous one's best move first;
-2. an exact ``alphabeta.solve`` until the exact limit, whose result, when it completes, is perfect
-   play (the fastest win, else a draw, else the slowest loss).
+2. ``proofs``: whether the position is won (one null-window search), and if not whether it is at
+   least drawn, each yielding a move that keeps that outcome once proven; then the exact
+   ``alphabeta.solve``, whose result is perfect play (the fastest win, else a draw, else the
+   slowest loss). The proofs come first because they cost a fraction of the exact solve and are
+   what decides a game: a won position stays won, and a drawn one is never lost, whatever the
+   clock leaves of the exact solve. The transposition table carries their work into the solve.
 
-An iteration the clock cuts short yields nothing, so only completed depths are ever played.
+A step the clock cuts short yields nothing, so only completed searches are ever played.
 """
 
 from __future__ import annotations
@@ -17,18 +21,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from agents.alphabeta import NO_LIMIT, SearchLimit, search_depth, solve
+from agents.alphabeta import NO_LIMIT, SearchLimit, prove_at_least, search_depth, solve
 from agents.position import Position
 from agents.transposition_table import TranspositionTable
+
+PROOF_TARGETS = (1, 0)
+"""The scores ``proofs`` tries to guarantee, in order: a win, then at least a draw."""
 
 
 @dataclass(frozen=True)
 class SearchResult:
-    """The outcome of one completed iteration.
+    """The outcome of one completed step.
 
-    ``score`` is ``alphabeta``'s exact score when ``exact``; otherwise the depth-limited value (a
-    proven win >= 1 or loss <= -1, or a horizon estimate in between). ``depth`` is the number of
-    plies searched; ``nodes`` counts this iteration's positions.
+    ``score`` is ``alphabeta``'s exact score when ``exact``; a score ``column`` is proven to reach
+    at least when ``proven`` (a proof's target; always so when exact); otherwise the depth-limited
+    value (a proven win >= 1 or loss <= -1, or a horizon estimate in between). ``depth`` is the
+    number of plies searched; ``nodes`` counts this step's positions.
     """
 
     column: int
@@ -36,15 +44,17 @@ class SearchResult:
     exact: bool
     depth: int
     nodes: int
+    proven: bool = False
 
 
 def iterative_deepening(position: Position, table: TranspositionTable | None = None,
                         exact_limit: SearchLimit = NO_LIMIT,
                         heuristic_limit: SearchLimit | None = None) -> Iterator[SearchResult]:
-    """Results of ever deeper searches of ``position`` (not over), ending with an exact one if the limits allow.
+    """Results of ever deeper searches of ``position`` (not over), then of ``proofs`` if the limits allow.
 
     The depth-limited iterations stop at ``heuristic_limit`` (default: ``exact_limit``), whose
-    node count covers all of them together; the exact solve then runs until ``exact_limit``.
+    node count covers all of them together; the proofs and the exact solve then run until
+    ``exact_limit``, whose node count covers those together.
     """
     if position.is_over():
         raise ValueError(f"the game is over in {position!r}: there is no move to search")
@@ -59,11 +69,30 @@ def iterative_deepening(position: Position, table: TranspositionTable | None = N
             break
         used += estimate.nodes
         best = estimate.column
-        yield SearchResult(estimate.column, estimate.score, estimate.exact, depth, estimate.nodes)
+        yield SearchResult(estimate.column, estimate.score, estimate.exact, depth, estimate.nodes,
+                           proven=estimate.exact)
         if estimate.exact:
             return
         if abs(estimate.score) >= 1:
             break
-    solution = solve(position, table, exact_limit)
+    yield from proofs(position, table if table is not None else TranspositionTable(), exact_limit)
+
+
+def proofs(position: Position, table: TranspositionTable, limit: SearchLimit = NO_LIMIT) -> Iterator[SearchResult]:
+    """A proven win, else a proven draw (if either holds), then the exact solution, as far as ``limit`` allows.
+
+    ``limit``'s node count covers all of them together.
+    """
+    remaining = position.geometry.cells - position.moves
+    used = 0
+    for target in PROOF_TARGETS:
+        proof = prove_at_least(position, target, table, SearchLimit(limit.stop_at, limit.max_nodes - used))
+        if proof is None:
+            return
+        used += proof.nodes
+        if proof.holds and proof.column is not None:
+            yield SearchResult(proof.column, float(target), False, remaining, proof.nodes, proven=True)
+            break
+    solution = solve(position, table, SearchLimit(limit.stop_at, limit.max_nodes - used))
     if solution is not None and solution.column is not None:
-        yield SearchResult(solution.column, solution.score, True, remaining, solution.nodes)
+        yield SearchResult(solution.column, solution.score, True, remaining, solution.nodes, proven=True)

@@ -5,10 +5,11 @@ Each move, in order:
 1. on 7x6x4, the opening book's move when it knows the position (perfect play in the opening,
    which no pure-Python search can prove within 2 s); the agent works the same without a book;
 2. ``anytime_search.iterative_deepening`` within the move's time: depth-limited iterations with
-   a threat evaluation for the first ``HEURISTIC_SHARE`` of it, then an exact solve for the rest;
-3. when the exact solve has not finished and the agent runs on Kaggle's clock (no
-   ``time_budget``), one more attempt at it with a slice of the overage bank, where a proof is
-   worth the most: once a fifth of the board is filled, since earlier positions rarely finish.
+   a threat evaluation for the first ``HEURISTIC_SHARE`` of it, then for the rest a proof that
+   the position is won (else at least drawn) and the exact solve;
+3. when nothing is proven yet and the agent runs on Kaggle's clock (no ``time_budget``), the
+   proofs once more with a slice of the overage bank, where a proof is worth the most: once a
+   fifth of the board is filled, since earlier positions rarely finish.
 
 The transposition table lives in the strategy for the whole game, so the proofs of one move
 speed up the next; it is emptied on a new game or a new board size.
@@ -18,18 +19,21 @@ from __future__ import annotations
 
 import time
 
-from agents.alphabeta import SearchLimit, solve
-from agents.anytime_search import iterative_deepening
+from agents.alphabeta import SearchLimit
+from agents.anytime_search import iterative_deepening, proofs
 from agents.kaggle_boundary import Deadline, GuardedAgent
 from agents.opening_book import OpeningBook, load_opening_book
 from agents.position import Geometry, Position
 from agents.transposition_table import DEFAULT_CAPACITY, TranspositionTable
 
-HEURISTIC_SHARE = 0.3
-"""Share of a move's time given to the depth-limited iterations before the exact solve starts."""
+HEURISTIC_SHARE = 0.15
+"""Share of a move's time given to the depth-limited iterations before the proofs start.
+
+Small, because past the opening book a proof within the move's time is what wins games, and
+the depth-limited move is only the fallback when none comes."""
 
 OVERAGE_SHARE = 0.25
-"""Share of the remaining overage bank one move may take to finish an exact solve."""
+"""Share of the remaining overage bank one move may take to finish a proof."""
 
 MAX_OVERAGE_PER_MOVE = 8.0
 """Seconds of overage one move may take at most, so the bank lasts for several hard moves."""
@@ -69,7 +73,7 @@ class SolverStrategy:
             last = result
         if last is None:
             return position.legal_columns()[0]
-        if last.exact or self.time_budget is not None or self.max_nodes is not None:
+        if last.proven or self.time_budget is not None or self.max_nodes is not None:
             return last.column
         return self._with_overage(position, deadline, last.column)
 
@@ -88,16 +92,16 @@ class SolverStrategy:
         return SearchLimit(stop_at), SearchLimit(started + HEURISTIC_SHARE * max(0.0, stop_at - started))
 
     def _with_overage(self, position: Position, deadline: Deadline, fallback: int) -> int:
-        """The exact solve's move with a slice of the overage bank, or ``fallback`` if it fails again."""
+        """The proofs' move with a slice of the overage bank, or ``fallback`` if nothing is proven again."""
         if position.moves < OVERAGE_FROM_FILLED * position.geometry.cells:
             return fallback
         slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
         if slice_ <= 0:
             return fallback
-        solution = solve(position, self.table, SearchLimit(deadline.extended(slice_).expires_at))
-        if solution is None or solution.column is None:
-            return fallback
-        return solution.column
+        column = fallback
+        for result in proofs(position, self.table, SearchLimit(deadline.extended(slice_).expires_at)):
+            column = result.column
+        return column
 
     def _book_move(self, position: Position) -> int | None:
         shape = position.geometry

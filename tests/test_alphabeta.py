@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.alphabeta import SearchLimit, Solution, analyze, finished_score, search_depth, solve
-from agents.anytime_search import iterative_deepening
+from agents.alphabeta import SearchLimit, Solution, analyze, finished_score, prove_at_least, search_depth, solve
+from agents.anytime_search import iterative_deepening, proofs
 from agents.position import Position
 from agents.transposition_table import TranspositionTable
 
@@ -86,6 +86,36 @@ def test_agrees_with_a_plain_search_on_small_boards(rows: int, columns: int, ina
             expected = -expected if expected is not None else -plain(child)
             assert value == expected, (repr(position), column)
         assert scores[solution.column] == solution.score, "the chosen column must achieve the score"
+
+
+@pytest.mark.parametrize("rows,columns,inarow,plies", [(4, 5, 3, 6), (5, 4, 4, 8), (6, 7, 4, 30)])
+def test_proofs_agree_with_the_exact_score_and_their_moves_keep_the_outcome(rows: int, columns: int, inarow: int,
+                                                                            plies: int) -> None:
+    rng = random.Random(plies)
+    checked = 0
+    while checked < 15:
+        position = random_position(rng, rows, columns, inarow, plies + rng.randint(0, 3))
+        if position is None:
+            continue
+        checked += 1
+        solution = solve(position)
+        assert solution is not None
+        for target in (1, 0):
+            proof = prove_at_least(position, target)
+            assert proof is not None and proof.holds == (solution.score >= target), (repr(position), target)
+            if proof.holds:
+                assert proof.column is not None
+                if not position.is_winning_move(proof.column):
+                    child = solve(position.play(proof.column))
+                    assert child is not None and -child.score >= target, (repr(position), target)
+
+
+def test_proofs_yield_the_proven_outcome_before_the_exact_score() -> None:
+    won, drawn = Position.from_moves("32164625"), Position.from_moves("2737772244262123677516643354")  # 11, 0
+    won_steps = list(proofs(won, TranspositionTable()))
+    assert [(step.score, step.proven, step.exact) for step in won_steps] == [(1.0, True, False), (11, True, True)]
+    drawn_steps = list(proofs(drawn, TranspositionTable()))
+    assert [(step.score, step.proven, step.exact) for step in drawn_steps] == [(0.0, True, False), (0, True, True)]
 
 
 def test_finished_positions_score_from_the_rules() -> None:
@@ -191,6 +221,7 @@ def test_iterative_deepening_yields_deeper_results_then_the_exact_one() -> None:
     assert depths == sorted(depths) and depths[0] == 1
     assert results[-1].exact and results[-1].score == 11
     assert all(not r.exact for r in results[:-1])
+    assert results[-2].proven and results[-2].score == 1, "the win is proven before its exact score"
 
 
 def test_iterative_deepening_under_a_node_limit_is_reproducible() -> None:
@@ -199,3 +230,12 @@ def test_iterative_deepening_under_a_node_limit_is_reproducible() -> None:
                                      SearchLimit(max_nodes=3000))) for _ in range(2)]
     assert runs[0] == runs[1]
     assert runs[0] and not runs[0][-1].exact
+
+
+def test_a_proven_win_is_the_last_result_when_the_exact_score_is_out_of_reach() -> None:
+    hard = Position.from_moves("444446666151422221")  # won, but only with the last stones (score 1)
+    results = list(iterative_deepening(hard, TranspositionTable(), SearchLimit(max_nodes=300_000),
+                                       SearchLimit(max_nodes=20_000)))
+    assert results[-1].proven and not results[-1].exact and results[-1].score == 1
+    child = solve(hard.play(results[-1].column))
+    assert child is not None and child.score < 0, "the proven move keeps the win"
