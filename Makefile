@@ -44,6 +44,7 @@ bench: install
 	$(BIN)/python benchmarks/minimax_mcts_vs_kaggle.py mcts --resume
 	$(BIN)/python benchmarks/harness_throughput.py
 	$(BIN)/python benchmarks/solver_positions.py --limit 50 --cap 10 --results out/bench/solver_positions.jsonl
+	$(BIN)/python benchmarks/solver_nodes.py Test_L1_R2 Test_L1_R3 --limit 100
 	$(BIN)/python benchmarks/solver_strength.py --resume
 	$(BIN)/python benchmarks/solver_frontier.py --resume
 
