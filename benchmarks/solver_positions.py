@@ -79,6 +79,11 @@ def in_book(book: OpeningBook | None, moves: str) -> bool:
     return book.move_for(6, 7, 4, position.current, position.mask) is not None
 
 
+def within_book_depth(book: OpeningBook, moves: str) -> bool:
+    """Whether the book would hold the move of ``moves``'s side to move, had its strategy reached it."""
+    return len(moves) <= (book.first_player_plies if len(moves) % 2 == 0 else book.second_player_plies)
+
+
 def summary_row(file: str, results: list[Measurement], book: OpeningBook | None) -> str:
     """One table row; times are CPU seconds (the machine is shared), the wall-clock share beside them."""
     solved = [r for r in results if r.score is not None]
@@ -149,6 +154,13 @@ def main(argv: list[str] | None = None) -> int:
           "| median CPU s | mean nodes | nodes / reference | nodes per CPU s | not solved within cap | wrong |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
+    for file in args.files if book is not None else ():
+        shallow = [moves for moves in (line.split()[0] for line in (POSITIONS / file).read_text().split("\n")
+                                       if line.strip()) if within_book_depth(book, moves)]
+        if shallow:
+            reached = sum(1 for moves in shallow if in_book(book, moves))
+            print(f"{file}: {len(shallow)} positions lie within the book's depth; its strategy reaches {reached} and "
+                  "plays them from the book, and the agent following it never meets the others")
     return 1 if failed else 0
 
 
