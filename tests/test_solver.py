@@ -14,6 +14,7 @@ from agents.kaggle_boundary import Deadline
 from agents.opening_book import OpeningBook
 from agents.position import Position
 from agents.solver import SolverStrategy, make_agent
+from evaluation.game import GameSpec, play_game
 
 POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
 
@@ -151,3 +152,11 @@ def test_a_node_cap_makes_moves_reproducible() -> None:
 def test_refuses_impossible_limits(params: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         make_agent(**params)
+
+
+@pytest.mark.parametrize("agents,seat", [(("solver", "kaggle:random"), 0), (("solver", "kaggle:negamax"), 0),
+                                         (("kaggle:random", "solver"), 1), (("kaggle:negamax", "solver"), 1)])
+def test_wins_real_kaggle_games_from_the_empty_board_in_either_seat(agents: tuple[str, str], seat: int) -> None:
+    record = play_game(GameSpec(0, agents, seed=5))
+    assert record.cause == "line" and record.winner == seat, (record.cause, record.detail, record.moves)
+    assert max(record.durations[seat]) < 2.0, "every move within actTimeout"
