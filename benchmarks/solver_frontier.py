@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -40,8 +39,9 @@ from book.generate import CHECKPOINT_PATH
 from book.native import NativeSolver
 from book.perfect_play import write_agent_file
 from book.strategy import Solved, Task, canonical_key, next_level, root_level
+from evaluation.engine import FAULT_STATUSES
 from evaluation.game import GameRecord, GameSpec, play_isolated
-from evaluation.match import STANDARD_BOARD
+from evaluation.match import STANDARD_BOARD, MoveTimes
 from evaluation.results_store import ResultsStore
 from evaluation.scheduling import play_schedule
 
@@ -133,7 +133,7 @@ def game_specs(samples: Sequence[tuple[int, str]], opponent_file: str) -> list[G
 
 def verdict(record: GameRecord, side: int, value: int) -> str | None:
     """What is wrong with the solver's result in ``record`` given the edge position's ``value``, or None."""
-    if record.cause in ("ERROR", "INVALID", "TIMEOUT") and record.offender == side:
+    if record.cause in FAULT_STATUSES and record.offender == side:
         return f"{record.cause}: {record.detail}"
     if not record.scored:
         return f"not scored: {record.detail}"
@@ -208,13 +208,12 @@ def report(samples: Sequence[tuple[int, str]], values: Sequence[int], done: dict
         points = [done[index].points(side) for index in indices]
         problems = [(samples[index][1], verdict(done[index], side, values[index])) for index in indices]
         failures += [(moves, problem) for moves, problem in problems if problem is not None]
-        times = sorted(t for index in indices for t in done[index].durations[side])
-        p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else float("nan")
+        durations = [t for index in indices for t in done[index].durations[side]]
+        times = MoveTimes.of(durations)
         print(f"| {SIDES[side]} | {len(indices)} | {sum(v > 0 for v in worth)} / {sum(v == 0 for v in worth)} / "
               f"{sum(v < 0 for v in worth)} | {points.count(1.0)} / {points.count(0.5)} / {points.count(0.0)} | "
-              f"{len(indices) - sum(p is not None for _, p in problems)}/{len(indices)} | {len(times)} | "
-              f"{statistics.fmean(times) if times else float('nan'):.3f} | {p95:.3f} | "
-              f"{times[-1] if times else float('nan'):.2f} | {sum(t > ACT_TIMEOUT for t in times)} |")
+              f"{len(indices) - sum(p is not None for _, p in problems)}/{len(indices)} | {times.moves} | "
+              f"{times.mean:.3f} | {times.p95:.3f} | {times.max:.2f} | {sum(t > ACT_TIMEOUT for t in durations)} |")
     for moves, problem in failures:
         print(f"FAILED from {moves}: {problem}")
     met = not failures and not gaps_found and len(done) == len(samples)

@@ -21,7 +21,7 @@ import sys
 import time
 
 from conditions import machine_conditions
-from solver_positions import POSITIONS, REFERENCE_NODES
+from solver_positions import POSITIONS, REFERENCE_NODES, sample
 
 from agents.alphabeta import solve
 from agents.position import Position
@@ -48,9 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the C solver's node counts, fresh table per position; {machine_conditions()}", flush=True)
     rows, failed = [], False
     for name in args.files:
-        lines = [line.split() for line in (POSITIONS / name).read_text().splitlines() if line.strip()]
-        if args.limit is not None and args.limit < len(lines):
-            lines = [lines[index * len(lines) // args.limit] for index in range(args.limit)]
+        lines = [line.split() for line in sample((POSITIONS / name).read_text().splitlines(), args.limit)
+                 if line.strip()]
         nodes, ratios, wrong, started = [], [], 0, time.perf_counter()
         for moves, expected in lines:
             native = NativeSolver(TABLE_LOG2).solve(moves)
