@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install test demo lint bench clean submission report book
+.PHONY: install test test-quick demo lint bench clean submission report book
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -21,6 +21,10 @@ install: $(VENV)/.installed
 
 test: install
 	$(BIN)/python -m pytest
+
+# The suite without the tests that play real kaggle-environments games: a quick check while editing.
+test-quick: install
+	$(BIN)/python -m pytest -m "not games"
 
 demo: install
 	$(BIN)/connectx play solver kaggle:negamax --seed 1 --html out/demo/game.html --json out/demo/game.json

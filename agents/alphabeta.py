@@ -1,6 +1,6 @@
 """Exact negamax alpha-beta: the proven score of a position and a move that achieves it.
 
-Scores follow ``../shared/positions`` (Pons' convention): 0 for a draw; a win with the stone
+Scores follow ``positions/`` (Pons' convention): 0 for a draw; a win with the stone
 played when ``moves`` stones are on the board scores ``(cells + 1 - moves) // 2``; a loss is the
 opponent's win, negated. So positive means the side to move wins, and larger means sooner.
 

@@ -1,6 +1,6 @@
 """The exact solver over the shared benchmark positions: share solved within 1 s, times, nodes, nodes/s.
 
-For each file of ``../shared/positions`` (lines ``MOVES SCORE``), every position is solved from a
+For each file of ``positions/`` (lines ``MOVES SCORE``), every position is solved from a
 fresh transposition table (as the reference solver's benchmark does) and its score checked
 against the file: a wrong score is a bug, reported and turned into exit status 1, never a figure.
 Times are CPU seconds of this process (this machine is shared, so wall-clock time measures the
@@ -35,7 +35,7 @@ from agents.opening_book import OpeningBook, load_opening_book
 from agents.position import Position
 from agents.transposition_table import TranspositionTable
 
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 REFERENCE_NODES = {"Test_L3_R1": 51, "Test_L2_R1": 449, "Test_L2_R2": 39_808, "Test_L1_R1": 3_296,
                    "Test_L1_R2": 1_190_000}

@@ -1,6 +1,6 @@
 """Check the C solver against the shared scored positions: ``python3 -m book.check_solver``.
 
-Every line of ``shared/positions/*`` is a move string and the exact score for the side to move.
+Every line of ``positions/*`` is a move string and the exact score for the side to move.
 The book is only as right as its solver, so any disagreement fails the check with the lines
 that differ.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from book.native import NativeSolver
 
-DEFAULT_POSITIONS = Path(__file__).resolve().parent.parent.parent / "shared" / "positions"
+DEFAULT_POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 DEFAULT_FILES = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2"]
 
 

@@ -14,7 +14,7 @@ from agents.anytime_search import iterative_deepening, proofs
 from agents.position import Position
 from agents.transposition_table import TranspositionTable
 
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 
 
 def shared_sample(name: str, count: int) -> list[tuple[str, int]]:

@@ -17,7 +17,7 @@ if not (shutil.which("cc") or shutil.which("gcc")):
 
 from book.native import NativeSolver  # noqa: E402
 
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions" / "Test_L2_R1"
+POSITIONS = Path(__file__).resolve().parents[1] / "positions" / "Test_L2_R1"
 
 
 @pytest.fixture(scope="module")

@@ -117,7 +117,7 @@ def test_positions_off_the_strategy_or_past_its_depth_are_unknown() -> None:
     book = load_opening_book()
     assert book_move("1") is not None  # every first move is answered
     assert book_move("11") is None  # the first player never opens in a corner
-    too_deep = "5554224333234511764415115"  # a scored position of shared/positions/Test_L2_R1
+    too_deep = "5554224333234511764415115"  # a scored position of positions/Test_L2_R1
     assert len(too_deep) > max(book.first_player_plies, book.second_player_plies)
     assert book_move(too_deep) is None
 

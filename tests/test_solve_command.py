@@ -9,7 +9,7 @@ import pytest
 
 from evaluation.cli import main
 
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 
 
 def test_prints_moves_and_score_and_checks_expected_scores(capsys: pytest.CaptureFixture[str]) -> None:

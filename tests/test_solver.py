@@ -16,7 +16,7 @@ from agents.position import Position
 from agents.solver import SolverStrategy, make_agent
 from evaluation.game import GameSpec, play_game
 
-POSITIONS = Path(__file__).resolve().parents[2] / "shared" / "positions"
+POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 
 
 def ask(agent, position: Position, overage: float = 0.0) -> int:
