@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
+import numpy as np
+
 Z95 = NormalDist().inv_cdf(0.975)
 """The two-sided 95% quantile of the standard normal, 1.959964..."""
 
@@ -219,94 +221,61 @@ def fit_ratings(results: Mapping[tuple[str, str], tuple[float, int]], anchor: st
     The ``anchor`` is pinned at ``anchor_elo``; the others' intervals come from the inverse Fisher
     information at the optimum, so they measure uncertainty relative to the anchor. A player who
     won or lost every game has no finite maximum; then, as BayesElo's prior does, one virtual draw
-    is added to every pairing, which keeps all ratings finite and shrinks them a little. Sorted
-    strongest first.
+    is added to every pairing, which keeps all ratings finite and shrinks them a little. When some
+    player is tied to the anchor by no chain of games the fit is not identified: every rating stays
+    at the anchor's, with an unbounded interval. Sorted strongest first.
     """
     players = sorted({name for pair in results for name in pair} | {anchor})
     if anchor not in {name for pair in results for name in pair}:
         raise ValueError(f"anchor {anchor!r} played no games; pick one of {', '.join(players)}")
     index = {name: i for i, name in enumerate(players)}
-    points = [[0.0] * len(players) for _ in players]
-    games = [[0.0] * len(players) for _ in players]
+    points = np.zeros((len(players), len(players)))
+    games = np.zeros((len(players), len(players)))
     for (a, b), (score, played) in results.items():
         i, j = index[a], index[b]
-        points[i][j] += score
-        points[j][i] += played - score
-        games[i][j] += played
-        games[j][i] += played
-    played_games = [int(sum(row)) for row in games]
-    if any(sum(points[i]) in (0.0, sum(games[i])) for i in range(len(players))):
-        for i in range(len(players)):
-            for j in range(len(players)):
-                if games[i][j]:
-                    points[i][j] += 0.5
-                    games[i][j] += 1
-    free = [i for i in range(len(players)) if players[i] != anchor]
-    ratings = [0.0] * len(players)
+        points[i, j] += score
+        points[j, i] += played - score
+        games[i, j] += played
+        games[j, i] += played
+    played_games = [int(n) for n in games.sum(axis=1)]
+    scored = points.sum(axis=1)
+    if np.any((scored == 0) | (scored == games.sum(axis=1))):
+        met = games > 0
+        points[met] += 0.5
+        games[met] += 1
+    np.fill_diagonal(points, 0.0)  # a player's games against itself say nothing about its rating
+    np.fill_diagonal(games, 0.0)
+    free = [i for i, name in enumerate(players) if name != anchor]
+    ratings = np.zeros(len(players))
     for _ in range(iterations):
         gradient, hessian = _log_likelihood_derivatives(ratings, points, games, free)
-        step = _solve(hessian, gradient)
-        if step is None:
-            break
-        for k, i in enumerate(free):
-            ratings[i] -= max(-400.0, min(400.0, step[k]))
-        if max((abs(s) for s in step), default=0.0) < 1e-9:
+        if np.linalg.matrix_rank(hessian) < len(free):
+            break  # some player is not tied to the anchor by any chain of games
+        step = np.linalg.solve(hessian, gradient)
+        ratings[free] -= np.clip(step, -400.0, 400.0)
+        if np.max(np.abs(step), initial=0.0) < 1e-9:
             break
     _, hessian = _log_likelihood_derivatives(ratings, points, games, free)
-    covariance = _inverse([[-h for h in row] for row in hessian])
+    covariance = np.linalg.inv(-hessian) if np.linalg.matrix_rank(hessian) == len(free) else None
     fitted = []
     for i, name in enumerate(players):
         if name == anchor:
             fitted.append(Rating(name, anchor_elo, anchor_elo, anchor_elo, played_games[i]))
             continue
         k = free.index(i)
-        spread = z * math.sqrt(covariance[k][k]) if covariance and covariance[k][k] > 0 else math.inf
-        elo = ratings[i] + anchor_elo
+        variance = covariance[k, k] if covariance is not None else math.nan
+        spread = z * math.sqrt(variance) if variance > 0 else math.inf
+        elo = float(ratings[i]) + anchor_elo
         fitted.append(Rating(name, elo, elo - spread, elo + spread, played_games[i]))
     return sorted(fitted, key=lambda rating: -rating.elo)
 
 
-def _log_likelihood_derivatives(ratings: list[float], points: list[list[float]], games: list[list[float]],
-                                free: list[int]) -> tuple[list[float], list[list[float]]]:
+def _log_likelihood_derivatives(ratings: np.ndarray, points: np.ndarray, games: np.ndarray,
+                                free: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """Gradient and Hessian of the Bradley-Terry log-likelihood in the free ratings (Elo units)."""
     c = math.log(10) / 400
-    gradient = [0.0] * len(free)
-    hessian = [[0.0] * len(free) for _ in free]
-    position = {i: k for k, i in enumerate(free)}
-    for i in range(len(ratings)):
-        for j in range(len(ratings)):
-            if i == j or games[i][j] == 0:
-                continue
-            expected = score_from_elo(ratings[i] - ratings[j])
-            curvature = c * c * games[i][j] * expected * (1 - expected)
-            if i in position:
-                gradient[position[i]] += c * (points[i][j] - games[i][j] * expected)
-                hessian[position[i]][position[i]] -= curvature
-                if j in position:
-                    hessian[position[i]][position[j]] += curvature
-    return gradient, hessian
-
-
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float] | None:
-    inverse = _inverse(matrix)
-    if inverse is None:
-        return None
-    return [sum(row[k] * vector[k] for k in range(len(vector))) for row in inverse]
-
-
-def _inverse(matrix: list[list[float]]) -> list[list[float]] | None:
-    """Gauss-Jordan inverse with partial pivoting; None for a singular matrix."""
-    size = len(matrix)
-    work = [list(row) + [1.0 if r == c else 0.0 for c in range(size)] for r, row in enumerate(matrix)]
-    for column in range(size):
-        pivot = max(range(column, size), key=lambda r: abs(work[r][column]))
-        if abs(work[pivot][column]) < 1e-15:
-            return None
-        work[column], work[pivot] = work[pivot], work[column]
-        scale = work[column][column]
-        work[column] = [value / scale for value in work[column]]
-        for r in range(size):
-            if r != column and work[r][column] != 0.0:
-                factor = work[r][column]
-                work[r] = [a - factor * b for a, b in zip(work[r], work[column], strict=True)]
-    return [row[size:] for row in work]
+    expected = 1 / (1 + 10 ** (-(ratings[:, None] - ratings[None, :]) / 400))
+    curvature = c * c * games * expected * (1 - expected)
+    gradient = c * (points - games * expected).sum(axis=1)
+    hessian = curvature - np.diag(curvature.sum(axis=1))
+    return gradient[free], hessian[np.ix_(free, free)]

@@ -139,3 +139,9 @@ def test_a_perfect_score_gets_a_finite_rating_above_the_rest() -> None:
     assert 0 < best.elo < 1000 and math.isfinite(best.low) and math.isfinite(best.high)
     assert best.games == 8
     assert {r.name: r for r in ratings}["k"].elo == pytest.approx(0.0, abs=1e-6)
+
+
+def test_players_no_game_ties_to_the_anchor_leave_the_fit_unidentified() -> None:
+    ratings = st.fit_ratings({("a", "b"): (3.0, 4), ("c", "d"): (2.0, 4)}, anchor="a")
+    assert all(r.elo == 0.0 for r in ratings)
+    assert all(r.low == -math.inf and r.high == math.inf for r in ratings if r.name != "a")
