@@ -1,15 +1,18 @@
 """Pure match statistics: scores, Elo with error bars, LOS, pentanomial pairs, SPRT and a joint Elo fit.
 
-The formulas are the ones chess engine testers use, so figures here can be compared with
-cutechess-cli and fishtest output: the trinomial (win/draw/loss) Elo interval and LOS of
-cutechess, the pentanomial variance over colour-swapped pairs of fishtest, and the generalised
-SPRT on logistic Elo with its normal approximation of the log-likelihood ratio.
+The formulas are the ones chess engine testers publish, so figures here can be compared with
+cutechess-cli and fishtest output (tests/test_statistics.py checks them against published runs):
+the trinomial (win/draw/loss) Elo interval and LOS of cutechess, the pentanomial Elo interval over
+colour-swapped pairs of fishtest, and fishtest's generalised SPRT on logistic Elo with its exact
+log-likelihood ratio. Where those normal-approximation intervals break down (every game won, lost
+or drawn, or too few games) a score-test interval takes over, which stays finite wherever the data
+bound the Elo.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -17,6 +20,15 @@ import numpy as np
 
 Z95 = NormalDist().inv_cdf(0.975)
 """The two-sided 95% quantile of the standard normal, 1.959964..."""
+
+GAME_SCORES = (0.0, 0.5, 1.0)
+"""What one game scores: a loss, a draw, a win."""
+
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+"""What a colour-swapped pair scores per game: 0, 0.5, 1, 1.5 or 2 points out of 2."""
+
+PSEUDO_COUNT = 1e-3
+"""What fishtest (LLRcalc.regularize) counts for an outcome never seen, so that every outcome stays possible."""
 
 
 @dataclass(frozen=True)
@@ -68,18 +80,13 @@ def elo_interval(wins: int, draws: int, losses: int, z: float = Z95) -> Interval
 
     The per-game score variance comes from the observed trinomial frequencies; the interval of the
     mean score is mapped to Elo through the logistic curve (so it is not symmetric far from 50%).
-    When every game had the same result the observed variance is 0 and that interval would be a
-    point; the Wilson interval of the score, mapped to Elo, is used instead.
+    That normal approximation fails when every game had the same result (the observed variance is 0
+    and the interval a point) or when its interval reaches a score of 0 or 1 (an infinite Elo bound
+    after a handful of games); then ``score_test_interval`` is used instead. Its ends are finite
+    except the upper one after a 100% score and the lower one after 0%, where the estimate itself is
+    infinite and the report prints the finite end as a bound (``> +X``).
     """
-    games = wins + draws + losses
-    if games == 0:
-        return Interval(0.0, -math.inf, math.inf)
-    mean = (wins + draws / 2) / games
-    variance = (wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean ** 2) / games
-    if variance <= 0:
-        score = wilson_interval(wins, draws, losses, z)
-        return Interval(elo_from_score(mean), elo_from_score(score.low), elo_from_score(score.high))
-    return _mean_to_elo(mean, math.sqrt(variance / games), z)
+    return _elo_interval(GAME_SCORES, (losses, draws, wins), z)
 
 
 def pentanomial_elo_interval(pairs: Sequence[int], z: float = Z95) -> Interval:
@@ -87,22 +94,147 @@ def pentanomial_elo_interval(pairs: Sequence[int], z: float = Z95) -> Interval:
 
     ``pairs[k]`` is how many colour-swapped pairs scored ``k / 2`` points out of 2 (k = 0..4).
     Pairs share an opening, so their games are correlated; the variance of pair scores captures
-    that, and the interval is usually narrower than the trinomial one.
+    that, and the interval is usually narrower than the trinomial one. The interval of the mean pair
+    score is fishtest's (stat_util.get_elo: the normal approximation with the observed pentanomial
+    variance) and falls back to ``score_test_interval`` where that fails, as ``elo_interval`` does:
+    after n pairs all won its lower end is about Wilson's bound on n Bernoulli pairs,
+    n / (n + z^2) (5 pairs: a score of 0.566, +46 Elo), since nothing yet shows how much the two
+    games of a pair agree; after n pairs all split 1-1 it is finite and shrinks with n (50 such
+    pairs: +-25 Elo), bounded by how many 2-0 or 0-2 pairs could still be unseen.
     """
     if len(pairs) != 5:
         raise ValueError(f"pentanomial counts need 5 entries (0, 0.5, 1, 1.5, 2 points), got {len(pairs)}")
-    total = sum(pairs)
-    if total == 0:
+    return _elo_interval(PAIR_SCORES, pairs, z)
+
+
+def _elo_interval(scores: Sequence[float], counts: Sequence[float], z: float) -> Interval:
+    """The normal interval of the mean score mapped to Elo, or the score-test one where it fails."""
+    items = sum(counts)
+    if items == 0:
         return Interval(0.0, -math.inf, math.inf)
-    scores = [k / 4 for k in range(5)]
-    mean = sum(n * s for n, s in zip(pairs, scores, strict=True)) / total
-    variance = sum(n * (s - mean) ** 2 for n, s in zip(pairs, scores, strict=True)) / total
-    return _mean_to_elo(mean, math.sqrt(variance / total), z)
+    values, weights = np.asarray(scores, dtype=float), np.asarray(counts, dtype=float) / items
+    mean = float(weights @ values)
+    spread = z * math.sqrt(float(weights @ (values - mean) ** 2) / items)
+    low, high = mean - spread, mean + spread
+    if not (spread > 0 and 0 < low and high < 1):
+        interval = score_test_interval(scores, counts, z)
+        low, high = interval.low, interval.high
+    return Interval(elo_from_score(mean), elo_from_score(low), elo_from_score(high))
 
 
-def _mean_to_elo(mean: float, standard_error: float, z: float) -> Interval:
-    return Interval(elo_from_score(mean), elo_from_score(mean - z * standard_error),
-                    elo_from_score(mean + z * standard_error))
+def score_test_interval(scores: Sequence[float], counts: Sequence[float], z: float = Z95) -> Interval:
+    """The mean score with the interval of the score test: every mean m the counts do not reject.
+
+    ``counts[i]`` items scored ``scores[i]`` (ascending). m is kept while n (mean - m)^2 <= z^2 V(m),
+    V(m) being the variance of the most likely distribution of mean m (``most_likely_distribution``).
+    This is Wilson's interval carried from two outcomes to several: with the outcomes 0 and 1 that
+    distribution is Bernoulli(m) and the interval is exactly Wilson's. It needs no observed variance,
+    so it is meaningful when every item had the same result; an end reaches the lowest (highest)
+    score only when every item scored it. Outcomes never seen get fishtest's pseudo-count, so V(m)
+    exists for every m strictly between the lowest and highest scores.
+    """
+    items = sum(counts)
+    lowest, highest = scores[0], scores[-1]
+    if items == 0:
+        return Interval(math.nan, lowest, highest)
+    mean = sum(s * n for s, n in zip(scores, counts, strict=True)) / items
+    family = _most_likely_family(scores, _regularized(counts))
+
+    def excess(u: float) -> float:  # negative while the mean of family(u) is kept
+        fitted = family(u)
+        m = _mean(scores, fitted)
+        return items * (mean - m) ** 2 - z * z * sum(p * (s - m) ** 2 for p, s in zip(fitted, scores, strict=True))
+
+    # family(0) is the observed frequencies, which the test keeps; u > 0 lowers the mean, u < 0 raises it.
+    low = lowest if mean <= lowest else _mean(scores, family(_crossing(excess, 1.0)))
+    high = highest if mean >= highest else _mean(scores, family(_crossing(excess, -1.0)))
+    return Interval(mean, low, high)
+
+
+def most_likely_distribution(scores: Sequence[float], observed: Sequence[float], mean: float) -> list[float]:
+    """The distribution over ``scores`` with expectation ``mean`` under which ``observed`` is most likely.
+
+    Maximising sum f_i log p_i subject to sum p_i = 1 and sum p_i a_i = mean gives
+    p_i = f_i / (1 + x (a_i - mean)) for a Lagrange multiplier x (Van den Bergh, "A note on the
+    maximum likelihood estimate of a multinomial with given expectation value",
+    support_MLE_multinomial.pdf, Proposition 1.1; fishtest's LLRcalc.MLE_expected). Here x is not
+    solved for directly: ``_most_likely_family`` writes these distributions for every mean as one
+    family, and the member with the asked mean is found by a one-dimensional search. ``observed``
+    are frequencies summing to 1, none of them zero; ``mean`` lies strictly between the lowest and
+    highest score.
+    """
+    family = _most_likely_family(scores, observed)
+    direction = 1.0 if mean < _mean(scores, observed) else -1.0  # the family's mean falls as u grows
+    return family(_crossing(lambda u: direction * (mean - _mean(scores, family(u))), direction))
+
+
+def _most_likely_family(scores: Sequence[float], observed: Sequence[float]) -> Callable[[float], list[float]]:
+    """The most likely distributions of every mean as one family u -> p(u), p(0) = ``observed``.
+
+    Factoring 1 + x (a_i - m) = (1 + x (a_0 - m)) (1 + t (a_i - a_0)), t = x / (1 + x (a_0 - m)),
+    shows that the fits p_i = f_i / (1 + x (a_i - m)) of all means m are p_i proportional to
+    f_i / (1 + t (a_i - a_0)), one t each, the mean falling as t grows. With e^u = 1 + t (a_n - a_0)
+    and w_i = (a_i - a_0) / (a_n - a_0) that is f_i / (1 - w_i + w_i e^u): defined for every real u,
+    and u spreads the near-certain means, where all the mass sits on one outcome, over a wide range.
+    """
+    lowest, spread = scores[0], scores[-1] - scores[0]
+    weights = [(a - lowest) / spread for a in scores]
+
+    def member(u: float) -> list[float]:
+        growth = math.exp(u)
+        unscaled = [f / (1 - w + w * growth) for f, w in zip(observed, weights, strict=True)]
+        total = sum(unscaled)
+        return [p / total for p in unscaled]
+
+    return member
+
+
+def _mean(scores: Sequence[float], distribution: Sequence[float]) -> float:
+    return sum(a * p for a, p in zip(scores, distribution, strict=True))
+
+
+_FAR = 700.0
+"""How far ``_crossing`` searches: e^-700 is still a normal float, and the family's means are then extreme."""
+
+
+def _crossing(function: Callable[[float], float], direction: float) -> float:
+    """Where ``function``, negative at 0 and increasing along ``direction`` (+1 or -1), turns positive.
+
+    The step doubles until the sign changes (or ``_FAR`` is reached, which is returned), then false
+    position with the Illinois halving, which keeps both ends of the bracket moving, narrows it.
+    """
+    a, fa = 0.0, function(0.0)
+    step = direction
+    while True:
+        b = max(-_FAR, min(_FAR, a + step))
+        fb = function(b)
+        if fb > 0:
+            break
+        if abs(b) == _FAR:
+            return b
+        a, fa, step = b, fb, 2 * step
+    moved = 0
+    for _ in range(200):
+        c = (a * fb - b * fa) / (fb - fa)
+        fc = function(c)
+        if fc > 0:
+            b, fb = c, fc
+            fa = fa / 2 if moved == 1 else fa
+            moved = 1
+        else:
+            a, fa = c, fc
+            fb = fb / 2 if moved == -1 else fb
+            moved = -1
+        if fc == 0 or abs(b - a) < 1e-12:
+            break
+    return a
+
+
+def _regularized(counts: Sequence[float]) -> list[float]:
+    """Frequencies with fishtest's pseudo-count in place of every zero count (LLRcalc.results_to_pdf)."""
+    padded = [n if n > 0 else PSEUDO_COUNT for n in counts]
+    total = sum(padded)
+    return [n / total for n in padded]
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
@@ -172,25 +304,28 @@ class SprtBounds:
 def sprt_llr(outcome_counts: Mapping[float, float], elo0: float, elo1: float) -> float:
     """The generalised SPRT log-likelihood ratio of H1 (``elo1``) over H0 (``elo0``), logistic Elo.
 
-    ``outcome_counts`` maps each observed per-item score in [0, 1] to how often it occurred: the
-    trinomial {1: W, 0.5: D, 0: L} for games, or {0, 0.25, 0.5, 0.75, 1} for pairs (pentanomial).
-    The LLR uses the normal approximation of the GSPRT (as cutechess and fishtest do). While every
-    item has the same score the variance is 0 and the approximation is undefined; half a pseudo-item
-    at each extreme (0 and 1) then stands in, so a run of straight wins does end the test, but only
-    after several items rather than the first.
+    ``outcome_counts`` maps each possible per-item score in [0, 1] to how often it occurred: the
+    trinomial {0: L, 0.5: D, 1: W} for games, or {0, 0.25, 0.5, 0.75, 1} for colour-swapped pairs
+    (the pentanomial, which is what matches test). This is fishtest's LLR_logistic
+    (official-stockfish/fishtest, server/fishtest/stats/LLRcalc.py), the GSPRT of Van den Bergh's
+    support_MLE_multinomial.pdf: under each hypothesis the outcome distribution is the most likely
+    one whose mean is that hypothesis's expected score (``most_likely_distribution``), and the LLR
+    is N * sum f_i log(p1_i / p0_i) over the observed frequencies f. As in fishtest, an outcome
+    never seen counts as 1e-3 of an item (N includes it), and scores 0 and 1 are always possible
+    outcomes. So a run of straight wins ends the test, after about bound / log(s1 / s0) items
+    (s the expected scores), and the LLR is exact rather than the normal approximation that
+    cutechess prints (the two agree closely on large samples).
     """
-    items = sum(outcome_counts.values())
-    if items == 0:
+    if any(not 0.0 <= score <= 1.0 for score in outcome_counts):
+        raise ValueError(f"scores lie in [0, 1]: {sorted(outcome_counts)}")
+    scores = sorted(set(outcome_counts) | {0.0, 1.0})
+    counts = [outcome_counts.get(score, 0) for score in scores]
+    if sum(counts) <= 0:
         return 0.0
-    mean = sum(score * n for score, n in outcome_counts.items()) / items
-    variance = sum(n * (score - mean) ** 2 for score, n in outcome_counts.items()) / items
-    if variance <= 0:
-        padded: dict[float, float] = dict(outcome_counts)
-        for extreme in (0.0, 1.0):
-            padded[extreme] = padded.get(extreme, 0) + 0.5
-        return sprt_llr(padded, elo0, elo1)
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return items * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+    items = sum(n if n > 0 else PSEUDO_COUNT for n in counts)
+    observed = _regularized(counts)
+    h0, h1 = (most_likely_distribution(scores, observed, score_from_elo(elo)) for elo in (elo0, elo1))
+    return items * float(np.dot(observed, np.log(np.divide(h1, h0))))
 
 
 def sprt_decision(llr: float, bounds: SprtBounds) -> str | None:
