@@ -21,16 +21,37 @@ def signed(value: float, digits: int = 1) -> str:
     return f"{round(value, digits) + 0.0:+.{digits}f}"  # + 0.0 turns a rounded -0.0 into +0.0
 
 
+def elo_estimate(elo: Interval) -> str:
+    """The Elo estimate alone: ``+12.3``; ``> +45.9`` after straight wins and ``< -45.9`` after
+    straight losses, where the estimate is infinite and the finite end of its 95% interval is what
+    the games show; ``n/a`` before any game."""
+    if math.isinf(elo.low) and math.isinf(elo.high):
+        return "n/a"
+    if math.isinf(elo.value):
+        return f"> {signed(elo.low)}" if elo.value > 0 else f"< {signed(elo.high)}"
+    return signed(elo.value)
+
+
+def interval_text(low: float, high: float) -> str:
+    """``[-4.0, +28.6]``, or ``n/a`` when the data bound neither end (a rating no game ties to the anchor)."""
+    if math.isinf(low) and math.isinf(high):
+        return "n/a"
+    return f"[{signed(low)}, {signed(high)}]"
+
+
 def elo_text(elo: Interval) -> str:
-    """``+12.3 [-4.0, +28.6]``: the estimate and its 95% interval (infinite at 0% and 100%)."""
-    return f"{signed(elo.value)} [{signed(elo.low)}, {signed(elo.high)}]"
+    """``+12.3 [-4.0, +28.6]``: the estimate and its 95% interval; ``> +45.9`` alone after straight
+    wins (the 95% lower bound; there is no upper one), ``< -45.9`` after straight losses."""
+    if math.isinf(elo.value) or (math.isinf(elo.low) and math.isinf(elo.high)):
+        return elo_estimate(elo)
+    return f"{signed(elo.value)} {interval_text(elo.low, elo.high)}"
 
 
 def running_line(summary: MatchSummary) -> str:
     """One line for the progress bar: A's W-D-L, score and Elo so far (and the SPRT's LLR)."""
     total = summary.total
     text = (f"W-D-L {total.wins}-{total.draws}-{total.losses} score {summary.score.value:.3f} "
-            f"Elo {signed(summary.elo.value)}")
+            f"Elo {elo_estimate(summary.elo)}")
     if summary.sprt is not None:
         text += f" LLR {summary.llr:+.2f} [{summary.sprt.bounds.lower:+.2f}, {summary.sprt.bounds.upper:+.2f}]"
     return text
@@ -103,7 +124,7 @@ def ratings_table(summary: TournamentSummary) -> str:
     lines = [f"| rank | agent | Elo (anchor {summary.anchor} = 0) | 95% interval | games |",
              "|---:|---|---:|---|---:|"]
     for rank, rating in enumerate(summary.ratings, start=1):
-        interval = "anchor" if rating.name == summary.anchor else f"[{signed(rating.low)}, {signed(rating.high)}]"
+        interval = "anchor" if rating.name == summary.anchor else interval_text(rating.low, rating.high)
         lines.append(f"| {rank} | {rating.name} | {signed(rating.elo)} | {interval} | {rating.games} |")
     return "\n".join(lines) + "\n"
 
