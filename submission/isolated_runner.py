@@ -4,8 +4,8 @@
 so not the editable install of our packages) and hands it, in a JSON request file, the
 directories that hold kaggle-environments. It uses only the standard library and
 kaggle-environments: Kaggle's own loader (``get_last_callable``), real episodes in
-``env.run``, and the bundle's ``new_agent`` on fixed positions. It writes what it saw to a JSON
-result file and judges nothing; the validator turns the figures into pass/fail checks.
+``env.run``, and the bundle's ``new_agent`` on the positions of each comparison. It writes what
+it saw to a JSON result file and judges nothing; the validator turns the figures into checks.
 
 Usage: python -I -S isolated_runner.py REQUEST.json RESULT.json
 """
@@ -98,8 +98,8 @@ def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[st
     }
 
 
-def parity(path: str, request: dict[str, Any]) -> dict[str, Any]:
-    """The bundle's choice on each position: a fresh ``new_agent(**overrides)`` per position."""
+def compare(path: str, comparison: dict[str, Any]) -> dict[str, Any]:
+    """The bundle's choice on each position of one comparison: a fresh ``new_agent(**overrides)`` per position."""
     from kaggle_environments.utils import structify
 
     with open(path, encoding="utf-8") as handle:
@@ -108,10 +108,10 @@ def parity(path: str, request: dict[str, Any]) -> dict[str, Any]:
     try:
         with contextlib.redirect_stdout(io.StringIO()):
             exec(code, namespace)
-        factory = namespace[request["factory"]]
+        factory = namespace[comparison["factory"]]
         columns = []
-        for observation, configuration in zip(request["observations"], request["configurations"], strict=True):
-            agent = factory(**request["overrides"])
+        for observation, configuration in zip(comparison["observations"], comparison["configurations"], strict=True):
+            agent = factory(**comparison["overrides"])
             column = agent(structify(observation), structify(configuration))
             columns.append(column if isinstance(column, int) else repr(column))
     except Exception:
@@ -131,8 +131,7 @@ def main(request_path: str, result_path: str) -> int:
     result["load"] = load(path)
     if result["load"]["ok"]:
         result["episodes"] = [episode(kaggle, path, spec, request["configuration"]) for spec in request["episodes"]]
-        if request.get("parity"):
-            result["parity"] = parity(path, request["parity"])
+        result["comparisons"] = [compare(path, comparison) for comparison in request.get("comparisons", [])]
     with open(result_path, "w", encoding="utf-8") as handle:
         json.dump(result, handle)
     return 0

@@ -7,8 +7,17 @@ a bundle that still needs our packages fails here and not on Kaggle. The checks:
 (a) Kaggle's loader returns the entry function; (b) the validation episode, the file against
 itself, ends with both statuses DONE; (c) so do games against kaggle's ``random`` and
 ``negamax`` in both seats; (d) the first move (loading included) and every later move finish
-within ``actTimeout`` less a margin; (e) the file is at most 5 MB; (f) on fixed positions the
-bundled agent chooses the columns the unbundled one does.
+within ``actTimeout`` less a margin, and the slowest move of each game is reported (a garbage
+collector pause shows there); (e) the file is at most 5 MB; (f) the bundled agent chooses the
+columns the unbundled one does, once with the parameters the file ships and once with
+``COMPARISON_PARAMETERS``, each on positions whose move is fixed (``fixed_positions``).
+
+Before any of that runs, the inputs are checked (``read_submission``, ``check_settings``): a
+file that is missing, a directory, unreadable, not UTF-8, not Python, or binds no callable at
+all (no ``def``, ``lambda``, ``class`` or ``import`` at its top level) is a
+``ValidationInputError``, one line saying what to do, since no check could say more about it.
+A file that parses but fails when run (a missing import, an exception, the wrong last
+callable) is what the checks are for: check (a) fails with the traceback.
 """
 
 from __future__ import annotations
@@ -16,7 +25,6 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
-import random
 import shutil
 import subprocess
 import sys
@@ -26,9 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from agents.position import Position
-from agents.registry import AgentSpecError, parse_spec
+from agents.registry import AgentEntry, AgentSpecError, parse_spec
 from submission import isolated_runner
 from submission.bundler import FACTORY_FUNCTION, PARAMETERS_CONSTANT, SPEC_CONSTANT
+from submission.fixed_positions import FixedPosition, comparison_positions, shipped_positions, watches_the_clock
 from submission.module_graph import PROJECT_ROOT
 
 DEFAULT_MARGIN = 0.2
@@ -38,11 +47,19 @@ SIZE_LIMIT = 5_000_000
 OUR_PACKAGES = ("agents", "evaluation", "submission")
 EPISODE_SEED = 20260
 COMPARISON_PARAMETERS = {"seed": 1, "simulations": 200, "max_nodes": 5000, "time_budget": 0.5}
-"""Overrides applied, where the factory takes them, to both agents compared in check (f), so a
-choice depends on the position rather than on the clock: a seed, a cap on simulations (mcts) or
-nodes (solver), and a short budget to keep the comparison quick."""
+"""Overrides applied, where the factory takes them, to both agents of the overridden comparison
+of check (f), so a choice depends on the position rather than on the clock: a seed, a cap on
+simulations (mcts) or nodes (solver), and a short budget to keep the comparison quick. The
+shipped comparison takes only the seed from here, for a clock-free agent built without one
+(``fixed_positions`` says why)."""
 RUNNER_TIMEOUT = 3600.0
 """Seconds before the isolated process is abandoned (five games at 2 s a move fit well inside)."""
+SHIPPED = "shipped parameters"
+OVERRIDDEN = "overridden parameters"
+
+
+class ValidationInputError(ValueError):
+    """A file or setting no check can judge: the message is one line saying what to do instead."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +84,9 @@ class ValidationReport:
     load_seconds: float | None = None
     first_move_seconds: float | None = None
     slowest_move_seconds: float | None = None
+    """The slowest move after the first, over every game the file played."""
+    slowest_move_at: str | None = None
+    """Where that move was: the game and the move number within it."""
     overage_left_seconds: float | None = None
     """The lowest overage bank the file ended a game with (Kaggle starts it at 60 s)."""
 
@@ -77,6 +97,19 @@ class ValidationReport:
     def failures(self) -> list[Check]:
         return [check for check in self.checks if not check.passed]
 
+    def figures(self) -> str:
+        """The measured figures on one line, for the end of the command's output."""
+        parts = [f"size {self.size_bytes:,} bytes"]
+        if self.load_seconds is not None:
+            parts.append(f"load {self.load_seconds:.3f} s")
+        if self.first_move_seconds is not None:
+            parts.append(f"first move {self.first_move_seconds:.3f} s (loading included)")
+        if self.slowest_move_seconds is not None:
+            parts.append(f"slowest later move {self.slowest_move_seconds:.3f} s [{self.slowest_move_at}]")
+        if self.overage_left_seconds is not None:
+            parts.append(f"lowest overage bank {self.overage_left_seconds:.1f} s")
+        return "figures: " + ", ".join(parts)
+
 
 @dataclass(frozen=True)
 class BuildRecord:
@@ -84,6 +117,25 @@ class BuildRecord:
 
     spec: str
     parameters: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One half of check (f): the parameters both agents get on top of the built ones, and the positions."""
+
+    name: str
+    overrides: dict[str, Any]
+    positions: tuple[FixedPosition, ...]
+
+    def setting(self) -> str:
+        changed = ", ".join(f"{key}={value}" for key, value in self.overrides.items())
+        return f"parameters as built but {changed}" if changed else "parameters exactly as built"
+
+    def kinds(self) -> str:
+        counts: dict[str, int] = {}
+        for fixed in self.positions:
+            counts[fixed.kind] = counts.get(fixed.kind, 0) + 1
+        return ", ".join(f"{count} {kind}" for kind, count in counts.items())
 
 
 def read_build_record(source: str) -> BuildRecord | None:
@@ -105,23 +157,53 @@ def read_build_record(source: str) -> BuildRecord | None:
     return BuildRecord(values[SPEC_CONSTANT], values[PARAMETERS_CONSTANT])
 
 
-def comparison_positions() -> list[Position]:
-    """The fixed positions of check (f): openings, a win to take, a loss to block, late middlegames.
+def read_submission(path: Path) -> str:
+    """The text of the submission at ``path``; ValidationInputError if it is no file a check could judge."""
+    rebuild = f"build one with `connectx build AGENT -o {path}`"
+    if not path.exists():
+        raise ValidationInputError(f"{path} does not exist: {rebuild}")
+    if path.is_dir():
+        raise ValidationInputError(f"{path} is a directory: give the submission file inside it, "
+                                   f"e.g. {path / 'submission.py'}")
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ValidationInputError(f"{path} cannot be read ({error.strerror}): check its permissions") from None
+    try:
+        source = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValidationInputError(f"{path} is not UTF-8 text (byte {error.start} is not): Kaggle reads submissions "
+                                   f"as UTF-8 Python; save it as UTF-8 or {rebuild}") from None
+    try:
+        tree = ast.parse(source, str(path))
+    except SyntaxError as error:
+        raise ValidationInputError(f"{path}:{error.lineno}: not Python ({error.msg}): "
+                                   f"fix that line or {rebuild}") from None
+    if not any(_may_bind_a_callable(statement) for statement in tree.body):
+        raise ValidationInputError(f"{path} binds no function at its top level, so Kaggle's loader finds no agent: "
+                                   f"end it with def agent(observation, configuration), or {rebuild}")
+    return source
 
-    The late positions come from seeded random play, so the list is the same on every run; two
-    geometries exercise more of the code than one.
-    """
-    positions = [Position.from_moves(moves) for moves in ("", "4", "44", "4453", "121212", "12121")]
-    rng = random.Random(5)
-    for rows, columns, inarow, stones in ((6, 7, 4, 24), (6, 7, 4, 30), (6, 7, 4, 34), (4, 5, 3, 12)):
-        position = Position.initial(rows, columns, inarow)
-        while position.moves < stones:
-            position = position.play(rng.choice(position.legal_columns()))
-            if position.is_over():
-                position = Position.initial(rows, columns, inarow)
-        positions.append(position)
-    positions.append(Position.initial(4, 5, 3))
-    return positions
+
+def _may_bind_a_callable(statement: ast.stmt) -> bool:
+    """Whether a top-level statement can bind a callable: a ``def``, ``class``, import or ``lambda`` assignment."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+        return True
+    value = statement.value if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
+    return isinstance(value, ast.Lambda)
+
+
+def check_settings(act_timeout: float, margin: float, overage_reserve: float | None) -> None:
+    """ValidationInputError for timing settings no move could meet or that mean nothing."""
+    if not act_timeout > 0:
+        raise ValidationInputError(f"--act-timeout {act_timeout:g}: give Kaggle's actTimeout in seconds, "
+                                   "a positive number (2 on Kaggle)")
+    if not 0 <= margin < act_timeout:
+        raise ValidationInputError(f"--margin {margin:g}: give the seconds every move must leave unused, "
+                                   f"0 or more and less than --act-timeout {act_timeout:g}")
+    if overage_reserve is not None and not overage_reserve >= 0:
+        raise ValidationInputError(f"--overage-reserve {overage_reserve:g}: give the seconds of Kaggle's 60 s "
+                                   "overage bank that must stay unspent, 0 or more (make submission uses 20)")
 
 
 def _observation(position: Position) -> dict[str, Any]:
@@ -135,6 +217,7 @@ def _configuration(position: Position, act_timeout: float) -> dict[str, Any]:
 
 
 def validation_episodes() -> list[dict[str, Any]]:
+    """The five games every validation plays: the file against itself, then against each built-in in both seats."""
     file = isolated_runner.FILE
     pairs = [("validation episode (the file against itself)", [file, file])]
     for builtin in ("random", "negamax"):
@@ -151,18 +234,24 @@ def _kaggle_site_dirs() -> list[str]:
     return [str(Path(spec.origin).resolve().parent.parent)]
 
 
-def _expected_columns(record: BuildRecord, overrides: dict[str, Any], positions: list[Position],
-                      act_timeout: float) -> list[int]:
-    entry, _ = parse_spec(record.spec.partition(":")[0])
+def comparisons(entry: AgentEntry, record: BuildRecord) -> list[Comparison]:
+    """Check (f)'s two comparisons for the agent ``record`` describes: shipped, then overridden parameters."""
+    unseeded = "seed" in record.parameters and record.parameters["seed"] is None
+    seed = {"seed": COMPARISON_PARAMETERS["seed"]} if unseeded and not watches_the_clock(entry) else {}
+    overridden = {key: value for key, value in COMPARISON_PARAMETERS.items() if key in record.parameters}
+    return [
+        Comparison(SHIPPED, seed, tuple(shipped_positions(entry, record.parameters))),
+        Comparison(OVERRIDDEN, overridden, tuple(FixedPosition(p, "seeded") for p in comparison_positions())),
+    ]
+
+
+def _expected_columns(entry: AgentEntry, record: BuildRecord, comparison: Comparison, act_timeout: float) -> list[int]:
+    """The unbundled agent's column on each position, a fresh agent for each, as the bundle is asked."""
     columns = []
-    for position in positions:
-        agent = entry.factory(**{**record.parameters, **overrides})
-        columns.append(agent(_observation(position), _configuration(position, act_timeout)))
+    for fixed in comparison.positions:
+        agent = entry.factory(**{**record.parameters, **comparison.overrides})
+        columns.append(agent(_observation(fixed.position), _configuration(fixed.position, act_timeout)))
     return columns
-
-
-def _comparison_overrides(record: BuildRecord) -> dict[str, Any]:
-    return {key: value for key, value in COMPARISON_PARAMETERS.items() if key in record.parameters}
 
 
 def run_isolated(path: Path, request: dict[str, Any], python: str = sys.executable) -> dict[str, Any]:
@@ -192,32 +281,32 @@ def validate_file(path: str | Path, act_timeout: float = 2.0, margin: float = DE
 
     By default no move may take more than ``act_timeout - margin``. With ``overage_reserve``, a
     later move may, for agents that spend Kaggle's overage bank on purpose, as long as the bank
-    never falls below ``overage_reserve`` seconds; the first move must always fit.
+    never falls below ``overage_reserve`` seconds; the first move must always fit. Raises
+    ValidationInputError, before running anything, for a file or setting no check can judge.
     """
     path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"{path} does not exist: build one with `connectx build AGENT -o {path}`")
+    check_settings(act_timeout, margin, overage_reserve)
+    source = read_submission(path)
     size = path.stat().st_size
     checks = [Check("(e) size", size <= SIZE_LIMIT, f"{size:,} bytes (limit {SIZE_LIMIT:,})",
                     "embed less data (a smaller opening book) or compress it better")]
-    source = path.read_text(encoding="utf-8")
     record = read_build_record(source)
-    positions = comparison_positions()
     request: dict[str, Any] = {"episodes": validation_episodes() if games else [],
                                "configuration": {"actTimeout": act_timeout}}
-    overrides: dict[str, Any] = {}
-    expected: list[int] | None = None
+    planned: list[tuple[Comparison, list[int]]] = []
     if compare and record is not None:
-        overrides = _comparison_overrides(record)
         try:
-            expected = _expected_columns(record, overrides, positions, act_timeout)
+            entry, _ = parse_spec(record.spec.partition(":")[0])
+            for comparison in comparisons(entry, record):
+                planned.append((comparison, _expected_columns(entry, record, comparison, act_timeout)))
         except AgentSpecError as error:
             checks.append(Check("(f) same moves as unbundled", False, f"cannot build {record.spec} unbundled: {error}",
                                 "validate the file in the checkout it was built from, or rebuild it here"))
-        else:
-            request["parity"] = {"factory": FACTORY_FUNCTION, "overrides": overrides,
-                                 "observations": [_observation(p) for p in positions],
-                                 "configurations": [_configuration(p, act_timeout) for p in positions]}
+        request["comparisons"] = [
+            {"factory": FACTORY_FUNCTION, "overrides": comparison.overrides,
+             "observations": [_observation(fixed.position) for fixed in comparison.positions],
+             "configurations": [_configuration(fixed.position, act_timeout) for fixed in comparison.positions]}
+            for comparison, _ in planned]
     elif compare:
         checks.append(Check("(f) same moves as unbundled", False,
                             f"{path} records no {SPEC_CONSTANT}/{PARAMETERS_CONSTANT}",
@@ -242,20 +331,39 @@ def validate_file(path: str | Path, act_timeout: float = 2.0, margin: float = DE
                         f"loaded in {load['seconds']:.3f} s",
                         "the last callable the file binds must be agent(observation, configuration); "
                         "rebuild with `connectx build` and define nothing after the entry function"))
-    report_times: dict[str, float | None] = {"load_seconds": load["seconds"]}
+    report_times: dict[str, Any] = {"load_seconds": load["seconds"]}
     if games:
         checks.extend(_episode_checks(result["episodes"]))
         timing = timing_check(result["episodes"], act_timeout, margin, overage_reserve)
         checks.append(timing.check)
         report_times.update(first_move_seconds=timing.first, slowest_move_seconds=timing.slowest,
-                            overage_left_seconds=timing.overage_left)
-    if expected is not None:
-        checks.append(_parity_check(result.get("parity", {}), expected, positions, overrides))
+                            slowest_move_at=timing.slowest_at, overage_left_seconds=timing.overage_left)
+    answers = result.get("comparisons", [])
+    for index, (comparison, expected) in enumerate(planned):
+        checks.append(_parity_check(answers[index] if index < len(answers) else {}, expected, comparison))
     return ValidationReport(str(path), size, tuple(checks), **report_times)
 
 
 def _our_seats(episode: dict[str, Any]) -> list[int]:
     return [seat for seat, name in enumerate(episode["agents"]) if name == isolated_runner.FILE]
+
+
+@dataclass(frozen=True)
+class SlowestMove:
+    """The file's slowest move after its first in one game: seconds, and the move's number in the game."""
+
+    seconds: float
+    move: int
+
+    @classmethod
+    def of(cls, episode: dict[str, Any]) -> SlowestMove | None:
+        """None when the file made no move after its first. Seat ``s`` makes the game's moves ``s+1, s+3, ...``."""
+        timed = [(seconds, 2 * index + seat + 1) for seat in _our_seats(episode)
+                 for index, seconds in enumerate(episode["durations"][seat]) if index > 0]
+        if not timed:
+            return None
+        seconds, move = max(timed)
+        return cls(seconds, move)
 
 
 def _episode_checks(episodes: list[dict[str, Any]]) -> list[Check]:
@@ -269,6 +377,8 @@ def _episode_checks(episodes: list[dict[str, Any]]) -> list[Check]:
             continue
         statuses = episode["statuses"]
         noisy = [seat for seat in _our_seats(episode) if episode["stderr"][seat]]
+        slowest = SlowestMove.of(episode)
+        slowest_text = f", slowest later move {slowest.seconds:.3f} s (move {slowest.move})" if slowest else ""
         if statuses != ["DONE", "DONE"]:
             checks.append(Check(name, False, f"ended with statuses {statuses} after {episode['moves']} moves",
                                 "ERROR means the agent raised, INVALID a bad column, TIMEOUT too slow a move: "
@@ -278,7 +388,8 @@ def _episode_checks(episodes: list[dict[str, Any]]) -> list[Check]:
             checks.append(Check(name, False, f"ended DONE but the agent reported an error it covered with a fallback "
                                 f"move: {first_line}", "fix the failure the agent logs on stderr"))
         else:
-            checks.append(Check(name, True, f"both DONE after {episode['moves']} moves, rewards {episode['rewards']}"))
+            checks.append(Check(name, True, f"both DONE after {episode['moves']} moves, rewards {episode['rewards']}"
+                                + slowest_text))
     return checks
 
 
@@ -287,16 +398,18 @@ class Timing:
     check: Check
     first: float | None = None
     slowest: float | None = None
+    slowest_at: str | None = None
     overage_left: float | None = None
 
 
 def timing_check(episodes: list[dict[str, Any]], act_timeout: float, margin: float,
-                  overage_reserve: float | None) -> Timing:
-    """(d): the slowest first move (which includes loading the file), the slowest later move, and
-    the lowest overage bank the file finished a game with."""
+                 overage_reserve: float | None) -> Timing:
+    """(d): the slowest first move (which includes loading the file), the slowest later move over
+    every game and where it was, and the lowest overage bank the file finished a game with."""
     first_moves: list[float] = []
     later_moves: list[float] = []
     overage_left: list[float] = []
+    slowest_by_game: list[tuple[float, str]] = []
     for episode in episodes:
         if episode.get("error"):
             continue
@@ -305,13 +418,17 @@ def timing_check(episodes: list[dict[str, Any]], act_timeout: float, margin: flo
             first_moves += durations[:1]
             later_moves += durations[1:]
             overage_left.append(episode["overage"][seat][1])
+        slowest_move = SlowestMove.of(episode)
+        if slowest_move is not None:
+            slowest_by_game.append((slowest_move.seconds, f"{episode['name']}, move {slowest_move.move}"))
     if not first_moves:
         return Timing(Check("(d) move times", False, "no move of the file was timed", "see the failed episodes above"))
     limit = act_timeout - margin
-    first, slowest, lowest_bank = max(first_moves), max(later_moves, default=0.0), min(overage_left)
+    first, lowest_bank = max(first_moves), min(overage_left)
+    slowest, slowest_at = max(slowest_by_game, default=(0.0, "no later move"))
     over = sum(duration > limit for duration in later_moves)
-    detail = (f"first move (loading included) {first:.3f} s, slowest later move {slowest:.3f} s, "
-              f"limit {limit:.2f} s (actTimeout {act_timeout:g} less {margin:g} margin)")
+    detail = (f"first move (loading included) {first:.3f} s, slowest later move {slowest:.3f} s "
+              f"[{slowest_at}], limit {limit:.2f} s (actTimeout {act_timeout:g} less {margin:g} margin)")
     if overage_reserve is None:
         passed = first <= limit and not over
     else:
@@ -321,23 +438,26 @@ def timing_check(episodes: list[dict[str, Any]], act_timeout: float, margin: flo
     fix = ("a slow first move means a slow load: embed less data or decode it lazily; a slow later move means "
            "the agent's budget ignores actTimeout: give it a deadline from the configuration (an agent that "
            "spends the overage bank on purpose is validated with --overage-reserve SECONDS)")
-    return Timing(Check("(d) move times", passed, detail, fix), first, slowest, lowest_bank)
+    return Timing(Check("(d) move times", passed, detail, fix), first, slowest, slowest_at, lowest_bank)
 
 
-def _parity_check(result: dict[str, Any], expected: list[int], positions: list[Position],
-                  overrides: dict[str, Any]) -> Check:
-    name = "(f) same moves as unbundled"
+def _parity_check(result: dict[str, Any], expected: list[int], comparison: Comparison) -> Check:
+    name = f"(f) same moves as unbundled, {comparison.name}"
     if result.get("error") or "columns" not in result:
         return Check(name, False, "the bundled agent failed on the comparison positions:\n"
                      + str(result.get("error", "no answer")).rstrip(),
                      "rebuild with `connectx build`; if it still fails, the bundler mangled a module: report it")
     actual = result["columns"]
-    differing = [f"{position!r}: unbundled {want}, bundled {got}"
-                 for position, want, got in zip(positions, expected, actual, strict=True) if want != got]
-    setting = ", ".join(f"{k}={v}" for k, v in overrides.items()) or "built parameters"
+    differing = [f"{fixed.position!r} ({fixed.kind}): unbundled {want}, bundled {got}"
+                 for fixed, want, got in zip(comparison.positions, expected, actual, strict=True) if want != got]
+    count = len(comparison.positions)
     if differing:
-        return Check(name, False, f"{len(differing)} of {len(positions)} positions differ ({setting}):\n  "
-                     + "\n  ".join(differing),
-                     "rebuild from the current sources; if the agent's choice depends on the clock, give its "
-                     "factory a parameter that fixes it (like mcts's simulations) and add it to COMPARISON_PARAMETERS")
-    return Check(name, True, f"{len(positions)} positions, identical columns ({setting})")
+        if comparison.name == OVERRIDDEN:
+            fix = ("if the agent's choice depends on the clock, give its factory a parameter that fixes it "
+                   "(like mcts's simulations) and add it to COMPARISON_PARAMETERS")
+        else:
+            fix = ("if one of these positions does not fix the agent's move whatever the clock, correct how "
+                   "submission/fixed_positions.py chooses them")
+        return Check(name, False, f"{len(differing)} of {count} positions differ ({comparison.setting()}):\n  "
+                     + "\n  ".join(differing), "rebuild from the current sources; " + fix)
+    return Check(name, True, f"{count} positions ({comparison.kinds()}), identical columns ({comparison.setting()})")

@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import gc
 import io
+import json
+import subprocess
+import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +27,13 @@ from agents.registry import REGISTRY
 from evaluation.cli import main
 from submission.bundler import ENTRY_FUNCTION, build_bundle, build_source, bundle_factory
 from submission.module_graph import BuildError, is_internal
+
+
+@pytest.fixture(autouse=True)
+def collector_given_back() -> Iterator[None]:
+    """A bundle freezes the collector's view of the process it runs in, this one included: undo it."""
+    yield
+    gc.unfreeze()
 
 
 def kaggle_loader(source: str) -> Any:
@@ -278,3 +290,33 @@ def test_the_first_move_clock_starts_when_loading_starts(tmp_path: Path) -> None
     before = time.perf_counter()
     namespace = run_bundle(build_fixture(tmp_path))
     assert before <= namespace["_submission_agent"].started_at == namespace["LOADING_STARTED_AT"] <= time.perf_counter()
+
+
+COLLECTOR_AFTER_LOADING = """
+import gc, json, sys
+
+namespace = {}
+with open(sys.argv[1], encoding="utf-8") as handle:
+    exec(compile(handle.read(), "submission.py", "exec"), namespace)
+frozen_at_load = gc.get_freeze_count()
+column = namespace["agent"]({"board": [0] * 42, "mark": 1, "remainingOverageTime": 60},
+                            {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2.0})
+book = namespace["_submission_agent"].strategy._book
+held = [item for item in gc.get_referents(book) if gc.is_tracked(item)]
+scanned = {id(item) for item in gc.get_objects()}
+print(json.dumps({"frozen_at_load": frozen_at_load, "column": column, "entries": len(book), "held": len(held),
+                  "book_scanned": any(id(item) in scanned for item in [book, *held]), "enabled": gc.isenabled()}))
+"""
+
+
+def test_the_bundle_keeps_what_it_loads_and_its_book_out_of_the_collectors_scans(tmp_path: Path) -> None:
+    """Loading freezes what is loaded; the first move decodes the book, and the move's end freezes that too."""
+    path = tmp_path / "submission.py"
+    path.write_text(build_source("solver"))
+    completed = subprocess.run([sys.executable, "-I", "-S", "-c", COLLECTOR_AFTER_LOADING, str(path)],
+                               capture_output=True, text=True, check=True)
+    facts = json.loads(completed.stdout)
+    assert facts["frozen_at_load"] > 0
+    assert facts["column"] == 3 and facts["entries"] > 100_000, "the first move must come from the book"
+    assert facts["held"] >= 1 and not facts["book_scanned"]
+    assert facts["enabled"], "freezing must not leave the collector off"

@@ -1,26 +1,33 @@
 """The validator: Kaggle's checks, run where our packages cannot be imported, each failure named.
 
-Full validation plays five games, so it runs for two fast agents; every registered agent gets
-the cheap checks (loader, size, isolation, same moves as unbundled). Broken files are small
-hand-written agents or a real bundle with one thing changed.
+Full validation plays five games, so it runs for two fast agents and for the file `make
+submission` builds; every registered agent gets the cheap checks (loader, size, isolation, same
+moves as unbundled under shipped and overridden parameters). Broken files are small hand-written
+agents or a real bundle with one thing changed; bad inputs never get as far as running anything.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import re
+import shlex
 from pathlib import Path
 
 import pytest
 
-from agents.registry import REGISTRY
+from agents.registry import REGISTRY, parse_spec
 from evaluation.cli import main
 from submission import isolated_runner
 from submission.bundler import build_bundle
 from submission.module_graph import PROJECT_ROOT
 from submission.validator import (
+    OVERRIDDEN,
+    SHIPPED,
     SIZE_LIMIT,
+    BuildRecord,
     ValidationReport,
+    comparisons,
     read_build_record,
     run_isolated,
     timing_check,
@@ -46,23 +53,70 @@ def check_named(report: ValidationReport, prefix: str) -> list[str]:
     return [("PASS" if check.passed else "FAIL") for check in report.checks if check.name.startswith(prefix)]
 
 
+@pytest.mark.games
 @pytest.mark.parametrize("spec", ["negamax:depth=3", "random"])
 def test_a_built_agent_passes_every_check_with_its_figures(tmp_path: Path, spec: str) -> None:
     report = validate_file(built(tmp_path, spec))
     assert report.passed, "\n".join(map(str, report.failures()))
     names = [check.name for check in report.checks]
-    for prefix, count in (("(a)", 1), ("(b)", 1), ("(c)", 4), ("(d)", 1), ("(e)", 1), ("(f)", 1), ("isolation", 1)):
+    for prefix, count in (("(a)", 1), ("(b)", 1), ("(c)", 4), ("(d)", 1), ("(e)", 1), ("(f)", 2), ("isolation", 1)):
         assert sum(name.startswith(prefix) for name in names) == count, prefix
     assert report.first_move_seconds is not None and report.slowest_move_seconds is not None
     assert report.load_seconds is not None and 0 < report.load_seconds < 1.8
     assert 0 < report.first_move_seconds < 1.8 and report.overage_left_seconds == 60
+    assert report.slowest_move_at is not None and re.fullmatch(r".+, move \d+", report.slowest_move_at)
+    games = [check for check in report.checks if check.name[:3] in ("(b)", "(c)")]
+    assert all(re.search(r"slowest later move \d+\.\d{3} s \(move \d+\)", check.detail) for check in games)
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_every_registered_agent_passes_the_cheap_checks(tmp_path: Path, name: str) -> None:
     report = validate_file(built(tmp_path, name), games=False)
     assert report.passed, "\n".join(map(str, report.failures()))
-    assert check_named(report, "(f)") == ["PASS"]
+    assert [check.name for check in report.checks if check.name.startswith("(f)")] == [
+        f"(f) same moves as unbundled, {SHIPPED}", f"(f) same moves as unbundled, {OVERRIDDEN}"]
+    assert check_named(report, "(f)") == ["PASS", "PASS"]
+
+
+def record_for(spec: str) -> BuildRecord:
+    source = build_bundle(spec, allow_missing_data=True).source
+    record = read_build_record(source)
+    assert record is not None
+    return record
+
+
+def test_the_solver_is_compared_as_it_ships_on_book_proven_and_tactical_positions() -> None:
+    record = record_for("solver")
+    shipped, overridden = comparisons(parse_spec("solver")[0], record)
+    assert shipped.name == SHIPPED and shipped.overrides == {}
+    kinds = [fixed.kind for fixed in shipped.positions]
+    assert kinds.count("tactical") >= 4 and kinds.count("book") >= 8 and kinds.count("proven") >= 8
+    assert overridden.name == OVERRIDDEN and overridden.overrides["max_nodes"] == 5000
+
+
+@pytest.mark.parametrize("spec,shipped_overrides,kinds", [
+    ("mcts", {}, {"tactical"}),
+    ("negamax", {"seed": 1}, {"tactical", "seeded"}),
+    ("negamax:seed=7", {}, {"tactical", "seeded"}),
+    ("random", {"seed": 1}, {"tactical", "seeded"}),
+])
+def test_clocked_agents_ship_unchanged_and_clock_free_ones_get_only_a_missing_seed(
+        spec: str, shipped_overrides: dict[str, int], kinds: set[str]) -> None:
+    shipped, _ = comparisons(parse_spec(spec)[0], record_for(spec))
+    assert shipped.overrides == shipped_overrides
+    assert {fixed.kind for fixed in shipped.positions} == kinds
+
+
+def test_a_bundle_that_breaks_only_as_it_ships_fails_the_shipped_comparison(tmp_path: Path) -> None:
+    """The clock branch of the solver's limits, which no overridden comparison ever takes, is broken."""
+    path = built(tmp_path, "solver")
+    source = path.read_text()
+    assert source.count("if self.max_nodes is not None:") == 1
+    path.write_text(source.replace("if self.max_nodes is not None:", "if True:"))
+    report = validate_file(path, games=False)
+    assert check_named(report, f"(f) same moves as unbundled, {SHIPPED}") == ["FAIL"]
+    assert check_named(report, f"(f) same moves as unbundled, {OVERRIDDEN}") == ["PASS"]
+    assert "(proven): unbundled" in report.failures()[0].detail
 
 
 def test_the_file_runs_where_our_packages_cannot_be_imported(tmp_path: Path) -> None:
@@ -95,6 +149,7 @@ def test_an_entry_function_that_is_not_last_is_reported(tmp_path: Path) -> None:
     assert "returns helper()" in report.failures()[0].detail
 
 
+@pytest.mark.games
 def test_illegal_moves_fail_every_game(tmp_path: Path) -> None:
     path = tmp_path / "illegal.py"
     path.write_text("def agent(observation, configuration):\n    return -1\n")
@@ -103,6 +158,7 @@ def test_illegal_moves_fail_every_game(tmp_path: Path) -> None:
     assert "INVALID" in report.failures()[0].detail
 
 
+@pytest.mark.games
 def test_a_slow_load_fails_the_timing_check(tmp_path: Path) -> None:
     path = tmp_path / "slow_load.py"
     path.write_text("import time\ntime.sleep(0.4)\n" + FIRST_LEGAL)
@@ -123,15 +179,37 @@ def agent(observation, configuration):
 """
 
 
+@pytest.mark.games
 def test_a_slow_later_move_fails_unless_the_overage_bank_may_pay_for_it(tmp_path: Path) -> None:
     path = tmp_path / "slow_move.py"
     path.write_text(SLOW_SECOND_MOVE)
     result = run_isolated(path, {"episodes": validation_episodes(), "configuration": {"actTimeout": 2.0}})
     strict = timing_check(result["episodes"], act_timeout=2.0, margin=1.8, overage_reserve=None)
     assert not strict.check.passed and strict.slowest is not None and strict.slowest >= 0.3
+    assert strict.slowest_at is not None and re.search(r", move [34]$", strict.slowest_at)
     assert strict.first is not None and strict.first < 0.2
     assert timing_check(result["episodes"], 2.0, 1.8, overage_reserve=50).check.passed
     assert not timing_check(result["episodes"], 2.0, 1.8, overage_reserve=61).check.passed
+
+
+@pytest.mark.games
+def test_the_command_reports_the_slowest_move_of_each_game_and_of_all(tmp_path: Path) -> None:
+    """The slow moves are the third and fourth of a game, so each game names one of them."""
+    path = tmp_path / "slow_move.py"
+    path.write_text(SLOW_SECOND_MOVE)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["validate", str(path), "--no-compare", "--margin", "1.5"]) == 0
+    lines = out.getvalue().splitlines()
+    games = [line for line in lines if line.startswith(("[PASS] (b)", "[PASS] (c)"))]
+    assert len(games) == 5
+    for line in games:
+        seconds = re.search(r"slowest later move (\d+\.\d+) s \(move ([34])\)", line)
+        assert seconds is not None and float(seconds[1]) >= 0.3, line
+    figures = next(line for line in lines if line.startswith("figures: "))
+    overall = re.search(r"slowest later move (\d+\.\d+) s \[(.+), move ([34])\]", figures)
+    assert overall is not None and float(overall[1]) >= 0.3 and overall[2] in [e["name"] for e in validation_episodes()]
+    assert "size " in figures and "first move " in figures
 
 
 def test_a_file_over_five_megabytes_fails(tmp_path: Path) -> None:
@@ -148,8 +226,8 @@ def test_a_bundle_that_plays_differently_from_its_agent_fails_the_comparison(tmp
     assert tampered != source
     path.write_text(tampered)
     report = validate_file(path, games=False)
-    assert check_named(report, "(f)") == ["FAIL"]
-    assert "positions differ" in report.failures()[0].detail
+    assert check_named(report, "(f)") == ["FAIL", "FAIL"]
+    assert all("positions differ" in check.detail for check in report.failures())
 
 
 def test_a_file_not_built_here_cannot_be_compared_unless_asked_not_to(tmp_path: Path) -> None:
@@ -163,7 +241,7 @@ def test_a_file_not_built_here_cannot_be_compared_unless_asked_not_to(tmp_path: 
 def test_the_command_prints_checks_and_exits_by_verdict(tmp_path: Path) -> None:
     good = built(tmp_path, "negamax", "good.py")
     bad = tmp_path / "bad.py"
-    bad.write_text("raise RuntimeError('boom')\n")
+    bad.write_text("raise RuntimeError('boom')\n" + FIRST_LEGAL)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         assert main(["validate", str(good), "--no-games"]) == 0
@@ -171,3 +249,74 @@ def test_the_command_prints_checks_and_exits_by_verdict(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "[PASS] (e) size" in text and f"{good}: valid" in text
     assert "[FAIL] (a) Kaggle's loader" in text and "fix:" in text and f"{bad}: INVALID" in text
+
+
+NOT_UTF8 = "def agent(observation, configuration):\n    return 0  # caf\xe9\n".encode("latin-1")
+
+
+@pytest.mark.parametrize("name,content,options,message", [
+    ("missing.py", None, [], "does not exist"),
+    ("folder", "directory", [], "is a directory"),
+    ("latin1.py", NOT_UTF8, [], "is not UTF-8"),
+    ("syntax.py", b"def agent(observation, configuration)\n    return 0\n", [], "syntax.py:1: not Python"),
+    ("no_function.py", b"COLUMN = 3\nprint(COLUMN)\n", [], "binds no function"),
+    ("fine.py", FIRST_LEGAL.encode(), ["--overage-reserve", "-1"], "--overage-reserve -1"),
+    ("fine.py", FIRST_LEGAL.encode(), ["--act-timeout", "0"], "--act-timeout 0"),
+    ("fine.py", FIRST_LEGAL.encode(), ["--margin", "2"], "--margin 2"),
+])
+def test_a_bad_input_is_one_line_exit_2_and_nothing_run(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        name: str, content: bytes | str | None, options: list[str], message: str) -> None:
+    path = tmp_path / name
+    if content == "directory":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+
+    def no_run(*args: object, **kwargs: object) -> None:
+        raise AssertionError("validation ran on a bad input")
+
+    monkeypatch.setattr("submission.validator.run_isolated", no_run)
+    before = sorted(tmp_path.rglob("*"))
+    assert main(["validate", str(path), *options]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1
+    assert captured.err.startswith("connectx validate: ") and message in captured.err
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+MAKEFILE = PROJECT_ROOT / "Makefile"
+
+
+def make_submission_commands(output: Path) -> list[list[str]]:
+    """The `connectx` commands of the Makefile's submission recipe, writing ``output`` for out/submission.py."""
+    text = MAKEFILE.read_text(encoding="utf-8")
+    agent = re.search(r"^SUBMISSION_AGENT \?= (\S+)$", text, re.MULTILINE)
+    recipe = re.search(r"^submission:.*\n((?:\t.*\n)+)", text, re.MULTILINE)
+    assert agent is not None and recipe is not None, "the Makefile has no submission recipe"
+    commands = []
+    for line in recipe[1].splitlines():
+        words = shlex.split(line.replace("$(SUBMISSION_AGENT)", agent[1]))
+        assert words[0] == "$(BIN)/connectx", line
+        commands.append([str(output) if word == "out/submission.py" else word for word in words[1:]])
+    return commands
+
+
+@pytest.mark.games
+def test_the_file_make_submission_builds_passes_every_episode(tmp_path: Path) -> None:
+    """`make submission`'s own commands, on its own agent: the shipped file, validated with all five games."""
+    path = tmp_path / "submission.py"
+    commands = make_submission_commands(path)
+    assert [command[0] for command in commands] == ["build", "validate"]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for command in commands:
+            assert main(command) == 0, out.getvalue()
+    text = out.getvalue()
+    for episode in validation_episodes():
+        assert re.search(rf"\[PASS\] \([bc]\) {re.escape(episode['name'])}: .*slowest later move", text)
+    shipped = re.search(rf"\[PASS\] \(f\) same moves as unbundled, {SHIPPED}: (.*)", text)
+    assert shipped is not None and "book" in shipped[1] and "proven" in shipped[1]
+    assert "parameters exactly as built" in shipped[1]
+    assert re.search(r"^figures: .*first move .*slowest later move \d+\.\d+ s \[.+\]", text, re.MULTILINE)
+    assert f"{path}: valid" in text
