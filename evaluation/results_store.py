@@ -63,6 +63,9 @@ class ResultsStore:
             if {key: value for key, value in recorded.items() if key not in may_change} != fixed:
                 raise RunDirectoryError(f"{self.directory} holds a different run ({self.plan_path} differs from "
                                         "this one); use the same arguments to resume, or another --out directory")
+        elif self.games_path.exists():
+            raise RunDirectoryError(f"{self.directory} holds {GAMES_FILE} but no {PLAN_FILE}, so its games belong to "
+                                    "no known run; choose another --out directory")
         return self.load()
 
     def open(self, plan: dict[str, Any], resume: bool, may_change: tuple[str, ...] = ()) -> list[GameRecord]:
