@@ -17,8 +17,9 @@ are skipped (this changes no value: the tree would find that loss one ply later)
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from agents.heuristics import h1, h2, parse_weights, window_score, window_weights
 from agents.kaggle_boundary import Deadline, GuardedAgent
@@ -195,6 +196,27 @@ class AlphaBetaSearch:
         return result
 
 
+WEIGHTS_FORM = "positive integers separated by '/', one per stone count 1..inarow, like 1/3/9/81 for 4 in a row"
+
+
+def window_weights_of(text: str, inarow: int | None = None) -> tuple[int, ...]:
+    """The ``weights`` parameter as numbers, checked: all positive and, given ``inarow``, that many."""
+    try:
+        weights = parse_weights(text)
+    except ValueError:
+        weights = ()
+    if not weights or min(weights) < 1 or (inarow is not None and len(weights) != inarow):
+        count = f"{inarow} " if inarow is not None else ""
+        raise ValueError(f"weights={text}: expected {count}{WEIGHTS_FORM}")
+    return weights
+
+
+def check_board(parameters: Mapping[str, Any], shape: Geometry) -> None:
+    """ValueError unless the parameters suit ``shape``: one window weight per stone count 1..inarow."""
+    if parameters.get("weights") is not None:
+        window_weights_of(parameters["weights"], shape.inarow)
+
+
 class MinimaxStrategy:
     """Chooses by alpha-beta at the adaptive (or a fixed) depth; a seeded generator breaks ties."""
 
@@ -206,7 +228,7 @@ class MinimaxStrategy:
             raise ValueError(f"evaluation {evaluation!r}: expected one of {', '.join(EVALUATIONS)}")
         self.depth = depth
         self.evaluation = evaluation
-        self.weights = None if weights is None else parse_weights(weights)
+        self.weights = None if weights is None else window_weights_of(weights)
         self.memo = memo
         self.seed = seed
         self.rng = random.Random(seed)

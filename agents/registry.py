@@ -1,8 +1,10 @@
-"""The one list of agents: names, factories and one-line summaries, read by everything else.
+"""The one list of agents: names, factories, one-line summaries and the roles of their parameters.
 
+Each entry declares which of its factory's parameters is its seed, its time budget per move and
+its reproducibility cap (a node or simulation count that replaces the clock), so the harness and
+the tests set those through ``agents.agent_spec.AgentSpec`` without knowing any parameter's name.
 An agent is named by a spec, ``name`` or ``name:key=value,key=value`` (``negamax:depth=5``); the
-values are converted to the types of the factory's keyword parameters, so the command line,
-the harness and the tests all build agents the same way.
+values are converted to the types of the factory's keyword parameters (see ``AgentSpec``).
 """
 
 from __future__ import annotations
@@ -10,40 +12,92 @@ from __future__ import annotations
 import inspect
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from agents import mcts, minimax, negamax, random_agent, solver
 from agents.kaggle_boundary import GuardedAgent
+from agents.position import Geometry
+
+BoardCheck = Callable[[Mapping[str, Any], Geometry], None]
+"""Raises ValueError when an agent's parameters cannot work on a board (minimax's window weights)."""
 
 
 class AgentSpecError(ValueError):
-    """An agent spec that names no registered agent or a parameter it does not take."""
+    """An agent spec that names no agent, a parameter it does not take, or a value it cannot use."""
 
 
 @dataclass(frozen=True)
 class AgentEntry:
+    """A registered agent: its factory and which parameters play the roles the harness sets.
+
+    ``seed`` fixes every random choice, ``time_budget`` caps the seconds per move, ``cap`` caps
+    the work per move (nodes, simulations) so a seeded game is reproducible whatever the clock;
+    each is the name of a factory parameter, or None when the agent has no such parameter.
+    ``board_check`` vets the parameters against the board before any game.
+    """
+
     name: str
     factory: Callable[..., GuardedAgent]
     summary: str
+    seed: str | None = None
+    time_budget: str | None = None
+    cap: str | None = None
+    board_check: BoardCheck | None = None
+
+    def __post_init__(self) -> None:
+        accepted = inspect.signature(self.factory).parameters
+        for role in (self.seed, self.time_budget, self.cap):
+            if role is not None and role not in accepted:
+                raise TypeError(f"agent {self.name!r}: its factory takes no parameter {role!r}")
 
     def parameters(self) -> dict[str, type]:
         """The factory's keyword parameters and the type each value is converted to."""
         hints = typing.get_type_hints(self.factory)
         return {name: _value_type(hints[name]) for name in inspect.signature(self.factory).parameters}
 
+    def parse_parameters(self, text: str) -> tuple[tuple[str, Any], ...]:
+        """``key=value,key=value`` as typed ``(key, value)`` pairs in the order given; AgentSpecError says why not."""
+        accepted = self.parameters()
+        params: dict[str, Any] = {}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            key, equals, value = item.partition("=")
+            key = key.strip()
+            if not equals or key not in accepted:
+                options = ", ".join(f"{k}=<{t.__name__}>" for k, t in accepted.items()) or "none"
+                raise AgentSpecError(f"agent {self.name!r} does not take {item!r}; its parameters: {options}")
+            try:
+                params[key] = parse_value(value.strip(), accepted[key])
+            except ValueError:
+                raise AgentSpecError(f"{self.name}: {key}={value.strip()} is not {kind_words(accepted[key])}") from None
+        return tuple(params.items())
+
+    def build(self, params: Mapping[str, Any], board: Geometry | None = None) -> GuardedAgent:
+        """A fresh agent; the factory's checks (and ``board_check``, given ``board``) raise AgentSpecError."""
+        try:
+            agent = self.factory(**params)
+            if board is not None and self.board_check is not None:
+                self.board_check(params, board)
+        except ValueError as error:
+            message = str(error)
+            raise AgentSpecError(message if message.startswith(self.name) else f"{self.name}: {message}") from None
+        return agent
+
 
 REGISTRY: dict[str, AgentEntry] = {
     entry.name: entry
     for entry in (
-        AgentEntry("random", random_agent.make_agent, "uniformly random legal column (seeded)"),
-        AgentEntry("negamax", negamax.make_agent, "classic depth-limited negamax baseline (depth 4)"),
+        AgentEntry("random", random_agent.make_agent, "uniformly random legal column (seeded)", seed="seed"),
+        AgentEntry("negamax", negamax.make_agent, "classic depth-limited negamax baseline (depth 4)", seed="seed"),
         AgentEntry("minimax", minimax.make_agent,
-                   "Sheoran et al. 2021: alpha-beta, incremental window-count table, depth 4/5"),
-        AgentEntry("mcts", mcts.make_agent, "UCB1 tree search with random rollouts and solver proofs, on a clock"),
+                   "Sheoran et al. 2021: alpha-beta, incremental window-count table, depth 4/5",
+                   seed="seed", board_check=minimax.check_board),
+        AgentEntry("mcts", mcts.make_agent, "UCB1 tree search with random rollouts and solver proofs, on a clock",
+                   seed="seed", time_budget="time_budget", cap="simulations"),
         AgentEntry("solver", solver.make_agent,
-                   "opening book, then iterative deepening and an exact alpha-beta solver on the clock"),
+                   "opening book, then iterative deepening and an exact alpha-beta solver on the clock",
+                   seed="seed", time_budget="time_budget", cap="max_nodes"),
     )
 }
 
@@ -55,43 +109,49 @@ def _value_type(hint: Any) -> type:
     return hint
 
 
-def _parse_value(text: str, kind: type) -> Any:
+def kind_words(kind: type) -> str:
+    """How an error names the values a parameter of type ``kind`` takes."""
+    return {int: "a whole number", float: "a number", bool: "true or false"}.get(kind, f"a {kind.__name__}")
+
+
+BOOLEAN_TEXT = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
+
+
+def parse_value(text: str, kind: type) -> Any:
+    """A parameter value from its text: ``none`` is None, booleans are true/false (or 1/0, yes/no)."""
     if text.lower() == "none":
         return None
     if kind is bool:
-        if text.lower() not in ("true", "false", "1", "0", "yes", "no"):
+        if text.lower() not in BOOLEAN_TEXT:
             raise ValueError(f"{text!r} is not true or false")
-        return text.lower() in ("true", "1", "yes")
+        return BOOLEAN_TEXT[text.lower()]
     return kind(text)
 
 
+def format_value(value: Any) -> str:
+    """The text ``parse_value`` reads back as ``value``: ``none``, ``true``, ``0.25``, ``1`` for 1.0."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        text = repr(value)
+        return text[:-2] if text.endswith(".0") else text
+    return str(value)
+
+
 def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
-    """The registry entry and typed keyword arguments named by ``spec``."""
+    """The registry entry and typed keyword arguments named by ``spec`` (prefer ``AgentSpec.parse``)."""
     name, _, params_text = spec.partition(":")
     entry = REGISTRY.get(name.strip())
     if entry is None:
-        raise AgentSpecError(f"unknown agent {name!r}; registered agents: {', '.join(REGISTRY)}")
-    accepted = entry.parameters()
-    params: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in params_text.split(","))):
-        key, equals, value = item.partition("=")
-        key = key.strip()
-        if not equals or key not in accepted:
-            options = ", ".join(f"{k}=<{t.__name__}>" for k, t in accepted.items()) or "none"
-            raise AgentSpecError(f"agent {entry.name!r} does not take {item!r}; its parameters: {options}")
-        try:
-            params[key] = _parse_value(value.strip(), accepted[key])
-        except ValueError as error:
-            raise AgentSpecError(f"{entry.name}: {key}={value!r} is not a {accepted[key].__name__}: {error}") from None
-    return entry, params
+        raise AgentSpecError(f"unknown agent {name.strip()!r}; registered agents: {', '.join(REGISTRY)}")
+    return entry, dict(entry.parse_parameters(params_text))
 
 
 def create_agent(spec: str) -> GuardedAgent:
-    """A fresh agent for ``spec`` (see module docstring); AgentSpecError explains a bad spec."""
+    """A fresh agent for registry ``spec`` (prefer ``AgentSpec.parse(spec).build()``)."""
     entry, params = parse_spec(spec)
-    try:
-        agent = entry.factory(**params)
-    except ValueError as error:
-        raise AgentSpecError(f"{spec}: {error}") from None
+    agent = entry.build(params)
     agent.name = spec
     return agent

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX
 from agents.registry import REGISTRY
-from evaluation.engine import KAGGLE_BUILTINS, KAGGLE_PREFIX
 
 NAME = "agents"
 HELP = "list the agents you can name"
@@ -22,5 +22,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"{entry.name:<{width}}{entry.summary}" + (f"  [{params}]" if params else ""))
     for builtin in KAGGLE_BUILTINS:
         print(f"{KAGGLE_PREFIX + builtin:<{width}}kaggle-environments' built-in {builtin} agent")
-    print("\nParameters go after a colon, e.g. negamax:depth=5,seed=1; a path to a .py file names an agent file.")
+    print("\nParameters go after a colon, e.g. negamax:depth=5,seed=1 or minimax:weights=1/3/9/81; "
+          "a path to a .py file names an agent file.")
     return 0

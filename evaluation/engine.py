@@ -1,28 +1,34 @@
 """The only module that imports ``kaggle_environments``: it resolves agents and runs games there.
 
-Games are judged by Kaggle's own engine, never by a copy of the rules. Agents are named by a
-registry spec (``negamax:depth=5``), a kaggle built-in (``kaggle:negamax``) or the path of an
-agent file, which Kaggle's loader executes exactly as it executes a submission.
+Games are judged by Kaggle's own engine, never by a copy of the rules. Agents are named by an
+``AgentSpec``: a registry agent (``negamax:depth=5``), a kaggle built-in (``kaggle:negamax``) or
+an agent file, which Kaggle's loader executes exactly as it executes a submission.
+
+A seeded game gives each seat a seed of its own, derived from the game seed and the seat
+(``seat_seed``): a registry agent gets it as its seed parameter unless the spec sets one, and
+every agent draws from a global ``random`` stream of its own seeded with it, which is what
+kaggle's built-ins and most submissions use. So no two agents in a game share a random stream,
+and the game seed alone still reproduces the game.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import io
 import os
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
-from agents.registry import AgentSpecError, create_agent
-
-KAGGLE_PREFIX = "kaggle:"
-KAGGLE_BUILTINS = ("random", "negamax")
+from agents.agent_spec import AgentKind, AgentSpec
+from agents.position import Geometry, geometry
+from agents.registry import AgentSpecError
 
 
 @lru_cache(maxsize=1)
@@ -56,33 +62,24 @@ class BoardConfig:
         if self.act_timeout <= 0:
             raise ValueError(f"actTimeout = {self.act_timeout}: it must be positive")
 
+    @property
+    def geometry(self) -> Geometry:
+        return geometry(self.rows, self.columns, self.inarow)
+
     def as_kaggle(self) -> dict[str, Any]:
         return {"rows": self.rows, "columns": self.columns, "inarow": self.inarow, "actTimeout": self.act_timeout}
 
 
-def is_agent_file(spec: str) -> bool:
-    return spec.endswith(".py") or os.sep in spec
-
-
-def resolve_agent(spec: str) -> Callable[..., Any] | str:
-    """What ``env.run`` takes for ``spec``: our fresh agent object, a built-in's name, or a file path.
-
-    Raises AgentSpecError, whose message lists what is valid, for anything else.
-    """
-    if spec.startswith(KAGGLE_PREFIX):
-        name = spec[len(KAGGLE_PREFIX):]
-        if name not in KAGGLE_BUILTINS:
-            raise AgentSpecError(f"unknown kaggle built-in {name!r}; kaggle's agents: "
-                                 + ", ".join(KAGGLE_PREFIX + b for b in KAGGLE_BUILTINS))
-        return name
-    if is_agent_file(spec):
-        if not os.path.isfile(spec):
-            raise AgentSpecError(f"agent file {spec!r} does not exist")
-        return os.path.abspath(spec)
-    try:
-        return create_agent(spec)
-    except AgentSpecError as error:
-        raise AgentSpecError(f"{error}; or kaggle:random, kaggle:negamax, or the path of an agent file") from None
+def resolve_agent(spec: AgentSpec, config: BoardConfig) -> Callable[..., Any] | str:
+    """What ``env.run`` takes for ``spec``: a fresh agent (its parameters checked against the board),
+    a built-in's name, or an agent file's absolute path. AgentSpecError says why it cannot play."""
+    if spec.kind is AgentKind.KAGGLE:
+        return spec.name
+    if spec.kind is AgentKind.FILE:
+        if not os.path.isfile(spec.name):
+            raise AgentSpecError(f"agent file {spec.name!r} does not exist")
+        return os.path.abspath(spec.name)
+    return spec.build(config.geometry)
 
 
 def make_environment(config: BoardConfig, names: list[str], debug: bool = False) -> Any:
@@ -91,13 +88,13 @@ def make_environment(config: BoardConfig, names: list[str], debug: bool = False)
                                       info={"TeamNames": names}, debug=debug)
 
 
-def kaggle_callable(spec: str, env: Any) -> Callable[..., Any]:
+def kaggle_callable(spec: AgentSpec, env: Any, config: BoardConfig) -> Callable[..., Any]:
     """The callable Kaggle's ``env.run`` would call for ``spec`` in ``env``.
 
     Built-ins and agent files go through Kaggle's own ``build_agent``, so a file is loaded lazily
     on its first move by Kaggle's loader, exactly as a submission is; registry agents are fresh.
     """
-    resolved = resolve_agent(spec)
+    resolved = resolve_agent(spec, config)
     if callable(resolved):
         return resolved
     kaggle_environments()
@@ -106,22 +103,65 @@ def kaggle_callable(spec: str, env: Any) -> Callable[..., Any]:
     return agent
 
 
+def derived_seed(game_seed: int, label: str) -> int:
+    """A seed fixed by ``game_seed`` and ``label`` (a stable hash: Python's ``hash`` of text varies per process)."""
+    digest = hashlib.sha256(f"{game_seed}/{label}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def seat_seed(game_seed: int, seat: int) -> int:
+    """The seed of the agent in ``seat`` (0 moves first) of the game seeded ``game_seed``."""
+    return derived_seed(game_seed, f"seat {seat}")
+
+
+class OwnRandomStream:
+    """An agent that draws from a global ``random`` stream of its own, whoever else uses the module.
+
+    Kaggle's built-ins call ``random.choice``; seeding the module once per game would hand the
+    same stream to both seats (two ``kaggle:random`` agents, or a built-in and a registry agent
+    seeded alike, would copy each other). Each call swaps this agent's state in and out.
+    """
+
+    def __init__(self, agent: Callable[..., Any], seed: int) -> None:
+        self.agent = agent
+        self.state = random.Random(seed).getstate()
+
+    def __call__(self, observation: Any, configuration: Any) -> Any:
+        outside = random.getstate()
+        random.setstate(self.state)
+        try:
+            return self.agent(observation, configuration)
+        finally:
+            self.state = random.getstate()
+            random.setstate(outside)
+
+
+def seat_agent(spec: AgentSpec, seat: int, env: Any, config: BoardConfig, game_seed: int | None) -> Callable[..., Any]:
+    """The callable for ``seat`` in ``env``: seeded from ``game_seed`` (see the module docstring), or unseeded."""
+    if game_seed is None:
+        return kaggle_callable(spec, env, config)
+    seed = seat_seed(game_seed, seat)
+    return OwnRandomStream(kaggle_callable(spec.with_seed(seed, override=False), env, config), seed)
+
+
 def deadline_exceeded() -> BaseException:
     """Kaggle's marker for an agent that ran out of time (an action ``env.step`` records as TIMEOUT)."""
     kaggle_environments()
     return importlib.import_module("kaggle_environments.errors").DeadlineExceeded()
 
 
-def run_game(specs: list[str], config: BoardConfig, seed: int | None = None) -> Any:
-    """Play one game between two agent specs (the first moves first) and return the finished env.
+def run_game(specs: Sequence[AgentSpec | str], config: BoardConfig, seed: int | None = None) -> Any:
+    """Play one game between two agents (the first moves first) and return the finished env.
 
-    ``seed`` seeds the global ``random`` module, which kaggle's built-in agents draw from.
+    Text specs are parsed here, once. ``seed`` seeds each seat as a match's game seed does (see
+    the module docstring), so ``connectx play A B --seed S`` replays game seed S of a match.
     """
-    agents = [resolve_agent(spec) for spec in specs]
-    env = make_environment(config, list(specs))
+    agents = [AgentSpec.of(spec) for spec in specs]
+    env = make_environment(config, [agent.text for agent in agents])
+    callables = [seat_agent(agent, seat, env, config, seed) for seat, agent in enumerate(agents)]
     if seed is not None:
-        random.seed(seed)
-    env.run(agents)
+        random.seed(derived_seed(seed, "environment"))
+    env.run(callables)
     return env
 
 

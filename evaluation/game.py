@@ -22,8 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from agents.registry import REGISTRY, AgentSpecError, parse_spec
-from evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, is_agent_file, kaggle_callable, make_environment
+from agents.agent_spec import AgentSpec
+from agents.registry import AgentSpecError
+from evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, derived_seed, make_environment, seat_agent
 
 DECISIVE = "line"
 DRAW = "draw"
@@ -36,16 +37,26 @@ class GameSpec:
     """Everything that decides one game: who sits where, the board, the seed and the opening.
 
     ``agents[0]`` moves first (mark 1). ``opening`` is a list of 0-based columns stepped into the
-    environment before the agents take over. ``seed`` seeds the global ``random`` module (which
-    kaggle's built-ins draw from) and every registry agent that takes a seed and was not given one.
+    environment before the agents take over. ``seed`` is the game seed: each seat's seed derives
+    from it (``engine.seat_seed``), so it alone reproduces the game. Agents given as text (by
+    scripts and tests) are parsed here, once.
     """
 
     index: int
-    agents: tuple[str, str]
+    agents: tuple[AgentSpec, AgentSpec]
     config: BoardConfig = BoardConfig()
     seed: int = 0
     opening: tuple[int, ...] = ()
     keep_replay: bool = False
+
+    def __post_init__(self) -> None:
+        first, second = self.agents
+        object.__setattr__(self, "agents", (AgentSpec.of(first), AgentSpec.of(second)))
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """The agents as the record stores them: their specs' text."""
+        return self.agents[0].text, self.agents[1].text
 
 
 @dataclass(frozen=True)
@@ -113,18 +124,6 @@ class GameRecord:
         )
 
 
-def seeded_spec(spec: str, seed: int) -> str:
-    """``spec`` with ``seed=<seed>`` added when it names a registry agent that takes a seed and has none."""
-    if spec.startswith("kaggle:") or is_agent_file(spec) or spec.partition(":")[0].strip() not in REGISTRY:
-        return spec
-    entry, params = parse_spec(spec)
-    if "seed" not in entry.parameters() or "seed" in params:
-        return spec
-    name, _, params_text = spec.partition(":")
-    params_text = params_text.strip().rstrip(",")
-    return f"{name}:{params_text},seed={seed}" if params_text else f"{name}:seed={seed}"
-
-
 Monitor = Callable[[tuple[Any, ...]], None]
 
 
@@ -169,17 +168,17 @@ def play_game(spec: GameSpec, monitor: Monitor = _ignore) -> GameRecord:
     announced: list[_AnnouncedAgent] = []
     env = None
     try:
-        env = make_environment(spec.config, list(spec.agents))
+        env = make_environment(spec.config, list(spec.names))
         for ply, column in enumerate(spec.opening):
             env.step([column, None] if ply % 2 == 0 else [None, column])
         for seat, agent_spec in enumerate(spec.agents):
             try:
-                agent = kaggle_callable(seeded_spec(agent_spec, spec.seed), env)
+                agent = seat_agent(agent_spec, seat, env, spec.config, spec.seed)
             except (AgentSpecError, OSError) as error:
-                return _fault_record(spec, seat, "ERROR", f"could not build agent {agent_spec!r}: {error}",
+                return _fault_record(spec, seat, "ERROR", f"could not build agent {agent_spec.text!r}: {error}",
                                      spec.opening, ((), ()), time.perf_counter() - started)
             announced.append(_AnnouncedAgent(seat, agent, monitor))
-        random.seed(spec.seed)
+        random.seed(derived_seed(spec.seed, "environment"))
         env.run(announced)
     except Exception as error:
         durations = (tuple(announced[0].durations), tuple(announced[1].durations)) if len(announced) == 2 else ((), ())
@@ -192,7 +191,7 @@ def play_game(spec: GameSpec, monitor: Monitor = _ignore) -> GameRecord:
     outcome = Outcome.of(env)
     offender = 1 - outcome.winner if outcome.cause in FAULT_STATUSES and outcome.winner is not None else None
     return GameRecord(
-        index=spec.index, agents=spec.agents, config=spec.config, seed=spec.seed, opening=spec.opening,
+        index=spec.index, agents=spec.names, config=spec.config, seed=spec.seed, opening=spec.opening,
         moves=_moves_of(env), winner=outcome.winner, statuses=outcome.statuses, cause=outcome.cause,
         offender=offender, detail=_fault_detail(env, offender),
         durations=(tuple(announced[0].durations), tuple(announced[1].durations)),
@@ -232,13 +231,13 @@ def _fault_record(spec: GameSpec, offender: int, cause: str, detail: str, moves:
                   durations: tuple[tuple[float, ...], tuple[float, ...]], wall: float) -> GameRecord:
     statuses = ["DONE", "DONE"]
     statuses[offender] = cause
-    return GameRecord(spec.index, spec.agents, spec.config, spec.seed, spec.opening, moves, 1 - offender,
+    return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, moves, 1 - offender,
                       (statuses[0], statuses[1]), cause, offender, detail, durations, wall)
 
 
 def _aborted_record(spec: GameSpec, detail: str, moves: tuple[int, ...],
                     durations: tuple[tuple[float, ...], tuple[float, ...]], wall: float) -> GameRecord:
-    return GameRecord(spec.index, spec.agents, spec.config, spec.seed, spec.opening, moves, None,
+    return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, moves, None,
                       ("DONE", "DONE"), ABORTED, None, detail, durations, wall)
 
 
@@ -353,7 +352,7 @@ class _ParentView:
             return _aborted_record(self.spec, f"watchdog: no progress for {self.watchdog.quiet:g}s outside any move",
                                    moves, self._durations(), wall)
         waited = time.monotonic() - self.move_started
-        detail = (f"watchdog: agent {self.spec.agents[self.on_move]!r} gave no answer in {waited:.1f}s "
+        detail = (f"watchdog: agent {self.spec.names[self.on_move]!r} gave no answer in {waited:.1f}s "
                   f"(the watchdog's limit for a move); its process was killed")
         return _fault_record(self.spec, self.on_move, "TIMEOUT", detail, moves, self._durations(waited), wall)
 
@@ -362,6 +361,6 @@ class _ParentView:
         if self.on_move is None:
             return _aborted_record(self.spec, f"the game's process died (exit code {exit_code}) outside any move",
                                    moves, self._durations(), wall)
-        detail = f"the game's process died (exit code {exit_code}) during a move of {self.spec.agents[self.on_move]!r}"
+        detail = f"the game's process died (exit code {exit_code}) during a move of {self.spec.names[self.on_move]!r}"
         return _fault_record(self.spec, self.on_move, "ERROR", detail, moves,
                              self._durations(time.monotonic() - self.move_started), wall)

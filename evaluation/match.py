@@ -18,12 +18,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from agents.agent_spec import AgentSpec
 from agents.position import Position
 from evaluation import statistics
-from evaluation.engine import BoardConfig, resolve_agent
+from evaluation.engine import BoardConfig
 from evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
 from evaluation.results_store import ResultsStore
-from evaluation.scheduling import GameFunction, play_schedule
+from evaluation.scheduling import GameFunction, check_jobs, play_schedule
 
 STANDARD_BOARD = BoardConfig()
 """Kaggle's ConnectX: 7 columns, 6 rows, 4 in a row, 2 s per move."""
@@ -42,6 +43,8 @@ class Sprt:
         if self.elo0 >= self.elo1:
             raise ValueError(f"SPRT elo0 = {self.elo0} must be below elo1 = {self.elo1}")
         statistics.SprtBounds.of(self.alpha, self.beta)
+        if self.alpha + self.beta >= 1:
+            raise ValueError(f"SPRT alpha + beta = {self.alpha + self.beta:g}: the test needs their sum below 1")
 
     @property
     def bounds(self) -> statistics.SprtBounds:
@@ -52,8 +55,8 @@ class Sprt:
 class MatchPlan:
     """What defines a match; its JSON form is stored with the results and checked on resume."""
 
-    first: str
-    second: str
+    first: AgentSpec
+    second: AgentSpec
     games: int
     config: BoardConfig = BoardConfig()
     seed: int = 0
@@ -62,8 +65,12 @@ class MatchPlan:
     def __post_init__(self) -> None:
         if self.games < 1:
             raise ValueError(f"-n {self.games}: a match needs at least one game (an even number keeps pairs whole)")
-        if self.opening_plies < 0:
-            raise ValueError(f"--openings {self.opening_plies}: the number of opening plies cannot be negative")
+        check_opening_plies(self.opening_plies, self.config)
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """A's and B's specs as text: how records, summaries and reports name them."""
+        return self.first.text, self.second.text
 
     def game_spec(self, index: int, keep_replay: bool = False) -> GameSpec:
         """Game ``index``: A first on even indices, B first on odd ones, sharing the pair's opening."""
@@ -72,8 +79,18 @@ class MatchPlan:
         return GameSpec(index, agents, self.config, game_seed(self.seed, index), opening, keep_replay)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "match", "first": self.first, "second": self.second, "games": self.games,
+        return {"kind": "match", "first": self.first.text, "second": self.second.text, "games": self.games,
                 "config": config_json(self.config), "seed": self.seed, "opening_plies": self.opening_plies}
+
+
+def check_opening_plies(plies: int, config: BoardConfig) -> None:
+    """ValueError unless ``plies`` random opening moves fit on the board and leave it playable."""
+    if plies < 0:
+        raise ValueError(f"--openings {plies}: the number of opening plies cannot be negative")
+    cells = config.rows * config.columns
+    if plies >= cells:
+        raise ValueError(f"--openings {plies}: a {config.columns}x{config.rows} board has {cells} cells; "
+                         f"give fewer plies than that")
 
 
 def config_json(config: BoardConfig) -> dict[str, Any]:
@@ -207,7 +224,7 @@ def summarize(plan: MatchPlan, records: Iterable[GameRecord], sprt: Sprt | None 
     forfeits: dict[str, dict[str, int]] = {}
     for record in scored:
         if record.offender is not None:
-            name = plan.first if record.offender == first_seat(record) else plan.second
+            name = plan.first.text if record.offender == first_seat(record) else plan.second.text
             forfeits.setdefault(record.cause, {}).setdefault(name, 0)
             forfeits[record.cause][name] += 1
     times = {name: MoveTimes.of(values) for name, values in durations_by_agent(plan, games).items()}
@@ -216,7 +233,7 @@ def summarize(plan: MatchPlan, records: Iterable[GameRecord], sprt: Sprt | None 
         llr = statistics.sprt_llr({k / 4: n for k, n in enumerate(counts)}, sprt.elo0, sprt.elo1)
         decision = statistics.sprt_decision(llr, sprt.bounds)
     return MatchSummary(
-        first=plan.first, second=plan.second, planned=plan.games, total=total, as_first=as_first,
+        first=plan.first.text, second=plan.second.text, planned=plan.games, total=total, as_first=as_first,
         as_second=as_second, score=statistics.wilson_interval(total.wins, total.draws, total.losses),
         elo=statistics.elo_interval(total.wins, total.draws, total.losses),
         los=statistics.likelihood_of_superiority(total.wins, total.losses),
@@ -227,11 +244,12 @@ def summarize(plan: MatchPlan, records: Iterable[GameRecord], sprt: Sprt | None 
 
 def durations_by_agent(plan: MatchPlan, records: Iterable[GameRecord]) -> dict[str, list[float]]:
     """Every move's duration, per agent name (one list if A and B are the same spec)."""
-    durations: dict[str, list[float]] = {plan.first: [], plan.second: []}
+    first, second = plan.names
+    durations: dict[str, list[float]] = {first: [], second: []}
     for record in records:
         seat = first_seat(record)
-        durations[plan.first].extend(record.durations[seat])
-        durations[plan.second].extend(record.durations[1 - seat])
+        durations[first].extend(record.durations[seat])
+        durations[second].extend(record.durations[1 - seat])
     return durations
 
 
@@ -257,28 +275,43 @@ class MatchResult:
 OnGame = Callable[[GameRecord, MatchSummary], None]
 
 
-def run_match(first: str, second: str, games: int = 100, *, config: BoardConfig = STANDARD_BOARD,
-              jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
-              seed: int = 0, opening_plies: int = 0, sprt: Sprt | None = None, keep_replays: bool = False,
-              watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
+def run_match(first: AgentSpec | str, second: AgentSpec | str, games: int = 100, *,
+              config: BoardConfig = STANDARD_BOARD, seed: int = 0, opening_plies: int = 0, jobs: int | None = None,
+              out: Path | str | None = None, resume: bool = False, sprt: Sprt | None = None,
+              keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
               play: GameFunction | None = None, on_game: OnGame | None = None) -> MatchResult:
     """Play ``games`` games of ``first`` (A) against ``second`` (B) in colour-swapped pairs.
 
-    Agents are registry specs, ``kaggle:<name>`` or agent files. Games run on ``executor``
-    (default: ``jobs`` isolated worker processes, one per core). With ``out``, every finished game
-    is appended to ``out/games.jsonl`` at once (``keep_replays`` adds ``out/replays/``) and
-    ``resume`` continues a run there without replaying or double-counting a game. With ``sprt``,
-    no new game starts once the test has decided (checked on complete pairs). ``play`` replaces
-    the game function (tests use a fake one); ``on_game`` is called after each game with the
-    summary so far. Raises AgentSpecError for an agent that does not exist, before any game.
+    Agents are ``AgentSpec`` values, or their text (parsed here, once); ``config``, ``seed`` and
+    ``opening_plies`` complete the ``MatchPlan``, and the other arguments are ``play_match``'s.
     """
-    for spec in (first, second):
-        resolve_agent(spec)
-    plan = MatchPlan(first, second, games, config, seed, opening_plies)
+    plan = MatchPlan(AgentSpec.of(first), AgentSpec.of(second), games, config, seed, opening_plies)
+    return play_match(plan, jobs=jobs, out=out, resume=resume, sprt=sprt, keep_replays=keep_replays,
+                      watchdog=watchdog, executor=executor, play=play, on_game=on_game)
+
+
+def play_match(plan: MatchPlan, *, jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
+               sprt: Sprt | None = None, keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG,
+               executor: Executor | None = None, play: GameFunction | None = None,
+               on_game: OnGame | None = None) -> MatchResult:
+    """Play ``plan``'s games that are not recorded yet.
+
+    Games run on ``executor`` (default: ``jobs`` isolated worker processes, one per core). With
+    ``out``, every finished game is appended to ``out/games.jsonl`` at once (``keep_replays`` adds
+    ``out/replays/``) and ``resume`` continues a run there without replaying or double-counting a
+    game. With ``sprt``, no new game starts once the test has decided (checked on complete pairs).
+    ``play`` replaces the game function (tests use a fake one); ``on_game`` is called after each
+    game with the summary so far. Before anything is written, AgentSpecError for an agent that
+    cannot play on the board, ValueError for ``jobs`` below 1, RunDirectoryError for ``out``.
+    """
+    for spec in (plan.first, plan.second):
+        spec.check(plan.config.geometry)
+    check_jobs(jobs)
     store = ResultsStore(out) if out is not None else None
     done: dict[int, GameRecord] = {}
     if store is not None:
-        done = {r.index: r for r in store.open(plan.to_json(), resume, may_change=("games",)) if r.index < games}
+        done = {r.index: r for r in store.open(plan.to_json(), resume, may_change=MAY_CHANGE_ON_RESUME)
+                if r.index < plan.games}
     game_function = play if play is not None else partial(play_isolated, watchdog=watchdog)
 
     def record(game: GameRecord) -> bool:
@@ -292,7 +325,11 @@ def run_match(first: str, second: str, games: int = 100, *, config: BoardConfig 
 
     stopped = summarize(plan, done.values(), sprt).decision is not None
     if not stopped:
-        pending = [plan.game_spec(i, keep_replays) for i in range(games) if i not in done]
+        pending = [plan.game_spec(i, keep_replays) for i in range(plan.games) if i not in done]
         stopped = play_schedule(pending, game_function, record, jobs, executor)
     records = tuple(sorted(done.values(), key=lambda r: r.index))
     return MatchResult(plan, records, summarize(plan, records, sprt), store.directory if store else None, stopped)
+
+
+MAY_CHANGE_ON_RESUME = ("games",)
+"""A match's number of games may grow on resume: its game ``i`` does not depend on it."""

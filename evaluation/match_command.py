@@ -12,37 +12,52 @@ import argparse
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from agents.registry import AgentSpecError
+from agents.agent_spec import AgentKind, AgentSpec
 from evaluation.game import GameRecord, Watchdog
-from evaluation.match import MatchResult, Sprt, durations_by_agent, run_match
+from evaluation.input_checks import (
+    InputError,
+    agent_specs,
+    check_output_directory,
+    finite_number,
+    non_negative_int,
+    non_negative_seconds,
+    positive_int,
+    positive_seconds,
+    probability,
+)
+from evaluation.match import MAY_CHANGE_ON_RESUME, MatchPlan, MatchResult, Sprt, durations_by_agent, play_match
 from evaluation.play_command import add_board_arguments, board_config
 from evaluation.report import match_report, match_table, running_line
-from evaluation.results_store import ResultsStore, RunDirectoryError
+from evaluation.results_store import ResultsStore
 from evaluation.scheduling import default_jobs
 
 NAME = "match"
 HELP = "play a match between two agents and report W/D/L, Elo with error bars, LOS and SPRT"
 
+Plan = TypeVar("Plan")
+Result = TypeVar("Result")
+Summary = TypeVar("Summary")
+
 
 def add_run_arguments(parser: argparse.ArgumentParser, default_games: int) -> None:
     """Options shared by match and tournament: games, jobs, output, resume, seed, openings, watchdog."""
-    parser.add_argument("-n", "--games", type=int, default=default_games,
+    parser.add_argument("-n", "--games", type=positive_int, default=default_games,
                         help=f"games per pairing, played in colour-swapped pairs (default {default_games})")
-    parser.add_argument("--jobs", type=int, default=default_jobs(),
+    parser.add_argument("--jobs", type=positive_int, default=default_jobs(),
                         help=f"worker processes playing games at once (default: the cores, {default_jobs()})")
     parser.add_argument("--out", type=Path, help="directory for the results (default: out/<command>/<agents>-<time>)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out without replaying any game")
     parser.add_argument("--seed", type=int, default=0, help="seed of the schedule: game seeds and openings (default 0)")
-    parser.add_argument("--openings", type=int, default=0, metavar="PLIES",
+    parser.add_argument("--openings", type=non_negative_int, default=0, metavar="PLIES",
                         help="start each pair from a shared random opening of PLIES moves (default 0)")
     parser.add_argument("--replays", action="store_true", help="save each game's replay JSON in DIR/replays/")
-    parser.add_argument("--grace", type=float, default=5.0,
+    parser.add_argument("--grace", type=non_negative_seconds, default=5.0,
                         help="seconds past Kaggle's own limit before the watchdog kills a move (default 5)")
-    parser.add_argument("--move-limit", type=float, default=None,
+    parser.add_argument("--move-limit", type=positive_seconds, default=None,
                         help="kill any move that takes longer than this many seconds, overage or not")
     add_board_arguments(parser)
 
@@ -51,17 +66,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("first", metavar="A", help="agent A: a registry name[:params], kaggle:NAME or a .py file")
     parser.add_argument("second", metavar="B", help="agent B")
     add_run_arguments(parser, default_games=100)
-    parser.add_argument("--sprt", type=float, nargs=2, metavar=("ELO0", "ELO1"),
+    parser.add_argument("--sprt", type=finite_number, nargs=2, metavar=("ELO0", "ELO1"),
                         help="stop early once an SPRT of H0: Elo <= ELO0 against H1: Elo >= ELO1 decides")
-    parser.add_argument("--alpha", type=float, default=0.05, help="SPRT false-positive rate (default 0.05)")
-    parser.add_argument("--beta", type=float, default=0.05, help="SPRT false-negative rate (default 0.05)")
+    parser.add_argument("--alpha", type=probability, default=0.05, help="SPRT false-positive rate (default 0.05)")
+    parser.add_argument("--beta", type=probability, default=0.05, help="SPRT false-negative rate (default 0.05)")
 
 
-def default_directory(command: str, names: list[str]) -> Path:
-    slug = "-vs-".join(re.sub(r"[^A-Za-z0-9=.,]+", "_", Path(name).stem if name.endswith(".py") else name)
-                       for name in names[:2])
-    if len(names) > 2:
-        slug += f"-and-{len(names) - 2}-more"
+def default_directory(command: str, specs: Sequence[AgentSpec]) -> Path:
+    names = [Path(spec.name).stem if spec.kind is AgentKind.FILE else spec.text for spec in specs[:2]]
+    slug = "-vs-".join(re.sub(r"[^A-Za-z0-9=.,]+", "_", name) for name in names)
+    if len(specs) > 2:
+        slug += f"-and-{len(specs) - 2}-more"
     return Path("out") / command / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}"
 
 
@@ -85,32 +100,31 @@ def watchdog(args: argparse.Namespace) -> Watchdog:
     return Watchdog(args.grace, move_limit=args.move_limit)
 
 
-def recorded_games(command: str, args: argparse.Namespace) -> int | None:
-    """How many games --resume finds in --out (0 without --resume), or None after telling the user why not."""
-    if args.resume and args.out is None:
-        print(f"connectx {command}: --resume needs --out DIR, the directory of the run to continue", file=sys.stderr)
-        return None
+def checked_plan(build: Callable[[], Plan]) -> Plan:
+    """``build()``, its ValueError (too many opening plies, a repeated agent) as an InputError."""
     try:
-        return len(ResultsStore(args.out).load()) if args.resume else 0
-    except RunDirectoryError as error:
-        print(f"connectx {command}: {error}", file=sys.stderr)
-        return None
+        return build()
+    except ValueError as error:
+        raise InputError(str(error)) from None
 
 
-Result = TypeVar("Result")
-Summary = TypeVar("Summary")
+def run_directory(command: str, args: argparse.Namespace, specs: Sequence[AgentSpec], plan: dict[str, object],
+                  may_change: tuple[str, ...] = ()) -> tuple[Path, int]:
+    """The --out directory (checked writable and free for ``plan``) and how many games it holds already."""
+    if args.resume and args.out is None:
+        raise InputError("--resume needs --out DIR, the directory of the run to continue")
+    out = args.out or default_directory(command, specs)
+    check_output_directory(out, "--out")
+    return out, len(ResultsStore(out).check(plan, args.resume, may_change))
 
 
 def play_with_progress(command: str, out: Path, total: int, done: int,
                        play: Callable[[Callable[[GameRecord, Summary], None]], Result],
                        line: Callable[[Summary], str]) -> Result | int:
-    """``play(on_game)`` under a live progress line; an exit code, after saying why, if it cannot finish."""
+    """``play(on_game)`` under a live progress line; exit code 130, after saying how to resume, on Ctrl-C."""
     progress = ProgressLine(total, min(done, total))
     try:
         return play(lambda record, summary: progress.update(line(summary)))
-    except (AgentSpecError, RunDirectoryError, ValueError) as error:
-        print(f"connectx {command}: {error}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print(f"\nconnectx {command}: interrupted; finished games are in {out / 'games.jsonl'}. "
               f"Continue with the same arguments plus --resume --out {out}", file=sys.stderr)
@@ -119,20 +133,24 @@ def play_with_progress(command: str, out: Path, total: int, done: int,
         progress.close()
 
 
-def run(args: argparse.Namespace) -> int:
-    done = recorded_games(NAME, args)
-    if done is None:
-        return 2
-    out = args.out or default_directory(NAME, [args.first, args.second])
+def sprt_of(args: argparse.Namespace) -> Sprt | None:
+    if args.sprt is None:
+        return None
     try:
-        sprt = None if args.sprt is None else Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta)
-        config = board_config(args)
+        return Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta)
     except ValueError as error:
-        print(f"connectx match: {error}", file=sys.stderr)
-        return 2
-    result = play_with_progress(NAME, out, args.games, done, lambda on_game: run_match(
-        args.first, args.second, args.games, config=config, jobs=args.jobs, out=out, resume=args.resume,
-        seed=args.seed, opening_plies=args.openings, sprt=sprt, keep_replays=args.replays,
+        raise InputError(f"{error}; give --sprt ELO0 ELO1 with ELO0 < ELO1, and --alpha, --beta that sum "
+                         "below 1") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    config = board_config(args)
+    first, second = agent_specs([args.first, args.second], config)
+    sprt = sprt_of(args)
+    plan = checked_plan(lambda: MatchPlan(first, second, args.games, config, args.seed, args.openings))
+    out, done = run_directory(NAME, args, [first, second], plan.to_json(), MAY_CHANGE_ON_RESUME)
+    result = play_with_progress(NAME, out, plan.games, done, lambda on_game: play_match(
+        plan, jobs=args.jobs, out=out, resume=args.resume, sprt=sprt, keep_replays=args.replays,
         watchdog=watchdog(args), on_game=on_game), running_line)
     if isinstance(result, int):
         return result

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from agents.agent_spec import AgentSpec
 from evaluation.engine import BoardConfig
 
 SHEORAN = "Sheoran et al. 2021"
@@ -157,15 +158,15 @@ OPPONENTS = ("kaggle:random", "kaggle:negamax")
 
 def minimax_spec(depth: str) -> str:
     """The registry spec of Sheoran's minimax at ``depth`` ("1", "2", "3" or the adaptive "4/5")."""
-    return "minimax" if depth == ADAPTIVE else f"minimax:depth={depth}"
+    return AgentSpec.registered("minimax", **({} if depth == ADAPTIVE else {"depth": int(depth)})).text
 
 
 def mcts_spec(budget_ms: int) -> str:
-    return f"mcts:time_budget={budget_ms / 1000:g}"
+    return AgentSpec.registered("mcts").with_time_budget(budget_ms / 1000).text
 
 
 def h_spec(depth: int, heuristic: str) -> str:
-    return f"minimax:depth={depth},evaluation={heuristic}"
+    return AgentSpec.registered("minimax", depth=depth, evaluation=heuristic).text
 
 
 def budget_label(budget_ms: int) -> str:

@@ -24,13 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from agents.agent_spec import AgentSpec
 from agents.kaggle_boundary import Deadline
 from agents.minimax import MinimaxStrategy
 from agents.position import Position
-from agents.registry import create_agent
 from evaluation import statistics
-from evaluation.game import GameRecord, seeded_spec
-from evaluation.match import MatchResult, MatchSummary, run_match
+from evaluation.engine import seat_seed
+from evaluation.game import GameRecord
+from evaluation.match import MAY_CHANGE_ON_RESUME, MatchPlan, MatchResult, MatchSummary, play_match
 from evaluation.paper_experiments import (
     ELO_ANCHOR,
     ELO_EXPERIMENTS,
@@ -43,6 +44,7 @@ from evaluation.paper_experiments import (
     experiments,
 )
 from evaluation.report import signed
+from evaluation.results_store import ResultsStore
 from evaluation.scheduling import GameFunction, worker_pool
 from evaluation.statistics import Interval
 
@@ -82,32 +84,61 @@ class ExperimentResult:
 OnCell = Callable[[Experiment, Cell, MatchResult, float], None]
 
 
+def chosen_experiments(profile: Profile, only: Sequence[str] = ()) -> list[Experiment]:
+    """The profile's experiments, or those whose keys are in ``only``; ValueError for an unknown key."""
+    unknown = set(only) - {e.key for e in experiments(profile)}
+    if unknown:
+        keys = ", ".join(e.key for e in experiments(profile))
+        raise ValueError(f"unknown experiment {', '.join(sorted(unknown))}; the experiments are {keys}")
+    return [e for e in experiments(profile) if not only or e.key in only]
+
+
+def cell_plan(profile: Profile, experiment: Experiment, cell: Cell) -> MatchPlan:
+    """The match a cell plays: its two agents on the experiment's board, the profile's schedule seed."""
+    return MatchPlan(AgentSpec.parse(cell.first), AgentSpec.parse(cell.second), experiment.games, experiment.config,
+                     profile.seed, experiment.opening_plies)
+
+
+def cell_directory(out: Path, experiment: Experiment, cell: Cell) -> Path:
+    return out / RUNS_DIR / experiment.key / cell.slug
+
+
+def check_experiments(profile: Profile, out: Path,
+                      only: Sequence[str] = ()) -> list[tuple[Experiment, list[MatchPlan]]]:
+    """Every chosen cell's plan, each agent checked against its board and each run directory free for it
+    (or holding the same plan, to resume), before anything is written; raises what ``play_match`` would."""
+    chosen = []
+    for experiment in chosen_experiments(profile, only):
+        plans = [cell_plan(profile, experiment, cell) for cell in experiment.cells]
+        for cell, plan in zip(experiment.cells, plans, strict=True):
+            plan.first.check(plan.config.geometry)
+            plan.second.check(plan.config.geometry)
+            ResultsStore(cell_directory(out, experiment, cell)).check(plan.to_json(), True, MAY_CHANGE_ON_RESUME)
+        chosen.append((experiment, plans))
+    return chosen
+
+
 def run_experiments(profile: Profile, out: Path, *, jobs: int | None = None, only: Sequence[str] = (),
                     executor: Executor | None = None, play: GameFunction | None = None,
                     on_cell: OnCell | None = None) -> tuple[ExperimentResult, ...]:
     """Play (or resume) every cell of the profile's experiments into ``out/runs/`` and return the results.
 
     ``only`` limits the run to the experiments with those keys. ``executor`` and ``play`` are
-    those of ``run_match`` (tests pass an inline executor and a fake game); by default one pool of
+    those of ``play_match`` (tests pass an inline executor and a fake game); by default one pool of
     ``jobs`` workers plays every match. ``on_cell`` is called after each cell with its seconds.
+    Everything is checked (``check_experiments``) before the first game.
     """
-    chosen = [e for e in experiments(profile) if not only or e.key in only]
-    unknown = set(only) - {e.key for e in experiments(profile)}
-    if unknown:
-        keys = ", ".join(e.key for e in experiments(profile))
-        raise ValueError(f"unknown experiment {', '.join(sorted(unknown))}; the experiments are {keys}")
+    chosen = check_experiments(profile, out, only)
     pool = executor if executor is not None or play is not None else worker_pool(jobs)
     results = []
     try:
-        for experiment in chosen:
+        for experiment, plans in chosen:
             cells = []
-            for cell in experiment.cells:
+            for cell, plan in zip(experiment.cells, plans, strict=True):
                 started = time.perf_counter()
                 played: list[GameRecord] = []
-                match = run_match(cell.first, cell.second, experiment.games, out=out / RUNS_DIR / experiment.key /
-                                  cell.slug, resume=True, seed=profile.seed, opening_plies=experiment.opening_plies,
-                                  config=experiment.config, jobs=jobs, executor=pool, play=play,
-                                  on_game=functools.partial(_collect, played))
+                match = play_match(plan, out=cell_directory(out, experiment, cell), resume=True, jobs=jobs,
+                                   executor=pool, play=play, on_game=functools.partial(_collect, played))
                 cells.append(CellResult(cell, match, len(played)))
                 if on_cell is not None:
                     on_cell(experiment, cell, match, time.perf_counter() - started)
@@ -144,8 +175,8 @@ class MoveSample:
 def move_samples(result: ExperimentResult) -> list[MoveSample]:
     """Every agent move of the experiment's games, its nodes counted by searching the position again.
 
-    The agent is rebuilt from its spec with the game's seed and searches with no clock, as it
-    did in the game (where each move's search is fresh and finished its full depth).
+    The agent is rebuilt from its recorded spec with its seat's seed and searches with no clock,
+    as it did in the game (where each move's search is fresh and finished its full depth).
     """
     samples = []
     for cell_result in result.cells:
@@ -153,10 +184,12 @@ def move_samples(result: ExperimentResult) -> list[MoveSample]:
             config = record.config
             position = Position.initial(config.rows, config.columns, config.inarow)
             calls = [0, 0]
+            specs = [AgentSpec.parse(text).with_seed(seat_seed(record.seed, seat), override=False)
+                     for seat, text in enumerate(record.agents)]
             for ply, column in enumerate(record.moves):
                 if ply >= len(record.opening):
                     seat = ply % 2
-                    strategy = create_agent(seeded_spec(record.agents[seat], record.seed)).strategy
+                    strategy = specs[seat].build().strategy
                     if not isinstance(strategy, MinimaxStrategy):
                         raise ValueError(f"{record.agents[seat]}: nodes per move are counted for minimax agents only")
                     strategy.choose(position, Deadline.after(NO_LIMIT))

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from evaluation.engine import deadline_exceeded, kaggle_environments, make_environment
 from evaluation.game import GameRecord
-from evaluation.results_store import ResultsStore, RunDirectoryError
+from evaluation.input_checks import InputError, check_output_file, non_negative_int
+from evaluation.results_store import ResultsStore
 
 NAME = "replay"
 HELP = "render a recorded game of a match or tournament as an HTML replay"
@@ -23,7 +23,8 @@ HELP = "render a recorded game of a match or tournament as an HTML replay"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("directory", type=Path, help="the --out directory of a match or tournament")
-    parser.add_argument("--game", type=int, required=True, help="the game's index (the 'index' field in games.jsonl)")
+    parser.add_argument("--game", type=non_negative_int, required=True,
+                        help="the game's index (the 'index' field in games.jsonl)")
     parser.add_argument("-o", "--output", type=Path, help="HTML file to write (default: DIR/game-<index>.html)")
 
 
@@ -46,30 +47,41 @@ def saved_environment(replay: dict[str, Any]) -> Any:
                                       info=replay.get("info", {}))
 
 
-def replay_html(directory: Path, index: int) -> str:
-    """The Kaggle viewer's HTML for game ``index`` of the run in ``directory``."""
+def recorded_game(directory: Path, index: int) -> GameRecord:
+    """Game ``index`` of the run in ``directory``; InputError (or RunDirectoryError) says why there is none."""
     store = ResultsStore(directory)
+    if not directory.is_dir() or not store.games_path.is_file():
+        raise InputError(f"{directory} has no games.jsonl; give the --out directory of a match or tournament")
     records = {record.index: record for record in store.load()}
     if index not in records:
         known = f"{min(records)}..{max(records)}" if records else "none recorded yet"
-        raise KeyError(f"no game {index} in {store.games_path} (games: {known})")
-    saved = store.replay_path(index)
-    env = saved_environment(json.loads(saved.read_text())) if saved.exists() else rebuilt_environment(records[index])
-    return env.render(mode="html")
+        raise InputError(f"no game {index} in {store.games_path} (games: {known}); pick a recorded --game")
+    return records[index]
+
+
+def saved_replay(directory: Path, index: int) -> dict[str, Any] | None:
+    """The replay JSON saved with --replays for game ``index``, if there is one; InputError if it is unreadable."""
+    path = ResultsStore(directory).replay_path(index)
+    if not path.exists():
+        return None
+    try:
+        replay = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError) as error:
+        raise InputError(f"{path} is not a replay ({error}); delete it to rebuild the game from games.jsonl") from None
+    if not isinstance(replay, dict) or not {"configuration", "steps"} <= replay.keys():
+        raise InputError(f"{path} is not a replay (no configuration and steps); delete it to rebuild the game "
+                         "from games.jsonl")
+    return replay
 
 
 def run(args: argparse.Namespace) -> int:
-    if not (args.directory / "games.jsonl").exists():
-        print(f"connectx replay: {args.directory} has no games.jsonl; give the --out directory of a match "
-              "or tournament", file=sys.stderr)
-        return 2
-    try:
-        html = replay_html(args.directory, args.game)
-    except (KeyError, RunDirectoryError) as error:
-        print(f"connectx replay: {error.args[0]}", file=sys.stderr)
-        return 2
+    record = recorded_game(args.directory, args.game)
+    replay = saved_replay(args.directory, args.game)
     output = args.output or args.directory / f"game-{args.game}.html"
+    check_output_file(output, "-o")
+    env = saved_environment(replay) if replay is not None else rebuilt_environment(record)
+    html = env.render(mode="html")
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(html)
+    output.write_text(html, encoding="utf-8")
     print(f"wrote {output}")
     return 0

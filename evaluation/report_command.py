@@ -14,11 +14,10 @@ import sys
 import time
 from pathlib import Path
 
-from agents.registry import AgentSpecError
+from evaluation.input_checks import InputError, check_output_directory, positive_int
 from evaluation.match import MatchResult
 from evaluation.paper_experiments import FULL, QUICK, Cell, Experiment, experiments
-from evaluation.paper_report import run_conditions, run_experiments, write_report
-from evaluation.results_store import RunDirectoryError
+from evaluation.paper_report import check_experiments, chosen_experiments, run_conditions, run_experiments, write_report
 from evaluation.scheduling import default_jobs
 
 NAME = "report"
@@ -29,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true", help="the smoke profile: a few games per point")
     parser.add_argument("--out", type=Path, default=Path("reports"),
                         help="parent directory; the report goes to OUT/quick or OUT/full (default reports/)")
-    parser.add_argument("--jobs", type=int, default=default_jobs(),
+    parser.add_argument("--jobs", type=positive_int, default=default_jobs(),
                         help=f"worker processes playing games at once (default: the cores, {default_jobs()})")
     parser.add_argument("--only", action="append", default=[], metavar="KEY",
                         help="run and report only this experiment (repeatable): "
@@ -39,7 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     profile = QUICK if args.quick else FULL
     out = args.out / profile.name
-    cells = sum(len(e.cells) for e in experiments(profile) if not args.only or e.key in args.only)
+    try:
+        chosen = chosen_experiments(profile, args.only)
+    except ValueError as error:
+        raise InputError(f"--only: {error}") from None
+    check_output_directory(out, "--out")
+    check_experiments(profile, out, args.only)
+    cells = sum(len(e.cells) for e in chosen)
     done = [0]
 
     def on_cell(experiment: Experiment, cell: Cell, match: MatchResult, seconds: float) -> None:
@@ -51,9 +56,6 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         results = run_experiments(profile, out, jobs=args.jobs, only=args.only, on_cell=on_cell)
-    except (AgentSpecError, RunDirectoryError, ValueError) as error:
-        print(f"connectx report: {error}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print(f"\nconnectx report: interrupted; the finished games are under {out / 'runs'}. Run the same "
               "command again to continue.", file=sys.stderr)

@@ -2,8 +2,9 @@
 
 Every game is appended (and fsynced) the moment it finishes, so an interrupted run (Ctrl-C,
 ``kill -9``, power loss) loses only the games in flight. A torn last line, the trace of a kill
-in the middle of a write, is cut off on the next open, and resuming replays no game already
-recorded and counts none twice.
+in the middle of a write, is ignored when reading and cut off on the next open, and resuming
+replays no game already recorded and counts none twice. ``check`` tells whether a directory can
+take a run without writing anything, so a command can refuse bad input before any side effect.
 """
 
 from __future__ import annotations
@@ -41,16 +42,20 @@ class ResultsStore:
     def replay_path(self, index: int) -> Path:
         return self.directory / REPLAYS_DIR / f"game-{index:05d}.json"
 
-    def open(self, plan: dict[str, Any], resume: bool, may_change: tuple[str, ...] = ()) -> list[GameRecord]:
-        """Prepare the directory for ``plan`` and return the games already recorded for it.
+    def check(self, plan: dict[str, Any], resume: bool, may_change: tuple[str, ...] = ()) -> list[GameRecord]:
+        """The games already recorded for ``plan``, or RunDirectoryError if the directory cannot hold it.
 
-        Without ``resume`` the directory must hold no results; with it, the recorded plan must be
+        Without ``resume`` the directory must hold no run; with it, the recorded plan must be
         ``plan`` (the same agents, seeds and openings) but for the keys in ``may_change`` (a match's
-        number of games: its game ``i`` does not depend on it), so that no recorded game changes meaning.
+        number of games: its game ``i`` does not depend on it), so that no recorded game changes
+        meaning. Reads only: nothing is created or written.
         """
-        self.directory.mkdir(parents=True, exist_ok=True)
+        if not self.directory.exists():
+            return []
+        if not self.directory.is_dir():
+            raise RunDirectoryError(f"{self.directory} is a file, not a run directory; choose another --out directory")
         if self.plan_path.exists():
-            recorded = json.loads(self.plan_path.read_text())
+            recorded = self._recorded_plan()
             if not resume:
                 raise RunDirectoryError(f"{self.directory} already holds a run; pass --resume to continue it "
                                         "or choose another --out directory")
@@ -58,29 +63,64 @@ class ResultsStore:
             if {key: value for key, value in recorded.items() if key not in may_change} != fixed:
                 raise RunDirectoryError(f"{self.directory} holds a different run ({self.plan_path} differs from "
                                         "this one); use the same arguments to resume, or another --out directory")
-        self.plan_path.write_text(json.dumps(plan, indent=2) + "\n")
+        elif self.games_path.exists():
+            raise RunDirectoryError(f"{self.directory} holds {GAMES_FILE} but no {PLAN_FILE}, so its games belong to "
+                                    "no known run; choose another --out directory")
         return self.load()
 
+    def open(self, plan: dict[str, Any], resume: bool, may_change: tuple[str, ...] = ()) -> list[GameRecord]:
+        """``check``, then prepare the directory for ``plan``: the plan written, a torn last line cut."""
+        records = self.check(plan, resume, may_change)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._cut_torn_line()
+        self.plan_path.write_text(json.dumps(plan, indent=2) + "\n")
+        return records
+
+    def _recorded_plan(self) -> dict[str, Any]:
+        try:
+            recorded = json.loads(self.plan_path.read_bytes().decode("utf-8"))
+        except (OSError, ValueError) as error:
+            raise RunDirectoryError(f"{self.plan_path} is not a run's plan ({error}); choose another --out "
+                                    "directory") from None
+        if not isinstance(recorded, dict):
+            raise RunDirectoryError(f"{self.plan_path} is not a run's plan; choose another --out directory")
+        return recorded
+
     def load(self) -> list[GameRecord]:
-        """Every recorded game once, in file order; a torn last line is cut from the file."""
+        """Every recorded game once, in file order, ignoring a torn last line (``open`` cuts it off).
+
+        RunDirectoryError names the line of anything else that is not a game record.
+        """
         if not self.games_path.exists():
             return []
-        data = self.games_path.read_bytes()
-        complete = data[:data.rfind(b"\n") + 1]
-        if len(complete) != len(data):
-            with open(self.games_path, "r+b") as handle:
-                handle.truncate(len(complete))
+        try:
+            data = self.games_path.read_bytes()
+        except OSError as error:
+            raise RunDirectoryError(f"{self.games_path} cannot be read ({error.strerror})") from None
         records: dict[int, GameRecord] = {}
-        for number, line in enumerate(complete.decode().splitlines(), start=1):
+        for number, line in enumerate(data[:data.rfind(b"\n") + 1].splitlines(), start=1):
             if not line.strip():
                 continue
             try:
-                record = GameRecord.from_json(json.loads(line))
-            except (ValueError, KeyError, TypeError) as error:
+                data = json.loads(line.decode("utf-8"))
+                if not isinstance(data, dict):
+                    raise ValueError("not a JSON object")
+                record = GameRecord.from_json(data)
+            except (ValueError, KeyError, TypeError, IndexError) as error:
                 raise RunDirectoryError(f"{self.games_path}:{number} is not a game record ({error}); "
                                         "remove that line to resume") from None
             records.setdefault(record.index, record)
         return list(records.values())
+
+    def _cut_torn_line(self) -> None:
+        """Cut a last line without its newline, the trace of a kill in the middle of a write."""
+        if not self.games_path.exists():
+            return
+        data = self.games_path.read_bytes()
+        complete = data.rfind(b"\n") + 1
+        if complete != len(data):
+            with open(self.games_path, "r+b") as handle:
+                handle.truncate(complete)
 
     def append(self, record: GameRecord) -> None:
         """Write ``record`` as one line and force it to disk before returning."""

@@ -36,11 +36,16 @@ def _prepare_worker() -> None:
     kaggle_environments()
 
 
+def check_jobs(jobs: int | None) -> None:
+    """ValueError unless ``jobs`` is None (one per core) or a count of worker processes."""
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"--jobs {jobs}: at least one worker process is needed")
+
+
 def worker_pool(jobs: int | None = None) -> ProcessPoolExecutor:
     """``jobs`` worker processes (default: the cores), ready to play games."""
+    check_jobs(jobs)
     count = default_jobs() if jobs is None else jobs
-    if count < 1:
-        raise ValueError(f"--jobs {count}: at least one worker process is needed")
     return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("forkserver"),
                                initializer=_prepare_worker)
 

@@ -9,26 +9,35 @@ statistics are exactly those of a match.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from agents.agent_spec import AgentSpec
 from evaluation import statistics
-from evaluation.engine import BoardConfig, resolve_agent
+from evaluation.engine import BoardConfig
 from evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
-from evaluation.match import STANDARD_BOARD, MatchPlan, MatchSummary, config_json, game_seed, summarize
+from evaluation.match import (
+    STANDARD_BOARD,
+    MatchPlan,
+    MatchSummary,
+    check_opening_plies,
+    config_json,
+    game_seed,
+    summarize,
+)
 from evaluation.results_store import ResultsStore
-from evaluation.scheduling import GameFunction, play_schedule
+from evaluation.scheduling import GameFunction, check_jobs, play_schedule
 
 
 @dataclass(frozen=True)
 class TournamentPlan:
     """What defines a tournament; its JSON form is stored with the results and checked on resume."""
 
-    agents: tuple[str, ...]
+    specs: tuple[AgentSpec, ...]
     games: int
     config: BoardConfig = BoardConfig()
     seed: int = 0
@@ -36,18 +45,24 @@ class TournamentPlan:
     gauntlet: bool = False
 
     def __post_init__(self) -> None:
-        if len(self.agents) < 2:
+        if len(self.specs) < 2:
             raise ValueError("a tournament needs at least two agents")
         if len(set(self.agents)) != len(self.agents):
             raise ValueError("each agent may appear once in a tournament; give variants distinct parameters")
         if self.games < 1:
             raise ValueError(f"-n {self.games}: each pairing needs at least one game")
+        check_opening_plies(self.opening_plies, self.config)
 
     @property
-    def pairings(self) -> list[tuple[str, str]]:
+    def agents(self) -> tuple[str, ...]:
+        """The agents' specs as text: how records, summaries and reports name them."""
+        return tuple(spec.text for spec in self.specs)
+
+    @property
+    def pairings(self) -> list[tuple[AgentSpec, AgentSpec]]:
         if self.gauntlet:
-            return [(self.agents[0], other) for other in self.agents[1:]]
-        return list(itertools.combinations(self.agents, 2))
+            return [(self.specs[0], other) for other in self.specs[1:]]
+        return list(itertools.combinations(self.specs, 2))
 
     def match_plan(self, pairing: int) -> MatchPlan:
         first, second = self.pairings[pairing]
@@ -135,20 +150,36 @@ class TournamentResult:
 OnTournamentGame = Callable[[GameRecord, TournamentSummary], None]
 
 
-def run_tournament(agents: list[str], games: int = 20, *, config: BoardConfig = STANDARD_BOARD,
-                   gauntlet: bool = False, anchor: str | None = None, jobs: int | None = None,
-                   out: Path | str | None = None, resume: bool = False, seed: int = 0, opening_plies: int = 0,
+def run_tournament(agents: Sequence[AgentSpec | str], games: int = 20, *, config: BoardConfig = STANDARD_BOARD,
+                   gauntlet: bool = False, seed: int = 0, opening_plies: int = 0, anchor: AgentSpec | str | None = None,
+                   jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
                    keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
                    play: GameFunction | None = None, on_game: OnTournamentGame | None = None) -> TournamentResult:
     """Play ``games`` games (colour-swapped pairs) for every pairing of ``agents`` and fit their Elo.
 
-    A round robin by default; ``gauntlet`` pairs ``agents[0]`` with each other agent only. The
-    other arguments are those of ``match.run_match``; ``anchor`` is the agent pinned at Elo 0
-    (default: the first). Raises AgentSpecError for an agent that does not exist, before any game.
+    A round robin by default; ``gauntlet`` pairs ``agents[0]`` with each other agent only. Agents
+    (and ``anchor``, the agent pinned at Elo 0, default the first) are ``AgentSpec`` values or
+    their text, parsed here once; the other arguments are those of ``play_tournament``.
     """
-    for spec in agents:
-        resolve_agent(spec)
-    plan = TournamentPlan(tuple(agents), games, config, seed, opening_plies, gauntlet)
+    plan = TournamentPlan(tuple(AgentSpec.of(agent) for agent in agents), games, config, seed, opening_plies, gauntlet)
+    return play_tournament(plan, anchor=None if anchor is None else AgentSpec.of(anchor).text, jobs=jobs, out=out,
+                           resume=resume, keep_replays=keep_replays, watchdog=watchdog, executor=executor, play=play,
+                           on_game=on_game)
+
+
+def play_tournament(plan: TournamentPlan, *, anchor: str | None = None, jobs: int | None = None,
+                    out: Path | str | None = None, resume: bool = False, keep_replays: bool = False,
+                    watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
+                    play: GameFunction | None = None, on_game: OnTournamentGame | None = None) -> TournamentResult:
+    """Play ``plan``'s games that are not recorded yet; the arguments are those of ``match.play_match``.
+
+    ``anchor`` names (as text) the agent pinned at Elo 0. Before anything is written,
+    AgentSpecError for an agent that cannot play on the board, ValueError for a bad anchor or
+    ``jobs``, RunDirectoryError for ``out``.
+    """
+    for spec in plan.specs:
+        spec.check(plan.config.geometry)
+    check_jobs(jobs)
     summarize_tournament(plan, [], anchor)
     store = ResultsStore(out) if out is not None else None
     done: dict[int, GameRecord] = {}

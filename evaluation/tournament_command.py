@@ -8,14 +8,21 @@ DIR/score.png, DIR/time_per_move.png. An interrupted run continues with --resume
 from __future__ import annotations
 
 import argparse
-import sys
 
+from agents.agent_spec import AgentSpec
+from evaluation.input_checks import InputError, agent_specs
 from evaluation.match import durations_by_agent
-from evaluation.match_command import add_run_arguments, default_directory, play_with_progress, recorded_games, watchdog
+from evaluation.match_command import add_run_arguments, checked_plan, play_with_progress, run_directory, watchdog
 from evaluation.play_command import board_config
 from evaluation.report import signed, tournament_report, tournament_tables
 from evaluation.results_store import ResultsStore
-from evaluation.tournament import TournamentResult, TournamentSummary, local_records, run_tournament
+from evaluation.tournament import (
+    TournamentPlan,
+    TournamentResult,
+    TournamentSummary,
+    local_records,
+    play_tournament,
+)
 
 NAME = "tournament"
 HELP = "play a round robin or gauntlet and print the cross table and fitted Elo ratings"
@@ -34,20 +41,25 @@ def running_line(summary: TournamentSummary) -> str:
     return "" if leader is None else f"leader {leader.name} {signed(leader.elo)} Elo"
 
 
+def anchor_of(text: str | None, plan: TournamentPlan) -> str | None:
+    """The --anchor agent as the plan names it; InputError unless it plays in the tournament."""
+    if text is None:
+        return None
+    anchor = AgentSpec.parse(text).text
+    if anchor not in plan.agents:
+        raise InputError(f"--anchor {text!r} is not in the tournament; pick one of {', '.join(plan.agents)}")
+    return anchor
+
+
 def run(args: argparse.Namespace) -> int:
-    done = recorded_games(NAME, args)
-    if done is None:
-        return 2
-    out = args.out or default_directory(NAME, args.agents)
-    try:
-        config = board_config(args)
-    except ValueError as error:
-        print(f"connectx tournament: {error}", file=sys.stderr)
-        return 2
-    pairings = len(args.agents) - 1 if args.gauntlet else len(args.agents) * (len(args.agents) - 1) // 2
-    result = play_with_progress(NAME, out, args.games * pairings, done, lambda on_game: run_tournament(
-        args.agents, args.games, config=config, gauntlet=args.gauntlet, anchor=args.anchor, jobs=args.jobs,
-        out=out, resume=args.resume, seed=args.seed, opening_plies=args.openings, keep_replays=args.replays,
+    config = board_config(args)
+    specs = agent_specs(args.agents, config)
+    plan = checked_plan(lambda: TournamentPlan(tuple(specs), args.games, config, args.seed, args.openings,
+                                               args.gauntlet))
+    anchor = anchor_of(args.anchor, plan)
+    out, done = run_directory(NAME, args, specs, plan.to_json())
+    result = play_with_progress(NAME, out, plan.total_games, done, lambda on_game: play_tournament(
+        plan, anchor=anchor, jobs=args.jobs, out=out, resume=args.resume, keep_replays=args.replays,
         watchdog=watchdog(args), on_game=on_game), running_line)
     if isinstance(result, int):
         return result

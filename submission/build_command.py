@@ -6,13 +6,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from agents.registry import AgentSpecError
+from agents.agent_spec import AgentKind, AgentSpec
+from agents.position import geometry
+from evaluation.input_checks import InputError, check_output_file
 from submission.bundler import build_bundle
 from submission.module_graph import BuildError
 
 NAME = "build"
 HELP = "bundle an agent into one submission file"
 DEFAULT_OUTPUT = Path("out/submission.py")
+KAGGLE_BOARD = geometry(6, 7, 4)
+"""The board a submission's parameters are checked against: Kaggle's ConnectX."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,9 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    spec = AgentSpec.parse(args.agent)
+    if spec.kind is not AgentKind.REGISTRY:
+        raise InputError(f"{spec.text} is not a registered agent; build bundles a registry agent "
+                         "(connectx agents lists them), and a kaggle built-in or an agent file needs no bundling")
+    spec.check(KAGGLE_BOARD)
+    check_output_file(args.output, "-o")
     try:
-        bundle = build_bundle(args.agent, args.allow_missing_data)
-    except (BuildError, AgentSpecError) as error:
+        bundle = build_bundle(spec.text, args.allow_missing_data)
+    except BuildError as error:
         print(f"connectx build: {error}", file=sys.stderr)
         return 2
     args.output.parent.mkdir(parents=True, exist_ok=True)

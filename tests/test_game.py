@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from agents.agent_spec import AgentSpec
 from agents.position import Position
-from evaluation.engine import BoardConfig
-from evaluation.game import GameRecord, GameSpec, Watchdog, play_game, play_isolated, seeded_spec
+from evaluation.engine import BoardConfig, seat_seed
+from evaluation.game import GameRecord, GameSpec, Watchdog, play_game, play_isolated
 from evaluation.match import run_match
 from evaluation.scheduling import InlineExecutor
 
@@ -79,6 +80,7 @@ def replay_moves(record: GameRecord) -> Position:
     return position
 
 
+@pytest.mark.games
 def test_a_real_game_is_recorded_consistently_with_kaggle() -> None:
     spec = GameSpec(0, ("negamax:depth=2", "kaggle:random"), BoardConfig(), seed=11, opening=(3, 3))
     record = play_isolated(spec)
@@ -99,6 +101,7 @@ def test_a_real_game_is_recorded_consistently_with_kaggle() -> None:
     assert 0 < record.cpu_seconds < record.wall_seconds + 1
 
 
+@pytest.mark.games
 def test_the_same_seed_replays_the_same_game_and_another_seed_differs() -> None:
     spec = GameSpec(0, ("random", "kaggle:random"), BoardConfig(), seed=5)
     games = {play_game(GameSpec(0, spec.agents, spec.config, seed)).moves for seed in (5, 5, 6, 7)}
@@ -106,13 +109,49 @@ def test_the_same_seed_replays_the_same_game_and_another_seed_differs() -> None:
     assert len(games) >= 2
 
 
-def test_registry_agents_get_the_game_seed_unless_given_one() -> None:
-    assert seeded_spec("negamax", 42) == "negamax:seed=42"
-    assert seeded_spec("negamax:depth=2", 42) == "negamax:depth=2,seed=42"
-    assert seeded_spec("negamax:seed=1", 42) == "negamax:seed=1"
-    assert seeded_spec("kaggle:negamax", 42) == "kaggle:negamax"
+def test_each_seat_gets_its_own_stable_seed_from_the_game_seed() -> None:
+    # Recorded games are replayed from these: a change here changes what every record means.
+    assert [seat_seed(5, 0), seat_seed(5, 1), seat_seed(0, 0)] == [292576286, 1323562955, 1225224341]
+    assert all(seat_seed(game, 0) != seat_seed(game, 1) for game in range(1000))
+    assert len({seat_seed(game, 0) for game in range(1000)}) == 1000
 
 
+def repeats_of_the_previous_column(agents: tuple[str, str], games: int) -> float:
+    """The share of the second seat's moves that repeat the first seat's move just before."""
+    repeats = moves = 0
+    for seed in range(games):
+        record = play_game(GameSpec(seed, agents, BoardConfig(), seed=seed))
+        assert record.cause in ("line", "draw"), record
+        for ply in range(1, len(record.moves), 2):
+            moves += 1
+            repeats += record.moves[ply] == record.moves[ply - 1]
+    return repeats / moves
+
+
+@pytest.mark.games
+@pytest.mark.parametrize("agents", [("random", "kaggle:random"), ("random", "random"),
+                                    ("kaggle:random", "kaggle:random")])
+def test_seeded_seats_draw_from_independent_streams(agents: tuple[str, str]) -> None:
+    # With one stream for both seats the second seat copied every move (a share of 1); independent
+    # uniform choices among 7 columns repeat about one move in 7 (a little more as columns fill).
+    assert repeats_of_the_previous_column(agents, 15) < 0.3
+
+
+@pytest.mark.games
+def test_a_seed_the_spec_gives_is_kept_and_the_record_names_the_spec() -> None:
+    # Both seats seeded alike on purpose: the same stream, so the second seat copies the first.
+    record = play_game(GameSpec(0, ("random:seed=4", "random:seed=4"), BoardConfig(), seed=1))
+    assert record.agents == ("random:seed=4", "random:seed=4")
+    assert all(record.moves[ply] == record.moves[ply - 1] for ply in range(1, len(record.moves), 2))
+
+
+def test_game_specs_hold_parsed_agents_and_records_their_text() -> None:
+    spec = GameSpec(0, ("minimax:weights=1/3/9/81", "kaggle:random"))
+    assert spec.agents == (AgentSpec.parse("minimax:weights=1/3/9/81"), AgentSpec.parse("kaggle:random"))
+    assert spec.names == ("minimax:weights=1/3/9/81", "kaggle:random")
+
+
+@pytest.mark.games
 @pytest.mark.parametrize("name, cause, detail", [
     ("crashes", "ERROR", "boom"),
     ("illegal", "INVALID", ""),
@@ -130,6 +169,7 @@ def test_a_faulty_agent_loses_with_its_cause(agent_files: dict[str, str], name: 
         assert detail in record.detail
 
 
+@pytest.mark.games
 def test_filling_a_column_is_invalid_once_it_is_full(agent_files: dict[str, str]) -> None:
     # Five in a row on a 4-row board: nobody can win before column 0 is full, so the agent that
     # always plays column 0 makes the move after it fills an INVALID one.
@@ -139,6 +179,7 @@ def test_filling_a_column_is_invalid_once_it_is_full(agent_files: dict[str, str]
     assert len(record.durations[0]) == len(record.moves[0::2]) + 1
 
 
+@pytest.mark.games
 def test_a_hung_agent_is_killed_by_the_watchdog_and_blamed(agent_files: dict[str, str]) -> None:
     record = play_isolated(GameSpec(0, ("random", agent_files["hangs"]), BoardConfig(), seed=1),
                            Watchdog(move_limit=1.0))
@@ -147,6 +188,7 @@ def test_a_hung_agent_is_killed_by_the_watchdog_and_blamed(agent_files: dict[str
     assert record.durations[1][-1] >= 1.0
 
 
+@pytest.mark.games
 def test_a_match_survives_every_kind_of_fault(agent_files: dict[str, str]) -> None:
     for name in ("crashes", "dies", "float", "numpy_int"):
         result = run_match(agent_files[name], "random", 2, executor=InlineExecutor())
@@ -158,6 +200,10 @@ def test_an_agent_spec_that_cannot_be_built_in_the_game_is_an_error_of_its_seat(
     missing = tmp_path / "gone.py"
     record = play_game(GameSpec(0, ("random", str(missing)), BoardConfig(), seed=1))
     assert (record.cause, record.offender) == ("ERROR", 1)
+    # Weights for 3 in a row on a 4-in-a-row board: refused before the first move, not on it.
+    record = play_game(GameSpec(0, ("minimax:weights=1/3/9", "random"), BoardConfig(), seed=1))
+    assert (record.cause, record.offender, record.moves) == ("ERROR", 0, ())
+    assert "expected 4 positive integers separated by '/'" in record.detail
 
 
 def test_importing_kaggle_leaves_sys_path_alone_so_workers_find_our_agents_package() -> None:
@@ -169,6 +215,7 @@ def test_importing_kaggle_leaves_sys_path_alone_so_workers_find_our_agents_packa
     assert not [entry for entry in sys.path if "kaggle_environments" in entry]
 
 
+@pytest.mark.games
 def test_a_kept_replay_is_plain_json_data_that_kaggle_can_load() -> None:
     from evaluation.replay_command import saved_environment
 
@@ -180,6 +227,7 @@ def test_a_kept_replay_is_plain_json_data_that_kaggle_can_load() -> None:
     assert len(env.steps) == len(record.moves) + 1
 
 
+@pytest.mark.games
 def test_the_agent_whose_answer_breaks_env_run_is_blamed_whatever_the_opening(agent_files: dict[str, str]) -> None:
     # After a one-move opening the second seat moves first; the float agent in the first seat then
     # answers after both seats have been called once each.

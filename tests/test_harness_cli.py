@@ -7,11 +7,15 @@ from pathlib import Path
 
 import pytest
 
+from agents.agent_spec import AgentSpec
 from evaluation.cli import main
+from evaluation.engine import BoardConfig
+from evaluation.match import MatchPlan
 
 SMALL_BOARD = ["--rows", "4", "--columns", "5", "--inarow", "3"]
 
 
+@pytest.mark.games
 def test_match_prints_the_table_and_writes_every_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "match"
     code = main(["match", "negamax:depth=1", "kaggle:random", "-n", "6", "--jobs", "2", "--out", str(out),
@@ -21,9 +25,18 @@ def test_match_prints_the_table_and_writes_every_file(tmp_path: Path, capsys: py
     assert "| total | 6 |" in printed and "Elo difference (95%)" in printed and "SPRT [0, 100]" in printed
     for name in ("games.jsonl", "run.json", "summary.json", "report.md", "score.png", "time_per_move.png"):
         assert (out / name).stat().st_size > 0, name
-    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
-    assert sorted(g["index"] for g in games) == list(range(6))
-    assert all(g["opening"] == games[0]["opening"] or len(g["opening"]) == 2 for g in games)
+    games = {g["index"]: g for g in map(json.loads, (out / "games.jsonl").read_text().splitlines())}
+    assert sorted(games) == list(range(6))
+    plan = MatchPlan(AgentSpec.parse("negamax:depth=1"), AgentSpec.parse("kaggle:random"), 6, BoardConfig(4, 5, 3),
+                     seed=0, opening_plies=2)
+    openings = [plan.game_spec(i).opening for i in range(6)]
+    assert [tuple(games[i]["opening"]) for i in range(6)] == openings
+    assert all(len(opening) == 2 for opening in openings) and len(set(openings)) > 1
+    for pair in range(3):
+        assert openings[2 * pair] == openings[2 * pair + 1]
+        assert games[2 * pair]["agents"] == ["negamax:depth=1", "kaggle:random"]
+        assert games[2 * pair + 1]["agents"] == ["kaggle:random", "negamax:depth=1"]
+    assert all(tuple(g["moves"][:2]) == tuple(g["opening"]) for g in games.values())
     summary = json.loads((out / "summary.json").read_text())
     total = summary["total"]
     assert total["wins"] + total["draws"] + total["losses"] == summary["games"] == 6
@@ -44,12 +57,17 @@ def test_match_refuses_to_mix_runs_and_explains_how_to_resume(tmp_path: Path,
     (out / "run.json").write_text(json.dumps({"kind": "match"}))
     assert main(["match", "random", "kaggle:random", "-n", "2", "--out", str(out)]) == 2
     assert "--resume" in capsys.readouterr().err
+    assert main(["match", "random", "kaggle:random", "-n", "2", "--out", str(out), "--resume"]) == 2
+    assert "different run" in capsys.readouterr().err
     assert main(["match", "random", "kaggle:random", "-n", "2", "--resume"]) == 2
     assert "--out" in capsys.readouterr().err
     assert main(["match", "nonesuch", "kaggle:random", "-n", "2", "--out", str(tmp_path / "x")]) == 2
     assert "registered agents" in capsys.readouterr().err
+    assert sorted(tmp_path.rglob("*")) == [out, out / "run.json"]
+    assert json.loads((out / "run.json").read_text()) == {"kind": "match"}
 
 
+@pytest.mark.games
 def test_tournament_prints_ratings_and_a_cross_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "rr"
     code = main(["tournament", "random", "negamax:depth=1", "kaggle:random", "-n", "2", "--jobs", "2",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.agent_spec import AgentSpec
 from agents.position import Position
 from evaluation.engine import BoardConfig
 from evaluation.game import ABORTED, GameRecord, GameSpec
@@ -18,31 +19,35 @@ from evaluation.scheduling import InlineExecutor
 def fake_game(winner_name: str | None = None, fault: str | None = None):
     """A game function where ``winner_name`` always wins (None: draw); ``fault`` makes the loser forfeit."""
     def play(spec: GameSpec) -> GameRecord:
-        winner = None if winner_name is None else spec.agents.index(winner_name)
+        winner = None if winner_name is None else spec.names.index(winner_name)
         cause = "draw" if winner is None else (fault or "line")
         offender = None if winner is None or fault is None else 1 - winner
-        return GameRecord(spec.index, spec.agents, spec.config, spec.seed, spec.opening, spec.opening,
+        return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, spec.opening,
                           winner, ("DONE", "DONE"), cause, offender, "", ((0.01, 0.02), (0.5,)))
     return play
 
 
 def seat_biased_game(spec: GameSpec) -> GameRecord:
     """The first mover always wins: a fair match must come out exactly even."""
-    return GameRecord(spec.index, spec.agents, spec.config, spec.seed, spec.opening, (), 0,
+    return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, (), 0,
                       ("DONE", "DONE"), "line")
 
 
+RANDOM, NEGAMAX = AgentSpec.parse("random"), AgentSpec.parse("negamax")
+
+
 def test_games_come_in_colour_swapped_pairs_sharing_an_opening() -> None:
-    plan = MatchPlan("random", "negamax", 6, BoardConfig(), seed=3, opening_plies=4)
+    plan = MatchPlan(RANDOM, NEGAMAX, 6, BoardConfig(), seed=3, opening_plies=4)
     specs = [plan.game_spec(i) for i in range(6)]
-    assert [s.agents for s in specs] == [("random", "negamax"), ("negamax", "random")] * 3
+    assert [s.agents for s in specs] == [(RANDOM, NEGAMAX), (NEGAMAX, RANDOM)] * 3
+    assert specs[1].names == ("negamax", "random")
     for first, second in zip(specs[::2], specs[1::2], strict=True):
         assert first.opening == second.opening and len(first.opening) == 4
     assert len({s.opening for s in specs}) > 1
     assert len({s.seed for s in specs}) == 6
-    assert [s.seed for s in specs] == [MatchPlan("random", "negamax", 6, seed=3, opening_plies=4).game_spec(i).seed
+    assert [s.seed for s in specs] == [MatchPlan(RANDOM, NEGAMAX, 6, seed=3, opening_plies=4).game_spec(i).seed
                                        for i in range(6)]
-    assert specs[0].seed != MatchPlan("random", "negamax", 6, seed=4).game_spec(0).seed
+    assert specs[0].seed != MatchPlan(RANDOM, NEGAMAX, 6, seed=4).game_spec(0).seed
 
 
 @pytest.mark.parametrize("rows, columns, inarow", [(6, 7, 4), (4, 4, 3), (7, 9, 5), (6, 1, 4)])
@@ -81,8 +86,8 @@ def test_forfeits_are_counted_by_cause_and_offender() -> None:
 
 
 def test_aborted_games_are_kept_but_not_scored() -> None:
-    plan = MatchPlan("negamax", "random", 4)
-    records = [GameRecord(i, plan.game_spec(i).agents, plan.config, 0, (), (), None, ("DONE", "DONE"),
+    plan = MatchPlan(NEGAMAX, RANDOM, 4)
+    records = [GameRecord(i, plan.game_spec(i).names, plan.config, 0, (), (), None, ("DONE", "DONE"),
                           ABORTED if i == 3 else "draw") for i in range(4)]
     summary = summarize(plan, records)
     assert summary.total.games == 3 and summary.aborted == 1
@@ -157,4 +162,27 @@ def test_a_match_can_be_extended_with_more_games_on_resume(tmp_path: Path) -> No
                        resume=True)
     assert longer.records[:4] == first.records
     assert [r.index for r in longer.records] == list(range(8))
-    assert [r.seed for r in longer.records] == [MatchPlan("negamax", "random", 8).game_spec(i).seed for i in range(8)]
+    assert [r.seed for r in longer.records] == [MatchPlan(NEGAMAX, RANDOM, 8).game_spec(i).seed for i in range(8)]
+
+
+def test_agents_that_cannot_play_on_the_board_are_refused_before_anything_is_written(tmp_path: Path) -> None:
+    from agents.registry import AgentSpecError
+
+    out = tmp_path / "run"
+    with pytest.raises(AgentSpecError, match="expected 4 positive integers"):
+        run_match("minimax:weights=1/3", "random", 2, out=out, executor=InlineExecutor(), play=fake_game(None))
+    run_match("minimax:weights=1/3/9", "random", 2, config=BoardConfig(4, 5, 3), executor=InlineExecutor(),
+              play=fake_game(None))
+    with pytest.raises(ValueError, match="--jobs 0"):
+        run_match("random", "negamax", 2, out=out, jobs=0)
+    assert not out.exists()
+
+
+def test_plans_refuse_impossible_openings_and_sprt_rates() -> None:
+    with pytest.raises(ValueError, match="--openings 20: a 5x4 board has 20 cells"):
+        MatchPlan(RANDOM, NEGAMAX, 2, BoardConfig(4, 5, 3), opening_plies=20)
+    MatchPlan(RANDOM, NEGAMAX, 2, BoardConfig(4, 5, 3), opening_plies=19)
+    with pytest.raises(ValueError, match="below elo1"):
+        Sprt(10, 0)
+    with pytest.raises(ValueError, match="sum below 1"):
+        Sprt(0, 10, 0.6, 0.5)

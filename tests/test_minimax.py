@@ -8,8 +8,8 @@ import pytest
 
 from agents.heuristics import h1, h2, window_score, window_weights
 from agents.kaggle_boundary import Deadline
-from agents.minimax import WIN_SCORE, AlphaBetaSearch, MinimaxStrategy, adaptive_depth
-from agents.position import Position
+from agents.minimax import WIN_SCORE, AlphaBetaSearch, MinimaxStrategy, adaptive_depth, check_board, make_agent
+from agents.position import Position, geometry
 from agents.registry import create_agent
 from evaluation.engine import BoardConfig, Outcome, run_game
 
@@ -129,6 +129,16 @@ def test_weights_are_checked_against_inarow() -> None:
     assert agent.strategy.weights == (1, 3, 9, 81)
     with pytest.raises(ValueError, match="one weight per stone count"):
         AlphaBetaSearch(Position.initial(4, 5, 3), weights=(1, 3, 9, 81))
+    check_board({"weights": "1/3/9"}, geometry(4, 5, 3))
+    check_board({"weights": None}, geometry(4, 5, 3))
+    with pytest.raises(ValueError, match="weights=1/3/9: expected 4 positive integers separated by '/'"):
+        check_board({"weights": "1/3/9"}, geometry(6, 7, 4))
+
+
+@pytest.mark.parametrize("weights", ["1,3", "1/x/9/81", "1/-3/9/81", "0/3/9/81", "", "1//9/81"])
+def test_weights_not_in_the_form_are_refused_when_the_agent_is_made(weights: str) -> None:
+    with pytest.raises(ValueError, match="expected positive integers separated by '/'"):
+        make_agent(weights=weights)
 
 
 def test_a_seed_fixes_the_choice_among_equal_moves() -> None:
@@ -139,6 +149,7 @@ def test_a_seed_fixes_the_choice_among_equal_moves() -> None:
     assert choices == set(AlphaBetaSearch(position).deepen(4).columns)
 
 
+@pytest.mark.games
 def test_beats_kaggle_random_in_kaggle_environments() -> None:
     for seed, specs, seat in [(1, ["minimax:seed=1", "kaggle:random"], 0), (2, ["kaggle:random", "minimax:seed=2"], 1)]:
         outcome = Outcome.of(run_game(specs, BoardConfig(), seed=seed))

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from agents.agent_spec import AgentSpec
 from agents.minimax import MinimaxStrategy
 from agents.position import Position
 from evaluation import paper_report
 from evaluation.cli import main
-from evaluation.engine import resolve_agent
 from evaluation.game import GameRecord, GameSpec
 from evaluation.match import run_match
 from evaluation.paper_experiments import (
@@ -30,7 +30,7 @@ from evaluation.paper_experiments import (
     experiments,
 )
 from evaluation.paper_report import CellResult, ExperimentResult, judge, run_experiments, write_report
-from evaluation.results_store import ResultsStore
+from evaluation.results_store import ResultsStore, RunDirectoryError
 from evaluation.scheduling import InlineExecutor
 from evaluation.statistics import Z95, correlation_interval, mean_interval
 
@@ -63,11 +63,11 @@ def fake_game(spec: GameSpec) -> GameRecord:
     for _ in range(6):
         column = rng.choice(position.legal_columns())
         position, moves = position.play(column), moves + [column]
-    first, second = (strength(agent) for agent in spec.agents)
+    first, second = (strength(agent) for agent in spec.names)
     winner = None if first == second else 0 if first > second else 1
     played = len(moves) - len(spec.opening)
     durations = (tuple(0.001 * (k + 1) for k in range((played + 1) // 2)), tuple(0.002 for _ in range(played // 2)))
-    return GameRecord(spec.index, spec.agents, config, spec.seed, spec.opening, tuple(moves), winner,
+    return GameRecord(spec.index, spec.names, config, spec.seed, spec.opening, tuple(moves), winner,
                       ("DONE", "DONE"), "draw" if winner is None else "line", durations=durations)
 
 
@@ -88,8 +88,8 @@ def test_every_cell_names_real_agents_and_every_experiment_is_well_formed(profil
         assert experiment.kind in KINDS and experiment.games % 2 == 0 and experiment.claims
         assert len({c.slug for c in experiment.cells}) == len(experiment.cells)
         for cell in experiment.cells:
-            resolve_agent(cell.first)
-            resolve_agent(cell.second)
+            AgentSpec.parse(cell.first).check(experiment.config.geometry)
+            AgentSpec.parse(cell.second).check(experiment.config.geometry)
     assert PROFILES == {"quick": QUICK, "full": FULL}
 
 
@@ -120,8 +120,8 @@ def experiment_result(claim: Claim, games: int, winners: dict[str, str | None]) 
         name = winners[cell.x]
 
         def play(spec: GameSpec, name=name) -> GameRecord:
-            winner = None if name is None else spec.agents.index(name)
-            return GameRecord(spec.index, spec.agents, spec.config, spec.seed, (), (), winner, ("DONE", "DONE"),
+            winner = None if name is None else spec.names.index(name)
+            return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (), winner, ("DONE", "DONE"),
                               "draw" if winner is None else "line")
         results.append(CellResult(cell, run_match(cell.first, cell.second, games, executor=InlineExecutor(),
                                                   play=play)))
@@ -235,6 +235,19 @@ def test_an_interrupted_report_plays_only_the_missing_games(tmp_path: Path) -> N
         run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=play, only=["fig99"])
 
 
+def test_a_cell_directory_holding_another_run_stops_the_report_before_any_game(tmp_path: Path) -> None:
+    fig3 = next(e for e in experiments(QUICK) if e.key == "sheoran-fig3")
+    last = paper_report.cell_directory(tmp_path, fig3, fig3.cells[-1])
+    last.mkdir(parents=True)
+    (last / "run.json").write_text(json.dumps({"kind": "match", "first": "someone else"}))
+    play, calls = counting(fake_game)
+    with pytest.raises(RunDirectoryError, match="different run"):
+        run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=play, only=["sheoran-fig3"])
+    assert calls == [] and sorted(tmp_path.rglob("*")) == [tmp_path / "runs", tmp_path / "runs" / "sheoran-fig3",
+                                                           last, last / "run.json"]
+
+
+@pytest.mark.games
 def test_connectx_report_plays_real_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", "--quick", "--only", "kang-table9", "--jobs", "2", "--out", str(tmp_path)]) == 0
     printed = capsys.readouterr().out

@@ -34,16 +34,54 @@ def test_a_record_survives_the_round_trip(tmp_path: Path) -> None:
     assert store.load() == [record(0), record(1, None)]
 
 
-def test_a_torn_last_line_is_cut_and_appending_continues_cleanly(tmp_path: Path) -> None:
+def test_a_torn_last_line_is_ignored_by_readers_and_cut_on_open(tmp_path: Path) -> None:
     store = ResultsStore(tmp_path)
     store.open({"kind": "test"}, resume=False)
     store.append(record(0))
     with open(store.games_path, "a") as handle:
         handle.write(json.dumps(record(1).to_json())[:40])
-    assert store.load() == [record(0)]
+    torn = store.games_path.read_bytes()
+    assert store.load() == [record(0)] and store.games_path.read_bytes() == torn
+    assert store.open({"kind": "test"}, resume=True) == [record(0)]
     store.append(record(2))
     assert store.load() == [record(0), record(2)]
     assert all(json.loads(line) for line in store.games_path.read_text().splitlines())
+
+
+def test_checking_a_directory_writes_nothing(tmp_path: Path) -> None:
+    fresh = ResultsStore(tmp_path / "fresh")
+    assert fresh.check({"kind": "test"}, resume=False) == [] and not fresh.directory.exists()
+    store = ResultsStore(tmp_path / "run")
+    store.open({"kind": "test", "games": 2}, resume=False)
+    store.append(record(0))
+    before = {path: path.read_bytes() for path in store.directory.iterdir()}
+    with pytest.raises(RunDirectoryError, match="already holds a run"):
+        store.check({"kind": "test", "games": 2}, resume=False)
+    with pytest.raises(RunDirectoryError, match="different run"):
+        store.check({"kind": "other", "games": 2}, resume=True)
+    assert store.check({"kind": "test", "games": 4}, resume=True, may_change=("games",)) == [record(0)]
+    assert {path: path.read_bytes() for path in store.directory.iterdir()} == before
+
+
+@pytest.mark.parametrize("plan, games, message", [
+    (b"{not json", None, "is not a run's plan"),
+    (b'"a string"', None, "is not a run's plan"),
+    (b'{"kind": "test"}', b"\xff\xfe\n", "games.jsonl:1 is not a game record"),
+    (b'{"kind": "test"}', b'[1, 2]\n', "games.jsonl:1 is not a game record"),
+])
+def test_files_that_are_not_a_run_are_reported_not_raised(tmp_path: Path, plan: bytes, games: bytes | None,
+                                                          message: str) -> None:
+    (tmp_path / "run.json").write_bytes(plan)
+    if games is not None:
+        (tmp_path / "games.jsonl").write_bytes(games)
+    with pytest.raises(RunDirectoryError, match=message):
+        ResultsStore(tmp_path).check({"kind": "test"}, resume=True)
+
+
+def test_a_file_is_no_run_directory(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(RunDirectoryError, match="is a file"):
+        ResultsStore(tmp_path / "file").check({"kind": "test"}, resume=False)
 
 
 def test_a_game_recorded_twice_counts_once(tmp_path: Path) -> None:
@@ -75,6 +113,7 @@ def match_command(out: Path, agent: Path, *extra: str) -> list[str]:
             "--rows", "4", "--columns", "5", "--inarow", "4", "--out", str(out), *extra]
 
 
+@pytest.mark.games
 def test_resume_after_kill_9_keeps_every_finished_game_exactly_once(tmp_path: Path) -> None:
     agent = tmp_path / "slow.py"
     agent.write_text(textwrap.dedent(SLOW_AGENT))

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from agents.agent_spec import AgentSpec
 from evaluation.game import GameRecord, GameSpec
 from evaluation.report import cross_table, ratings_table
 from evaluation.scheduling import InlineExecutor
@@ -17,29 +18,34 @@ STRENGTH = {"negamax": 3, "random": 2, "kaggle:random": 1}
 
 def stronger_wins(spec: GameSpec) -> GameRecord:
     """The agent with the higher STRENGTH always wins."""
-    winner = max((0, 1), key=lambda seat: STRENGTH[spec.agents[seat]])
-    return GameRecord(spec.index, spec.agents, spec.config, spec.seed, spec.opening, spec.opening, winner,
+    winner = max((0, 1), key=lambda seat: STRENGTH[spec.names[seat]])
+    return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, spec.opening, winner,
                       ("DONE", "DONE"), "line", None, "", ((0.1,), (0.2,)))
 
 
+def specs(*texts: str) -> tuple[AgentSpec, ...]:
+    return tuple(AgentSpec.parse(text) for text in texts)
+
+
 def test_round_robin_and_gauntlet_pairings() -> None:
-    agents = ("a", "b", "c", "d")
-    assert TournamentPlan(agents, 2).pairings == [("a", "b"), ("a", "c"), ("a", "d"), ("b", "c"), ("b", "d"),
-                                                  ("c", "d")]
-    assert TournamentPlan(agents, 2, gauntlet=True).pairings == [("a", "b"), ("a", "c"), ("a", "d")]
+    a, b, c, d = agents = specs("random", "negamax", "minimax", "kaggle:random")
+    assert TournamentPlan(agents, 2).pairings == [(a, b), (a, c), (a, d), (b, c), (b, d), (c, d)]
+    assert TournamentPlan(agents, 2, gauntlet=True).pairings == [(a, b), (a, c), (a, d)]
+    assert TournamentPlan(agents, 2).agents == ("random", "negamax", "minimax", "kaggle:random")
     with pytest.raises(ValueError, match="at least two"):
-        TournamentPlan(("a",), 2)
+        TournamentPlan((a,), 2)
     with pytest.raises(ValueError, match="once"):
-        TournamentPlan(("a", "a"), 2)
+        TournamentPlan(specs("negamax:depth=3", "negamax: depth=3"), 2)
 
 
 def test_every_pairing_meets_the_same_openings_with_its_own_seeds() -> None:
-    plan = TournamentPlan(("a", "b", "c"), 4, opening_plies=3, seed=5)
-    specs = [plan.game_spec(i) for i in range(plan.total_games)]
-    assert [s.index for s in specs] == list(range(12))
-    assert [s.agents for s in specs[4:8]] == [("a", "c"), ("c", "a")] * 2
-    assert [s.opening for s in specs[0:4]] == [s.opening for s in specs[4:8]] == [s.opening for s in specs[8:12]]
-    assert len({s.seed for s in specs}) == 12
+    a, b, c = agents = specs("random", "negamax", "kaggle:random")
+    plan = TournamentPlan(agents, 4, opening_plies=3, seed=5)
+    games = [plan.game_spec(i) for i in range(plan.total_games)]
+    assert [g.index for g in games] == list(range(12))
+    assert [g.agents for g in games[4:8]] == [(a, c), (c, a)] * 2
+    assert [g.opening for g in games[0:4]] == [g.opening for g in games[4:8]] == [g.opening for g in games[8:12]]
+    assert len({g.seed for g in games}) == 12
 
 
 def test_round_robin_scores_and_ratings_follow_strength(tmp_path: Path) -> None:

@@ -1,0 +1,182 @@
+"""Every bad input of every command: one line on stderr saying what to do, exit code 2, and nothing written.
+
+Each case runs ``connectx`` in-process from a scratch directory holding the files the cases point
+at (an agent file that is not UTF-8, a run directory, a regular file standing where a folder must
+be created, ...) and checks that no file there was created, changed or removed, so no progress
+bar, run.json or half-written output slipped out before the check. Tests run as root, which
+chmod cannot stop, so an unwritable place is a path under a regular file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from agents.agent_spec import AgentSpec
+from evaluation.cli import main
+from evaluation.engine import BoardConfig
+from evaluation.game import GameRecord
+from evaluation.match import MatchPlan
+
+GOOD_AGENT = "def agent(observation, configuration):\n    return 0\n"
+RECORD = GameRecord(0, ("random", "kaggle:random"), BoardConfig(), 1, (), (3, 3), None, ("DONE", "DONE"), "draw")
+
+
+def scratch(root: Path) -> None:
+    """The files the cases name, under ``root``."""
+    (root / "good.py").write_text(GOOD_AGENT)
+    (root / "latin.py").write_bytes(b"# caf\xe9\n" + GOOD_AGENT.encode())
+    (root / "broken.py").write_text("def agent(observation, configuration)\n    return 0\n")
+    (root / "file.txt").write_text("a regular file\n")
+    (root / "folder").mkdir()
+    (root / "empty").mkdir()
+    run = root / "run"
+    run.mkdir()
+    (run / "run.json").write_text(json.dumps({"kind": "match", "first": "negamax", "second": "random"}))
+    (run / "games.jsonl").write_text("".join(json.dumps({**RECORD.to_json(), "index": i}) + "\n" for i in (0, 1)))
+    (run / "replays").mkdir()
+    (run / "replays" / "game-00001.json").write_text("{}")
+    corrupt = root / "corrupt"
+    corrupt.mkdir()
+    # The plan `match random kaggle:random` makes, so only its games are wrong.
+    plan = MatchPlan(AgentSpec.parse("random"), AgentSpec.parse("kaggle:random"), 100)
+    (corrupt / "run.json").write_text(json.dumps(plan.to_json()))
+    (corrupt / "games.jsonl").write_bytes(b"\xff\xfe not a record\n")
+    stray = root / "stray"
+    stray.mkdir()
+    (stray / "games.jsonl").write_text(json.dumps(RECORD.to_json()) + "\n")
+    badplan = root / "badplan"
+    badplan.mkdir()
+    (badplan / "run.json").write_bytes(b"\xff{")
+
+
+UNDER_FILE = "file.txt/sub"
+"""A place nothing can be created in, even by root: its parent is a regular file."""
+
+CASES: list[tuple[str, list[str], str]] = [
+    # play
+    ("play", ["play", "nope", "random"], "registered agents: random, negamax"),
+    ("play", ["play", "kaggle:alphazero", "random"], "kaggle's agents: kaggle:random, kaggle:negamax"),
+    ("play", ["play", "negamax:depth=x", "random"], "depth=x is not a whole number"),
+    ("play", ["play", "negamax:deep=3", "random"], "its parameters: depth=<int>, seed=<int>"),
+    ("play", ["play", "negamax:depth=0", "random"], "expected 1 or more"),
+    ("play", ["play", "missing/agent.py", "random"], "does not exist"),
+    ("play", ["play", "minimax:weights=1/3", "random"], "weights=1/3: expected 4 positive integers separated by '/'"),
+    ("play", ["play", "minimax:weights=1/3/9/81", "random", "--inarow", "3"], "expected 3 positive integers"),
+    ("play", ["play", "latin.py", "random"], "is not UTF-8 text"),
+    ("play", ["play", "broken.py", "random"], "is not valid Python (line 1"),
+    ("play", ["play", "random"], "the following arguments are required: B"),
+    ("play", ["play", "random", "random", "--rows", "0"], "--rows: 0 is too small; give 1 or more"),
+    ("play", ["play", "random", "random", "--columns", "x"], "--columns: 'x' is not a whole number"),
+    ("play", ["play", "random", "random", "--act-timeout", "0"], "--act-timeout: 0 is not a positive number"),
+    ("play", ["play", "random", "random", "--html", f"{UNDER_FILE}/game.html"], "nothing can be created under it"),
+    ("play", ["play", "random", "random", "--json", "folder"], "--json folder is a directory"),
+    ("play", ["play", "random", "random", "--seed", "one"], "--seed: invalid int value"),
+    # match
+    ("match", ["match", "random", "kaggle:random", "-n", "0"], "-n/--games: 0 is too small; give 1 or more"),
+    ("match", ["match", "random", "kaggle:random", "-n", "-5"], "-n/--games: -5 is too small"),
+    ("match", ["match", "random", "kaggle:random", "--jobs", "0"], "--jobs: 0 is too small"),
+    ("match", ["match", "random", "kaggle:random", "--openings", "-1"], "--openings: -1 is too small"),
+    ("match", ["match", "random", "kaggle:random", "--openings", "42"], "a 7x6 board has 42 cells"),
+    ("match", ["match", "random", "kaggle:random", "--grace", "-1"], "--grace: -1 is not zero or a positive"),
+    ("match", ["match", "random", "kaggle:random", "--move-limit", "0"], "--move-limit: 0 is not a positive"),
+    ("match", ["match", "random", "kaggle:random", "--sprt", "10", "0"], "elo0 = 10.0 must be below elo1 = 0.0"),
+    ("match", ["match", "random", "kaggle:random", "--sprt", "0", "nan"], "is not a finite number"),
+    ("match", ["match", "random", "kaggle:random", "--alpha", "0"], "--alpha: 0 is not between 0 and 1"),
+    ("match", ["match", "random", "kaggle:random", "--beta", "1.5"], "--beta: 1.5 is not between 0 and 1"),
+    ("match", ["match", "random", "kaggle:random", "--sprt", "0", "10", "--alpha", "0.6", "--beta", "0.5"],
+     "sum below 1"),
+    ("match", ["match", "random", "kaggle:random", "--out", "run"], "already holds a run; pass --resume"),
+    ("match", ["match", "random", "kaggle:random", "--out", "run", "--resume"], "holds a different run"),
+    ("match", ["match", "random", "kaggle:random", "--out", "corrupt", "--resume"], "games.jsonl:1 is not a game"),
+    ("match", ["match", "random", "kaggle:random", "--out", "badplan", "--resume"], "is not a run's plan"),
+    ("match", ["match", "random", "kaggle:random", "--resume"], "--resume needs --out DIR"),
+    ("match", ["match", "random", "kaggle:random", "--out", "stray"], "holds games.jsonl but no run.json"),
+    ("match", ["match", "random", "kaggle:random", "--out", "file.txt"], "--out file.txt is a file"),
+    ("match", ["match", "random", "kaggle:random", "--out", UNDER_FILE], "nothing can be created under it"),
+    ("match", ["match", "minimax:weights=1/3", "kaggle:random"], "expected 4 positive integers"),
+    ("match", ["match", "random", "nope.py"], "agent file 'nope.py' does not exist"),
+    ("match", ["match", "random", "kaggle:random", "--rows", "-2"], "--rows: -2 is too small"),
+    # tournament
+    ("tournament", ["tournament", "random"], "a tournament needs at least two agents"),
+    ("tournament", ["tournament", "random", "random:"], "each agent may appear once"),
+    ("tournament", ["tournament", "random", "negamax", "--anchor", "mcts"], "--anchor 'mcts' is not in the"),
+    ("tournament", ["tournament", "random", "negamax", "--anchor", "nope"], "unknown agent 'nope'"),
+    ("tournament", ["tournament", "random", "negamax", "--gauntlet", "-n", "0"], "-n/--games: 0 is too small"),
+    ("tournament", ["tournament", "random", "negamax", "broken.py"], "is not valid Python"),
+    ("tournament", ["tournament", "random", "negamax", "--jobs", "0"], "--jobs: 0 is too small"),
+    ("tournament", ["tournament", "random", "negamax", "--out", "run"], "already holds a run"),
+    ("tournament", ["tournament", "random", "negamax", "--openings", "12", *("--rows", "3", "--columns", "4")],
+     "a 4x3 board has 12 cells"),
+    # replay
+    ("replay", ["replay", "empty", "--game", "0"], "empty has no games.jsonl"),
+    ("replay", ["replay", "missing", "--game", "0"], "missing has no games.jsonl"),
+    ("replay", ["replay", "run", "--game", "5"], "no game 5 in run/games.jsonl (games: 0..1)"),
+    ("replay", ["replay", "run", "--game", "-1"], "--game: -1 is too small"),
+    ("replay", ["replay", "run"], "the following arguments are required: --game"),
+    ("replay", ["replay", "corrupt", "--game", "0"], "games.jsonl:1 is not a game record"),
+    ("replay", ["replay", "run", "--game", "1"], "game-00001.json is not a replay"),
+    ("replay", ["replay", "run", "--game", "0", "-o", f"{UNDER_FILE}/game.html"], "nothing can be created"),
+    ("replay", ["replay", "run", "--game", "0", "-o", "folder"], "-o folder is a directory"),
+    # report
+    ("report", ["report", "--quick", "--only", "fig99"], "unknown experiment fig99"),
+    ("report", ["report", "--quick", "--jobs", "0"], "--jobs: 0 is too small"),
+    ("report", ["report", "--quick", "--out", "file.txt"], "nothing can be created under it"),
+    # build
+    ("build", ["build", "kaggle:random"], "kaggle:random is not a registered agent"),
+    ("build", ["build", "good.py"], "good.py is not a registered agent"),
+    ("build", ["build", "nope"], "registered agents"),
+    ("build", ["build", "minimax:weights=1/3"], "weights=1/3: expected 4 positive integers separated by '/'"),
+    ("build", ["build", "mcts:simulations=0"], "expected 1 or more"),
+    ("build", ["build", "negamax", "-o", "folder"], "-o folder is a directory"),
+    ("build", ["build", "negamax", "-o", f"{UNDER_FILE}/submission.py"], "nothing can be created under it"),
+    # commands another helper owns, as they behave today
+    ("validate", ["validate", "missing.py"], "does not exist"),
+    ("validate", ["validate", "good.py", "--act-timeout", "abc"], "--act-timeout"),
+    ("solve", ["solve", "--time-limit", "0"], "--time-limit"),
+    ("solve", ["solve", "--rows", "x"], "--rows"),
+    # the program itself
+    ("agents", ["agents", "--verbose"], "unrecognized arguments: --verbose"),
+    ("", ["nosuch"], "invalid choice: 'nosuch'"),
+]
+
+
+def snapshot(root: Path) -> dict[str, bytes | None]:
+    """Every path under ``root`` with its bytes (None for a directory)."""
+    return {str(path.relative_to(root)): None if path.is_dir() else path.read_bytes() for path in root.rglob("*")}
+
+
+@pytest.mark.parametrize("command, argv, message", CASES, ids=[" ".join(case[1]) for case in CASES])
+def test_bad_input_is_one_line_exit_2_and_nothing_written(command: str, argv: list[str], message: str,
+                                                         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    scratch(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    before = snapshot(tmp_path)
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"connectx {command}: " if command else "connectx: "), lines[0]
+    assert message in lines[0]
+    assert snapshot(tmp_path) == before
+
+
+def test_the_table_covers_every_command() -> None:
+    from evaluation.cli import COMMANDS
+
+    assert {command.NAME for command in COMMANDS} <= {case[0] for case in CASES}
+    assert len(CASES) >= 30
+
+
+@pytest.mark.games
+def test_a_refused_command_leaves_the_directory_free_for_the_corrected_one(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    command = ["match", "random", "kaggle:random", "-n", "2", "--out", str(tmp_path / "run"),
+               "--rows", "4", "--columns", "5", "--inarow", "3"]
+    assert main([*command, "--jobs", "0"]) == 2
+    assert main([*command, "--jobs", "1"]) == 0
+    assert "| total | 2 |" in capsys.readouterr().out
