@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install test test-quick demo lint bench clean submission report book
+.PHONY: install install-cluster test test-quick demo lint bench clean submission report book
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -19,7 +19,11 @@ $(VENV)/.installed: pyproject.toml uv.lock | $(UV)
 
 install: $(VENV)/.installed
 
-test: install
+# Dask's distributed for `--cluster` (the optional extra `cluster`), added to .venv; the tests need it.
+install-cluster: install
+	$(UV) sync --frozen --inexact --extra cluster --python $(PYTHON)
+
+test: install-cluster
 	$(BIN)/python -m pytest
 
 # The suite without the tests that play real kaggle-environments games: a quick check while editing.
