@@ -23,7 +23,7 @@ from analysis.score_range import ScoreRange, best_of
 from analysis.solved_cache import SolvedCache
 from analysis.solvers import Solver, make_solver
 
-DEFAULT_SECONDS = 2.0
+DEFAULT_SECONDS = 3.0
 """The default time limit of one position (one ply): the searches of all its columns share it."""
 
 Progress = Callable[[int, int], None]
@@ -176,8 +176,11 @@ def _analyze_ply(position: Position, ply: int, played: int, moves: str, seconds:
         now = time.perf_counter()
         proven = known
         if now < deadline:
-            # An equal share of what is left: a column that finishes early leaves its time to the others.
-            share = now + (deadline - now) / (len(pending) - index)
+            # Up to half of what is left (all of it for the last column): one hard column cannot starve
+            # the others, and an easy one leaves its time to them. Equal shares were worse: the C
+            # solver's worker is killed at a deadline, losing its table, and small shares made every
+            # column of a middling position time out in turn, each from a cold table.
+            share = now + (deadline - now) / (1 if index == len(pending) - 1 else 2)
             proven = solver.bound(child, moves + str(column + 1), known, share)
         # Recorded as tried even when the ply's time ran out before it: the same limit would not do
         # better next time, and a repeated analysis must be instant.
