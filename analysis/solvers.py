@@ -7,7 +7,6 @@ build; whether it builds and loads is found out once per process.
 from __future__ import annotations
 
 import ctypes
-import sys
 from functools import cache
 from typing import Protocol
 
@@ -46,16 +45,9 @@ def native_unavailable_reason() -> str | None:
 def make_solver(rows: int, columns: int, inarow: int, native: bool = True) -> Solver:
     """The C solver for a 7x6x4 board when ``native`` and it builds here, else the Python one.
 
-    A C solver that was asked for and cannot be built is reported once on stderr.
+    Which one it is shows in its ``name``; ``native_unavailable_reason`` says why it is not the C
+    one (a command line prints that, this layer prints nothing).
     """
-    if native and (rows, columns, inarow) == NATIVE_BOARD:
-        reason = native_unavailable_reason()
-        if reason is None:
-            return NativeSolver()
-        _warn_once(f"analysis: the C solver is unavailable ({reason}); using the slower Python solver")
+    if native and (rows, columns, inarow) == NATIVE_BOARD and native_unavailable_reason() is None:
+        return NativeSolver()
     return PythonSolver()
-
-
-@cache
-def _warn_once(message: str) -> None:
-    print(message, file=sys.stderr)

@@ -24,7 +24,7 @@ from analysis.native_solver import NativeSolver
 from analysis.python_solver import PythonSolver
 from analysis.score_range import ScoreRange
 from analysis.solved_cache import CachedRange, SolvedCache
-from analysis.solvers import native_unavailable_reason
+from analysis.solvers import make_solver, native_unavailable_reason
 from analysis.text_report import render_text
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -274,6 +274,12 @@ def test_the_c_solver_stops_at_its_deadline_and_starts_again() -> None:
         assert solver.bound(position, moves, ScoreRange.possible(position), math.inf) == ScoreRange.exactly(score)
     finally:
         solver.close()
+
+
+def test_the_c_solver_is_chosen_for_the_standard_board_only_and_where_it_builds() -> None:
+    assert make_solver(5, 6, 4).name == "python"
+    assert make_solver(6, 7, 4, native=False).name == "python"
+    assert make_solver(6, 7, 4).name == ("native" if native_unavailable_reason() is None else "python")
 
 
 @pytest.mark.skipif(native_unavailable_reason() is not None, reason=f"no C solver: {native_unavailable_reason()}")
