@@ -163,12 +163,15 @@ class _Screen:
     def hints(self, values: Sequence[ScoreRange | None], seconds: float) -> None:
         session = self.session
         shape, moves = session.position.geometry, len(session.moves)
-        best = max((value.lower for value in values if value is not None), default=None)
+        texts = [describe(value, shape, moves) for value in values]
+        # The best proven: the highest lower bound, among the columns where something is proven at all.
+        best = max((value.lower for value, text in zip(values, texts, strict=True)
+                    if value is not None and text != "unknown"), default=None)
         self.say(f"The solver's verdict for {SYMBOLS[session.position.mark]} to move "
                  f"(each column's value, {seconds:g} s for all; * the best proven):")
-        for column, value in enumerate(values):
-            mark = "*" if value is not None and value.lower == best else " "
-            self.say(f" {mark}{column + 1:>{len(str(shape.columns))}}: {describe(value, shape, moves)}")
+        for column, (value, text) in enumerate(zip(values, texts, strict=True)):
+            mark = "*" if value is not None and value.lower == best and text != "unknown" else " "
+            self.say(f" {mark}{column + 1:>{len(str(shape.columns))}}: {text}")
 
 
 def play_in_terminal(agent_spec_text: str | None, human_seat: int, config: BoardConfig, out_dir: Path | None,
