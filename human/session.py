@@ -19,6 +19,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from agents.agent_spec import AgentSpec
 from agents.position import Position
 from evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, make_environment, seat_agent
 from evaluation.game import ABORTED, GameRecord
-from evaluation.results_store import ResultsStore
+from evaluation.results_store import ResultsStore, RunDirectoryError
 
 DEFAULT_BOARD = BoardConfig()
 """Kaggle's board: 6 rows, 7 columns, 4 in a row, 2 s a move."""
@@ -306,8 +307,17 @@ def run_plan(session: GameSession) -> dict[str, Any]:
 
 
 def check_run_directory(directory: Path) -> None:
-    """RunDirectoryError unless ``directory`` can take a new game (it holds no run); reads only."""
-    ResultsStore(directory).check({}, resume=False)
+    """RunDirectoryError unless ``directory`` can take a new game: absent, or a directory holding no run. Reads only."""
+    store = ResultsStore(directory)
+    if directory.exists() and not directory.is_dir():
+        raise RunDirectoryError(f"{directory} is a file, not a run directory; choose another --out directory")
+    if store.plan_path.exists() or store.games_path.exists():
+        raise RunDirectoryError(f"{directory} already holds a run; choose another --out directory")
+
+
+def default_run_directory(now: datetime | None = None) -> Path:
+    """Where a game is saved when no directory is given: ``out/human/YYYYmmdd-HHMMSS`` (under the working directory)."""
+    return Path("out") / "human" / (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
 
 
 def save_game(session: GameSession, directory: Path) -> GameRecord:

@@ -21,6 +21,7 @@ from agents.agent_spec import AgentSpec
 from analysis.score_range import ScoreRange
 from evaluation.engine import BoardConfig
 from evaluation.input_checks import check_output_file
+from evaluation.results_store import RunDirectoryError
 from human.column_values import ColumnAnalyst, describe
 from human.session import HUMAN, GameSession, MoveError, check_run_directory, save_game
 
@@ -176,10 +177,11 @@ class _Screen:
 
 def play_in_terminal(agent_spec_text: str | None, human_seat: int, config: BoardConfig, out_dir: Path | None,
                      html_path: Path | None = None, json_path: Path | None = None, *, seed: int | None = None,
-                     stdin: TextIO | None = None, stdout: TextIO | None = None,
+                     stdin: TextIO | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None,
                      hint_seconds: float = HINT_SECONDS, colour: bool | None = None,
                      analyst: ColumnAnalyst | None = None) -> int:
-    """Play one game in the terminal; the exit status: 0 when it ended or the person stopped, 130 after Ctrl-C.
+    """Play one game in the terminal; the exit status: 0 when it ended or the person stopped, 130 after Ctrl-C,
+    1 if the game could not be saved (a disk error after the checks).
 
     ``agent_spec_text`` names the opponent (None or ``human`` for a second person at the same
     keyboard); ``human_seat`` 0 moves first. The inputs are checked before anything is played or
@@ -218,8 +220,8 @@ def play_in_terminal(agent_spec_text: str | None, human_seat: int, config: Board
     finally:
         if own_analyst:
             analyst.close()
-    _save(session, screen, out_dir, html_path, json_path)
-    return status
+    saved = _save(session, screen, out_dir, html_path, json_path, stderr if stderr is not None else sys.stderr)
+    return status if saved else 1
 
 
 def _play(session: GameSession, screen: _Screen, stdin: TextIO, hint_seconds: float,
@@ -271,16 +273,19 @@ def _play(session: GameSession, screen: _Screen, stdin: TextIO, hint_seconds: fl
 
 
 def _save(session: GameSession, screen: _Screen, out_dir: Path | None, html_path: Path | None,
-          json_path: Path | None) -> None:
-    """Write the run directory and the replays, saying where each went."""
-    if out_dir is not None:
-        save_game(session, out_dir)
-        screen.say(f"Saved the game in {out_dir} (connectx replay {out_dir} --game 0 shows it).")
-    if html_path is not None:
-        html_path.parent.mkdir(parents=True, exist_ok=True)
-        html_path.write_text(session.replay_html(), encoding="utf-8")
-        screen.say(f"wrote {html_path}")
-    if json_path is not None:
-        json_path.parent.mkdir(parents=True, exist_ok=True)
-        json_path.write_text(json.dumps(session.replay_json()), encoding="utf-8")
-        screen.say(f"wrote {json_path}")
+          json_path: Path | None, stderr: TextIO) -> bool:
+    """Write the run directory and the replays, saying where each went; False (said on stderr) if one failed."""
+    try:
+        if out_dir is not None:
+            save_game(session, out_dir)
+            screen.say(f"Saved the game in {out_dir} (connectx replay {out_dir} --game 0 shows it).")
+        for path, text in ((html_path, session.replay_html), (json_path, lambda: json.dumps(session.replay_json()))):
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text(), encoding="utf-8")
+                screen.say(f"wrote {path}")
+    except (OSError, RunDirectoryError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        stderr.write(f"connectx play: the game could not be saved ({reason}); it is lost, sorry\n")
+        return False
+    return True

@@ -9,7 +9,6 @@ The tests skip, saying why, when Chromium or its driver is not installed.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import tempfile
 import threading
@@ -62,13 +61,13 @@ def server() -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[WebDriver]:
-    os.environ.setdefault("SE_AVOID_STATS", "true")  # Selenium Manager never runs (the driver is given), but be sure
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
     with tempfile.TemporaryDirectory(prefix="connectx-chromium-") as profile:
         options.add_argument(f"--user-data-dir={profile}")
+        # The driver's path given, Selenium Manager (which would download drivers) never runs.
         driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
         try:
             yield driver

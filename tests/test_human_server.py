@@ -21,7 +21,7 @@ from agents.position import Position
 from analysis.games import game_from_episode
 from analysis.solved_cache import SolvedCache
 from evaluation.engine import BoardConfig, make_environment
-from human.column_values import ColumnAnalyst
+from human.column_values import ColumnAnalyst, describe
 from human.server import MAX_BODY, Server, make_server
 
 
@@ -245,3 +245,44 @@ def test_an_uploaded_episode_is_analysed_with_the_lost_win_flagged(server: Serve
     ply = answer["plies"][4]
     assert ply["flagged"] and ply["before"] == "win in 1" and ply["after"] == "loss in 1" and ply["best"] == [1]
     assert "<html" in answer["html"] and 'href="#ply-4"' in answer["html"]
+
+
+def _naive(position: Position, memo: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    """The mover's result (1, 0, -1) under perfect play, and the plies to the end counting the mover's next one:
+    the winner hurries, the loser delays. A deliberately plain search, for a tiny board."""
+    key = position.key()
+    if key not in memo:
+        if any(position.is_winning_move(column) for column in position.legal_columns()):
+            memo[key] = (1, 1)
+        elif position.is_full():
+            memo[key] = (0, 0)
+        else:
+            outcomes = [_naive(position.play(column), memo) for column in position.legal_columns()]
+            memo[key] = max(((-result, plies + 1) for result, plies in outcomes),
+                            key=lambda answer: (answer[0], -answer[1] if answer[0] > 0 else answer[1]))
+    return memo[key]
+
+
+def _words(position: Position, column: int, memo: dict[int, tuple[int, int]]) -> str:
+    if position.is_winning_move(column):
+        return "win in 1"
+    child = position.play(column)
+    if child.is_full():
+        return "draw"
+    result, plies = _naive(child, memo)
+    plies += 1  # this move too
+    return "draw" if result == 0 else f"loss in {plies // 2}" if result > 0 else f"win in {(plies + 1) // 2}"
+
+
+def test_the_words_for_a_value_count_the_moves_to_the_end() -> None:
+    analyst = ColumnAnalyst(SolvedCache(None, None), native=False)
+    memo: dict[int, tuple[int, int]] = {}
+    try:
+        for digits in ("", "2", "23", "2233", "1441", "21122"):
+            position = Position.from_moves(digits, 3, 4, 3)
+            values = analyst.values(position.geometry, [int(d) - 1 for d in digits], 5.0)
+            shown = [describe(value, position.geometry, position.moves) for value in values]
+            expected = [_words(position, column, memo) if position.can_play(column) else "full" for column in range(4)]
+            assert shown == expected, digits
+    finally:
+        analyst.close()

@@ -7,6 +7,7 @@ driver, and Ctrl-D a real end of input. The saved run directory is then read bac
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import pty
@@ -20,9 +21,12 @@ from pathlib import Path
 
 import pytest
 
+from agents.registry import AgentSpecError
 from analysis.games import game_from_episode
-
-pytestmark = pytest.mark.games
+from evaluation.engine import BoardConfig
+from evaluation.input_checks import InputError
+from evaluation.results_store import RunDirectoryError
+from human.terminal import play_in_terminal
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -147,6 +151,7 @@ def saved(tmp_path: Path) -> tuple[dict, dict]:
     return json.loads(lines[0]), json.loads((tmp_path / "game.json").read_text())
 
 
+@pytest.mark.games
 def test_moves_bad_input_hints_take_back_and_quit(start, tmp_path: Path) -> None:
     # Ten columns, so a column takes two digits; two rows, so a column fills in two moves.
     game = start("negamax:seed=1", 0, 2, 10, 4)
@@ -199,6 +204,7 @@ def test_moves_bad_input_hints_take_back_and_quit(start, tmp_path: Path) -> None
     assert "negamax:seed=1" in (tmp_path / "game.html").read_text()
 
 
+@pytest.mark.games
 def test_ctrl_c_saves_the_game_so_far(start, tmp_path: Path) -> None:
     game = start("negamax:seed=2", 1, 6, 7, 4)  # the agent moves first
     game.expect(r"negamax:seed=2 is X \(red\); You are O \(yellow\)")
@@ -216,6 +222,7 @@ def test_ctrl_c_saves_the_game_so_far(start, tmp_path: Path) -> None:
     assert record["cause"] == "aborted"
 
 
+@pytest.mark.games
 def test_a_finished_game_is_recorded_with_kaggles_result(start, tmp_path: Path) -> None:
     # One row of three and three in a row: whatever the agent does, the board fills without a line.
     game = start("kaggle:random", 0, 1, 3, 3, no_color=True)
@@ -243,3 +250,25 @@ def test_a_finished_game_is_recorded_with_kaggles_result(start, tmp_path: Path) 
     assert record["statuses"] == ["DONE", "DONE"]
     assert replay["statuses"] == ["DONE", "DONE"] and replay["rewards"] == [0, 0]
     assert list(game_from_episode(replay).moves) == record["moves"]
+
+
+@pytest.mark.parametrize("agent, complaint", [("nosuch", "unknown agent 'nosuch'"),
+                                               ("kaggle:nosuch", "unknown kaggle built-in 'nosuch'"),
+                                               ("negamax:depth=x", "depth=x is not a whole number")])
+def test_an_agent_that_cannot_play_is_refused_before_anything(tmp_path: Path, agent: str, complaint: str) -> None:
+    screen = io.StringIO()
+    with pytest.raises(AgentSpecError, match=complaint):
+        play_in_terminal(agent, 0, BoardConfig(), tmp_path / "run", stdin=io.StringIO("4\n"), stdout=screen)
+    assert screen.getvalue() == "" and not (tmp_path / "run").exists()
+
+
+def test_an_occupied_run_directory_or_an_unwritable_path_is_refused_before_anything(tmp_path: Path) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "run.json").write_text("{}")
+    screen = io.StringIO()
+    with pytest.raises(RunDirectoryError, match="already holds a run; choose another --out directory"):
+        play_in_terminal("random", 0, BoardConfig(), tmp_path / "run", stdin=io.StringIO("4\n"), stdout=screen)
+    with pytest.raises(InputError, match="--html .* is a directory"):
+        play_in_terminal("random", 0, BoardConfig(), tmp_path / "other", html_path=tmp_path,
+                         stdin=io.StringIO("4\n"), stdout=screen)
+    assert screen.getvalue() == "" and sorted(path.name for path in tmp_path.iterdir()) == ["run"]
