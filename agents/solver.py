@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from agents.alphabeta import SearchLimit
+from agents.alphabeta import MAX_SEARCH_PLIES, SearchLimit
 from agents.anytime_search import iterative_deepening, proofs
 from agents.kaggle_boundary import Deadline, GuardedAgent
 from agents.opening_book import OpeningBook, load_opening_book
@@ -93,8 +93,9 @@ class SolverStrategy:
 
     def _with_overage(self, position: Position, deadline: Deadline, fallback: int) -> int:
         """The proofs' move with a slice of the overage bank, or ``fallback`` if nothing is proven again."""
-        if position.moves < OVERAGE_FROM_FILLED * position.geometry.cells:
-            return fallback
+        empty = position.geometry.cells - position.moves
+        if position.moves < OVERAGE_FROM_FILLED * position.geometry.cells or empty > MAX_SEARCH_PLIES:
+            return fallback  # too early to prove anything, or too big a board for the proofs to run
         slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
         if slice_ <= 0:
             return fallback
