@@ -48,7 +48,7 @@ MAX_SEARCH_PLIES = 400
 """The deepest any search recurses. Each ply is one Python frame, and 400 leave 600 of CPython's
 default 1000 to the callers (Kaggle's runner, a test runner), so no search depends on the
 recursion limit: the exact searches refuse positions with more empty cells than this (no exact
-search of that many finishes within a move anyway), the depth-limited ones deeper depths."""
+search of that many finishes within a move anyway), and the depth-limited ones deeper depths."""
 
 Negamax = Callable[[int, int, int, int, int, int], int]
 """``negamax(current, mask, moves, alpha, beta, threats) -> score`` (see ``exact_negamax``)."""
@@ -162,7 +162,7 @@ def clock_check_mask(shape: Geometry) -> int:
     return interval - 1
 
 
-def check_depth(plies: int) -> None:
+def _check_depth(plies: int) -> None:
     """Raise ``SearchTooDeep`` unless a search may recurse ``plies`` deep."""
     if plies > MAX_SEARCH_PLIES:
         raise SearchTooDeep(f"a search {plies} plies deep would recurse past the bound of {MAX_SEARCH_PLIES} "
@@ -325,7 +325,7 @@ def solve(position: Position, table: TranspositionTable | None = None,
     if isinstance(root, Solution):
         return root
     shape = position.geometry
-    check_depth(shape.cells - position.moves)
+    _check_depth(shape.cells - position.moves)
     mask, moves = position.mask, position.moves
     negamax, counter = exact_negamax(shape, table if table is not None else TranspositionTable(), limit)
     low = -((shape.cells - moves) // 2)
@@ -358,7 +358,7 @@ def prove_at_least(position: Position, target: int, table: TranspositionTable | 
         holds = root.score >= target
         return Proof(target, holds, root.column if holds else None, root.nodes)
     shape = position.geometry
-    check_depth(shape.cells - position.moves)
+    _check_depth(shape.cells - position.moves)
     mask, moves = position.mask, position.moves
     negamax, counter = exact_negamax(shape, table if table is not None else TranspositionTable(), limit)
     with paused_gc():
@@ -381,7 +381,7 @@ def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
     if isinstance(root, Solution):
         return Estimate(float(root.score), root.column if root.column is not None else -1, True, depth, root.nodes)
     shape = position.geometry
-    check_depth(min(depth, shape.cells - position.moves))
+    _check_depth(min(depth, shape.cells - position.moves))
     if first_column is not None:
         first = [entry for entry in root if shape.column_of(entry[1]) == first_column]
         root = first + [entry for entry in root if shape.column_of(entry[1]) != first_column]
