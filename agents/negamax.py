@@ -84,31 +84,25 @@ class NegamaxSearch:
 
 
 class NegamaxStrategy:
-    """Iterative deepening to ``depth`` within the move's time (or ``time_budget``, if shorter)."""
+    """Iterative deepening to ``depth`` within the move's time."""
 
-    def __init__(self, depth: int, seed: int | None, time_budget: float | None = None) -> None:
+    def __init__(self, depth: int, seed: int | None) -> None:
         if not 1 <= depth <= MAX_SEARCH_PLIES:
             raise ValueError(f"negamax depth {depth}: expected 1 or more, at most {MAX_SEARCH_PLIES}")
-        if time_budget is not None and time_budget <= 0:
-            raise ValueError(f"negamax time_budget {time_budget}: expected seconds > 0, or none for most of actTimeout")
         self.depth = depth
         self.seed = seed
-        self.time_budget = time_budget
         self.rng = random.Random(seed)
         self.last_depth = 0
 
     def choose(self, position: Position, deadline: Deadline) -> int:
-        stop_at = deadline.expires_at
-        if self.time_budget is not None:
-            stop_at = min(stop_at, deadline.started_at + self.time_budget)
-        limit = SearchLimit(stop_at)
+        limit = SearchLimit(deadline.expires_at)
         # One draw per move: every depth breaks ties with the same stream, so how many depths the
         # clock allows never shifts the tie-breaks of later moves.
         tie_seed = self.rng.getrandbits(64)
         column = position.legal_columns()[0]
         self.last_depth = 0
         for depth in range(1, min(self.depth, position.geometry.cells - position.moves) + 1):
-            if depth > 1 and time.perf_counter() >= stop_at:
+            if depth > 1 and deadline.expired():
                 break
             found = NegamaxSearch(depth, random.Random(tie_seed), NO_LIMIT if depth == 1 else limit).best_move(position)
             if found is None:
@@ -120,10 +114,7 @@ class NegamaxStrategy:
         self.rng = random.Random(self.seed)
 
 
-def make_agent(depth: int = 4, seed: int | None = None, time_budget: float | None = None) -> GuardedAgent:
-    """The baseline negamax searching up to ``depth`` plies; a seed fixes how it breaks ties.
-
-    ``time_budget`` caps the seconds per move (default: Kaggle's actTimeout less the safety
-    margin); depth 1 is always searched, deeper depths only while time is left.
-    """
-    return GuardedAgent("negamax", NegamaxStrategy(depth, seed, time_budget))
+def make_agent(depth: int = 4, seed: int | None = None) -> GuardedAgent:
+    """The baseline negamax searching up to ``depth`` plies within Kaggle's actTimeout (less the safety
+    margin): depth 1 always, deeper depths while time is left. A seed fixes how it breaks ties."""
+    return GuardedAgent("negamax", NegamaxStrategy(depth, seed))
