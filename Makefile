@@ -36,7 +36,7 @@ demo: install
 
 lint: install
 	$(UV) sync --frozen --inexact --group lint --python $(PYTHON)
-	$(BIN)/ruff check agents evaluation submission book tests benchmarks
+	$(BIN)/ruff check agents book harness papers submission cli tests benchmarks
 	$(BIN)/mypy
 
 bench: install

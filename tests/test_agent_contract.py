@@ -13,7 +13,7 @@ import pytest
 
 from agents.position import Position
 from agents.registry import REGISTRY, create_agent
-from evaluation.engine import BoardConfig, Outcome, run_game
+from harness.engine import BoardConfig, Outcome, run_game
 
 AGENTS = sorted(REGISTRY)
 SEARCHERS = [name for name in AGENTS if name != "random"]
