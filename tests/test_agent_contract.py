@@ -23,10 +23,11 @@ from typing import Any
 
 import pytest
 
+from agents.agent_spec import AgentSpec
 from agents.kaggle_boundary import Deadline, GuardedAgent
 from agents.position import Position
 from agents.registry import REGISTRY, create_agent
-from evaluation.engine import BoardConfig, Outcome, make_environment, resolve_agent
+from harness.engine import BoardConfig, Outcome, make_environment, resolve_agent
 
 AGENTS = sorted(REGISTRY)
 SEARCHERS = [name for name in AGENTS if name != "random"]
@@ -196,7 +197,8 @@ def test_is_deterministic_under_a_seed(name: str) -> None:
 ])
 def test_plays_full_games_in_kaggle_environments(name: str, opponent: str, config: BoardConfig, first: bool) -> None:
     agent = create_agent(spec(name))
-    players = [agent, resolve_agent(opponent)] if first else [resolve_agent(opponent), agent]
+    builtin = resolve_agent(AgentSpec.parse(opponent), config)
+    players = [agent, builtin] if first else [builtin, agent]
     names = [spec(name), opponent] if first else [opponent, spec(name)]
     env = make_environment(config, names)
     random.seed(3)  # kaggle's built-in agents draw from the global generator

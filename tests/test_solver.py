@@ -19,7 +19,7 @@ from agents.kaggle_boundary import Deadline
 from agents.opening_book import OpeningBook
 from agents.position import Position, geometry
 from agents.solver import SolverStrategy, make_agent
-from evaluation.game import GameSpec, play_game
+from harness.game import GameSpec, play_game
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 
