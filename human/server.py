@@ -46,8 +46,8 @@ from agents.registry import REGISTRY, AgentSpecError
 from analysis.games import game_from_episode
 from analysis.html_page import render_html
 from analysis.score_range import ScoreRange
-from evaluation.engine import BoardConfig
-from evaluation.input_checks import InputError
+from harness.engine import BoardConfig
+from harness.output_paths import InputError
 from human.column_values import ColumnAnalyst, describe
 from human.session import HUMAN, GameSession, MoveError
 

@@ -25,9 +25,9 @@ from typing import Any
 
 from agents.agent_spec import AgentSpec
 from agents.position import Position
-from evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, make_environment, seat_agent
-from evaluation.game import ABORTED, GameRecord
-from evaluation.results_store import ResultsStore, RunDirectoryError
+from harness.engine import FAULT_STATUSES, BoardConfig, Outcome, make_environment, seat_agent
+from harness.game import ABORTED, GameRecord
+from harness.results_store import ResultsStore, RunDirectoryError
 
 DEFAULT_BOARD = BoardConfig()
 """Kaggle's board: 6 rows, 7 columns, 4 in a row, 2 s a move."""

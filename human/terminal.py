@@ -19,9 +19,9 @@ from typing import TextIO
 
 from agents.agent_spec import AgentSpec
 from analysis.score_range import ScoreRange
-from evaluation.engine import BoardConfig
-from evaluation.input_checks import check_output_file
-from evaluation.results_store import RunDirectoryError
+from harness.engine import BoardConfig
+from harness.output_paths import check_output_file
+from harness.results_store import RunDirectoryError
 from human.column_values import ColumnAnalyst, describe
 from human.session import HUMAN, GameSession, MoveError, check_run_directory, save_game
 

@@ -82,8 +82,8 @@ def test_a_game_value_refuses_illegal_moves_and_wide_boards() -> None:
 
 
 def test_a_harness_record_is_read_from_a_run_directory(tmp_path: Path) -> None:
-    from evaluation.engine import BoardConfig
-    from evaluation.game import GameRecord
+    from harness.engine import BoardConfig
+    from harness.game import GameRecord
 
     records = [GameRecord(index, ("a", "b"), BoardConfig(5, 6, 4), 0, (), moves, None, ("DONE", "DONE"), "draw")
                for index, moves in ((0, (0, 1, 2)), (3, (5, 5, 0)))]
@@ -151,7 +151,7 @@ def test_a_faulted_action_is_not_a_move() -> None:
 
 @pytest.mark.games
 def test_an_episode_written_by_connectx_play_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from evaluation.cli import main
+    from cli.main import main
 
     path = tmp_path / "game.json"
     assert main(["play", "random", "kaggle:random", "--seed", "4", "--json", str(path)]) == 0

@@ -21,8 +21,8 @@ import pytest
 from analysis.game_analysis import analyze_game
 from analysis.games import game_from_episode
 from analysis.solved_cache import SolvedCache
-from evaluation.cli import main
-from evaluation.engine import BoardConfig, make_environment
+from cli.main import main
+from harness.engine import BoardConfig, make_environment
 from human.column_values import ColumnAnalyst
 from human.server import Server, make_server
 

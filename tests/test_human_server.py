@@ -20,7 +20,7 @@ from agents.alphabeta import analyze
 from agents.position import Position
 from analysis.games import game_from_episode
 from analysis.solved_cache import SolvedCache
-from evaluation.engine import BoardConfig, make_environment
+from harness.engine import BoardConfig, make_environment
 from human.column_values import ColumnAnalyst, describe
 from human.server import MAX_BODY, Server, make_server
 

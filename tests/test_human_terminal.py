@@ -23,9 +23,9 @@ import pytest
 
 from agents.registry import AgentSpecError
 from analysis.games import game_from_episode
-from evaluation.engine import BoardConfig
-from evaluation.input_checks import InputError
-from evaluation.results_store import RunDirectoryError
+from harness.engine import BoardConfig
+from harness.output_paths import InputError
+from harness.results_store import RunDirectoryError
 from human.terminal import play_in_terminal
 
 REPOSITORY = Path(__file__).resolve().parent.parent
@@ -37,7 +37,7 @@ CHILD = """
 import sys
 from pathlib import Path
 from analysis.solved_cache import SolvedCache
-from evaluation.engine import BoardConfig
+from harness.engine import BoardConfig
 from human.column_values import ColumnAnalyst
 from human.terminal import play_in_terminal
 

@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from agents.agent_spec import AgentSpec
-from evaluation import statistics
-from evaluation.engine import BoardConfig
-from evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
-from evaluation.match import (
+from harness import statistics
+from harness.engine import BoardConfig
+from harness.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
+from harness.match import (
     STANDARD_BOARD,
     MatchPlan,
     MatchSummary,
@@ -29,8 +29,8 @@ from evaluation.match import (
     game_seed,
     summarize,
 )
-from evaluation.results_store import ResultsStore
-from evaluation.scheduling import GameFunction, check_jobs, play_schedule
+from harness.results_store import ResultsStore
+from harness.scheduling import GameFunction, check_jobs, play_schedule
 
 
 @dataclass(frozen=True)

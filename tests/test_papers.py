@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
+import re
 import statistics as stdlib_statistics
 from pathlib import Path
 
 import pytest
 
 from agents.agent_spec import AgentSpec
+from agents.kaggle_boundary import Deadline
 from agents.minimax import MinimaxStrategy
 from agents.position import Position
-from evaluation import paper_report
-from evaluation.cli import main
-from evaluation.game import GameRecord, GameSpec
-from evaluation.match import run_match
-from evaluation.paper_experiments import (
+from cli.main import main
+from harness import engine
+from harness.engine import BoardConfig
+from harness.game import NO_STATS, GameRecord, GameSpec, MoveStats, play_game
+from harness.match import run_match
+from harness.results_store import ResultsStore, RunDirectoryError
+from harness.scheduling import InlineExecutor
+from harness.statistics import Z95, correlation_interval, mean_interval
+from papers import runner
+from papers.experiments import (
     FULL,
     KANG_CONFIG,
     KINDS,
@@ -29,10 +37,9 @@ from evaluation.paper_experiments import (
     Experiment,
     experiments,
 )
-from evaluation.paper_report import CellResult, ExperimentResult, judge, run_experiments, write_report
-from evaluation.results_store import ResultsStore, RunDirectoryError
-from evaluation.scheduling import InlineExecutor
-from evaluation.statistics import Z95, correlation_interval, mean_interval
+from papers.markdown import write_report
+from papers.runner import CellResult, ExperimentResult, run_experiments
+from papers.verdicts import judge
 
 FIGURES = ("sheoran-fig3.png", "sheoran-fig4.png", "sheoran-fig5.png", "kang-table6.png", "kang-table9.png",
            "kang-fig12-13-nodes.png", "kang-fig12-13-time.png", "solver.png")
@@ -52,8 +59,19 @@ def strength(spec: str) -> float:
     return 4.5
 
 
+def fake_stats(agent: str, ply: int) -> MoveStats:
+    """What a depth-limited agent might report for its move at ``ply``: fewer nodes as the board fills."""
+    if "depth=" not in agent:
+        return ()
+    depth = int(agent.split("depth=")[1].split(",")[0])
+    nodes = 1000 * depth // (ply + 1)
+    return ("nodes", nodes), ("depth", depth), ("evaluations", nodes // 3)
+
+
 def fake_game(spec: GameSpec) -> GameRecord:
-    """The stronger agent wins (equal ones draw) after six random legal moves past the opening."""
+    """The stronger agent wins (equal ones draw) after six random legal moves past the opening.
+
+    Depth-limited agents report made-up search statistics for each move (``fake_stats``)."""
     config = spec.config
     position = Position.initial(config.rows, config.columns, config.inarow)
     moves = list(spec.opening)
@@ -67,8 +85,13 @@ def fake_game(spec: GameSpec) -> GameRecord:
     winner = None if first == second else 0 if first > second else 1
     played = len(moves) - len(spec.opening)
     durations = (tuple(0.001 * (k + 1) for k in range((played + 1) // 2)), tuple(0.002 for _ in range(played // 2)))
+    stats: tuple[list[MoveStats], list[MoveStats]] = ([], [])
+    for ply in range(len(spec.opening), len(moves)):
+        stats[ply % 2].append(fake_stats(spec.names[ply % 2], ply))
+    search_stats = (tuple(stats[0]), tuple(stats[1])) if any(stats[0] + stats[1]) else NO_STATS
     return GameRecord(spec.index, spec.names, config, spec.seed, spec.opening, tuple(moves), winner,
-                      ("DONE", "DONE"), "draw" if winner is None else "line", durations=durations)
+                      ("DONE", "DONE"), "draw" if winner is None else "line", durations=durations,
+                      search_stats=search_stats)
 
 
 def counting(game):
@@ -168,20 +191,74 @@ def test_mean_and_correlation_intervals() -> None:
     assert correlation_interval([1, 2, 3], [1, 2, 3]).low == -1.0  # too few pairs for an interval
 
 
-def test_nodes_are_those_of_the_agents_own_search(tmp_path: Path) -> None:
+def nodes_experiment(cell: Cell, match) -> ExperimentResult:
+    experiment = next(e for e in experiments(QUICK) if e.key == "kang-fig12-13")
+    return ExperimentResult(experiment, (CellResult(cell, match),))
+
+
+def test_nodes_are_those_the_games_recorded_and_nothing_is_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(MinimaxStrategy, "choose", lambda *args: pytest.fail("a position was searched again"))
     spec = "minimax:depth=3,evaluation=h1"
     cell = Cell("depth 3", "self-play", spec, spec)
     match = run_match(spec, spec, 2, executor=InlineExecutor(), play=fake_game, opening_plies=2)
-    experiment = next(e for e in experiments(QUICK) if e.key == "kang-fig12-13")
-    samples = paper_report.move_samples(ExperimentResult(experiment, (CellResult(cell, match),)))
+    samples = runner.move_samples(nodes_experiment(cell, match))
     record = match.records[0]
     assert len(samples) == 2 * (len(record.moves) - len(record.opening))
-    position = Position.from_moves("".join(str(c + 1) for c in record.moves[:3]), 6, 7, 4)
-    strategy = MinimaxStrategy(depth=3, evaluation="h1")
-    expected = strategy.search_for(position)
-    expected.deepen(3)
-    assert samples[1].move == 4 and samples[1].nodes == expected.nodes > 0
+    assert [s.move for s in samples[:6]] == [3, 4, 5, 6, 7, 8]
+    assert samples[1].move == 4 and samples[1].nodes == 1000 * 3 // 4 and samples[1].depth == 3
+    assert samples[1].evaluations == 1000 * 3 // 4 // 3
     assert samples[0].seconds == record.durations[0][0] and samples[1].seconds == record.durations[1][0]
+    # A move whose agent reported nothing is left out, not made up.
+    silent = run_match(spec, spec, 2, executor=InlineExecutor(), opening_plies=2,
+                       play=lambda game: dataclasses.replace(fake_game(game), search_stats=NO_STATS))
+    assert runner.move_samples(nodes_experiment(cell, silent)) == []
+    claim = next(e for e in experiments(QUICK) if e.key == "kang-fig12-13").claims[0]
+    assert judge(claim, nodes_experiment(cell, silent)).status == "not settled"
+
+
+class ReportingAgent:
+    """An agent object that reports its search after each move (as ``last_stats``): nodes 100 plus the stones seen."""
+
+    def __init__(self) -> None:
+        self.last_stats: dict[str, int] | None = None
+
+    def __call__(self, observation, configuration) -> int:
+        stones = sum(1 for cell in observation.board if cell)
+        self.last_stats = {"nodes": 100 + stones, "depth": 2, "evaluations": stones}
+        return [c for c in range(configuration.columns) if observation.board[c] == 0][0]
+
+
+@pytest.mark.games
+def test_the_report_counts_the_nodes_the_agents_reported_while_playing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "kaggle_callable", lambda spec, env, config: ReportingAgent())
+    spec = "minimax:depth=2,evaluation=h1"
+    cell = Cell("depth 2", "self-play", spec, spec)
+    match = run_match(spec, spec, 2, config=BoardConfig(4, 5, 3), opening_plies=2, executor=InlineExecutor(),
+                      play=play_game)
+    samples = runner.move_samples(nodes_experiment(cell, match))
+    assert len(samples) == sum(len(r.moves) - len(r.opening) for r in match.records) > 0
+    assert all(s.nodes == 100 + s.move - 1 and s.evaluations == s.move - 1 and s.depth == 2 for s in samples)
+
+
+def real_stats_missing() -> bool:
+    return not hasattr(AgentSpec.parse("minimax").build(), "last_stats")
+
+
+@pytest.mark.games
+@pytest.mark.skipif(real_stats_missing(), reason="agents do not report last_stats yet (the agents branch adds it)")
+def test_minimax_reports_the_nodes_of_the_search_that_chose_its_move() -> None:
+    spec = "minimax:depth=3,evaluation=h1"
+    record = play_game(GameSpec(0, (spec, spec), BoardConfig(), seed=4, opening=(3, 3)))
+    assert record.cause in ("line", "draw")
+    position = Position.initial()
+    for ply, column in enumerate(record.moves):
+        if ply >= len(record.opening):
+            seat, call = ply % 2, (ply - len(record.opening)) // 2
+            strategy = MinimaxStrategy(depth=3, evaluation="h1")
+            strategy.choose(position, Deadline.after(1e9))
+            assert strategy.last_search is not None
+            assert record.stats(seat, call)["nodes"] == strategy.last_search.nodes > 0
+        position = position.play(column)
 
 
 def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Path) -> None:
@@ -198,6 +275,7 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     assert f"{total} games" in text and "machine: test" in text and "quick profile, a smoke run" in text
     assert f"this invocation played {total} of them" in text
     assert "| rank | agent | Elo |" in text and "`solver:time_budget=0.25`" in text
+    assert any(line.startswith("| depth 4 | ") and " | 4 | " in line for line in text.splitlines())  # depth reached
     negamax_rows = [line for line in text.splitlines() if line.startswith("| vs kaggle:negamax |")]
     assert len(negamax_rows) == 4 + 3 and all(line.count("[") == 2 for line in negamax_rows)  # Fig. 3 and Fig. 4
     # The fake lets the deeper agent win: the claims that say so agree.
@@ -210,6 +288,16 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     assert calls_again == []
     rewritten = write_report(QUICK, resumed, tmp_path, ["machine: test"], 1.0).read_text()
     assert without_clock(rewritten) == without_clock(text) and "this invocation played 0 of them" in rewritten
+
+
+def test_an_agent_the_fit_cannot_tie_to_the_anchor_gets_no_interval(tmp_path: Path) -> None:
+    cells = (Cell("s", "a", "random", "kaggle:random"), Cell("s", "b", "negamax", "minimax"))
+    experiment = Experiment("solver", "p", "t", "s", SERIES, cells, 2, (Claim("c", "above_half", (("s", "a"),)),))
+    results = tuple(CellResult(cell, run_match(cell.first, cell.second, 2, executor=InlineExecutor(), play=fake_game))
+                    for cell in cells)
+    text = write_report(QUICK, [ExperimentResult(experiment, results)], tmp_path).read_text()
+    row = next(line for line in text.splitlines() if re.match(r"\| \d+ \| `negamax` \|", line))
+    assert row.endswith("| n/a | 2 |") and "-inf" not in text and "+inf" not in text
 
 
 def without_clock(report: str) -> list[str]:
@@ -237,7 +325,7 @@ def test_an_interrupted_report_plays_only_the_missing_games(tmp_path: Path) -> N
 
 def test_a_cell_directory_holding_another_run_stops_the_report_before_any_game(tmp_path: Path) -> None:
     fig3 = next(e for e in experiments(QUICK) if e.key == "sheoran-fig3")
-    last = paper_report.cell_directory(tmp_path, fig3, fig3.cells[-1])
+    last = runner.cell_directory(tmp_path, fig3, fig3.cells[-1])
     last.mkdir(parents=True)
     (last / "run.json").write_text(json.dumps({"kind": "match", "first": "someone else"}))
     play, calls = counting(fake_game)

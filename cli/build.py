@@ -8,7 +8,7 @@ from pathlib import Path
 
 from agents.agent_spec import AgentKind, AgentSpec
 from agents.position import geometry
-from evaluation.input_checks import InputError, check_output_file
+from cli.options import InputError, check_output_file
 from submission.bundler import build_bundle
 from submission.module_graph import BuildError
 

@@ -11,7 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from evaluation.statistics import Interval  # noqa: E402
+from harness.statistics import Interval  # noqa: E402
 
 
 def score_plot(pairings: Sequence[tuple[str, Interval]], path: Path) -> Path:

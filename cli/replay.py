@@ -1,8 +1,9 @@
-"""Render a recorded game of a match or tournament directory as an HTML page in Kaggle's viewer.
+"""Render a recorded game of a play, match or tournament directory as an HTML page in Kaggle's viewer.
 
-A game saved with --replays is shown from its replay JSON, agent logs included; any other game is
-rebuilt by stepping its recorded moves through kaggle-environments, ending with the recorded
-fault (an INVALID column, an ERROR or a TIMEOUT) so the viewer shows how it really ended.
+A game saved with its replay (every `connectx play` game, match games with --replays) is shown
+from its replay JSON, agent logs included; any other game is rebuilt by stepping its recorded
+moves through kaggle-environments, ending with the recorded fault (an INVALID column, an ERROR or
+a TIMEOUT) so the viewer shows how it really ended.
 """
 
 from __future__ import annotations
@@ -12,46 +13,27 @@ import json
 from pathlib import Path
 from typing import Any
 
-from evaluation.engine import deadline_exceeded, kaggle_environments, make_environment
-from evaluation.game import GameRecord
-from evaluation.input_checks import InputError, check_output_file, non_negative_int
-from evaluation.results_store import ResultsStore
+from cli.options import InputError, check_output_file, non_negative_int
+from harness.game import GameRecord
+from harness.replays import replay_html
+from harness.results_store import ResultsStore
 
 NAME = "replay"
-HELP = "render a recorded game of a match or tournament as an HTML replay"
+HELP = "render a recorded game of a play, match or tournament as an HTML replay"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("directory", type=Path, help="the --out directory of a match or tournament")
+    parser.add_argument("directory", type=Path, help="the --out directory of a play, match or tournament")
     parser.add_argument("--game", type=non_negative_int, required=True,
                         help="the game's index (the 'index' field in games.jsonl)")
     parser.add_argument("-o", "--output", type=Path, help="HTML file to write (default: DIR/game-<index>.html)")
-
-
-def rebuilt_environment(record: GameRecord) -> Any:
-    """A finished Kaggle environment that replays ``record``'s moves and ending."""
-    env = make_environment(record.config, list(record.agents))
-    for ply, column in enumerate(record.moves):
-        env.step([column, None] if ply % 2 == 0 else [None, column])
-    if record.offender is not None and not env.done:
-        fault: Any = {"INVALID": record.config.columns, "ERROR": RuntimeError(record.detail or "error"),
-                      "TIMEOUT": deadline_exceeded()}.get(record.cause)
-        if fault is not None:
-            env.step([fault, None] if record.offender == 0 else [None, fault])
-    return env
-
-
-def saved_environment(replay: dict[str, Any]) -> Any:
-    """The environment of a saved replay JSON (as ``env.toJSON()`` wrote it)."""
-    return kaggle_environments().make("connectx", configuration=replay["configuration"], steps=replay["steps"],
-                                      info=replay.get("info", {}))
 
 
 def recorded_game(directory: Path, index: int) -> GameRecord:
     """Game ``index`` of the run in ``directory``; InputError (or RunDirectoryError) says why there is none."""
     store = ResultsStore(directory)
     if not directory.is_dir() or not store.games_path.is_file():
-        raise InputError(f"{directory} has no games.jsonl; give the --out directory of a match or tournament")
+        raise InputError(f"{directory} has no games.jsonl; give the --out directory of a play, match or tournament")
     records = {record.index: record for record in store.load()}
     if index not in records:
         known = f"{min(records)}..{max(records)}" if records else "none recorded yet"
@@ -79,8 +61,7 @@ def run(args: argparse.Namespace) -> int:
     replay = saved_replay(args.directory, args.game)
     output = args.output or args.directory / f"game-{args.game}.html"
     check_output_file(output, "-o")
-    env = saved_environment(replay) if replay is not None else rebuilt_environment(record)
-    html = env.render(mode="html")
+    html = replay_html(record, replay)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(html, encoding="utf-8")
     print(f"wrote {output}")

@@ -46,6 +46,7 @@ from typing import TextIO
 from agents.alphabeta import SearchLimit, finished_score, prove_at_least, win_score
 from agents.position import Geometry, Position, geometry
 from agents.transposition_table import TranspositionTable
+from cli.options import INTERRUPTED, InputError
 
 NAME = "solve"
 HELP = "solve positions exactly, or say what a time limit left proven (MOVES [EXPECTED] each)"
@@ -65,13 +66,6 @@ PROGRESS_DELAY = 1.0
 
 PROGRESS_INTERVAL = 0.5
 """Seconds between redraws of the progress line."""
-
-INTERRUPTED = 130
-"""Exit status after Ctrl-C, as a shell reports a process ended by SIGINT."""
-
-
-class BadInput(ValueError):
-    """Input that cannot be solved; its message is the one line the user reads."""
 
 
 @dataclass(frozen=True)
@@ -143,16 +137,16 @@ class Query:
         """``MOVES [EXPECTED_SCORE]``; MOVES may be ``(empty)``, as this command prints the empty board."""
         parts = text.split()
         if len(parts) > 2:
-            raise BadInput(f"{text.strip()!r}: expected MOVES or MOVES EXPECTED_SCORE")
+            raise InputError(f"{text.strip()!r}: expected MOVES or MOVES EXPECTED_SCORE")
         moves = parts[0] if parts and parts[0] != EMPTY_BOARD else ""
         try:
             position = Position.from_moves(moves, shape.rows, shape.columns, shape.inarow)
         except ValueError as error:
-            raise BadInput(str(error)) from None
+            raise InputError(str(error)) from None
         try:
             expected = int(parts[1]) if len(parts) == 2 else None
         except ValueError:
-            raise BadInput(f"{text.strip()!r}: the expected score {parts[1]!r} is not an integer") from None
+            raise InputError(f"{text.strip()!r}: the expected score {parts[1]!r} is not an integer") from None
         return cls(moves, position, expected)
 
     @property
@@ -289,12 +283,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _solve_all(args: argparse.Namespace) -> int:
-    try:
-        limit = _time_limit(args)
-        queries = _queries(args)
-    except BadInput as error:
-        print(f"connectx solve: {error}", file=sys.stderr)
-        return 2
+    limit = _time_limit(args)
+    queries = _queries(args)
     status = 0
     for query in queries:
         answer = answer_query(query, args.analyze, limit, sys.stderr)
@@ -408,16 +398,16 @@ def _time_limit(args: argparse.Namespace) -> float:
     """The limit in seconds, ``math.inf`` for none (``--time-limit 0``)."""
     seconds = args.time_limit
     if not seconds >= 0:  # also refuses NaN
-        raise BadInput(f"--time-limit {seconds:g}: expected seconds per position, or 0 for no limit")
+        raise InputError(f"--time-limit {seconds:g}: expected seconds per position, or 0 for no limit")
     return seconds if seconds > 0 else math.inf
 
 
 def _queries(args: argparse.Namespace) -> list[Query]:
     """Every query, all parsed before any is solved, so bad input writes nothing."""
     if not 1 <= args.columns <= 9:
-        raise BadInput(f"--columns {args.columns}: moves are column digits 1-9, so expected 1 to 9 columns")
+        raise InputError(f"--columns {args.columns}: moves are column digits 1-9, so expected 1 to 9 columns")
     if args.rows < 1 or args.inarow < 1:
-        raise BadInput(f"--rows {args.rows} --inarow {args.inarow}: each must be at least 1")
+        raise InputError(f"--rows {args.rows} --inarow {args.inarow}: each must be at least 1")
     shape = geometry(args.rows, args.columns, args.inarow)
     if args.positions:
         queries = [Query.parse(text, shape) for text in args.positions]
@@ -426,12 +416,12 @@ def _queries(args: argparse.Namespace) -> list[Query]:
         for number, line in enumerate(_stdin_lines(), start=1):
             try:
                 queries += [Query.parse(line, shape)] if line.strip() else []
-            except BadInput as error:
-                raise BadInput(f"standard input line {number}: {error}") from None
+            except InputError as error:
+                raise InputError(f"standard input line {number}: {error}") from None
     for query in queries:
         if args.analyze and query.position.is_over():
             ending = "game is already won" if query.position.is_won() else "board is full"
-            raise BadInput(f"--analyze {query.name}: the {ending}, so no column can be played; "
+            raise InputError(f"--analyze {query.name}: the {ending}, so no column can be played; "
                            "give a position still in play")
     return queries
 
@@ -439,7 +429,7 @@ def _queries(args: argparse.Namespace) -> list[Query]:
 def _stdin_lines() -> list[str]:
     """Standard input's lines, decoded as UTF-8 whatever the locale says."""
     if sys.stdin.isatty():
-        raise BadInput("no positions: give them as arguments (connectx solve 4453) "
+        raise InputError("no positions: give them as arguments (connectx solve 4453) "
                        "or as lines on standard input (connectx solve < positions/Test_L3_R1)")
     raw = getattr(sys.stdin, "buffer", None)
     if raw is None:  # a text stream with no bytes underneath (tests use io.StringIO)
@@ -449,4 +439,4 @@ def _stdin_lines() -> list[str]:
         return data.decode("utf-8").splitlines()
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
-        raise BadInput(f"standard input line {line} is not UTF-8 text: expected lines of column digits") from None
+        raise InputError(f"standard input line {line} is not UTF-8 text: expected lines of column digits") from None

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from evaluation.engine import kaggle_environments
-from evaluation.game import GameRecord, GameSpec
+from harness.engine import kaggle_environments
+from harness.game import GameRecord, GameSpec
 
 GameFunction = Callable[[GameSpec], GameRecord]
 """What an executor runs for each game: ``game.play_isolated`` (with its watchdog) by default."""

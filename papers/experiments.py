@@ -8,8 +8,8 @@ heuristic H2 (Table 9), and count nodes and time per move at depths 4 and 6 (Fig
 
 Each experiment is a set of ``Cell`` s, one colour-swapped match each, and the ``Claim`` s of its
 paper: a number where the text gives one (the figures themselves are images we cannot read, so
-only the numbers quoted in the text are compared), otherwise the direction the text states. The
-report module plays the cells and checks every claim against what was measured.
+only the numbers quoted in the text are compared), otherwise the direction the text states.
+``papers.runner`` plays the cells and ``papers.verdicts`` checks every claim against what was measured.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agents.agent_spec import AgentSpec
-from evaluation.engine import BoardConfig
+from harness.engine import BoardConfig
 
 SHEORAN = "Sheoran et al. 2021"
 KANG = "Kang, Wang & Hu 2019"
@@ -302,8 +302,8 @@ def kang_nodes(profile: Profile) -> Experiment:
     return Experiment(
         key="kang-fig12-13", paper=KANG, title="Fig. 12 and 13: nodes searched and time per move, depths 4 and 6",
         setup="H1 against itself at depth 4 and at depth 6. Time per move is each move's duration in the "
-              "kaggle-environments game; nodes are counted by searching each position of those games again "
-              "with the same agent (the search is deterministic and fresh each move, so the count is the game's).",
+              "kaggle-environments game; nodes, the depth reached and evaluations are what each move's search "
+              "reported as it played, recorded with the game.",
         kind=NODES, cells=cells, games=profile.node_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
         x_label="move number",
         claims=(

@@ -13,9 +13,9 @@ import pytest
 from agents.alphabeta import analyze, solve
 from agents.position import Position
 from agents.transposition_table import TranspositionTable
-from evaluation import solve_command
-from evaluation.cli import main
-from evaluation.solve_command import ProgressLine, ScoreRange, bound_score
+from cli import solve as solve_command
+from cli.main import main
+from cli.solve import ProgressLine, ScoreRange, bound_score
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 HARD = "1111222333"  # an early position pure Python cannot solve in minutes

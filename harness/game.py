@@ -6,6 +6,11 @@ agent that never returns, and an agent may kill its interpreter, so ``play_isola
 child per game and watches it: each agent call is announced to the parent, which kills the child
 once a move has run past what Kaggle would allow (``actTimeout`` plus the mover's remaining
 overage, plus a grace period). Whatever happens, the caller gets a ``GameRecord``.
+
+After each call the agent's ``last_stats`` (its search statistics of that move: ``nodes``,
+``depth``, ``evaluations``, ``simulations``, as the agent reports them) is read and kept in the
+record beside the move's duration, so later analysis reads what the game's search measured
+instead of searching again. Agents without it (kaggle's built-ins, agent files) leave it empty.
 """
 
 from __future__ import annotations
@@ -13,18 +18,19 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import numbers
 import os
 import random
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agents.agent_spec import AgentSpec
 from agents.registry import AgentSpecError
-from evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, derived_seed, make_environment, seat_agent
+from harness.engine import FAULT_STATUSES, BoardConfig, Outcome, derived_seed, make_environment, seat_agent
 
 DECISIVE = "line"
 DRAW = "draw"
@@ -59,6 +65,35 @@ class GameSpec:
         return self.agents[0].text, self.agents[1].text
 
 
+MoveStats = tuple[tuple[str, int | float | str], ...]
+"""One move's search statistics as a record keeps them: (name, value) pairs in the agent's order; empty
+when the agent reported none. Pairs, not a dict, so a record stays hashable and compares by value."""
+
+NO_STATS: tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]] = ((), ())
+
+
+def move_stats(value: Any) -> MoveStats:
+    """An agent's ``last_stats`` as the record keeps it: its numbers and texts (anything else is dropped)."""
+    if not isinstance(value, Mapping):
+        return ()
+    kept: list[tuple[str, int | float | str]] = []
+    for key, item in value.items():
+        if isinstance(item, numbers.Integral):
+            kept.append((str(key), int(item)))
+        elif isinstance(item, numbers.Real) and math.isfinite(item):
+            kept.append((str(key), float(item)))
+        elif isinstance(item, str):
+            kept.append((str(key), item))
+    return tuple(kept)
+
+
+def seat_stats(first: list[MoveStats], second: list[MoveStats]) -> tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]]:
+    """Both seats' statistics per move, or ``NO_STATS`` when no move has any (how a record without them reads back)."""
+    if not any(first) and not any(second):
+        return NO_STATS
+    return tuple(first), tuple(second)
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """The result of one game, as stored one JSON line per game.
@@ -67,7 +102,10 @@ class GameRecord:
     Kaggle fault status (``ERROR``, ``INVALID``, ``TIMEOUT``) of the ``offender`` seat, or
     ``aborted`` for a game that is not scored. ``moves`` holds every column played, opening
     included; ``durations[seat]`` the seconds each of that seat's agent calls took; ``cpu_seconds``
-    the CPU time of the game's process (0 when it was not played in one).
+    the CPU time of the game's process (0 when it was not played in one). ``search_stats[seat]``
+    holds, call by call like ``durations[seat]``, the statistics the agent reported for that move
+    (``stats`` reads one as a dict); it is ``NO_STATS`` when no agent reported any, as in records
+    written before it existed.
     """
 
     index: int
@@ -84,6 +122,7 @@ class GameRecord:
     durations: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0
+    search_stats: tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]] = NO_STATS
     replay: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -97,9 +136,14 @@ class GameRecord:
             return 0.5
         return 1.0 if self.winner == seat else 0.0
 
+    def stats(self, seat: int, call: int) -> dict[str, int | float | str]:
+        """The statistics ``seat``'s agent reported for its ``call``-th move (0-based), empty if none."""
+        moves = self.search_stats[seat]
+        return dict(moves[call]) if call < len(moves) else {}
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of everything but the replay (which is written to its own file)."""
-        return {
+        data: dict[str, Any] = {
             "index": self.index, "agents": list(self.agents),
             "config": {"rows": self.config.rows, "columns": self.config.columns,
                        "inarow": self.config.inarow, "act_timeout": self.config.act_timeout},
@@ -109,10 +153,14 @@ class GameRecord:
             "durations": [[round(d, 6) for d in seat] for seat in self.durations],
             "wall_seconds": round(self.wall_seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
         }
+        if self.search_stats != NO_STATS:
+            data["search_stats"] = [[dict(move) for move in seat] for seat in self.search_stats]
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
         durations = data.get("durations", [[], []])
+        stats = data.get("search_stats") or [[], []]
         return cls(
             index=int(data["index"]), agents=(data["agents"][0], data["agents"][1]),
             config=BoardConfig(**data["config"]), seed=int(data["seed"]),
@@ -121,6 +169,7 @@ class GameRecord:
             offender=data.get("offender"), detail=data.get("detail", ""),
             durations=(tuple(durations[0]), tuple(durations[1])), wall_seconds=float(data.get("wall_seconds", 0.0)),
             cpu_seconds=float(data.get("cpu_seconds", 0.0)),
+            search_stats=seat_stats([move_stats(move) for move in stats[0]], [move_stats(move) for move in stats[1]]),
         )
 
 
@@ -132,13 +181,14 @@ def _ignore(message: tuple[Any, ...]) -> None:
 
 
 class _AnnouncedAgent:
-    """An agent callable that tells the monitor when each call starts and ends, and times it."""
+    """An agent callable that tells the monitor when each call starts and ends, times it and keeps its stats."""
 
     def __init__(self, seat: int, agent: Callable[..., Any], monitor: Monitor) -> None:
         self.seat = seat
         self.agent = agent
         self.monitor = monitor
         self.durations: list[float] = []
+        self.stats: list[MoveStats] = []
         self.last_called = -math.inf
 
     def __call__(self, observation: Any, configuration: Any) -> Any:
@@ -156,7 +206,8 @@ class _AnnouncedAgent:
 
     def _finished(self, started: float, action: Any) -> None:
         self.durations.append(time.perf_counter() - started)
-        self.monitor(("moved", self.seat, self.durations[-1], action if type(action) is int else None))
+        self.stats.append(move_stats(getattr(self.agent, "last_stats", None)) if action is not None else ())
+        self.monitor(("moved", self.seat, self.durations[-1], action if type(action) is int else None, self.stats[-1]))
 
 
 def play_game(spec: GameSpec, monitor: Monitor = _ignore) -> GameRecord:
@@ -182,12 +233,13 @@ def play_game(spec: GameSpec, monitor: Monitor = _ignore) -> GameRecord:
         env.run(announced)
     except Exception as error:
         durations = (tuple(announced[0].durations), tuple(announced[1].durations)) if len(announced) == 2 else ((), ())
+        stats = seat_stats(announced[0].stats, announced[1].stats) if len(announced) == 2 else NO_STATS
         moves = _moves_of(env) if env is not None else spec.opening
         mover = _last_mover(announced)
         detail = f"env.run raised {type(error).__name__}: {error}"
         if mover is None or type(error).__name__ == "DeadlineExceeded":
-            return _aborted_record(spec, detail, moves, durations, time.perf_counter() - started)
-        return _fault_record(spec, mover, "ERROR", detail, moves, durations, time.perf_counter() - started)
+            return _aborted_record(spec, detail, moves, durations, time.perf_counter() - started, stats)
+        return _fault_record(spec, mover, "ERROR", detail, moves, durations, time.perf_counter() - started, stats)
     outcome = Outcome.of(env)
     offender = 1 - outcome.winner if outcome.cause in FAULT_STATUSES and outcome.winner is not None else None
     return GameRecord(
@@ -196,6 +248,7 @@ def play_game(spec: GameSpec, monitor: Monitor = _ignore) -> GameRecord:
         offender=offender, detail=_fault_detail(env, offender),
         durations=(tuple(announced[0].durations), tuple(announced[1].durations)),
         wall_seconds=time.perf_counter() - started,
+        search_stats=seat_stats(announced[0].stats, announced[1].stats),
         # Plain JSON data: Kaggle's Struct objects would make the parent import kaggle-environments to unpickle them.
         replay=json.loads(json.dumps(env.toJSON())) if spec.keep_replay else None,
     )
@@ -228,17 +281,19 @@ def _fault_detail(env: Any, offender: int | None) -> str:
 
 
 def _fault_record(spec: GameSpec, offender: int, cause: str, detail: str, moves: tuple[int, ...],
-                  durations: tuple[tuple[float, ...], tuple[float, ...]], wall: float) -> GameRecord:
+                  durations: tuple[tuple[float, ...], tuple[float, ...]], wall: float,
+                  stats: tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]] = NO_STATS) -> GameRecord:
     statuses = ["DONE", "DONE"]
     statuses[offender] = cause
     return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, moves, 1 - offender,
-                      (statuses[0], statuses[1]), cause, offender, detail, durations, wall)
+                      (statuses[0], statuses[1]), cause, offender, detail, durations, wall, search_stats=stats)
 
 
 def _aborted_record(spec: GameSpec, detail: str, moves: tuple[int, ...],
-                    durations: tuple[tuple[float, ...], tuple[float, ...]], wall: float) -> GameRecord:
+                    durations: tuple[tuple[float, ...], tuple[float, ...]], wall: float,
+                    stats: tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]] = NO_STATS) -> GameRecord:
     return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, moves, None,
-                      ("DONE", "DONE"), ABORTED, None, detail, durations, wall)
+                      ("DONE", "DONE"), ABORTED, None, detail, durations, wall, search_stats=stats)
 
 
 @dataclass(frozen=True)
@@ -320,6 +375,7 @@ class _ParentView:
         self.watchdog = watchdog
         self.moves = list(spec.opening)
         self.durations: tuple[list[float], list[float]] = ([], [])
+        self.stats: tuple[list[MoveStats], list[MoveStats]] = ([], [])
         self.on_move: int | None = None
         self.move_started = started
         self.deadline = started + watchdog.quiet
@@ -334,8 +390,9 @@ class _ParentView:
                 allowed = min(allowed, self.watchdog.move_limit)
             self.deadline = now + allowed
         elif message[0] == "moved":
-            _, seat, duration, action = message
+            _, seat, duration, action, stats = message
             self.durations[seat].append(duration)
+            self.stats[seat].append(stats)
             if action is not None:
                 self.moves.append(action)
             self.on_move, self.deadline = None, now + self.watchdog.quiet
@@ -346,21 +403,25 @@ class _ParentView:
             lists[self.on_move].append(extra)
         return tuple(lists[0]), tuple(lists[1])
 
+    def _stats(self) -> tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]]:
+        return seat_stats(self.stats[0], self.stats[1])
+
     def killed(self, wall: float) -> GameRecord:
         moves = tuple(self.moves)
         if self.on_move is None:
             return _aborted_record(self.spec, f"watchdog: no progress for {self.watchdog.quiet:g}s outside any move",
-                                   moves, self._durations(), wall)
+                                   moves, self._durations(), wall, self._stats())
         waited = time.monotonic() - self.move_started
         detail = (f"watchdog: agent {self.spec.names[self.on_move]!r} gave no answer in {waited:.1f}s "
                   f"(the watchdog's limit for a move); its process was killed")
-        return _fault_record(self.spec, self.on_move, "TIMEOUT", detail, moves, self._durations(waited), wall)
+        return _fault_record(self.spec, self.on_move, "TIMEOUT", detail, moves, self._durations(waited), wall,
+                             self._stats())
 
     def died(self, exit_code: int | None, wall: float) -> GameRecord:
         moves = tuple(self.moves)
         if self.on_move is None:
             return _aborted_record(self.spec, f"the game's process died (exit code {exit_code}) outside any move",
-                                   moves, self._durations(), wall)
+                                   moves, self._durations(), wall, self._stats())
         detail = f"the game's process died (exit code {exit_code}) during a move of {self.spec.names[self.on_move]!r}"
         return _fault_record(self.spec, self.on_move, "ERROR", detail, moves,
-                             self._durations(time.monotonic() - self.move_started), wall)
+                             self._durations(time.monotonic() - self.move_started), wall, self._stats())

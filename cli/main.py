@@ -1,4 +1,8 @@
-"""``connectx``: the command line. Each subcommand lives in its own module; this reads as the whole program.
+"""``connectx``: the command line. Each command lives in a module of its own; this reads as the whole program.
+
+A command module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``; its
+docstring is its ``--help`` description. Commands never import each other: what several share
+is in ``cli.options`` (options and input checks) and ``cli.progress`` (the live progress bar).
 
 Every command checks its inputs before any side effect; a bad one (an unreadable option, an
 agent that cannot play, a path that cannot be written) is reported as one line on stderr,
@@ -8,29 +12,17 @@ agent that cannot play, a path that cannot be written) is reported as one line o
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from types import ModuleType
 from typing import NoReturn
 
 from agents.registry import AgentSpecError
-from evaluation import (
-    agents_command,
-    match_command,
-    play_command,
-    replay_command,
-    report_command,
-    solve_command,
-    tournament_command,
-)
-from evaluation.input_checks import InputError
-from evaluation.results_store import RunDirectoryError
-from submission import build_command, validate_command
+from cli import agents, build, match, play, replay, report, serve, solve, tournament, validate
+from cli.options import InputError
+from harness.results_store import RunDirectoryError
 
-COMMANDS: tuple[ModuleType, ...] = (
-    agents_command, play_command, match_command, tournament_command, replay_command, report_command,
-    build_command, validate_command, solve_command,
-)
-
+COMMANDS: tuple[ModuleType, ...] = (agents, play, match, tournament, replay, report, build, validate, solve, serve)
 
 BAD_INPUT = (InputError, AgentSpecError, RunDirectoryError)
 """What a command raises for input it cannot use; its message says what to do instead."""
@@ -73,6 +65,21 @@ def main(argv: list[str] | None = None) -> int:
     except BAD_INPUT as error:
         print(f"connectx {args.command}: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`connectx solve < file | head -1`): stop quietly, as Unix tools do.
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush does not hit the closed pipe again."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (tests capture stdout)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, descriptor)
+    os.close(devnull)
 
 
 if __name__ == "__main__":

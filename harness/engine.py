@@ -46,6 +46,13 @@ def kaggle_environments() -> ModuleType:
     return module
 
 
+def kaggle_submodule(name: str) -> ModuleType:
+    """``kaggle_environments.<name>`` (``agent``, ``errors``, ``utils``, ...), imported with the package's
+    load messages muted and ``sys.path`` left as it was (see ``kaggle_environments``)."""
+    kaggle_environments()
+    return importlib.import_module(f"kaggle_environments.{name}")
+
+
 @dataclass(frozen=True)
 class BoardConfig:
     """The ConnectX configuration a game is played under."""
@@ -88,6 +95,12 @@ def make_environment(config: BoardConfig, names: list[str], debug: bool = False)
                                       info={"TeamNames": names}, debug=debug)
 
 
+def replayed_environment(replay: dict[str, Any]) -> Any:
+    """The finished environment of a saved replay JSON (as ``env.toJSON()`` wrote it), for the viewer."""
+    return kaggle_environments().make("connectx", configuration=replay["configuration"], steps=replay["steps"],
+                                      info=replay.get("info", {}))
+
+
 def kaggle_callable(spec: AgentSpec, env: Any, config: BoardConfig) -> Callable[..., Any]:
     """The callable Kaggle's ``env.run`` would call for ``spec`` in ``env``.
 
@@ -97,9 +110,7 @@ def kaggle_callable(spec: AgentSpec, env: Any, config: BoardConfig) -> Callable[
     resolved = resolve_agent(spec, config)
     if callable(resolved):
         return resolved
-    kaggle_environments()
-    build_agent = importlib.import_module("kaggle_environments.agent").build_agent
-    agent, _ = build_agent(resolved, env.agents, env.name)
+    agent, _ = kaggle_submodule("agent").build_agent(resolved, env.agents, env.name)
     return agent
 
 
@@ -126,6 +137,11 @@ class OwnRandomStream:
         self.agent = agent
         self.state = random.Random(seed).getstate()
 
+    @property
+    def last_stats(self) -> Any:
+        """The wrapped agent's statistics of its last move, if it keeps any (see ``game.search_stats_of``)."""
+        return getattr(self.agent, "last_stats", None)
+
     def __call__(self, observation: Any, configuration: Any) -> Any:
         outside = random.getstate()
         random.setstate(self.state)
@@ -146,13 +162,14 @@ def seat_agent(spec: AgentSpec, seat: int, env: Any, config: BoardConfig, game_s
 
 def deadline_exceeded() -> BaseException:
     """Kaggle's marker for an agent that ran out of time (an action ``env.step`` records as TIMEOUT)."""
-    kaggle_environments()
-    return importlib.import_module("kaggle_environments.errors").DeadlineExceeded()
+    return kaggle_submodule("errors").DeadlineExceeded()
 
 
 def run_game(specs: Sequence[AgentSpec | str], config: BoardConfig, seed: int | None = None) -> Any:
-    """Play one game between two agents (the first moves first) and return the finished env.
+    """Play one game between two agents (the first moves first) in this process and return the finished env.
 
+    Unwatched and unrecorded: for tests that inspect the environment itself. Every command and the
+    harness play through ``game.play_isolated``, which watches the game and returns its record.
     Text specs are parsed here, once. ``seed`` seeds each seat as a match's game seed does (see
     the module docstring), so ``connectx play A B --seed S`` replays game seed S of a match.
     """

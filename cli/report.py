@@ -4,7 +4,7 @@ Plays every experiment through the harness into OUT/<profile>/runs/ (one directo
 always resumed: run the same command again to continue an interrupted report) and writes
 OUT/<profile>/report.md with one PNG per figure: each result with its 95% interval beside the
 paper's number, and a verdict. --quick is a smoke run of about 200 games (under 10 minutes on 2
-cores); the full profile plays the paper-sized counts listed in evaluation/paper_experiments.py.
+cores); the full profile plays the paper-sized counts listed in papers/experiments.py.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ import sys
 import time
 from pathlib import Path
 
-from evaluation.input_checks import InputError, check_output_directory, positive_int
-from evaluation.match import MatchResult
-from evaluation.paper_experiments import FULL, QUICK, Cell, Experiment, experiments
-from evaluation.paper_report import check_experiments, chosen_experiments, run_conditions, run_experiments, write_report
-from evaluation.scheduling import default_jobs
+from cli.options import INTERRUPTED, InputError, check_output_directory, positive_int
+from harness.match import MatchResult
+from harness.scheduling import default_jobs
+from papers.experiments import FULL, QUICK, Cell, Experiment, experiments
+from papers.markdown import write_report
+from papers.runner import check_experiments, chosen_experiments, run_conditions, run_experiments
 
 NAME = "report"
 HELP = "reproduce the seed papers' experiments and write a Markdown report with figures and intervals"
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print(f"\nconnectx report: interrupted; the finished games are under {out / 'runs'}. Run the same "
               "command again to continue.", file=sys.stderr)
-        return 130
+        return INTERRUPTED
     path = write_report(profile, results, out, run_conditions(), time.perf_counter() - started)
     print(f"report in {path}")
     return 0

@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import math
 
-from evaluation.game import GameRecord
-from evaluation.match import MatchPlan, MatchSummary, summarize
-from evaluation.report import elo_estimate, elo_text, match_table, pairings_table, ratings_table, running_line
-from evaluation.statistics import Interval, Rating
-from evaluation.tournament import TournamentSummary
+from agents.agent_spec import AgentSpec
+from harness.game import GameRecord
+from harness.match import MatchPlan, MatchSummary, summarize
+from harness.results_text import elo_estimate, elo_text, match_table, pairings_table, ratings_table, running_line
+from harness.statistics import Interval, Rating
+from harness.tournament import TournamentSummary
+
+AGENTS = {"a": "random", "b": "negamax"}
+"""The match's agent A ("a") and agent B ("b")."""
 
 
 def match_of(games: int, winner: str | None) -> MatchSummary:
-    """The summary of ``games`` games of "a" against "b" that ``winner`` always wins (None: draws)."""
-    plan = MatchPlan("a", "b", games)
+    """The summary of ``games`` games of A ("a") against B ("b") that ``winner`` always wins (None: draws)."""
+    plan = MatchPlan(AgentSpec.parse(AGENTS["a"]), AgentSpec.parse(AGENTS["b"]), games)
     records = []
     for index in range(games):
-        agents = plan.game_spec(index).agents
-        seat = None if winner is None else agents.index(winner)
+        agents = plan.game_spec(index).names
+        seat = None if winner is None else agents.index(AGENTS[winner])
         records.append(GameRecord(index, agents, plan.config, 0, (), (), seat, ("DONE", "DONE"),
                                   "draw" if seat is None else "line"))
     return summarize(plan, records)
@@ -64,5 +68,5 @@ def test_tournament_tables_print_no_infinity() -> None:
                Rating("c", 0.0, -math.inf, math.inf, 4))  # c played nobody tied to the anchor
     summary = TournamentSummary(("a", "b", "c"), (lopsided,), ratings, "a")
     assert "| 3 | c | +0.0 | n/a | 4 |" in ratings_table(summary)
-    assert "| a vs b | 10-0-0 |" in pairings_table(summary) and "> +166.2" in pairings_table(summary)
+    assert "| random vs negamax | 10-0-0 |" in pairings_table(summary) and "> +166.2" in pairings_table(summary)
     assert "inf" not in ratings_table(summary) + pairings_table(summary)

@@ -20,11 +20,11 @@ from typing import Any
 
 from agents.agent_spec import AgentSpec
 from agents.position import Position
-from evaluation import statistics
-from evaluation.engine import BoardConfig
-from evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
-from evaluation.results_store import ResultsStore
-from evaluation.scheduling import GameFunction, check_jobs, play_schedule
+from harness import statistics
+from harness.engine import BoardConfig
+from harness.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
+from harness.results_store import ResultsStore
+from harness.scheduling import GameFunction, check_jobs, play_schedule
 
 STANDARD_BOARD = BoardConfig()
 """Kaggle's ConnectX: 7 columns, 6 rows, 4 in a row, 2 s per move."""

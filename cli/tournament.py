@@ -10,13 +10,12 @@ from __future__ import annotations
 import argparse
 
 from agents.agent_spec import AgentSpec
-from evaluation.input_checks import InputError, agent_specs
-from evaluation.match import durations_by_agent
-from evaluation.match_command import add_run_arguments, checked_plan, play_with_progress, run_directory, watchdog
-from evaluation.play_command import board_config
-from evaluation.report import signed, tournament_report, tournament_tables
-from evaluation.results_store import ResultsStore
-from evaluation.tournament import (
+from cli.options import InputError, add_run_arguments, agent_specs, board_config, checked_plan, run_directory, watchdog
+from cli.progress import play_with_progress
+from harness.match import durations_by_agent
+from harness.results_store import ResultsStore
+from harness.results_text import signed, tournament_report, tournament_tables
+from harness.tournament import (
     TournamentPlan,
     TournamentResult,
     TournamentSummary,
@@ -57,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     plan = checked_plan(lambda: TournamentPlan(tuple(specs), args.games, config, args.seed, args.openings,
                                                args.gauntlet))
     anchor = anchor_of(args.anchor, plan)
-    out, done = run_directory(NAME, args, specs, plan.to_json())
+    out, done = run_directory(NAME, args.out, args.resume, specs, plan.to_json())
     result = play_with_progress(NAME, out, plan.total_games, done, lambda on_game: play_tournament(
         plan, anchor=anchor, jobs=args.jobs, out=out, resume=args.resume, keep_replays=args.replays,
         watchdog=watchdog(args), on_game=on_game), running_line)
@@ -73,7 +72,7 @@ def write_outputs(result: TournamentResult) -> None:
     """summary.json, the plots and report.md next to games.jsonl."""
     assert result.directory is not None
     # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
-    from evaluation import plots
+    from harness import plots
 
     plan, summary, store = result.plan, result.summary, ResultsStore(result.directory)
     store.write_json("summary.json", summary.to_json())
