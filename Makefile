@@ -7,7 +7,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install install-cluster test test-quick demo lint bench clean submission report book
+.PHONY: install install-cluster test test-quick demo lint bench fuzz clean submission report book
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -40,7 +40,7 @@ demo: install
 
 lint: install
 	$(UV) sync --frozen --inexact --group lint --python $(PYTHON)
-	$(BIN)/ruff check agents evaluation submission book tests benchmarks
+	$(BIN)/ruff check agents book analysis harness papers submission human cli tests benchmarks docs
 	$(BIN)/mypy
 
 bench: install
@@ -55,6 +55,11 @@ bench: install
 	$(BIN)/python benchmarks/solver_nodes.py Test_L1_R2 Test_L1_R3 --limit 100
 	$(BIN)/python benchmarks/solver_strength.py --resume
 	$(BIN)/python benchmarks/solver_frontier.py --resume
+
+# Every agent on 10,000 random positions and board sizes through Kaggle's call (about 1.5 h on 2 cores;
+# resumable: run it again to continue). It prints illegal moves, faults and late moves (all must be 0).
+fuzz: install
+	$(BIN)/python benchmarks/fuzz.py --resume
 
 # The strongest agent with its defaults, its opening book embedded (the build fails while
 # agents/data/opening_book_7x6x4.bin is missing). solver spends up to 8 s of Kaggle's 60 s overage

@@ -38,7 +38,17 @@ from agents.position import Geometry, Position
 from agents.transposition_table import LOWER_BOUND_OFFSET, LOWER_BOUND_THRESHOLD, TranspositionTable
 
 CLOCK_CHECK_MASK = 1023
-"""The limit (clock and node count) is checked, and the table's size, once every 1024 nodes."""
+"""The limit (clock and node count) is checked, and the table's size, once every 1024 nodes
+(more often on boards where a node works more than on 7x6: see ``clock_check_mask``)."""
+
+SEVEN_BY_SIX_WORK = 7 * 4
+"""``clock_check_mask``'s measure of a node's work (columns x inarow x 64-bit words) on 7x6."""
+
+MAX_SEARCH_PLIES = 400
+"""The deepest any search recurses. Each ply is one Python frame, and 400 leave 600 of CPython's
+default 1000 to the callers (Kaggle's runner, a test runner), so no search depends on the
+recursion limit: the exact searches refuse positions with more empty cells than this (no exact
+search of that many finishes within a move anyway), and the depth-limited ones deeper depths."""
 
 Negamax = Callable[[int, int, int, int, int, int], int]
 """``negamax(current, mask, moves, alpha, beta, threats) -> score`` (see ``exact_negamax``)."""
@@ -51,12 +61,16 @@ class _OutOfTime(Exception):
     """Raised inside a search when its limit is reached; it never leaves this module's functions."""
 
 
+class SearchTooDeep(ValueError):
+    """A search that would recurse deeper than ``MAX_SEARCH_PLIES``."""
+
+
 @dataclass(frozen=True)
 class SearchLimit:
     """When a search must stop: a ``time.perf_counter()`` instant and/or a number of nodes.
 
     A node limit makes a search reproducible, whatever the machine's speed; it is checked every
-    1024 nodes, so a search may run up to 1023 nodes past it.
+    1024 nodes (see ``clock_check_mask``), so a search may run up to 1023 nodes past it.
     """
 
     stop_at: float = math.inf
@@ -131,6 +145,30 @@ def finished_score(position: Position) -> int | None:
     return None
 
 
+def clock_check_mask(shape: Geometry) -> int:
+    """``nodes & mask == 0`` on the nodes where a search looks at its limit.
+
+    A node's work is about ``columns x inarow`` operations (its moves' winning cells) on ints of
+    ``(rows + 1) x columns`` bits, so it grows with the board: 1024 nodes take 5 ms on 7x6 and 1 s
+    on 40x40 with 40 in a row. The interval is 1024 nodes up to 7x6's work per node, and a power of
+    two that many times shorter where a node works more, so the clock is read every few
+    milliseconds on any board (7x6 keeps 1024, and so its node counts).
+    """
+    words = 1 + shape.height * shape.columns // 64
+    work = shape.columns * shape.inarow * words
+    interval = CLOCK_CHECK_MASK + 1
+    while interval > 1 and interval * work > (CLOCK_CHECK_MASK + 1) * SEVEN_BY_SIX_WORK:
+        interval //= 2
+    return interval - 1
+
+
+def _check_depth(plies: int) -> None:
+    """Raise ``SearchTooDeep`` unless a search may recurse ``plies`` deep."""
+    if plies > MAX_SEARCH_PLIES:
+        raise SearchTooDeep(f"a search {plies} plies deep would recurse past the bound of {MAX_SEARCH_PLIES} "
+                            "plies (one Python frame each)")
+
+
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Keep the garbage collector off for the duration, restoring its previous state."""
@@ -160,12 +198,13 @@ def exact_negamax(shape: Geometry, table: TranspositionTable, limit: SearchLimit
     capacity = table.capacity
     clock = time.perf_counter
     stop_at, max_nodes = limit.stop_at, limit.max_nodes
+    check_mask = clock_check_mask(shape)
     nodes = 0
 
     def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
         nonlocal nodes
         nodes += 1
-        if not nodes & CLOCK_CHECK_MASK:
+        if not nodes & check_mask:
             if clock() >= stop_at or nodes >= max_nodes:
                 raise _OutOfTime
             if len(entries) >= capacity:
@@ -231,12 +270,13 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
     column_masks = centre_first_masks(shape)
     clock = time.perf_counter
     stop_at, max_nodes = limit.stop_at, limit.max_nodes
+    check_mask = clock_check_mask(shape)
     nodes = 0
 
     def negamax(current: int, mask: int, moves: int, alpha: float, beta: float, threats: int, depth: int) -> float:
         nonlocal nodes
         nodes += 1
-        if not nodes & CLOCK_CHECK_MASK and (clock() >= stop_at or nodes >= max_nodes):
+        if not nodes & check_mask and (clock() >= stop_at or nodes >= max_nodes):
             raise _OutOfTime
         possible = (mask + bottom) & board
         forced = possible & threats
@@ -279,11 +319,13 @@ def solve(position: Position, table: TranspositionTable | None = None,
 
     Among moves with the best score the one
     found first in move order is played: a win is always the fastest one, a loss the slowest.
+    Raises ``SearchTooDeep`` when a search is needed and more than ``MAX_SEARCH_PLIES`` cells are empty.
     """
     root = _root_moves(position)
     if isinstance(root, Solution):
         return root
     shape = position.geometry
+    _check_depth(shape.cells - position.moves)
     mask, moves = position.mask, position.moves
     negamax, counter = exact_negamax(shape, table if table is not None else TranspositionTable(), limit)
     low = -((shape.cells - moves) // 2)
@@ -308,13 +350,15 @@ def prove_at_least(position: Position, target: int, table: TranspositionTable | 
     """Whether the side to move can score at least ``target``, or None if the ``limit`` came first.
 
     One null-window search: much cheaper than ``solve``, and all an agent needs to keep a won
-    position won (``target`` 1) or a drawn one from being lost (``target`` 0).
+    position won (``target`` 1) or a drawn one from being lost (``target`` 0). Raises
+    ``SearchTooDeep`` like ``solve``.
     """
     root = _root_moves(position)
     if isinstance(root, Solution):
         holds = root.score >= target
         return Proof(target, holds, root.column if holds else None, root.nodes)
     shape = position.geometry
+    _check_depth(shape.cells - position.moves)
     mask, moves = position.mask, position.moves
     negamax, counter = exact_negamax(shape, table if table is not None else TranspositionTable(), limit)
     with paused_gc():
@@ -331,11 +375,13 @@ def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
     """The best column of ``position`` searched ``depth`` plies deep, or None if the ``limit`` came first.
 
     ``first_column``, when it is a candidate, is searched first (the previous iteration's best).
+    Raises ``SearchTooDeep`` when that would recurse more than ``MAX_SEARCH_PLIES`` deep.
     """
     root = _root_moves(position)
     if isinstance(root, Solution):
         return Estimate(float(root.score), root.column if root.column is not None else -1, True, depth, root.nodes)
     shape = position.geometry
+    _check_depth(min(depth, shape.cells - position.moves))
     if first_column is not None:
         first = [entry for entry in root if shape.column_of(entry[1]) == first_column]
         root = first + [entry for entry in root if shape.column_of(entry[1]) != first_column]
@@ -358,7 +404,7 @@ def analyze(position: Position, table: TranspositionTable | None = None,
             limit: SearchLimit = NO_LIMIT) -> dict[int, int] | None:
     """The exact score of playing each legal column (0-based), or None if the ``limit`` came first.
 
-    The limit applies to each column's solve.
+    The limit applies to each column's solve. Raises ``SearchTooDeep`` like ``solve``.
     """
     table = table if table is not None else TranspositionTable()
     scores = {}

@@ -13,7 +13,9 @@ move of the last one it received, so the search can be cut off at any moment:
    what decides a game: a won position stays won, and a drawn one is never lost, whatever the
    clock leaves of the exact solve. The transposition table carries their work into the solve.
 
-A step the clock cuts short yields nothing, so only completed searches are ever played.
+A step the clock cuts short yields nothing, so only completed searches are ever played. No step
+recurses deeper than ``alphabeta.MAX_SEARCH_PLIES``: the depths stop there, and on a board with
+more empty cells than that the proofs and the exact solve are skipped.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from agents.alphabeta import NO_LIMIT, SearchLimit, prove_at_least, search_depth, solve
+from agents.alphabeta import MAX_SEARCH_PLIES, NO_LIMIT, SearchLimit, prove_at_least, search_depth, solve
 from agents.position import Position
 from agents.transposition_table import TranspositionTable
 
@@ -52,17 +54,18 @@ def iterative_deepening(position: Position, table: TranspositionTable | None = N
                         heuristic_limit: SearchLimit | None = None) -> Iterator[SearchResult]:
     """Results of ever deeper searches of ``position`` (not over), then of ``proofs`` if the limits allow.
 
-    The depth-limited iterations stop at ``heuristic_limit`` (default: ``exact_limit``), whose
-    node count covers all of them together; the proofs and the exact solve then run until
-    ``exact_limit``, whose node count covers those together.
+    The depth-limited iterations stop at ``heuristic_limit`` (default, and on boards too big for
+    the proofs: ``exact_limit``), whose node count covers all of them together; the proofs and the
+    exact solve then run until ``exact_limit``, whose node count covers those together.
     """
     if position.is_over():
         raise ValueError(f"the game is over in {position!r}: there is no move to search")
     remaining = position.geometry.cells - position.moves
-    heuristic_limit = heuristic_limit if heuristic_limit is not None else exact_limit
+    if heuristic_limit is None or remaining > MAX_SEARCH_PLIES:
+        heuristic_limit = exact_limit
     used = 0
     best: int | None = None
-    for depth in range(1, remaining + 1):
+    for depth in range(1, min(remaining, MAX_SEARCH_PLIES) + 1):
         limit = SearchLimit(heuristic_limit.stop_at, heuristic_limit.max_nodes - used)
         estimate = search_depth(position, depth, limit, best)
         if estimate is None:
@@ -81,9 +84,12 @@ def iterative_deepening(position: Position, table: TranspositionTable | None = N
 def proofs(position: Position, table: TranspositionTable, limit: SearchLimit = NO_LIMIT) -> Iterator[SearchResult]:
     """A proven win, else a proven draw (if either holds), then the exact solution, as far as ``limit`` allows.
 
-    ``limit``'s node count covers all of them together.
+    ``limit``'s node count covers all of them together. Nothing is yielded on a board with more
+    than ``MAX_SEARCH_PLIES`` empty cells: the exact searches recurse once per empty cell.
     """
     remaining = position.geometry.cells - position.moves
+    if remaining > MAX_SEARCH_PLIES:
+        return
     used = 0
     for target in PROOF_TARGETS:
         proof = prove_at_least(position, target, table, SearchLimit(limit.stop_at, limit.max_nodes - used))

@@ -4,17 +4,20 @@ Kaggle hands agents a flat board (row 0 on top, marks 1 and 2, ``obs.mark`` for 
 move) and a configuration (``rows``, ``columns``, ``inarow``, ``actTimeout``); the shared budget
 is ``obs.remainingOverageTime`` (``timeout`` and ``agentTimeout`` are obsolete). It marks a numpy
 integer INVALID and crashes on a float, so every answer leaves here as a Python ``int``, and
-``GuardedAgent`` makes sure an agent never raises and never plays an illegal column.
+``GuardedAgent`` makes sure an agent never raises and never plays an illegal column, and keeps a
+record of every fault it absorbed, so tests and benchmarks can fail on a fault the game never saw.
 """
 
 from __future__ import annotations
 
+import enum
 import math
 import operator
 import sys
 import time
 import traceback
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any, Protocol
 
 from agents.position import Position
@@ -30,23 +33,53 @@ def field(record: Any, name: str, default: Any = None) -> Any:
     return getattr(record, name, default)
 
 
+class OverageBank:
+    """Kaggle's shared overage bank as one move sees it: the seconds left, and what this move drew.
+
+    A search draws on it through ``Deadline.extended``; the guard reads ``drawn`` once the move is
+    answered, which tells a move that ran past ``actTimeout`` on purpose from one that was late.
+    """
+
+    __slots__ = ("balance", "drawn")
+
+    def __init__(self, balance: float = 0.0) -> None:
+        self.balance = max(0.0, balance)
+        self.drawn = 0.0
+
+    def draw(self, seconds: float) -> float:
+        """Take up to ``seconds`` from the bank; what was actually taken (never more than is left)."""
+        taken = min(max(0.0, seconds), self.balance)
+        self.balance -= taken
+        self.drawn += taken
+        return taken
+
+    def __repr__(self) -> str:
+        return f"OverageBank(balance={self.balance!r}, drawn={self.drawn!r})"
+
+
 @dataclass(frozen=True)
 class Deadline:
     """When a move must be answered, measured on ``time.perf_counter``.
 
-    ``expires_at`` is the end of the per-move budget; ``overage`` the shared bank the search may
-    dip into through ``extended`` when a move is worth more than the usual budget.
+    ``expires_at`` is the end of the per-move budget; ``bank`` the shared overage the search may
+    dip into through ``extended`` when a move is worth more than the usual budget. The times
+    never change; the bank is shared on purpose, by every deadline extended from the same move.
     """
 
     started_at: float
     expires_at: float
-    overage: float = 0.0
+    bank: OverageBank = dataclass_field(default_factory=OverageBank, compare=False)
 
     @classmethod
     def after(cls, seconds: float, overage: float = 0.0) -> Deadline:
-        """A deadline ``seconds`` from now."""
+        """A deadline ``seconds`` from now, with ``overage`` seconds in the bank."""
         now = time.perf_counter()
-        return cls(now, now + max(0.0, seconds), max(0.0, overage))
+        return cls(now, now + max(0.0, seconds), OverageBank(overage))
+
+    @property
+    def overage(self) -> float:
+        """Seconds left in the overage bank."""
+        return self.bank.balance
 
     def remaining(self) -> float:
         """Seconds left, never negative."""
@@ -56,9 +89,8 @@ class Deadline:
         return time.perf_counter() >= self.expires_at
 
     def extended(self, seconds: float) -> Deadline:
-        """This deadline pushed back by up to ``seconds`` of the overage bank (what is left of it)."""
-        extra = min(max(0.0, seconds), self.overage)
-        return Deadline(self.started_at, self.expires_at + extra, self.overage - extra)
+        """This deadline pushed back by up to ``seconds`` drawn from the overage bank (what is left of it)."""
+        return Deadline(self.started_at, self.expires_at + self.bank.draw(seconds), self.bank)
 
 
 def read_position(observation: Any, configuration: Any) -> Position:
@@ -79,7 +111,7 @@ def read_deadline(observation: Any, configuration: Any, margin: float = DEFAULT_
     act_timeout = float(field(configuration, "actTimeout", 2.0))
     overage = float(field(observation, "remainingOverageTime", 0.0) or 0.0)
     budget = max(0.05, act_timeout - margin)
-    return Deadline(start, start + budget, max(0.0, overage - margin))
+    return Deadline(start, start + budget, OverageBank(overage - margin))
 
 
 def to_column(value: Any) -> int:
@@ -97,19 +129,62 @@ class Strategy(Protocol):
     def reset(self) -> None: ...
 
 
+class FaultKind(enum.Enum):
+    """What went wrong in a move the guard answered for the strategy (or answered late)."""
+
+    RAISED = "raised"
+    """The strategy raised (in ``choose`` or ``reset``); the first legal column was played."""
+    ILLEGAL = "illegal"
+    """The strategy answered a full or missing column, or something that is not an integer."""
+    UNREADABLE = "unreadable"
+    """The observation or configuration could not be read; the first open column was played."""
+    LATE = "late"
+    """The answer came after ``actTimeout`` plus whatever the move drew from the overage bank."""
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One fault the guard absorbed: its kind, what happened, and when.
+
+    ``moves`` is how many stones were on the board (None when the observation was unreadable).
+    """
+
+    kind: FaultKind
+    detail: str
+    moves: int | None
+
+
+@dataclass(frozen=True)
+class OverageDraw:
+    """A move that ran past ``actTimeout`` on overage its strategy drew from the bank on purpose.
+
+    Not a fault (Kaggle takes the time from the bank), but worth counting: the bank is shared by
+    the whole game. ``seconds`` is how far past ``actTimeout`` the move went, ``granted`` how much
+    the strategy drew.
+    """
+
+    moves: int
+    seconds: float
+    granted: float
+
+
 class GuardedAgent:
     """Kaggle's ``agent(observation, configuration)`` around a ``Strategy``, guarded.
 
     It never raises and never returns an illegal column: a failure inside the strategy is
     reported on stderr and answered with the first legal column centre-first, so one bug costs a
-    move, not the game. A board with fewer stones than the last one seen is a new game, and the
-    strategy is reset, so state kept between moves never leaks across games.
+    move, not the game. Every such fault, and every answer later than ``actTimeout`` (plus what
+    the move drew from the overage bank), is kept in ``faults``; moves that ran long on drawn
+    overage are kept in ``overage_draws``. A board with fewer stones than the last one seen is a
+    new game, and the strategy is reset, so state kept between moves never leaks across games.
     """
 
     def __init__(self, name: str, strategy: Strategy, margin: float = DEFAULT_MARGIN) -> None:
         self.name = name
         self.strategy = strategy
         self.margin = margin
+        self.faults: list[Fault] = []
+        self.overage_draws: list[OverageDraw] = []
         self._stones_seen = -1
         self._first_move_started_at = math.inf
 
@@ -129,26 +204,59 @@ class GuardedAgent:
         self._first_move_started_at = math.inf
         try:
             position = read_position(observation, configuration)
+            act_timeout = float(field(configuration, "actTimeout", 2.0))
+            deadline = read_deadline(observation, configuration, self.margin, started_at)
         except Exception:
-            self._report("could not read the observation")
+            self._record(FaultKind.UNREADABLE, "could not read the observation", None, with_traceback=True)
             return _first_open_column(observation, configuration)
-        if position.moves <= self._stones_seen:
-            self.strategy.reset()
-        self._stones_seen = position.moves
-        legal = position.legal_columns()
-        try:
-            column = to_column(self.strategy.choose(position, read_deadline(observation, configuration,
-                                                                             self.margin, started_at)))
-        except Exception:
-            self._report(f"failed on {position!r}")
-            return legal[0]
-        if column not in legal:
-            print(f"{self.name}: chose illegal column {column} in {position!r}; playing {legal[0]}", file=sys.stderr)
-            return legal[0]
+        column = self._choose(position, deadline)
+        self._check_time(position, act_timeout, deadline, started_at)
         return column
 
-    def _report(self, what: str) -> None:
-        print(f"{self.name}: {what}; playing a legal fallback move\n{traceback.format_exc()}", file=sys.stderr)
+    def _choose(self, position: Position, deadline: Deadline) -> int:
+        """The strategy's column, or the first legal one (centre first) once the fault is recorded."""
+        legal = position.legal_columns()
+        fallback = legal[0] if legal else 0
+        try:
+            if position.moves <= self._stones_seen:
+                self.strategy.reset()
+            self._stones_seen = position.moves
+            answer = self.strategy.choose(position, deadline)
+        except Exception:
+            self._record(FaultKind.RAISED, f"failed on {position!r}", position.moves, with_traceback=True)
+            return fallback
+        try:
+            column = to_column(answer)
+        except Exception:
+            self._record(FaultKind.ILLEGAL, f"answered {answer!r}, not a column, in {position!r}; playing {fallback}",
+                         position.moves)
+            return fallback
+        if column not in legal:
+            self._record(FaultKind.ILLEGAL, f"chose illegal column {column} in {position!r}; playing {fallback}",
+                         position.moves)
+            return fallback
+        return column
+
+    def _check_time(self, position: Position, act_timeout: float, deadline: Deadline, started_at: float) -> None:
+        """Record a late answer as a fault, and a long one paid for by drawn overage as a draw."""
+        elapsed = time.perf_counter() - started_at
+        if elapsed <= act_timeout:
+            return
+        granted = deadline.bank.drawn
+        if elapsed > act_timeout + granted:
+            drew = f" and the {granted:.3f} s it drew from the overage bank" if granted else ""
+            self._record(FaultKind.LATE, f"answered after {elapsed:.3f} s, past actTimeout {act_timeout:g} s{drew}, "
+                         f"in {position!r}", position.moves)
+        else:
+            self.overage_draws.append(OverageDraw(position.moves, elapsed - act_timeout, granted))
+
+    def _record(self, kind: FaultKind, detail: str, moves: int | None, with_traceback: bool = False) -> None:
+        """Keep the fault and say it on stderr (with the traceback of the exception being handled)."""
+        self.faults.append(Fault(kind, detail, moves))
+        if with_traceback:
+            print(f"{self.name}: {detail}; playing a legal fallback move\n{traceback.format_exc()}", file=sys.stderr)
+        else:
+            print(f"{self.name}: {detail}", file=sys.stderr)
 
 
 def _first_open_column(observation: Any, configuration: Any) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 
-from agents.alphabeta import SearchLimit
+from agents.alphabeta import MAX_SEARCH_PLIES, SearchLimit
 from agents.anytime_search import iterative_deepening, proofs
 from agents.kaggle_boundary import Deadline, GuardedAgent
 from agents.opening_book import OpeningBook, load_opening_book
@@ -56,9 +56,9 @@ class SolverStrategy:
         self.time_budget = time_budget
         self.max_nodes = max_nodes
         self.table = TranspositionTable(table_capacity)
-        self.use_book = use_book
-        self._book: OpeningBook | None = None
-        self._book_tried = False
+        # Loaded now, not inside a move: decoding takes about 0.3 s, more than a short actTimeout
+        # leaves a move (on Kaggle a submission is made while its first move's clock already runs).
+        self._book = _load_book() if use_book else None
         self._geometry: Geometry | None = None
 
     def choose(self, position: Position, deadline: Deadline) -> int:
@@ -93,8 +93,9 @@ class SolverStrategy:
 
     def _with_overage(self, position: Position, deadline: Deadline, fallback: int) -> int:
         """The proofs' move with a slice of the overage bank, or ``fallback`` if nothing is proven again."""
-        if position.moves < OVERAGE_FROM_FILLED * position.geometry.cells:
-            return fallback
+        empty = position.geometry.cells - position.moves
+        if position.moves < OVERAGE_FROM_FILLED * position.geometry.cells or empty > MAX_SEARCH_PLIES:
+            return fallback  # too early to prove anything, or too big a board for the proofs to run
         slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
         if slice_ <= 0:
             return fallback
@@ -105,20 +106,19 @@ class SolverStrategy:
 
     def _book_move(self, position: Position) -> int | None:
         shape = position.geometry
-        if not self.use_book or (shape.rows, shape.columns, shape.inarow) != BOOK_GEOMETRY:
-            return None
-        if not self._book_tried:
-            self._book_tried = True
-            try:
-                self._book = load_opening_book()
-            except Exception:  # a missing or damaged book must cost the book, never the game
-                self._book = None
-        if self._book is None:
+        if self._book is None or (shape.rows, shape.columns, shape.inarow) != BOOK_GEOMETRY:
             return None
         column = self._book.move_for(shape.rows, shape.columns, shape.inarow, position.current, position.mask)
         if column is None or not position.can_play(column):
             return None
         return column
+
+
+def _load_book() -> OpeningBook | None:
+    try:
+        return load_opening_book()
+    except Exception:  # a missing or damaged book must cost the book, never the game
+        return None
 
 
 def make_agent(time_budget: float | None = None, seed: int | None = None, max_nodes: int | None = None,

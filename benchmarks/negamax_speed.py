@@ -15,7 +15,7 @@ import time
 from random_positions import random_positions
 
 from agents.negamax import NegamaxSearch
-from evaluation.engine import kaggle_environments
+from harness.engine import kaggle_submodule
 
 
 def main() -> None:
@@ -24,9 +24,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    kaggle_environments()
-    from kaggle_environments.envs.connectx import connectx as kaggle_connectx
-    from kaggle_environments.utils import structify
+    kaggle_connectx = kaggle_submodule("envs.connectx.connectx")
+    structify = kaggle_submodule("utils").structify
 
     kaggle_nodes = 0
     original_play = kaggle_connectx.play

@@ -39,11 +39,11 @@ from book.generate import CHECKPOINT_PATH
 from book.native import NativeSolver
 from book.perfect_play import write_agent_file
 from book.strategy import Solved, Task, canonical_key, next_level, root_level
-from evaluation.engine import FAULT_STATUSES
-from evaluation.game import GameRecord, GameSpec, play_isolated
-from evaluation.match import STANDARD_BOARD, MoveTimes
-from evaluation.results_store import ResultsStore
-from evaluation.scheduling import play_schedule
+from harness.engine import FAULT_STATUSES
+from harness.game import GameRecord, GameSpec, play_isolated
+from harness.match import STANDARD_BOARD, MoveTimes
+from harness.results_store import ResultsStore
+from harness.scheduling import play_schedule
 
 OUT = Path("out") / "benchmarks" / "solver-frontier"
 ACT_TIMEOUT = 2.0

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
-"""The directory holding our packages (``agents``, ``evaluation``, ``submission``)."""
+"""The directory holding our packages (``agents``, ``harness``, ``submission``, ...)."""
 
 
 class BuildError(Exception):

@@ -44,7 +44,8 @@ DEFAULT_MARGIN = 0.2
 """Seconds every move must leave unused of ``actTimeout``: Kaggle's own timing adds overhead."""
 SIZE_LIMIT = 5_000_000
 """Bytes; larger submissions are reported to fail on Kaggle."""
-OUR_PACKAGES = ("agents", "evaluation", "submission")
+OUR_PACKAGES = tuple(sorted(path.name for path in PROJECT_ROOT.iterdir() if (path / "__init__.py").is_file()))
+"""Every package of this repository: the validation process must be unable to import any of them."""
 EPISODE_SEED = 20260
 COMPARISON_PARAMETERS = {"seed": 1, "simulations": 200, "max_nodes": 5000, "time_budget": 0.5}
 """Overrides applied, where the factory takes them, to both agents of the overridden comparison

@@ -1,24 +1,49 @@
 """The contract every registered agent keeps, checked over the whole registry.
 
-A new agent joins the registry and is held to this test without writing a line of it. Agents
-that search on a clock get ``time_budget=0.2``; agents with a node or simulation cap get a small
-one for the determinism check, since a clock is never reproducible.
+A new agent joins the registry and is held to this test without writing a line of it. The
+contract (``contract_violations``): through Kaggle's call, every answer is a legal ``int``, no
+move is slower than ``actTimeout``, and the agent's guard recorded no fault (an exception, an
+illegal answer replaced by a fallback, an unreadable observation, a late answer), since a guard
+that absorbs a fault would otherwise let a broken agent pass.
+
+Agents that take a ``time_budget`` get 0.2 s and Kaggle's ``actTimeout`` of 2 s, 1.8 s to spare,
+so a late move is a real fault, not a busy machine. The others (negamax, minimax) search to
+Kaggle's deadline, actTimeout less the guard's 0.3 s margin, so they are asked with an actTimeout
+of 1 s (to keep the suite quick): the 0.3 s margin is their slack, as on Kaggle, where a late
+move loses the game. Agents with a node or simulation cap get a small one for the determinism
+check, since a clock is never reproducible.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
+from agents.agent_spec import AgentSpec
+from agents.kaggle_boundary import Deadline, GuardedAgent
 from agents.position import Position
 from agents.registry import REGISTRY, create_agent
-from evaluation.engine import BoardConfig, Outcome, run_game
+from harness.engine import BoardConfig, Outcome, make_environment, resolve_agent
 
 AGENTS = sorted(REGISTRY)
 SEARCHERS = [name for name in AGENTS if name != "random"]
-GEOMETRIES = [(6, 7, 4), (4, 4, 3), (4, 5, 3), (7, 9, 5), (6, 1, 4), (1, 6, 4), (3, 3, 4), (5, 5, 6)]
+GEOMETRIES = [(6, 7, 4), (4, 4, 3), (4, 5, 3), (7, 9, 5), (6, 1, 4), (1, 6, 4), (3, 3, 4), (5, 5, 6),
+              (6, 25, 4), (12, 12, 5), (40, 40, 40)]
+"""``(rows, columns, inarow)``: Kaggle's board, small and odd ones, one-row and one-column ones, boards
+where no line fits, and wide and large ones (where a fixed-depth search or an unbounded recursion fails)."""
+WIDE_AND_LARGE = [(6, 25, 4), (12, 12, 5), (40, 40, 40)]
 CAPS = {"simulations": 300, "max_nodes": 3000}
+ACT_TIMEOUT = 2.0
+ACT_TIMEOUT_ON_KAGGLES_CLOCK = 1.0
+"""For agents without a time_budget: the search gets 0.7 s, the guard's 0.3 s margin is the slack."""
+
+
+def act_timeout_for(name: str) -> float:
+    return ACT_TIMEOUT if "time_budget" in REGISTRY[name].parameters() else ACT_TIMEOUT_ON_KAGGLES_CLOCK
 
 
 def spec(name: str, seed: int = 1, capped: bool = False) -> str:
@@ -31,14 +56,31 @@ def spec(name: str, seed: int = 1, capped: bool = False) -> str:
     return f"{name}:{','.join(parts)}"
 
 
-def ask(agent, position: Position, act_timeout: float = 2.0) -> int:
+def ask(agent: Any, position: Position, act_timeout: float = ACT_TIMEOUT, overage: float = 60.0) -> Any:
+    """The agent's answer, asked exactly as Kaggle asks it."""
     shape = position.geometry
-    observation = {"board": position.to_board(), "mark": position.mark, "remainingOverageTime": 60}
+    observation = {"board": position.to_board(), "mark": position.mark, "remainingOverageTime": overage}
     config = {"rows": shape.rows, "columns": shape.columns, "inarow": shape.inarow, "actTimeout": act_timeout}
     return agent(observation, config)
 
 
-def random_positions(rows: int, columns: int, inarow: int, count: int, seed: int):
+def contract_violations(agent: GuardedAgent, positions: list[Position], act_timeout: float = ACT_TIMEOUT,
+                        overage: float = 60.0) -> list[str]:
+    """What ``agent`` did wrong answering ``positions``: answers that are not a legal ``int``, moves
+    slower than ``act_timeout`` (timed here, around Kaggle's call), and every fault its guard recorded."""
+    violations = []
+    for position in positions:
+        started = time.perf_counter()
+        column = ask(agent, position, act_timeout, overage)
+        elapsed = time.perf_counter() - started
+        if type(column) is not int or column not in position.legal_columns():
+            violations.append(f"answered {column!r} in {position!r}")
+        if elapsed > act_timeout:
+            violations.append(f"took {elapsed:.3f} s, past actTimeout {act_timeout} s, in {position!r}")
+    return violations + [f"{fault.kind.value} fault: {fault.detail}" for fault in agent.faults]
+
+
+def random_positions(rows: int, columns: int, inarow: int, count: int, seed: int) -> Iterator[Position]:
     """Positions of random games, cut at random plies, with the game still on."""
     rng = random.Random(seed)
     found = 0
@@ -52,16 +94,52 @@ def random_positions(rows: int, columns: int, inarow: int, count: int, seed: int
             yield position
 
 
+def half_full(rows: int, columns: int, inarow: int, seed: int) -> Position | None:
+    """Half the cells filled by random moves that neither win nor leave the opponent a win at once
+    (a position where a search has work to do), or None if random tries find none."""
+    rng = random.Random(seed)
+    for _ in range(20):
+        position = Position.initial(rows, columns, inarow)
+        while position.moves < position.geometry.cells // 2:
+            candidates = position.legal_columns()
+            rng.shuffle(candidates)
+            quiet = next((c for c in candidates
+                          if not position.is_winning_move(c) and not position.play(c).winning_columns()), None)
+            if quiet is None:
+                break
+            position = position.play(quiet)
+        else:
+            return position
+    return None
+
+
+def contract_positions(rows: int, columns: int, inarow: int) -> list[Position]:
+    """The empty board, a half-full one and two random positions of one geometry."""
+    seed = rows * columns + inarow
+    half = half_full(rows, columns, inarow, seed)
+    return ([Position.initial(rows, columns, inarow)] + ([half] if half is not None else [])
+            + list(random_positions(rows, columns, inarow, 2, seed)))
+
+
 @pytest.mark.parametrize("name", AGENTS)
 @pytest.mark.parametrize("rows,columns,inarow", GEOMETRIES)
-def test_answers_a_legal_int_on_random_positions(name: str, rows: int, columns: int, inarow: int) -> None:
+def test_keeps_the_contract_on_every_geometry(name: str, rows: int, columns: int, inarow: int) -> None:
     agent = create_agent(spec(name))
-    for position in random_positions(rows, columns, inarow, 3, seed=rows * columns + inarow):
-        column = ask(agent, position)
-        assert type(column) is int and column in position.legal_columns(), repr(position)
+    assert contract_violations(agent, contract_positions(rows, columns, inarow), act_timeout_for(name)) == []
 
 
-def nearly_full_boards(count: int, seed: int, empty: int = 3):
+@pytest.mark.parametrize("name", AGENTS)
+@pytest.mark.parametrize("rows,columns,inarow", WIDE_AND_LARGE)
+def test_keeps_kaggles_clock_at_its_defaults_on_wide_and_large_boards(name: str, rows: int, columns: int,
+                                                                      inarow: int) -> None:
+    """The registry defaults (no time_budget) with a short actTimeout of 0.5 s: the search gets 0.2 s and
+    the guard's margin of 0.3 s is all the slack, as on Kaggle. The bank is empty, so no move may draw."""
+    agent = create_agent(name)
+    positions = [Position.initial(rows, columns, inarow), half_full(rows, columns, inarow, seed=rows + columns)]
+    assert contract_violations(agent, [p for p in positions if p is not None], act_timeout=0.5, overage=0.0) == []
+
+
+def nearly_full_boards(count: int, seed: int, empty: int = 3) -> Iterator[Position]:
     """7x6 positions with ``empty`` cells left, reached by random moves that never complete a line."""
     rng = random.Random(seed)
     while count:
@@ -77,10 +155,9 @@ def nearly_full_boards(count: int, seed: int, empty: int = 3):
 
 
 @pytest.mark.parametrize("name", AGENTS)
-def test_answers_a_legal_int_on_nearly_full_boards(name: str) -> None:
+def test_keeps_the_contract_on_nearly_full_boards(name: str) -> None:
     agent = create_agent(spec(name))
-    for position in nearly_full_boards(4, seed=5):
-        assert ask(agent, position) in position.legal_columns(), repr(position)
+    assert contract_violations(agent, list(nearly_full_boards(4, seed=5)), act_timeout_for(name)) == []
 
 
 @pytest.mark.parametrize("name", SEARCHERS)
@@ -88,7 +165,8 @@ def test_answers_a_legal_int_on_nearly_full_boards(name: str) -> None:
 def test_takes_an_immediate_win(name: str, moves: str, rows: int, columns: int, inarow: int) -> None:
     position = Position.from_moves(moves, rows, columns, inarow)
     assert position.winning_columns(), "the test position must offer a win"
-    assert ask(create_agent(spec(name)), position) in position.winning_columns()
+    agent = create_agent(spec(name))
+    assert ask(agent, position) in position.winning_columns() and agent.faults == []
 
 
 @pytest.mark.parametrize("name", SEARCHERS)
@@ -99,7 +177,8 @@ def test_blocks_an_immediate_loss(name: str, moves: str, rows: int, columns: int
     position = Position.from_moves(moves, rows, columns, inarow)
     forced = position.non_losing_columns()
     assert not position.winning_columns() and len(forced) == 1, "the test position must force one block"
-    assert ask(create_agent(spec(name)), position) == forced[0]
+    agent = create_agent(spec(name))
+    assert ask(agent, position) == forced[0] and agent.faults == []
 
 
 @pytest.mark.parametrize("name", AGENTS)
@@ -107,14 +186,58 @@ def test_is_deterministic_under_a_seed(name: str) -> None:
     first, second = create_agent(spec(name, capped=True)), create_agent(spec(name, capped=True))
     positions = list(random_positions(6, 7, 4, 5, seed=11))
     assert [ask(first, p) for p in positions] == [ask(second, p) for p in positions]
+    assert first.faults == second.faults == []
 
 
+@pytest.mark.games
 @pytest.mark.parametrize("name", AGENTS)
 @pytest.mark.parametrize("opponent,config,first", [
     ("kaggle:random", BoardConfig(), True),
     ("kaggle:negamax", BoardConfig(rows=4, columns=5, inarow=3), False),
 ])
 def test_plays_full_games_in_kaggle_environments(name: str, opponent: str, config: BoardConfig, first: bool) -> None:
-    specs = [spec(name), opponent] if first else [opponent, spec(name)]
-    env = run_game(specs, config, seed=3)
+    agent = create_agent(spec(name))
+    builtin = resolve_agent(AgentSpec.parse(opponent), config)
+    players = [agent, builtin] if first else [builtin, agent]
+    names = [spec(name), opponent] if first else [opponent, spec(name)]
+    env = make_environment(config, names)
+    random.seed(3)  # kaggle's built-in agents draw from the global generator
+    env.run(players)
     assert Outcome.of(env).statuses == ("DONE", "DONE")
+    assert agent.faults == []
+
+
+class Scripted:
+    """A strategy with a fault: it raises, answers an illegal column, or sleeps before a legal one."""
+
+    def __init__(self, fault: str) -> None:
+        self.fault = fault
+
+    def choose(self, position: Position, deadline: Deadline) -> int:
+        if self.fault == "raises":
+            raise RuntimeError("a bug on every move")
+        if self.fault == "sleeps":
+            time.sleep(0.1)
+        return position.geometry.columns if self.fault == "illegal" else position.legal_columns()[0]
+
+    def reset(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("fault", ["raises", "illegal"])
+def test_a_strategy_whose_faults_the_guard_hides_breaks_the_contract(fault: str) -> None:
+    """The guard answers legally for it every time, so only the faults it recorded reveal the bug."""
+    positions = contract_positions(6, 7, 4)
+    violations = contract_violations(GuardedAgent(fault, Scripted(fault)), positions)
+    kind = "raised" if fault == "raises" else "illegal"
+    assert len(violations) == len(positions) and all(v.startswith(f"{kind} fault") for v in violations), violations
+
+
+def test_a_slow_strategy_breaks_the_contract() -> None:
+    violations = contract_violations(GuardedAgent("slow", Scripted("sleeps")), [Position.initial()], act_timeout=0.05)
+    assert len(violations) == 2, violations
+    assert violations[0].startswith("took") and violations[1].startswith("late fault"), violations
+
+
+def test_a_fault_free_strategy_keeps_the_contract() -> None:
+    assert contract_violations(GuardedAgent("fine", Scripted("none")), contract_positions(6, 7, 4)) == []

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from agents.agent_spec import AgentSpec
-from evaluation.cli import main
-from evaluation.engine import BoardConfig
-from evaluation.game import GameRecord
-from evaluation.match import MatchPlan
+from cli.main import main
+from harness.engine import BoardConfig
+from harness.game import GameRecord
+from harness.match import MatchPlan
 
 GOOD_AGENT = "def agent(observation, configuration):\n    return 0\n"
 RECORD = GameRecord(0, ("random", "kaggle:random"), BoardConfig(), 1, (), (3, 3), None, ("DONE", "DONE"), "draw")
@@ -74,6 +74,10 @@ CASES: list[tuple[str, list[str], str]] = [
     ("play", ["play", "random", "random", "--html", f"{UNDER_FILE}/game.html"], "nothing can be created under it"),
     ("play", ["play", "random", "random", "--json", "folder"], "--json folder is a directory"),
     ("play", ["play", "random", "random", "--seed", "one"], "--seed: invalid int value"),
+    ("play", ["play", "random", "random", "--out", "run"], "already holds a run"),
+    ("play", ["play", "random", "random", "--out", "file.txt"], "--out file.txt is a file"),
+    ("play", ["play", "random", "random", "--out", UNDER_FILE], "nothing can be created under it"),
+    ("play", ["play", "random", "random", "--move-limit", "0"], "--move-limit: 0 is not a positive"),
     # match
     ("match", ["match", "random", "kaggle:random", "-n", "0"], "-n/--games: 0 is too small; give 1 or more"),
     ("match", ["match", "random", "kaggle:random", "-n", "-5"], "-n/--games: -5 is too small"),
@@ -135,7 +139,10 @@ CASES: list[tuple[str, list[str], str]] = [
     # commands another helper owns, as they behave today
     ("validate", ["validate", "missing.py"], "does not exist"),
     ("validate", ["validate", "good.py", "--act-timeout", "abc"], "--act-timeout"),
-    ("solve", ["solve", "--time-limit", "0"], "--time-limit"),
+    ("serve", ["serve", "--port", "-1"], "--port"),
+    ("serve", ["serve", "--analysis-time", "0"], "--analysis-time"),
+    ("play", ["play", "human", "nosuchagent"], "nosuchagent"),
+    ("solve", ["solve", "--time-limit", "-1"], "--time-limit -1: expected seconds per position, or 0 for no limit"),
     ("solve", ["solve", "--rows", "x"], "--rows"),
     # the program itself
     ("agents", ["agents", "--verbose"], "unrecognized arguments: --verbose"),
@@ -166,7 +173,7 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(command: str, argv: li
 
 
 def test_the_table_covers_every_command() -> None:
-    from evaluation.cli import COMMANDS
+    from cli.main import COMMANDS
 
     assert {command.NAME for command in COMMANDS} <= {case[0] for case in CASES}
     assert len(CASES) >= 30

@@ -24,7 +24,7 @@ import pytest
 from agents.data_files import read_data
 from agents.position import Position
 from agents.registry import REGISTRY
-from evaluation.cli import main
+from cli.main import main
 from submission.bundler import ENTRY_FUNCTION, build_bundle, build_source, bundle_factory
 from submission.module_graph import BuildError, is_internal
 
@@ -38,7 +38,7 @@ def collector_given_back() -> Iterator[None]:
 
 def kaggle_loader(source: str) -> Any:
     """What Kaggle's loader takes from ``source``: the last callable it binds."""
-    from evaluation.engine import kaggle_environments
+    from harness.engine import kaggle_environments
 
     kaggle_environments()
     from kaggle_environments.agent import get_last_callable

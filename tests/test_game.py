@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import textwrap
+import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from agents.agent_spec import AgentSpec
 from agents.position import Position
-from evaluation.engine import BoardConfig, seat_seed
-from evaluation.game import GameRecord, GameSpec, Watchdog, play_game, play_isolated
-from evaluation.match import run_match
-from evaluation.scheduling import InlineExecutor
+from harness import engine
+from harness.engine import BoardConfig, OwnRandomStream, seat_seed
+from harness.game import NO_STATS, GameRecord, GameSpec, Watchdog, move_stats, play_game, play_isolated
+from harness.match import run_match
+from harness.scheduling import InlineExecutor
 
 FIRST_OPEN = "[c for c in range(config.columns) if obs.board[c] == 0][0]"
 
@@ -209,7 +212,7 @@ def test_an_agent_spec_that_cannot_be_built_in_the_game_is_an_error_of_its_seat(
 def test_importing_kaggle_leaves_sys_path_alone_so_workers_find_our_agents_package() -> None:
     import sys
 
-    from evaluation.engine import kaggle_environments
+    from harness.engine import kaggle_environments
 
     kaggle_environments()
     assert not [entry for entry in sys.path if "kaggle_environments" in entry]
@@ -217,12 +220,12 @@ def test_importing_kaggle_leaves_sys_path_alone_so_workers_find_our_agents_packa
 
 @pytest.mark.games
 def test_a_kept_replay_is_plain_json_data_that_kaggle_can_load() -> None:
-    from evaluation.replay_command import saved_environment
+    from harness.engine import replayed_environment
 
     record = play_isolated(GameSpec(0, ("random", "kaggle:random"), BoardConfig(4, 5, 3), seed=3, keep_replay=True))
     assert record.replay is not None
     assert type(record.replay["steps"][0][0]) is dict and type(record.replay["configuration"]) is dict
-    env = saved_environment(record.replay)
+    env = replayed_environment(record.replay)
     assert [state.status for state in env.steps[-1]] == list(record.statuses)
     assert len(env.steps) == len(record.moves) + 1
 
@@ -234,3 +237,84 @@ def test_the_agent_whose_answer_breaks_env_run_is_blamed_whatever_the_opening(ag
     record = play_game(GameSpec(0, (agent_files["float"], "random"), BoardConfig(), seed=1, opening=(3,)))
     assert (record.cause, record.offender) == ("ERROR", 0)
     assert len(record.durations[0]) == len(record.durations[1]) == 1
+
+
+class ReportingAgent:
+    """An agent object that reports its search statistics after each move, as our agents' ``last_stats`` does.
+
+    It plays the leftmost open column and reports as nodes 1000 plus the stones it saw, so every
+    reported figure can be told apart and traced to its move; ``hang_after`` makes it hang on that call.
+    """
+
+    def __init__(self, seat: int, hang_after: int | None = None) -> None:
+        self.seat = seat
+        self.hang_after = hang_after
+        self.calls = 0
+        self.last_stats: dict[str, object] | None = None
+
+    def __call__(self, observation, configuration) -> int:
+        self.calls += 1
+        if self.calls == self.hang_after:
+            while True:
+                time.sleep(0.1)
+        stones = sum(1 for cell in observation.board if cell)
+        self.last_stats = {"nodes": 1000 + stones, "depth": self.seat + 1, "source": "fake", "tree": [1, 2]}
+        return [c for c in range(configuration.columns) if observation.board[c] == 0][0]
+
+
+def reporting_agents(monkeypatch: pytest.MonkeyPatch, hang_after: int | None = None) -> None:
+    """Every seat of the next games gets a fresh ReportingAgent (through the engine, so the seat's seeding wraps it)."""
+    seats = iter(range(1_000_000))
+    monkeypatch.setattr(engine, "kaggle_callable", lambda spec, env, config: ReportingAgent(next(seats) % 2,
+                                                                                           hang_after))
+
+
+def expected_stats(record: GameRecord, seat: int) -> list[tuple[tuple[str, int | float | str], ...]]:
+    """What the ReportingAgent in ``seat`` reported on each of its moves of ``record``."""
+    return [(("nodes", 1000 + ply), ("depth", seat + 1), ("source", "fake"))
+            for ply in range(len(record.opening), len(record.moves)) if ply % 2 == seat]
+
+
+def test_a_seeded_seat_still_shows_its_agents_stats() -> None:
+    wrapped = OwnRandomStream(ReportingAgent(0), seed=1)
+    assert wrapped.last_stats is None
+    board = [0] * 41 + [1]
+    assert wrapped(SimpleNamespace(board=board), SimpleNamespace(columns=7)) == 0
+    assert wrapped.last_stats == {"nodes": 1001, "depth": 1, "source": "fake", "tree": [1, 2]}
+    assert OwnRandomStream(lambda obs, config: 0, seed=1).last_stats is None
+
+
+def test_move_stats_keeps_numbers_and_text_in_the_agents_order() -> None:
+    assert move_stats({"nodes": 12, "seconds": 0.5, "source": "book", "ok": True, "tree": [1], "bad": float("nan")}) \
+        == (("nodes", 12), ("seconds", 0.5), ("source", "book"), ("ok", 1))
+    assert move_stats(None) == () and move_stats([("nodes", 1)]) == ()
+
+
+@pytest.mark.games
+def test_the_record_keeps_each_moves_search_stats_as_the_agent_reported_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    reporting_agents(monkeypatch)
+    spec = GameSpec(0, ("random", "negamax"), BoardConfig(4, 5, 3), seed=2, opening=(2,))
+    for record in (play_game(spec), play_isolated(spec)):
+        assert record.cause in ("line", "draw")
+        for seat in (0, 1):
+            assert list(record.search_stats[seat]) == expected_stats(record, seat)
+            assert len(record.search_stats[seat]) == len(record.durations[seat])
+        assert record.stats(1, 0) == {"nodes": 1001, "depth": 2, "source": "fake"}
+        assert record.stats(1, 99) == {}
+        assert GameRecord.from_json(record.to_json()).search_stats == record.search_stats
+
+
+@pytest.mark.games
+def test_a_killed_game_keeps_the_stats_of_the_moves_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    reporting_agents(monkeypatch, hang_after=3)
+    record = play_isolated(GameSpec(0, ("random", "negamax"), BoardConfig(6, 7, 4), seed=2), Watchdog(move_limit=1.0))
+    assert (record.cause, record.offender) == ("TIMEOUT", 0)
+    assert [dict(move)["nodes"] for move in record.search_stats[0]] == [1000, 1002]
+    assert [dict(move)["nodes"] for move in record.search_stats[1]] == [1001, 1003]
+    assert len(record.durations[0]) == 3
+
+
+@pytest.mark.games
+def test_agents_that_report_nothing_leave_no_stats_in_the_record() -> None:
+    record = play_game(GameSpec(0, ("kaggle:random", "kaggle:negamax"), BoardConfig(4, 5, 3), seed=2))
+    assert record.search_stats == NO_STATS and "search_stats" not in record.to_json()

@@ -7,7 +7,16 @@ import time
 import numpy as np
 import pytest
 
-from agents.kaggle_boundary import Deadline, GuardedAgent, read_deadline, read_position, to_column
+from agents.kaggle_boundary import (
+    Deadline,
+    Fault,
+    FaultKind,
+    GuardedAgent,
+    OverageBank,
+    read_deadline,
+    read_position,
+    to_column,
+)
 from agents.position import Position
 
 CONFIG = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
@@ -47,7 +56,7 @@ def test_read_position_uses_the_configured_geometry() -> None:
 
 def test_deadline_keeps_a_margin_and_the_overage_on_the_side() -> None:
     deadline = read_deadline(observation(""), CONFIG, margin=0.5)
-    assert 1.4 < deadline.remaining() <= 1.5
+    assert deadline.expires_at - deadline.started_at == pytest.approx(1.5)
     assert deadline.overage == pytest.approx(59.5)
     extended = deadline.extended(10)
     assert extended.expires_at - deadline.expires_at == pytest.approx(10)
@@ -55,11 +64,25 @@ def test_deadline_keeps_a_margin_and_the_overage_on_the_side() -> None:
     assert deadline.extended(100).overage == 0
 
 
+def test_extending_a_deadline_draws_on_one_shared_bank() -> None:
+    deadline = Deadline.after(1.0, overage=5.0)
+    longer = deadline.extended(2.0).extended(10.0)
+    assert longer.expires_at - deadline.expires_at == pytest.approx(5.0)
+    assert deadline.bank is longer.bank and deadline.bank.drawn == pytest.approx(5.0)
+    assert deadline.overage == longer.overage == 0
+    assert Deadline.after(1.0).extended(3.0).bank.drawn == 0
+
+
+def test_a_bank_never_goes_negative() -> None:
+    bank = OverageBank(-3.0)
+    assert bank.balance == 0 and bank.draw(1.0) == 0 and bank.drawn == 0
+    assert OverageBank(2.0).draw(-1.0) == 0
+
+
 def test_deadline_expires() -> None:
-    deadline = Deadline.after(0.01)
-    assert not deadline.expired()
-    time.sleep(0.02)
+    deadline = Deadline(time.perf_counter() - 0.2, time.perf_counter() - 0.1)
     assert deadline.expired() and deadline.remaining() == 0
+    assert not Deadline.after(60).expired()
 
 
 @pytest.mark.parametrize("value", [3, np.int64(3), np.int32(3), np.uint8(3)])
@@ -79,6 +102,101 @@ def test_guard_answers_a_legal_int_whatever_the_strategy_does(answer: object, ca
     column = agent(observation("444444"), CONFIG)
     assert type(column) is int and column in Position.from_moves("444444").legal_columns()
     assert "scripted" in capsys.readouterr().err
+
+
+class Raising(Scripted):
+    """A strategy that raises on every call."""
+
+    def __init__(self) -> None:
+        super().__init__(RuntimeError("boom"))
+
+
+class Sleeper(Scripted):
+    """A strategy that answers a legal column after sleeping, optionally on overage it drew first."""
+
+    def __init__(self, seconds: float, draw: float = 0.0) -> None:
+        super().__init__(3)
+        self.seconds = seconds
+        self.draw = draw
+
+    def choose(self, position: Position, deadline: Deadline) -> int:
+        deadline.extended(self.draw)
+        time.sleep(self.seconds)
+        return 3
+
+
+def kinds(agent: GuardedAgent) -> list[FaultKind]:
+    return [fault.kind for fault in agent.faults]
+
+
+def test_guard_records_a_strategy_that_raises_on_every_call(capsys: pytest.CaptureFixture) -> None:
+    agent = GuardedAgent("raising", Raising())
+    for moves in ("", "44", "4455"):
+        assert agent(observation(moves), CONFIG) == 3
+    assert kinds(agent) == [FaultKind.RAISED] * 3
+    assert [fault.moves for fault in agent.faults] == [0, 2, 4]
+    assert "RuntimeError: boom" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("answer,detail", [(9, "illegal column 9"), (-1, "illegal column -1"),
+                                           (3.0, "answered 3.0"), (None, "answered None")])
+def test_guard_records_an_illegal_answer(answer: object, detail: str) -> None:
+    agent = GuardedAgent("illegal", Scripted(answer))
+    agent(observation("444444"), CONFIG)
+    [fault] = agent.faults
+    assert fault.kind is FaultKind.ILLEGAL and detail in fault.detail and fault.moves == 6
+
+
+def test_guard_records_an_unreadable_observation() -> None:
+    agent = GuardedAgent("scripted", Scripted(0))
+    agent({"board": [1] + [0] * 41, "mark": 1}, CONFIG)
+    assert agent.faults == [Fault(FaultKind.UNREADABLE, "could not read the observation", None)]
+
+
+def test_guard_records_a_move_slower_than_act_timeout() -> None:
+    agent = GuardedAgent("sleeper", Sleeper(0.15))
+    assert agent(observation("4"), {**CONFIG, "actTimeout": 0.05}) == 3
+    [fault] = agent.faults
+    assert fault.kind is FaultKind.LATE and "past actTimeout 0.05 s" in fault.detail and fault.moves == 1
+    assert agent.overage_draws == []
+
+
+def test_a_long_move_on_drawn_overage_is_a_draw_not_a_fault() -> None:
+    agent = GuardedAgent("banker", Sleeper(0.15, draw=5.0))
+    agent(observation("4"), {**CONFIG, "actTimeout": 0.05})
+    assert agent.faults == []
+    [draw] = agent.overage_draws
+    assert draw.moves == 1 and draw.granted == pytest.approx(5.0) and 0.1 <= draw.seconds < 5.0
+
+
+def test_drawing_too_little_overage_still_leaves_a_late_fault() -> None:
+    agent = GuardedAgent("banker", Sleeper(0.3, draw=0.05))
+    agent(observation("4"), {**CONFIG, "actTimeout": 0.05})
+    assert kinds(agent) == [FaultKind.LATE] and "0.050 s it drew" in agent.faults[0].detail
+
+
+def test_drawing_from_an_empty_bank_grants_nothing() -> None:
+    agent = GuardedAgent("banker", Sleeper(0.15, draw=5.0))
+    agent(observation("4", overage=0.0), {**CONFIG, "actTimeout": 0.05})
+    assert kinds(agent) == [FaultKind.LATE]
+
+
+def test_a_fast_legal_move_leaves_no_record() -> None:
+    agent = GuardedAgent("scripted", Scripted(3))
+    for moves in ("", "44", "4"):
+        agent(observation(moves), CONFIG)
+    assert agent.faults == [] and agent.overage_draws == []
+
+
+def test_a_reset_that_raises_is_a_recorded_fault() -> None:
+    class BadReset(Scripted):
+        def reset(self) -> None:
+            raise RuntimeError("reset failed")
+
+    agent = GuardedAgent("scripted", BadReset(3))
+    assert agent(observation("44"), CONFIG) == 3
+    assert agent(observation(""), CONFIG) == 3
+    assert kinds(agent) == [FaultKind.RAISED]
 
 
 def test_guard_converts_numpy_answers() -> None:
@@ -122,5 +240,6 @@ def test_first_move_clock_can_start_when_loading_started() -> None:
     agent(observation(""), CONFIG)
     agent(observation("44"), CONFIG)
     first, second = strategy.deadlines
-    assert first.started_at == loading_started and first.remaining() < 1.25
-    assert second.started_at > loading_started + 0.5 and second.remaining() > 1.5
+    assert first.started_at == loading_started and first.expires_at == pytest.approx(loading_started + 1.7)
+    assert second.started_at >= loading_started + 0.5  # the second move's clock starts at its own call
+    assert second.expires_at - second.started_at == pytest.approx(1.7)

@@ -11,7 +11,7 @@ from agents.kaggle_boundary import Deadline
 from agents.minimax import WIN_SCORE, AlphaBetaSearch, MinimaxStrategy, adaptive_depth, check_board, make_agent
 from agents.position import Position, geometry
 from agents.registry import create_agent
-from evaluation.engine import BoardConfig, Outcome, run_game
+from harness.engine import BoardConfig, Outcome, run_game
 
 
 def static(position: Position, evaluation: str) -> int:

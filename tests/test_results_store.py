@@ -9,13 +9,14 @@ import subprocess
 import sys
 import textwrap
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from evaluation.engine import BoardConfig
-from evaluation.game import GameRecord
-from evaluation.results_store import ResultsStore, RunDirectoryError
+from harness.engine import BoardConfig
+from harness.game import NO_STATS, GameRecord
+from harness.results_store import ResultsStore, RunDirectoryError
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -32,6 +33,20 @@ def test_a_record_survives_the_round_trip(tmp_path: Path) -> None:
     store.append(record(0))
     store.append(record(1, None))
     assert store.load() == [record(0), record(1, None)]
+
+
+def test_search_stats_survive_the_round_trip_and_records_without_them_still_load(tmp_path: Path) -> None:
+    stats = (((("nodes", 5), ("depth", 2)), ()), ((("nodes", 7), ("source", "book")),))
+    searched = replace(record(0), search_stats=stats)
+    store = ResultsStore(tmp_path)
+    store.open({"kind": "test"}, resume=False)
+    store.append(searched)
+    store.append(record(1))
+    lines = [json.loads(line) for line in store.games_path.read_text().splitlines()]
+    assert lines[0]["search_stats"] == [[{"nodes": 5, "depth": 2}, {}], [{"nodes": 7, "source": "book"}]]
+    assert "search_stats" not in lines[1]
+    assert store.load() == [searched, record(1)]
+    assert store.load()[1].search_stats == NO_STATS and store.load()[0].stats(0, 1) == {}
 
 
 def test_a_torn_last_line_is_ignored_by_readers_and_cut_on_open(tmp_path: Path) -> None:
@@ -109,7 +124,7 @@ SLOW_AGENT = """
 
 
 def match_command(out: Path, agent: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "evaluation.cli", "match", "random", str(agent), "-n", "8", "--jobs", "2",
+    return [sys.executable, "-m", "cli.main", "match", "random", str(agent), "-n", "8", "--jobs", "2",
             "--rows", "4", "--columns", "5", "--inarow", "4", "--out", str(out), *extra]
 
 

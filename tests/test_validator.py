@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agents.registry import REGISTRY, parse_spec
-from evaluation.cli import main
+from cli.main import main
 from submission import isolated_runner
 from submission.bundler import build_bundle
 from submission.module_graph import PROJECT_ROOT

@@ -1,0 +1,283 @@
+// The ConnectX page: draws the game the server holds and sends the person's clicks to its JSON API.
+// Columns are 0-based in the API (as Kaggle numbers them) and shown from 1.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SYMBOLS = ["", "x", "o"];
+let options = null;   // GET /api/options
+let game = null;      // the last state the server sent
+let busy = false;     // a move, take-back or new game is on its way: clicks wait
+let analysisFor = ""; // which position the shown values belong to ("session/ply")
+
+async function api(path, body) {
+  const init = body === undefined ? {} : {
+    method: "POST", headers: {"Content-Type": "application/json"},
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  };
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (failure) {
+    throw new Error("the server cannot be reached (is connectx serve still running?)");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (failure) {
+    throw new Error(`the server answered ${response.status} without JSON`);
+  }
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+function setStatus(text, thinking) {
+  $("status").textContent = text;
+  $("status").classList.toggle("thinking", Boolean(thinking));
+}
+
+function playerName(seat) {
+  if (game.opponent === "human") return `Player ${seat + 1} (${seat === 0 ? "X" : "O"})`;
+  return game.people.includes(seat) ? "you" : game.names[seat];
+}
+
+function describeTurn() {
+  if (game.over) return game.result;
+  if (game.opponent === "human") return `${playerName(game.to_move)} to move: click a column.`;
+  return `Your move (you are ${game.people[0] === 0 ? "X, red" : "O, yellow"}): click a column.`;
+}
+
+function drawBoard() {
+  const board = $("board"), numbers = $("numbers");
+  board.replaceChildren();
+  numbers.replaceChildren();
+  const last = game.moves.length ? game.moves[game.moves.length - 1] : null;
+  for (let column = 0; column < game.columns; column++) {
+    const cells = document.createElement("div");
+    cells.className = "column";
+    cells.dataset.column = column;
+    cells.tabIndex = 0;
+    cells.title = `play column ${column + 1}`;
+    let top = true;
+    for (let row = 0; row < game.rows; row++) {
+      const cell = document.createElement("div");
+      const mark = game.board[row * game.columns + column];
+      cell.className = "cell " + SYMBOLS[mark];
+      if (mark && top) {
+        if (column === last) cell.classList.add("last");
+        top = false;
+      }
+      cell.dataset.row = row;
+      cells.appendChild(cell);
+    }
+    cells.addEventListener("click", () => play(column));
+    cells.addEventListener("keydown", (event) => { if (event.key === "Enter" || event.key === " ") play(column); });
+    board.appendChild(cells);
+    const number = document.createElement("div");
+    number.className = "number";
+    number.textContent = column + 1;
+    numbers.appendChild(number);
+  }
+  board.classList.toggle("locked", busy || game.over);
+}
+
+function drawValues(values) {
+  const row = $("values");
+  row.replaceChildren();
+  if (!game) return;
+  const best = values ? Math.max(...values.filter((v) => v).map((v) => v.lower)) : null;
+  for (let column = 0; column < game.columns; column++) {
+    const cell = document.createElement("div");
+    cell.className = "value";
+    cell.dataset.column = column;
+    const value = values ? values[column] : null;
+    if (value) {
+      cell.textContent = value.text;
+      cell.title = `column ${column + 1}: ${value.text} (score ${value.exact ? value.score : value.lower + ".." + value.upper})`;
+      cell.dataset.lower = value.lower;
+      cell.dataset.upper = value.upper;
+      if (value.exact) cell.dataset.score = value.score;
+      if (value.outcome !== null) cell.classList.add(["loss", "draw", "win"][value.outcome + 1]);
+      if (value.lower === best) cell.classList.add("best");
+    } else if (values) {
+      cell.textContent = "full";
+    }
+    row.appendChild(cell);
+  }
+}
+
+function draw() {
+  drawBoard();
+  setStatus(describeTurn());
+  $("take-back").disabled = busy || !game.can_take_back;
+  for (const [id, format] of [["download-json", "json"], ["download-html", "html"]]) {
+    const link = $(id);
+    link.href = `/api/replay?session=${encodeURIComponent(game.session)}&format=${format}`;
+    link.classList.toggle("disabled", busy);
+  }
+  $("moves").textContent = game.moves.length
+    ? "Moves: " + (game.position !== null ? game.position : game.moves.map((c) => c + 1).join(" "))
+    : "";
+  const link = shareLink();
+  $("share").href = link;
+  history.replaceState(null, "", link);
+  refreshAnalysis();
+}
+
+function shareLink() {
+  const params = new URLSearchParams({
+    opponent: game.opponent, rows: game.rows, columns: game.columns, inarow: game.inarow,
+    first: game.people.includes(0) ? "you" : "opponent",
+  });
+  if (game.position) params.set("pos", game.position);
+  return "?" + params.toString();
+}
+
+async function refreshAnalysis() {
+  const note = $("analysis-note");
+  if (!$("analysis-switch").checked || !game || game.over) {
+    analysisFor = "";
+    drawValues(null);
+    note.hidden = true;
+    return;
+  }
+  const key = `${game.session}/${game.moves.length}`;
+  if (key === analysisFor) return;
+  analysisFor = key;
+  drawValues(null);
+  note.hidden = false;
+  note.textContent = `Analysing (up to ${options.analysis_seconds} s)…`;
+  try {
+    const answer = await api("/api/analysis", {session: game.session});
+    if (key !== `${game.session}/${game.moves.length}` || !$("analysis-switch").checked) return;
+    drawValues(answer.values);
+    const exact = answer.values.filter((v) => v).every((v) => v.exact);
+    note.textContent = `${answer.mover} to move. ` + (exact ? "Every value is exact."
+      : `Where ${answer.seconds} s were not enough, the best bound proven is shown.`);
+  } catch (failure) {
+    analysisFor = "";
+    note.hidden = true;
+    showError(failure.message);
+  }
+}
+
+async function act(path, body, thinking) {
+  if (busy) return;
+  busy = true;
+  showError("");
+  if (game) draw();
+  if (thinking) setStatus(thinking, true);
+  try {
+    game = await api(path, body);
+  } catch (failure) {
+    showError(failure.message);
+  } finally {
+    busy = false;
+    if (game) draw();
+  }
+}
+
+function play(column) {
+  if (!game || busy || game.over) return;
+  const thinking = game.opponent === "human" ? "" : `${game.opponent} is thinking`;
+  act("/api/move", {session: game.session, column: column, ply: game.moves.length}, thinking);
+}
+
+function newGame(position) {
+  const body = {
+    opponent: $("opponent").value, rows: Number($("rows").value), columns: Number($("columns").value),
+    inarow: Number($("inarow").value), first: $("first").value,
+  };
+  if (position) body.position = position;
+  const thinking = body.first === "opponent" && body.opponent !== "human" ? `${body.opponent} is thinking` : "";
+  act("/api/new", body, thinking);
+}
+
+async function upload(file) {
+  const status = $("upload-status");
+  $("upload-result").hidden = true;
+  showError("");
+  if (file.size > options.max_upload) {
+    showError(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; the limit is ${options.max_upload / 1e6} MB ` +
+              "(a Kaggle ConnectX episode is far smaller)");
+    return;
+  }
+  status.textContent = `Analysing ${file.name} (up to ${options.analysis_seconds} s a move)…`;
+  try {
+    const answer = await api("/api/upload", await file.text());
+    showUpload(answer);
+    status.textContent = `${file.name}: ${answer.columns}x${answer.rows} board, ${answer.inarow} in a row, ` +
+      `${answer.plies.length} moves.`;
+  } catch (failure) {
+    status.textContent = "";
+    showError(`${file.name}: ${failure.message}`);
+  }
+}
+
+function showUpload(answer) {
+  const body = $("upload-moves").querySelector("tbody");
+  body.replaceChildren();
+  for (const ply of answer.plies) {
+    const row = document.createElement("tr");
+    row.dataset.ply = ply.ply;
+    if (ply.flagged) row.className = "flagged";
+    const note = ply.flagged ? `changed the outcome; best: ${ply.best.join(", ")}` : "";
+    for (const text of [ply.ply, `${ply.mover} ${ply.column}`, ply.before, ply.after, note]) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      row.appendChild(cell);
+    }
+    body.appendChild(row);
+  }
+  const flagged = answer.plies.filter((ply) => ply.flagged);
+  $("upload-summary").textContent = flagged.length
+    ? `${flagged.length} move${flagged.length === 1 ? "" : "s"} changed the outcome: ` +
+      flagged.map((ply) => `ply ${ply.ply} (${ply.mover} ${ply.column})`).join(", ") + "."
+    : "No move changed the outcome.";
+  $("upload-page").srcdoc = answer.html;
+  $("upload-result").hidden = false;
+}
+
+async function start() {
+  try {
+    options = await api("/api/options");
+  } catch (failure) {
+    showError(failure.message);
+    return;
+  }
+  const select = $("opponent");
+  for (const opponent of options.opponents) {
+    const option = document.createElement("option");
+    option.value = opponent.name;
+    option.textContent = opponent.name;
+    option.title = opponent.summary;
+    select.appendChild(option);
+  }
+  for (const id of ["rows", "columns", "inarow"]) {
+    $(id).min = id === "inarow" ? 2 : options.sides[0];
+    $(id).max = options.sides[1];
+  }
+  const params = new URLSearchParams(location.search);
+  const defaults = options.defaults;
+  select.value = params.get("opponent") || defaults.opponent;
+  if (!select.value) select.value = defaults.opponent;
+  for (const id of ["rows", "columns", "inarow"]) $(id).value = params.get(id) || defaults[id];
+  $("first").value = params.get("first") === "opponent" ? "opponent" : "you";
+  $("setup").addEventListener("submit", (event) => { event.preventDefault(); newGame(""); });
+  $("take-back").addEventListener("click", () => act("/api/undo", {session: game.session}, ""));
+  $("analysis-switch").addEventListener("change", () => refreshAnalysis());
+  $("upload").addEventListener("change", (event) => { if (event.target.files.length) upload(event.target.files[0]); });
+  document.addEventListener("keydown", (event) => {
+    if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT" || !game) return;
+    if (/^[1-9]$/.test(event.key)) play(Number(event.key) - 1);
+    if (event.key === "u" && game.can_take_back) act("/api/undo", {session: game.session}, "");
+  });
+  newGame(params.get("pos") || "");
+}
+
+start();

@@ -1,0 +1,342 @@
+"""The seed papers' experiments as data: who plays whom, how many games, and what each paper reports.
+
+Two papers seeded this project. Sheoran et al. (2021) compare a depth-limited minimax (depths 1,
+2, 3 and their adaptive 4/5) and an MCTS on a per-move time limit against Kaggle's built-in
+``random`` and ``negamax`` and against each other (their Fig. 3, 4, 5). Kang, Wang & Hu (2019)
+play minimax with their heuristic H1 against itself at pairs of depths (Table 6), against the
+heuristic H2 (Table 9), and count nodes and time per move at depths 4 and 6 (Fig. 12, 13).
+
+Each experiment is a set of ``Cell`` s, one colour-swapped match each, and the ``Claim`` s of its
+paper: a number where the text gives one (the figures themselves are images we cannot read, so
+only the numbers quoted in the text are compared), otherwise the direction the text states.
+``papers.runner`` plays the cells and ``papers.verdicts`` checks every claim against what was measured.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agents.agent_spec import AgentSpec
+from harness.engine import BoardConfig
+
+SHEORAN = "Sheoran et al. 2021"
+KANG = "Kang, Wang & Hu 2019"
+
+SERIES = "series"
+"""A figure of win rates: one line per series, one point per x value."""
+SEATS = "seats"
+"""A table by seat (Kang's Table 6): the first mover's depth against the second mover's."""
+NODES = "nodes"
+"""Nodes searched and time per move against the move number (Kang's Fig. 12 and 13)."""
+KINDS = (SERIES, SEATS, NODES)
+
+CLAIM_TESTS = ("win_rate", "above_half", "below_half", "rises", "falls_with_move", "nodes_track_time")
+"""How a claim is checked against our games:
+
+- ``win_rate``: the pooled win rate of ``cells`` against the paper's number (is it in our 95% interval?);
+- ``above_half`` / ``below_half``: the pooled score of ``cells``' first agent against 1/2;
+- ``rises``: the pooled win rate of ``cells`` against that of ``baseline`` (are the intervals apart?);
+- ``falls_with_move``: nodes per move in the first third of the moves against the last third;
+- ``nodes_track_time``: the correlation of nodes and seconds over every move searched.
+"""
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One match of an experiment: ``first`` against ``second``, drawn at (``series``, ``x``)."""
+
+    series: str
+    x: str
+    first: str
+    second: str
+
+    @property
+    def slug(self) -> str:
+        """The cell's directory name under its experiment's."""
+        text = f"{self.first}-vs-{self.second}"
+        return "".join(c if c.isalnum() or c in "=.," else "_" for c in text)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement of a paper and how our measurement is held against it (``test``, see CLAIM_TESTS).
+
+    ``cells`` are (series, x) pairs whose games are pooled; ``note`` says what differs between the
+    paper's setup and ours that bears on this claim, printed beside the verdict.
+    """
+
+    text: str
+    test: str
+    cells: tuple[tuple[str, str], ...] = ()
+    paper_value: float | None = None
+    baseline: tuple[tuple[str, str], ...] = ()
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.test not in CLAIM_TESTS:
+            raise ValueError(f"claim test {self.test!r}: expected one of {', '.join(CLAIM_TESTS)}")
+        if self.test == "win_rate" and self.paper_value is None:
+            raise ValueError(f"claim {self.text!r}: a win_rate claim needs the paper's value")
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A figure or table of a paper: its cells, the games per cell, the opening plies and the claims."""
+
+    key: str
+    paper: str
+    title: str
+    setup: str
+    kind: str
+    cells: tuple[Cell, ...]
+    games: int
+    claims: tuple[Claim, ...]
+    x_label: str = ""
+    opening_plies: int = 0
+    config: BoardConfig = BoardConfig()
+    paper_points: tuple[tuple[str, str, float], ...] = ()
+    """(series, x, win rate) the paper's text gives for a single cell, marked on our figure."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"experiment {self.key}: kind {self.kind!r}, expected one of {', '.join(KINDS)}")
+        if self.games < 2 or self.games % 2:
+            raise ValueError(f"experiment {self.key}: {self.games} games per cell; use an even number, "
+                             "2 or more, so every game has its colour-swapped twin")
+        known = {(cell.series, cell.x) for cell in self.cells}
+        for claim in self.claims:
+            for point in claim.cells + claim.baseline:
+                if point not in known:
+                    raise ValueError(f"experiment {self.key}: claim {claim.text!r} names {point}, which no cell has")
+
+    def cell(self, series: str, x: str) -> Cell:
+        return next(c for c in self.cells if (c.series, c.x) == (series, x))
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How big a run is: the games per cell of each paper and the values swept."""
+
+    name: str
+    sheoran_games: int
+    fig5_games: int
+    kang_games: int
+    node_games: int
+    solver_games: int
+    mcts_budgets_ms: tuple[int, ...]
+    fig5_budgets_ms: tuple[int, ...]
+    table6_depths: tuple[int, ...]
+    table9_depths: tuple[int, ...]
+    solver_spec: str
+    mcts_opponent_ms: int
+    """The MCTS the solver meets: one of ``mcts_budgets_ms``, so the Elo fit links it to Fig. 4."""
+    seed: int = 0
+
+
+QUICK = Profile(
+    name="quick", sheoran_games=6, fig5_games=6, kang_games=6, node_games=2, solver_games=4,
+    mcts_budgets_ms=(10, 100, 250), fig5_budgets_ms=(10, 100), table6_depths=(1, 2, 4), table9_depths=(2, 4),
+    solver_spec="solver:time_budget=0.25", mcts_opponent_ms=250,
+)
+"""A smoke run (about 200 games): every experiment, every figure and table, intervals far too wide to conclude."""
+
+FULL = Profile(
+    name="full", sheoran_games=100, fig5_games=50, kang_games=20, node_games=10, solver_games=20,
+    mcts_budgets_ms=(10, 50, 100, 250, 500, 1000), fig5_budgets_ms=(10, 100, 250, 1000),
+    table6_depths=(1, 2, 3, 4, 5, 6), table9_depths=(2, 4, 6, 8),
+    solver_spec="solver:time_budget=0.5", mcts_opponent_ms=250,
+)
+"""The paper-sized run: 100 games per point of Fig. 3 and 4 as in the paper, 50 (the paper: 250) per point
+of Fig. 5, 20 per depth pair of Table 6 (the paper: 10), 20 per depth of Table 9, 10 per depth of Fig. 12/13
+and 20 per opponent of the solver (3440 games)."""
+
+PROFILES = {profile.name: profile for profile in (QUICK, FULL)}
+
+ADAPTIVE = "4/5"
+OPPONENTS = ("kaggle:random", "kaggle:negamax")
+
+
+def minimax_spec(depth: str) -> str:
+    """The registry spec of Sheoran's minimax at ``depth`` ("1", "2", "3" or the adaptive "4/5")."""
+    return AgentSpec.registered("minimax", **({} if depth == ADAPTIVE else {"depth": int(depth)})).text
+
+
+def mcts_spec(budget_ms: int) -> str:
+    return AgentSpec.registered("mcts").with_time_budget(budget_ms / 1000).text
+
+
+def h_spec(depth: int, heuristic: str) -> str:
+    return AgentSpec.registered("minimax", depth=depth, evaluation=heuristic).text
+
+
+def budget_label(budget_ms: int) -> str:
+    return f"{budget_ms} ms"
+
+
+MINIMAX_NOTE = ("Our minimax goes beyond the paper in two rules: it takes an immediate win even at the horizon "
+                "and never plays a move that hands the opponent a line at once. kaggle's negamax (depth 4 "
+                "with its own window heuristic) may differ from the version the paper played in 2021.")
+MCTS_NOTE = ("Our MCTS adds MCTS-solver proofs and keeps its tree between moves; the paper's time limit "
+             "T_max is per move, as ours is, but its machine and language speed are unknown, so equal "
+             "milliseconds need not mean equal simulations.")
+KANG_CONFIG = BoardConfig(act_timeout=20.0)
+"""Kang et al. searched to a fixed depth with no clock; 20 s per move lets every search finish its depth
+(H1 at depth 8 takes over a second on some positions, past Kaggle's 2 s once the machine is busy)."""
+KANG_OPENING_PLIES = 4
+"""Random plies before Kang's agents take over: their searches are deterministic, so without them the
+games of a cell would repeat; 4 plies give 2401 openings where 2 would give 49."""
+KANG_NOTE = ("Kang et al. made a random move every third move and played 10 rounds; we start each "
+             "colour-swapped pair from a shared random 4-ply opening instead, so games differ while both "
+             "sides see the same position. H1's values for its features 3 and 4 are ours: the paper orders "
+             "them without printing the numbers (see agents/heuristics.py), so our H1 is a reading of the "
+             "paper, not necessarily its exact function.")
+
+
+def sheoran_fig3(profile: Profile) -> Experiment:
+    depths = ("1", "2", "3", ADAPTIVE)
+    cells = tuple(Cell(f"vs {opponent}", depth, minimax_spec(depth), opponent)
+                  for opponent in OPPONENTS for depth in depths)
+    random_series, negamax_series = (f"vs {opponent}" for opponent in OPPONENTS)
+    return Experiment(
+        key="sheoran-fig3", paper=SHEORAN, title="Fig. 3: minimax against kaggle's random and negamax, by depth",
+        setup="minimax at depths 1, 2, 3 and the adaptive 4/5 (4 while more than a third of the board is empty, "
+              "then 5) against kaggle's built-in agents; the paper played 100 games per point.",
+        kind=SERIES, cells=cells, games=profile.sheoran_games, x_label="minimax depth",
+        claims=(
+            Claim("the optimised minimax (depth 4/5) beats negamax in 93.75% of the games", "win_rate",
+                  ((negamax_series, ADAPTIVE),), 0.9375, note=MINIMAX_NOTE),
+            Claim("minimax beats the random agent in all of the games, at every depth", "win_rate",
+                  tuple((random_series, depth) for depth in depths), 1.0,
+                  note="A perfect record has a 95% interval reaching down to 1 - 3.7/n; a single draw or loss "
+                       "in n games still leaves 100% inside the interval only while n is small."),
+            Claim("up to depth 3, minimax does not get good results against negamax (read: it wins at most "
+                  "half its games)", "below_half", tuple((negamax_series, d) for d in ("1", "2", "3")),
+                  note=MINIMAX_NOTE + " Those two rules give even depth 1 the tactics of a deeper search."),
+            Claim("depth 4/5 does much better against negamax than depths up to 3", "rises",
+                  ((negamax_series, ADAPTIVE),), baseline=tuple((negamax_series, d) for d in ("1", "2", "3"))),
+        ),
+        paper_points=((negamax_series, ADAPTIVE, 0.9375),) + tuple((random_series, d, 1.0) for d in depths),
+    )
+
+
+def sheoran_fig4(profile: Profile) -> Experiment:
+    budgets = profile.mcts_budgets_ms
+    cells = tuple(Cell(f"vs {opponent}", budget_label(b), mcts_spec(b), opponent)
+                  for opponent in OPPONENTS for b in budgets)
+    return Experiment(
+        key="sheoran-fig4", paper=SHEORAN, title="Fig. 4: MCTS against kaggle's random and negamax, by time per move",
+        setup="MCTS (UCB1, c = 2, random rollouts) with a per-move time limit T_max against kaggle's built-in "
+              "agents; the paper played 100 games per point and gives no number in its text.",
+        kind=SERIES, cells=cells, games=profile.sheoran_games, x_label="MCTS time per move (T_max)",
+        claims=tuple(
+            Claim(f"as T_max grows, MCTS wins more often against {opponent.removeprefix('kaggle:')}", "rises",
+                  ((f"vs {opponent}", budget_label(budgets[-1])),),
+                  baseline=((f"vs {opponent}", budget_label(budgets[0])),), note=MCTS_NOTE)
+            for opponent in OPPONENTS),
+    )
+
+
+def sheoran_fig5(profile: Profile) -> Experiment:
+    depths = ("1", "2", "3", ADAPTIVE)
+    budgets = profile.fig5_budgets_ms
+    cells = tuple(Cell(f"depth {depth}", budget_label(b), minimax_spec(depth), mcts_spec(b))
+                  for depth in depths for b in budgets)
+    smallest, largest = budget_label(budgets[0]), budget_label(budgets[-1])
+    return Experiment(
+        key="sheoran-fig5", paper=SHEORAN, title="Fig. 5: minimax at each depth against MCTS at each time per move",
+        setup="minimax at depths 1, 2, 3 and 4/5 against MCTS at each T_max; the paper played 250 games per point.",
+        kind=SERIES, cells=cells, games=profile.fig5_games, x_label="MCTS time per move (T_max)",
+        claims=(
+            Claim("minimax at depth 4/5 wins 79% of its games against MCTS on average over T_max", "win_rate",
+                  tuple((f"depth {ADAPTIVE}", budget_label(b)) for b in budgets), 0.79,
+                  note=MCTS_NOTE + " The average depends on which T_max values are swept; the paper's are not "
+                                   "listed in its text."),
+            Claim("at a small T_max, minimax beats MCTS even at low depths", "above_half",
+                  tuple((f"depth {d}", smallest) for d in ("1", "2", "3"))),
+            Claim("at a larger T_max, MCTS dominates minimax up to depth 3", "below_half",
+                  tuple((f"depth {d}", largest) for d in ("1", "2", "3")), note=MCTS_NOTE),
+        ),
+    )
+
+
+def kang_table6(profile: Profile) -> Experiment:
+    depths = profile.table6_depths
+    cells = tuple(Cell(f"depth {a}", f"depth {b}", h_spec(a, "h1"), h_spec(b, "h1"))
+                  for i, a in enumerate(depths) for b in depths[i:])
+    return Experiment(
+        key="kang-table6", paper=KANG, title="Table 6: H1 against itself at each pair of depths",
+        setup="minimax with Kang's heuristic H1 against itself; rows are the first mover's depth, columns the "
+              "second mover's. The paper played 10 rounds per pair and gives its table as an image.",
+        kind=SEATS, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
+        x_label="depth",
+        claims=(
+            Claim("the deeper H1 tends to win more often (pooled over every pair of unequal depths)", "below_half",
+                  tuple((c.series, c.x) for c in cells if c.series != c.x), note=KANG_NOTE),
+        ),
+    )
+
+
+def kang_table9(profile: Profile) -> Experiment:
+    depths = profile.table9_depths
+    cells = tuple(Cell("H1 vs H2", f"depth {d}", h_spec(d, "h1"), h_spec(d, "h2")) for d in depths)
+    claims = [Claim("at depth 2, H1 is much weaker than H2", "below_half", (("H1 vs H2", "depth 2"),),
+                    note=KANG_NOTE)] if 2 in depths else []
+    if 4 in depths:
+        claims.append(Claim("at depth 4, H1 is a little stronger than H2", "above_half", (("H1 vs H2", "depth 4"),),
+                            note=KANG_NOTE))
+    deep = tuple(("H1 vs H2", f"depth {d}") for d in depths if d >= 4)
+    if deep:
+        claims.append(Claim("from depth 4 on, H1 wins more than H2 (pooled over the depths from 4)", "above_half",
+                            deep, note=KANG_NOTE))
+    return Experiment(
+        key="kang-table9", paper=KANG, title="Table 9: H1 against H2 at equal depths",
+        setup="minimax with H1 against minimax with H2 at the same depth; the paper gives its table as an image.",
+        kind=SERIES, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
+        x_label="search depth of both",
+        claims=tuple(claims),
+    )
+
+
+def kang_nodes(profile: Profile) -> Experiment:
+    cells = tuple(Cell(f"depth {d}", "self-play", h_spec(d, "h1"), h_spec(d, "h1")) for d in (4, 6))
+    return Experiment(
+        key="kang-fig12-13", paper=KANG, title="Fig. 12 and 13: nodes searched and time per move, depths 4 and 6",
+        setup="H1 against itself at depth 4 and at depth 6. Time per move is each move's duration in the "
+              "kaggle-environments game; nodes, the depth reached and evaluations are what each move's search "
+              "reported as it played, recorded with the game.",
+        kind=NODES, cells=cells, games=profile.node_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
+        x_label="move number",
+        claims=(
+            Claim("nodes searched per move decrease as the game goes on", "falls_with_move",
+                  tuple((c.series, c.x) for c in cells),
+                  note="Our search deepens iteratively (1, 2, ... up to the depth) and prunes with alpha-beta, "
+                       "so the node counts are not the paper's full minimax tree; the shape is what compares."),
+            Claim("nodes and time per move are positively correlated", "nodes_track_time",
+                  tuple((c.series, c.x) for c in cells)),
+        ),
+    )
+
+
+def solver_gauntlet(profile: Profile) -> Experiment:
+    opponents = ("kaggle:random", "kaggle:negamax", "random", "negamax", "minimax", mcts_spec(profile.mcts_opponent_ms))
+    cells = tuple(Cell("solver", opponent, profile.solver_spec, opponent) for opponent in opponents)
+    return Experiment(
+        key="solver", paper="this project", title="Our solver against every other agent",
+        setup=f"{profile.solver_spec} (the opening book where present, then iterative deepening into an exact "
+              "solve within its time) against each other agent. No paper reports this; the claim is ours.",
+        kind=SERIES, cells=cells, games=profile.solver_games, x_label="opponent",
+        claims=(Claim("the solver scores above one half against the other agents (pooled over them)", "above_half",
+                      tuple((c.series, c.x) for c in cells)),),
+    )
+
+
+def experiments(profile: Profile) -> tuple[Experiment, ...]:
+    """Every experiment of the report, in the order it is written."""
+    return (sheoran_fig3(profile), sheoran_fig4(profile), sheoran_fig5(profile), kang_table6(profile),
+            kang_table9(profile), kang_nodes(profile), solver_gauntlet(profile))
+
+
+ELO_EXPERIMENTS = ("sheoran-fig3", "sheoran-fig4", "sheoran-fig5", "solver")
+"""The experiments whose games enter the joint Elo fit: they share opponents, so one scale links them.
+Kang's H1/H2 variants never meet the others and are left out (their ratings would float free)."""
+ELO_ANCHOR = "kaggle:random"

@@ -1,0 +1,255 @@
+"""``connectx solve`` run in-process through the command line's ``main``."""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from agents.alphabeta import analyze, solve
+from agents.position import Position
+from agents.transposition_table import TranspositionTable
+from cli import solve as solve_command
+from cli.main import main
+from cli.solve import ProgressLine, ScoreRange, bound_score
+
+POSITIONS = Path(__file__).resolve().parents[1] / "positions"
+HARD = "1111222333"  # an early position pure Python cannot solve in minutes
+DRAWN_FULL_BOARD = "736725214245131336345676626575117713522444"
+SCORE = r"(-?\d+|\?|-?\d+\.\.-?\d+)"
+OUTCOME = "(won|lost|at-least-drawn|at-most-drawn|unknown)"
+STOPPED_LINE = re.compile(rf"^(?P<moves>\S+) (?P<scores>{SCORE}) {OUTCOME} \(stopped at the (?P<limit>\S+) s limit\)$")
+
+
+def proven(text: str, possible: ScoreRange) -> ScoreRange:
+    """The range a printed score stands for."""
+    if text == "?":
+        return possible
+    low, _, high = text.partition("..")
+    return ScoreRange(int(low), int(high or low))
+
+
+def test_prints_moves_and_score_and_checks_expected_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    lines = (POSITIONS / "Test_L2_R1").read_text().splitlines()[:5]
+    assert main(["solve", *lines]) == 0
+    assert capsys.readouterr().out.splitlines() == lines
+
+
+def test_every_end_game_benchmark_position_still_checks(capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (POSITIONS / "Test_L3_R1").read_text()
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main(["solve"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == text.splitlines() and captured.err == ""
+
+
+def test_reads_standard_input_and_reports_a_wrong_expectation(capsys: pytest.CaptureFixture[str],
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("6146 18\n\n6146 17\n32164625\n"))
+    assert main(["solve"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == ["6146 18", "6146 18", "32164625 11"]
+    assert captured.err.splitlines() == ["connectx solve: 6146 scores 18, expected 17"]
+
+
+def test_a_finished_game_has_the_score_of_its_last_move(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "1212121", DRAWN_FULL_BOARD]) == 0
+    assert capsys.readouterr().out.splitlines() == ["1212121 -18", f"{DRAWN_FULL_BOARD} 0"]
+
+
+def test_analyze_scores_every_column_and_marks_full_ones(capsys: pytest.CaptureFixture[str]) -> None:
+    moves, best = (POSITIONS / "Test_L2_R1").read_text().split("\n")[1].split()
+    with_full_column = "5554224333234511764415115"  # column 5 is full
+    assert main(["solve", "--analyze", f"{moves} {best}", with_full_column]) == 0
+    out = capsys.readouterr().out.splitlines()
+    scores = [int(score) for score in out[0].split()[1:]]
+    assert out[0].split()[0] == moves and len(scores) == 7 and max(scores) == int(best)
+    assert main(["solve", *(moves + str(column + 1) for column in range(7))]) == 0
+    children = [int(line.split()[1]) for line in capsys.readouterr().out.splitlines()]
+    assert scores == [-child for child in children]
+    full = out[1].split()[1:]
+    assert full[4] == "-" and all(score.lstrip("-").isdigit() for index, score in enumerate(full) if index != 4)
+
+
+def test_analyze_checks_the_expected_score_against_the_best_column(capsys: pytest.CaptureFixture[str]) -> None:
+    moves, best = (POSITIONS / "Test_L2_R1").read_text().split("\n")[1].split()
+    assert main(["solve", "--analyze", f"{moves} {int(best) + 1}"]) == 1
+    assert capsys.readouterr().err == f"connectx solve: {moves} scores {best}, expected {int(best) + 1}\n"
+
+
+def test_other_board_sizes_the_empty_board_and_stats(capsys: pytest.CaptureFixture[str]) -> None:
+    small = ["--rows", "4", "--columns", "5", "--inarow", "3"]
+    assert main(["solve", *small, "--stats", "", "33"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()]
+    assert [row[0] for row in rows] == ["(empty)", "33"]
+    assert all(len(row) == 4 and int(row[2]) >= 1 and float(row[3]) >= 0 for row in rows)
+    score = solve(Position.initial(4, 5, 3)).score
+    assert rows[0][1] == str(score)
+    assert main(["solve", *small, f"(empty) {score}"]) == 0  # the printed line reads back as input
+    assert capsys.readouterr().out == f"(empty) {score}\n"
+
+
+def test_the_empty_board_answers_within_a_small_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.process_time()
+    assert main(["solve", "", "--time-limit", "0.3"]) == 3
+    spent = time.process_time() - started
+    out = capsys.readouterr().out
+    match = STOPPED_LINE.match(out.rstrip("\n"))
+    assert match and match["moves"] == "(empty)" and match["limit"] == "0.3" and out.count("\n") == 1
+    assert proven(match["scores"], ScoreRange(-21, 21)).contains(1)  # the first player wins with her last stone
+    assert spent < 20  # CPU seconds: the 0.3 s limit stopped it (unlimited, it runs for hours)
+
+
+def test_a_hard_position_ends_at_the_limit_saying_what_is_proven(capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.process_time()
+    assert main(["solve", HARD, "--time-limit", "0.5", "--stats"]) == 3
+    assert time.process_time() - started < 20
+    line = capsys.readouterr().out
+    assert line.startswith(f"{HARD} ") and line.endswith(" (stopped at the 0.5 s limit)\n")
+    fields = line.split()
+    assert int(fields[-8]) >= 0 and float(fields[-7]) >= 0  # --stats' nodes and seconds come before the note
+
+
+def test_a_stopped_position_is_reported_when_its_expected_score_is_already_excluded(
+    capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["solve", f"{HARD} 30", "--time-limit", "0.2"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"connectx solve: {HARD} scores ")
+    assert err.endswith(" (stopped at the 0.2 s limit), expected 30\n")
+
+
+def test_analyze_with_a_limit_gives_each_column_what_is_proven(capsys: pytest.CaptureFixture[str]) -> None:
+    moves = (POSITIONS / "Test_L2_R2").read_text().split("\n")[1].split()[0]
+    position = Position.from_moves(moves)
+    exact = analyze(position, TranspositionTable())
+    assert exact is not None
+    started = time.process_time()
+    status = main(["solve", "--analyze", moves, "--time-limit", "0.2"])
+    assert time.process_time() - started < 20
+    line = capsys.readouterr().out
+    fields = line.split()
+    assert fields[0] == moves
+    for column, text in enumerate(fields[1:8]):
+        possible = ScoreRange.possible(position.play(column)).negated()
+        assert re.fullmatch(SCORE, text) and proven(text, possible).contains(exact[column])
+    assert (status, " ".join(fields[8:])) in ((3, "(stopped at the 0.2 s limit)"), (0, ""))
+
+
+def test_no_time_limit_solves_a_medium_position(capsys: pytest.CaptureFixture[str]) -> None:
+    line = (POSITIONS / "Test_L2_R2").read_text().split("\n")[1]
+    assert main(["solve", "--time-limit", "0", line]) == 0
+    assert capsys.readouterr().out == line + "\n"
+
+
+def test_bound_score_keeps_the_proofs_finished_before_the_deadline() -> None:
+    position = Position.from_moves(HARD)
+    assert bound_score(position, TranspositionTable(), deadline=-math.inf) == (ScoreRange.possible(position), 0)
+    moves, score = (POSITIONS / "Test_L2_R1").read_text().split("\n")[0].split()
+    solved, nodes = bound_score(Position.from_moves(moves), TranspositionTable(), deadline=math.inf)
+    assert solved == ScoreRange.exactly(int(score)) and nodes > 0
+
+
+def test_past_its_share_of_the_limit_the_search_settles_the_outcome_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    moves, score = (POSITIONS / "Test_L2_R1").read_text().split("\n")[2].split()
+    position = Position.from_moves(moves)
+    targets: list[str] = []
+    bound_score(position, TranspositionTable(), math.inf, targets.append)
+    assert targets[0] != "score ?, proving >= 1"  # no limit: solve's order, which starts below 0
+    monkeypatch.setattr(solve_command, "OUTCOME_SHARE", 0.0)
+    targets.clear()
+    solved, _ = bound_score(position, TranspositionTable(), time.perf_counter() + 3600, targets.append)
+    assert solved == ScoreRange.exactly(int(score))
+    assert ScoreRange.possible(position) == ScoreRange(-7, 7) and int(score) == -1
+    assert targets[:2] == ["score ?, proving >= 1", "score -7..0, proving >= 0"]  # not won; then not drawn
+
+
+@pytest.mark.parametrize("low,high,outcome,text", [
+    (3, 3, "won", "3"), (2, 9, "won", "2..9"), (-9, -1, "lost", "-9..-1"), (0, 0, "drawn", "0"),
+    (0, 4, "at-least-drawn", "0..4"), (-5, 0, "at-most-drawn", "-5..0"), (-7, 8, "unknown", "-7..8"),
+    (-16, 16, "unknown", "?"),
+])
+def test_score_ranges_name_what_they_prove(low: int, high: int, outcome: str, text: str) -> None:
+    scores = ScoreRange(low, high)
+    assert scores.outcome() == outcome and scores.text(ScoreRange(-16, 16)) == text
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_line_is_drawn_on_a_terminal_and_erased_when_done() -> None:
+    terminal = FakeTerminal()
+    with ProgressLine(terminal, HARD, 10.0, delay=0.0, interval=0.01) as progress:
+        progress.show("score ?, proving >= 1")
+        waited = time.perf_counter()
+        while "proving" not in terminal.getvalue() and time.perf_counter() - waited < 30:
+            time.sleep(0.01)
+    text = terminal.getvalue()
+    assert text.startswith(f"\rconnectx solve: {HARD}: ") and " s of 10, score ?, proving >= 1\x1b[K" in text
+    assert text.endswith("\r\x1b[K")
+
+
+def test_no_progress_line_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    log = io.StringIO()
+    with ProgressLine(log, HARD, 10.0, delay=0.0, interval=0.01) as progress:
+        progress.show("score ?, proving >= 1")
+        time.sleep(0.05)
+    assert log.getvalue() == ""
+
+
+def test_ctrl_c_ends_with_one_line_and_the_shell_status(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(solve_command, "prove_at_least", interrupted)
+    assert main(["solve", HARD]) == 130
+    assert capsys.readouterr().err == "connectx solve: interrupted\n"
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["4x"], "move 2 of '4x' is 'x': expected a column digit 1-7"),
+    (["48"], "move 2 of '48' is '8'"),
+    (["4", "1111111"], "move 7 of '1111111' plays into full column 1"),
+    (["12121212"], "move 8 of '12121212' comes after the game was won"),
+    (["12 x"], "the expected score 'x' is not an integer"),
+    (["1 2 3"], "expected MOVES or MOVES EXPECTED_SCORE"),
+    (["--analyze", "4", "1212121"], "--analyze 1212121: the game is already won"),
+    (["--analyze", DRAWN_FULL_BOARD], f"--analyze {DRAWN_FULL_BOARD}: the board is full"),
+    (["--analyze", "--rows", "2", "--columns", "2", "--inarow", "3", "1122"], "--analyze 1122: the board is full"),
+    (["--time-limit", "-1", "4"], "--time-limit -1: expected seconds per position, or 0 for no limit"),
+    (["--time-limit", "nan", "4"], "--time-limit nan"),
+    (["--columns", "10", "4"], "--columns 10: moves are column digits 1-9"),
+    (["--rows", "0", "4"], "--rows 0"),
+])
+def test_bad_input_is_one_line_exit_2_and_nothing_solved(argv: list[str], message: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err and len(captured.err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("data,message", [
+    (b"44\n\n4x 3\n", "standard input line 3: move 2 of '4x' is 'x'"),
+    (b"44 1\n44 \xff\n", "standard input line 2 is not UTF-8 text"),
+])
+def test_bad_standard_input_names_the_line(data: bytes, message: str, capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    assert main(["solve"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err and len(captured.err.splitlines()) == 1
+
+
+def test_a_terminal_on_standard_input_is_not_waited_on(capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.stdin", FakeTerminal())
+    assert main(["solve"]) == 2
+    assert "no positions: give them as arguments" in capsys.readouterr().err

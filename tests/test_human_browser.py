@@ -1,0 +1,183 @@
+"""The page in a real headless browser: Debian's Chromium, driven by Selenium, against a server on a free port.
+
+A person's path through it: play by clicking a column and see the agent's answer on the board,
+take the move back, switch the analysis on for a known position and read values that agree with
+``connectx solve --analyze``, upload an episode and find the move that threw the game away flagged.
+The tests skip, saying why, when Chromium or its driver is not installed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analysis.game_analysis import analyze_game
+from analysis.games import game_from_episode
+from analysis.solved_cache import SolvedCache
+from cli.main import main
+from harness.engine import BoardConfig, make_environment
+from human.column_values import ColumnAnalyst
+from human.server import Server, make_server
+
+pytestmark = pytest.mark.games
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+NO_BROWSER = ("no browser for the browser tests: install Debian's chromium and chromium-driver "
+              "(apt-get install -y chromium chromium-driver)")
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--window-size=1100,1000")
+WAIT = 120.0
+"""Seconds to wait for the page to show something: generous for a loaded machine; a pass never waits that long."""
+
+if CHROMIUM is None or CHROMEDRIVER is None:
+    pytest.skip(NO_BROWSER, allow_module_level=True)
+
+from selenium import webdriver  # noqa: E402 (only once a browser is known to be there)
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    running = make_server("127.0.0.1", 0, analysis_seconds=2.0, analyst=ColumnAnalyst(SolvedCache(None, None)))
+    threading.Thread(target=running.serve_forever, daemon=True).start()
+    yield running
+    running.shutdown()
+    running.server_close()
+    running.app.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    with tempfile.TemporaryDirectory(prefix="connectx-chromium-") as profile:
+        options.add_argument(f"--user-data-dir={profile}")
+        # The driver's path given, Selenium Manager (which would download drivers) never runs.
+        driver = webdriver.Chrome(service=Service(executable_path=str(CHROMEDRIVER)), options=options)
+        try:
+            yield driver
+        finally:
+            driver.quit()
+
+
+def wait_for(browser: WebDriver, condition: Callable[[WebDriver], Any]) -> Any:
+    return WebDriverWait(browser, WAIT, poll_frequency=0.1,
+                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+
+
+def stones(browser: WebDriver) -> dict[tuple[int, int], str]:
+    """The stones on the page's board by (row, column), row 0 on top: ``x`` or ``o`` (read in one go: the page
+    redraws the board after every answer)."""
+    cells = browser.execute_script("""
+        return Array.from(document.querySelectorAll("#board .cell.x, #board .cell.o")).map((cell) =>
+            [Number(cell.dataset.row), Number(cell.parentElement.dataset.column), cell.classList.contains("x")]);
+    """)
+    return {(row, column): "x" if is_x else "o" for row, column, is_x in cells}
+
+
+def values(browser: WebDriver) -> list[dict[str, Any]]:
+    """The analysis row above the board, column by column: its text and its proven range and exact score."""
+    return browser.execute_script("""
+        return Array.from(document.querySelectorAll("#values .value")).map((cell) => ({
+            text: cell.innerText.replace(/\\s+/g, " ").trim(), score: cell.dataset.score ?? null,
+            lower: cell.dataset.lower ?? null}));
+    """)
+
+
+def status(browser: WebDriver) -> str:
+    return browser.find_element(By.ID, "status").text
+
+
+def test_play_by_clicking_then_take_back(server: Server, browser: WebDriver) -> None:
+    browser.get(server.url + "?opponent=negamax")
+    wait_for(browser, lambda page: status(page).startswith("Your move"))
+    assert stones(browser) == {}
+    browser.find_element(By.CSS_SELECTOR, '#board .column[data-column="3"]').click()
+    wait_for(browser, lambda page: len(stones(page)) == 2 and status(page).startswith("Your move"))
+    board = stones(browser)
+    assert board[5, 3] == "x"
+    moves = browser.find_element(By.ID, "moves").text
+    assert moves.startswith("Moves: 4") and len(moves) == len("Moves: 44")
+    reply = int(moves[-1]) - 1
+    assert board[4 if reply == 3 else 5, reply] == "o"  # the agent's stone, where its column's bottom was
+    assert "pos=4" + moves[-1] in browser.current_url  # the position is in the address, to share
+    take_back = browser.find_element(By.ID, "take-back")
+    assert take_back.is_enabled()
+    take_back.click()
+    wait_for(browser, lambda page: stones(page) == {} and not page.find_element(By.ID, "take-back").is_enabled())
+    assert status(browser).startswith("Your move")
+
+
+def test_analysis_values_agree_with_connectx_solve(server: Server, browser: WebDriver,
+                                                   capsys: pytest.CaptureFixture) -> None:
+    digits = "5554224333234511764415115"  # positions/Test_L2_R1; column 5 is full
+    browser.get(server.url + f"?opponent=human&pos={digits}")
+    wait_for(browser, lambda page: len(stones(page)) == len(digits))
+    browser.find_element(By.ID, "analysis-switch").click()
+
+    def all_shown(page: WebDriver) -> list[dict[str, Any]] | None:
+        cells = values(page)
+        return cells if sum(cell["lower"] is not None for cell in cells) == 6 else None
+
+    shown = wait_for(browser, all_shown)
+    assert main(["solve", "--analyze", digits]) == 0
+    solved = capsys.readouterr().out.split()
+    assert solved[0] == digits
+    for cell, expected in zip(shown, solved[1:], strict=True):
+        if expected == "-":
+            assert cell["text"] == "full" and cell["score"] is None
+            continue
+        assert cell["score"] == expected
+        score = int(expected)
+        word = "win in" if score > 0 else "loss in" if score < 0 else "draw"
+        assert cell["text"].startswith(word)
+    assert "Every value is exact." in browser.find_element(By.ID, "analysis-note").text
+
+
+def test_an_uploaded_episode_shows_the_flagged_move(server: Server, browser: WebDriver, tmp_path: Path) -> None:
+    env = make_environment(BoardConfig(4, 5, 3), ["first", "second"])
+    for ply, column in enumerate([0, 1, 0, 1, 4, 1]):  # X could win in column 1 at ply 4, plays 5: O wins
+        env.step([column, None] if ply % 2 == 0 else [None, column])
+    episode = tmp_path / "episode.json"
+    episode.write_text(json.dumps(env.toJSON()))
+    expected = {ply.ply for ply in analyze_game(game_from_episode(env.toJSON()), 2.0,
+                                                cache=SolvedCache(None, None)).flagged}
+    assert 4 in expected
+    browser.get(server.url + "?opponent=human")
+    wait_for(browser, lambda page: status(page).startswith("Player 1"))
+    browser.find_element(By.ID, "upload").send_keys(str(episode))
+    wait_for(browser, lambda page: page.find_element(By.ID, "upload-result").is_displayed())
+    flagged = browser.find_elements(By.CSS_SELECTOR, "#upload-moves tr.flagged")
+    assert {int(row.get_attribute("data-ply")) for row in flagged} == expected
+    row = browser.find_element(By.CSS_SELECTOR, '#upload-moves tr[data-ply="4"]')
+    assert row.text.split()[:2] == ["4", "X"] and "changed the outcome; best: 1" in row.text
+    assert "ply 4 (X 5)" in browser.find_element(By.ID, "upload-summary").text
+    assert 'id="ply-4"' in browser.find_element(By.ID, "upload-page").get_attribute("srcdoc")
+
+
+def test_a_bad_request_shows_an_error_and_the_page_goes_on(server: Server, browser: WebDriver) -> None:
+    browser.get(server.url + "?opponent=negamax&rows=20")
+    error = wait_for(browser, lambda page: page.find_element(By.ID, "error") if page.find_element(
+        By.ID, "error").is_displayed() else None)
+    assert error.text == "rows 20: choose a whole number from 2 to 12"
+    rows = browser.find_element(By.ID, "rows")
+    rows.clear()
+    rows.send_keys("6")
+    browser.find_element(By.ID, "new-game").click()
+    wait_for(browser, lambda page: status(page).startswith("Your move") and not page.find_element(
+        By.ID, "error").is_displayed())
