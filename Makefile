@@ -24,7 +24,8 @@ install-cluster: install
 	$(UV) sync --frozen --inexact --extra cluster --python $(PYTHON)
 
 test: install-cluster
-	$(BIN)/python -m pytest
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || echo "make test: no chromium/chromedriver, so the browser tests (tests/test_human_browser.py) are SKIPPED; install them: apt-get install -y chromium chromium-driver"
+	$(BIN)/python -m pytest -rs
 
 # The suite without the tests that play real kaggle-environments games: a quick check while editing.
 test-quick: install
