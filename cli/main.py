@@ -20,6 +20,7 @@ from typing import NoReturn
 from agents.registry import AgentSpecError
 from cli import agents, build, match, play, replay, report, serve, solve, tournament, validate
 from cli.options import InputError
+from harness.cluster import ClusterError
 from harness.results_store import RunDirectoryError
 
 COMMANDS: tuple[ModuleType, ...] = (agents, play, match, tournament, replay, report, build, validate, solve, serve)
@@ -65,6 +66,10 @@ def main(argv: list[str] | None = None) -> int:
     except BAD_INPUT as error:
         print(f"connectx {args.command}: {error}", file=sys.stderr)
         return 2
+    except ClusterError as error:
+        # Not bad input: the cluster is unreachable, mismatched or gone; the message says what to do.
+        print(f"connectx {args.command}: {error}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader went away (`connectx solve < file | head -1`): stop quietly, as Unix tools do.
         _silence_stdout()

@@ -17,6 +17,7 @@ from cli.options import (
     board_config,
     checked_plan,
     finite_number,
+    games_executor,
     probability,
     run_directory,
     watchdog,
@@ -56,9 +57,10 @@ def run(args: argparse.Namespace) -> int:
     sprt = sprt_of(args)
     plan = checked_plan(lambda: MatchPlan(first, second, args.games, config, args.seed, args.openings))
     out, done = run_directory(NAME, args.out, args.resume, [first, second], plan.to_json(), MAY_CHANGE_ON_RESUME)
-    result = play_with_progress(NAME, out, plan.games, done, lambda on_game: play_match(
-        plan, jobs=args.jobs, out=out, resume=args.resume, sprt=sprt, keep_replays=args.replays,
-        watchdog=watchdog(args), on_game=on_game), running_line)
+    with games_executor(args) as (executor, jobs):
+        result = play_with_progress(NAME, out, plan.games, done, lambda on_game: play_match(
+            plan, jobs=jobs, out=out, resume=args.resume, sprt=sprt, keep_replays=args.replays,
+            watchdog=watchdog(args), executor=executor, on_game=on_game), running_line)
     if isinstance(result, int):
         return result
     write_outputs(result)

@@ -13,11 +13,14 @@ from __future__ import annotations
 import argparse
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
 from agents.agent_spec import AgentKind, AgentSpec
+from harness.cluster import ClusterTarget, open_cluster
 from harness.engine import BoardConfig
 from harness.game import Watchdog
 
@@ -128,8 +131,34 @@ def add_run_arguments(parser: argparse.ArgumentParser, default_games: int) -> No
     parser.add_argument("--openings", type=non_negative_int, default=0, metavar="PLIES",
                         help="start each pair from a shared random opening of PLIES moves (default 0)")
     parser.add_argument("--replays", action="store_true", help="save each game's replay JSON in DIR/replays/")
+    add_cluster_argument(parser)
     add_watchdog_arguments(parser)
     add_board_arguments(parser)
+
+
+def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
+    """--cluster: play the games on a Dask cluster instead of this machine's worker processes."""
+    parser.add_argument("--cluster", type=cluster_target, metavar="local:N|tcp://HOST:PORT",
+                        help="play the games on a Dask cluster: local:N starts N workers on 127.0.0.1, "
+                             "tcp://HOST:PORT joins a running scheduler (needs make install-cluster)")
+
+
+def cluster_target(text: str) -> ClusterTarget:
+    """``--cluster``'s text as a ClusterTarget; a bad form is a usage error naming both forms."""
+    try:
+        return ClusterTarget.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+@contextmanager
+def games_executor(args: argparse.Namespace) -> Iterator[tuple[Executor | None, int]]:
+    """``(executor, jobs)`` for a run: this machine's pool (None) and ``--jobs``, or the cluster and its workers."""
+    if args.cluster is None:
+        yield None, args.jobs
+        return
+    with open_cluster(args.cluster) as executor:
+        yield executor, executor.jobs
 
 
 def default_directory(command: str, specs: Sequence[AgentSpec]) -> Path:

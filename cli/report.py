@@ -14,7 +14,14 @@ import sys
 import time
 from pathlib import Path
 
-from cli.options import INTERRUPTED, InputError, check_output_directory, positive_int
+from cli.options import (
+    INTERRUPTED,
+    InputError,
+    add_cluster_argument,
+    check_output_directory,
+    games_executor,
+    positive_int,
+)
 from harness.match import MatchResult
 from harness.scheduling import default_jobs
 from papers.experiments import FULL, QUICK, Cell, Experiment, experiments
@@ -34,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", action="append", default=[], metavar="KEY",
                         help="run and report only this experiment (repeatable): "
                              + ", ".join(e.key for e in experiments(QUICK)))
+    add_cluster_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     try:
-        results = run_experiments(profile, out, jobs=args.jobs, only=args.only, on_cell=on_cell)
+        with games_executor(args) as (executor, jobs):
+            results = run_experiments(profile, out, jobs=jobs, only=args.only, executor=executor, on_cell=on_cell)
     except KeyboardInterrupt:
         print(f"\nconnectx report: interrupted; the finished games are under {out / 'runs'}. Run the same "
               "command again to continue.", file=sys.stderr)

@@ -10,7 +10,16 @@ from __future__ import annotations
 import argparse
 
 from agents.agent_spec import AgentSpec
-from cli.options import InputError, add_run_arguments, agent_specs, board_config, checked_plan, run_directory, watchdog
+from cli.options import (
+    InputError,
+    add_run_arguments,
+    agent_specs,
+    board_config,
+    checked_plan,
+    games_executor,
+    run_directory,
+    watchdog,
+)
 from cli.progress import play_with_progress
 from harness.match import durations_by_agent
 from harness.results_store import ResultsStore
@@ -57,9 +66,10 @@ def run(args: argparse.Namespace) -> int:
                                                args.gauntlet))
     anchor = anchor_of(args.anchor, plan)
     out, done = run_directory(NAME, args.out, args.resume, specs, plan.to_json())
-    result = play_with_progress(NAME, out, plan.total_games, done, lambda on_game: play_tournament(
-        plan, anchor=anchor, jobs=args.jobs, out=out, resume=args.resume, keep_replays=args.replays,
-        watchdog=watchdog(args), on_game=on_game), running_line)
+    with games_executor(args) as (executor, jobs):
+        result = play_with_progress(NAME, out, plan.total_games, done, lambda on_game: play_tournament(
+            plan, anchor=anchor, jobs=jobs, out=out, resume=args.resume, keep_replays=args.replays,
+            watchdog=watchdog(args), executor=executor, on_game=on_game), running_line)
     if isinstance(result, int):
         return result
     write_outputs(result)

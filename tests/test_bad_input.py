@@ -139,6 +139,9 @@ CASES: list[tuple[str, list[str], str]] = [
     # commands another helper owns, as they behave today
     ("validate", ["validate", "missing.py"], "does not exist"),
     ("validate", ["validate", "good.py", "--act-timeout", "abc"], "--act-timeout"),
+    ("match", ["match", "random", "random", "--cluster", "nowhere"], "local:N"),
+    ("tournament", ["tournament", "random", "negamax", "--cluster", "local:0"], "local:N"),
+    ("report", ["report", "--quick", "--cluster", "udp://host:1"], "local:N"),
     ("serve", ["serve", "--port", "-1"], "--port"),
     ("serve", ["serve", "--analysis-time", "0"], "--analysis-time"),
     ("play", ["play", "human", "nosuchagent"], "nosuchagent"),

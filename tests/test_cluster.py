@@ -288,3 +288,18 @@ def test_a_lost_scheduler_ends_the_run_clearly_and_resume_finishes_it(
     assert len(stored_indices(tmp_path)) == 2
     run_match(*PAIR, GAMES, seed=SEED, executor=InlineExecutor(), out=tmp_path, resume=True)
     assert stored_indices(tmp_path) == list(range(GAMES))
+
+
+@pytest.mark.games
+def test_connectx_match_plays_on_a_local_cluster_like_the_local_pool(tmp_path: Path) -> None:
+    """The command's --cluster flag: the same seeded games as the local pool, every game once."""
+    pytest.importorskip("distributed")
+    from cli.main import main
+
+    argv = ["match", "negamax:depth=2", "random", "-n", "6", "--seed", "5"]
+    assert main([*argv, "--jobs", "2", "--out", str(tmp_path / "local")]) == 0
+    assert main([*argv, "--cluster", "local:2", "--out", str(tmp_path / "cluster")]) == 0
+    local = [json.loads(line) for line in (tmp_path / "local" / "games.jsonl").read_text().splitlines()]
+    cluster = [json.loads(line) for line in (tmp_path / "cluster" / "games.jsonl").read_text().splitlines()]
+    assert sorted(game["index"] for game in cluster) == list(range(6))
+    assert {g["index"]: g["moves"] for g in cluster} == {g["index"]: g["moves"] for g in local}
