@@ -144,12 +144,13 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
     return GameAnalysis(game, tuple(reversed(plies)))
 
 
-def _analyze_ply(position: Position, ply: int, played: int, moves: str, seconds: float, solver: Solver,
-                 cache: SolvedCache) -> PlyAnalysis:
-    """One ply's column values, each searched (within a share of ``seconds``) unless the cache settles it.
+def column_values(position: Position, moves: str | None, seconds: float, solver: Solver,
+                  cache: SolvedCache) -> tuple[ScoreRange | None, ...]:
+    """Every column's range (None for a full column): wins and full boards at once, then the cache,
+    then the solver within a share of ``seconds`` on what is left.
 
-    The position ``moves`` reached is cached with its value, so the ply before finds the value of
-    the column played there without a search.
+    ``moves`` is the position as a move string (the C solver's input), None on a board of ten
+    columns or more, where no such string exists.
     """
     values: list[ScoreRange | None] = [None] * position.geometry.columns
     pending: list[tuple[int, Position, ScoreRange]] = []
@@ -181,11 +182,21 @@ def _analyze_ply(position: Position, ply: int, played: int, moves: str, seconds:
             # solver's worker is killed at a deadline, losing its table, and small shares made every
             # column of a middling position time out in turn, each from a cold table.
             share = now + (deadline - now) / (1 if index == len(pending) - 1 else 2)
-            proven = solver.bound(child, moves + str(column + 1), known, share)
+            proven = solver.bound(child, moves + str(column + 1) if moves is not None else "", known, share)
         # Recorded as tried even when the ply's time ran out before it: the same limit would not do
         # better next time, and a repeated analysis must be instant.
         cache.put(child, proven, seconds, solver.name)
         values[column] = proven.negated()
-    analysis = PlyAnalysis(ply, played, tuple(values))
+    return tuple(values)
+
+
+def _analyze_ply(position: Position, ply: int, played: int, moves: str, seconds: float, solver: Solver,
+                 cache: SolvedCache) -> PlyAnalysis:
+    """One ply's column values, each searched (within a share of ``seconds``) unless the cache settles it.
+
+    The position ``moves`` reached is cached with its value, so the ply before finds the value of
+    the column played there without a search.
+    """
+    analysis = PlyAnalysis(ply, played, column_values(position, moves, seconds, solver, cache))
     cache.put(position, analysis.before, seconds, solver.name)
     return analysis

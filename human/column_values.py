@@ -10,13 +10,12 @@ limit left only a bound, the best bound proven ("win in <=5", "draw or win", ...
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Sequence
 
 from agents.alphabeta import win_score
 from agents.position import Geometry, Position, geometry
-from analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, analyze_game
+from analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, analyze_game, column_values
 from analysis.games import Game
 from analysis.score_range import ScoreRange
 from analysis.solved_cache import SolvedCache
@@ -54,7 +53,7 @@ class ColumnAnalyst:
             raise ValueError("the game is over: no column can be played")
         digits = "".join(str(column + 1) for column in moves) if shape.columns <= 9 else None
         with self._lock:
-            return _column_values(position, digits, seconds, self._solver(shape), self.cache)
+            return column_values(position, digits, seconds, self._solver(shape), self.cache)
 
     def analyze_game(self, game: Game, seconds: float = DEFAULT_SECONDS) -> GameAnalysis:
         """``analysis.game_analysis.analyze_game`` with this analyst's solver and cache: every ply, ``seconds`` each."""
@@ -75,49 +74,6 @@ class ColumnAnalyst:
                 solver.close()
             self._solvers.clear()
             self.cache.close()
-
-
-def _column_values(position: Position, digits: str | None, seconds: float, solver: Solver,
-                   cache: SolvedCache) -> tuple[ScoreRange | None, ...]:
-    """Every column's range: wins and full boards at once, then the cache, then the solver on what is left.
-
-    Each search gets half of the time left (all of it for the last): one hard column cannot starve
-    the others, as in ``analysis.game_analysis``. ``digits`` are the moves as a move string, None
-    on a board too wide to write one.
-    """
-    shape = position.geometry
-    values: list[ScoreRange | None] = [None] * shape.columns
-    pending: list[tuple[int, Position, ScoreRange]] = []
-    for column in range(shape.columns):
-        if not position.can_play(column):
-            continue
-        if position.is_winning_move(column):
-            values[column] = ScoreRange.exactly(win_score(shape, position.moves))
-            continue
-        child = position.play(column)
-        if child.is_full():
-            values[column] = ScoreRange.exactly(0)
-            continue
-        known = ScoreRange.possible(child)
-        cached = cache.get(child)
-        if cached is not None:
-            known = known.intersect(cached.range)
-            if cached.settles(seconds, solver.name):
-                values[column] = known.negated()
-                continue
-        pending.append((column, child, known))
-    deadline = time.perf_counter() + seconds
-    for index, (column, child, known) in enumerate(pending):
-        proven = known
-        now = time.perf_counter()
-        if now < deadline:
-            share = now + (deadline - now) / (1 if index == len(pending) - 1 else 2)
-            # Move strings are digits (the C solver's input): none for boards of ten columns or more.
-            child_digits = digits + str(column + 1) if digits is not None else ""
-            proven = solver.bound(child, child_digits, known, share)
-        cache.put(child, proven, seconds, solver.name)
-        values[column] = proven.negated()
-    return tuple(values)
 
 
 def describe(value: ScoreRange | None, shape: Geometry, moves: int) -> str:
