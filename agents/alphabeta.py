@@ -334,7 +334,7 @@ def solve(position: Position, table: TranspositionTable | None = None,
     with paused_gc():
         try:
             while low < high:
-                probe = _next_probe(low, high)
+                probe = next_probe(low, high)
                 score, move = _root_search(negamax, root, position.current ^ mask, mask, moves, probe, probe + 1)
                 if score <= probe:
                     high = score
@@ -458,7 +458,7 @@ def _root_search(negamax: Negamax, ordered: list[ScoredMove], opponent: int, mas
     return alpha, best
 
 
-def _next_probe(low: int, high: int) -> int:
+def next_probe(low: int, high: int) -> int:
     """The null window to test next inside ``[low, high)``: near 0 first, then halfway (Pons)."""
     probe = low + (high - low) // 2
     half_low = -((-low) // 2)

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TextIO
 
-from agents.alphabeta import SearchLimit, finished_score, prove_at_least, win_score
+from agents.alphabeta import SearchLimit, finished_score, next_probe, prove_at_least, win_score
 from agents.position import Geometry, Position, geometry
 from agents.transposition_table import TranspositionTable
 from cli.options import INTERRUPTED, InputError
@@ -370,14 +370,7 @@ def bound_columns(position: Position, table: TranspositionTable, deadline: float
 
 def _exact_target(scores: ScoreRange) -> int:
     """The next score to prove on the way to the exact one: ``solve``'s null-window order (Pons)."""
-    low, high = scores.low, scores.high
-    probe = low + (high - low) // 2
-    half_low = -((-low) // 2)
-    if probe <= 0 and half_low < probe:
-        probe = half_low
-    elif probe >= 0 and high // 2 > probe:
-        probe = high // 2
-    return probe + 1
+    return next_probe(scores.low, scores.high) + 1
 
 
 def _outcome_target(scores: ScoreRange) -> int | None:
