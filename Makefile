@@ -1,6 +1,7 @@
 # Every target works on a fresh machine with only Python 3.11: `make install` bootstraps uv into
 # .tools/ and creates the lean project environment in .venv/ from the committed uv.lock.
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
+# The interpreter's real path, not a version manager's shim: uv recreates .venv whenever the path differs.
+PYTHON ?= $(shell for p in python3.11 python3; do command -v $$p >/dev/null && exec $$p -c 'import sys; print(sys.executable)'; done)
 UV_VERSION := 0.13.9
 UV := .tools/bin/uv
 VENV := .venv
