@@ -18,12 +18,13 @@ from types import ModuleType
 from typing import NoReturn
 
 from agents.registry import AgentSpecError
-from cli import agents, build, match, play, replay, report, serve, solve, tournament, validate
+from cli import agents, analyze, build, match, play, replay, report, serve, solve, tournament, validate
 from cli.options import InputError
 from harness.cluster import ClusterError
 from harness.results_store import RunDirectoryError
 
-COMMANDS: tuple[ModuleType, ...] = (agents, play, match, tournament, replay, report, build, validate, solve, serve)
+COMMANDS: tuple[ModuleType, ...] = (agents, play, match, tournament, replay, report, build, validate, solve, analyze,
+                                    serve)
 
 BAD_INPUT = (InputError, AgentSpecError, RunDirectoryError)
 """What a command raises for input it cannot use; its message says what to do instead."""

@@ -90,11 +90,16 @@ def finite_number(text: str) -> float:
     return value
 
 
-def add_board_arguments(parser: argparse.ArgumentParser) -> None:
-    """--rows/--columns/--inarow/--act-timeout, shared by every command that plays games."""
+def add_board_size_arguments(parser: argparse.ArgumentParser) -> None:
+    """--rows/--columns/--inarow: the board's size (every command that plays or reads games on one)."""
     parser.add_argument("--rows", type=positive_int, default=6, help="board rows (default 6)")
     parser.add_argument("--columns", type=positive_int, default=7, help="board columns (default 7)")
     parser.add_argument("--inarow", type=positive_int, default=4, help="stones in a row to win (default 4)")
+
+
+def add_board_arguments(parser: argparse.ArgumentParser) -> None:
+    """--rows/--columns/--inarow/--act-timeout, shared by every command that plays games."""
+    add_board_size_arguments(parser)
     parser.add_argument("--act-timeout", type=positive_seconds, default=2.0,
                         help="seconds per move, Kaggle's actTimeout (default 2)")
 

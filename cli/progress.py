@@ -1,4 +1,4 @@
-"""The live progress bar of a run of games (match, tournament), and what Ctrl-C says about resuming it."""
+"""The live progress bar of a run of games (match, tournament) or of an analysis; what Ctrl-C says about resuming."""
 
 from __future__ import annotations
 
@@ -14,12 +14,17 @@ Result = TypeVar("Result")
 Summary = TypeVar("Summary")
 
 class ProgressBar:
-    """A tqdm bar on stderr whose text is the live score."""
+    """A tqdm bar on stderr whose text is the live score; ``unit`` names what it counts.
 
-    def __init__(self, total: int, done: int) -> None:
+    ``only_on_terminal`` leaves it out when stderr is not a terminal (a command whose output is
+    for tools); a run of games always shows it, so a log keeps its progress.
+    """
+
+    def __init__(self, total: int, done: int, unit: str = "game", only_on_terminal: bool = False) -> None:
         from tqdm import tqdm
 
-        self.bar = tqdm(total=total, initial=done, unit="game", dynamic_ncols=True, file=sys.stderr)
+        self.bar = tqdm(total=total, initial=done, unit=unit, dynamic_ncols=True, file=sys.stderr,
+                        disable=None if only_on_terminal else False)  # None: tqdm's "off unless a terminal"
 
     def update(self, text: str) -> None:
         self.bar.set_postfix_str(text, refresh=False)

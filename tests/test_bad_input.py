@@ -47,6 +47,9 @@ def scratch(root: Path) -> None:
     stray = root / "stray"
     stray.mkdir()
     (stray / "games.jsonl").write_text(json.dumps(RECORD.to_json()) + "\n")
+    (root / "list.json").write_text("[1, 2, 3]\n")
+    (root / "full.json").write_text(json.dumps({"configuration": {"rows": 6, "columns": 7, "inarow": 4},
+                                                 "steps": [[{"status": "ACTIVE"}, {"status": "INACTIVE"}]]}))
     badplan = root / "badplan"
     badplan.mkdir()
     (badplan / "run.json").write_bytes(b"\xff{")
@@ -124,6 +127,34 @@ CASES: list[tuple[str, list[str], str]] = [
     ("replay", ["replay", "run", "--game", "1"], "game-00001.json is not a replay"),
     ("replay", ["replay", "run", "--game", "0", "-o", f"{UNDER_FILE}/game.html"], "nothing can be created"),
     ("replay", ["replay", "run", "--game", "0", "-o", "folder"], "-o folder is a directory"),
+    # analyze
+    ("analyze", ["analyze"], "no game given: name a Kaggle episode JSON"),
+    ("analyze", ["analyze", "missing.json"], "missing.json does not exist"),
+    ("analyze", ["analyze", "file.txt"], "file.txt is not JSON"),
+    ("analyze", ["analyze", "latin.py"], "latin.py is not JSON"),
+    ("analyze", ["analyze", "list.json"], "a Kaggle episode is a JSON object, not list"),
+    ("analyze", ["analyze", "full.json"], "full.json holds a game without moves: nothing to analyse"),
+    ("analyze", ["analyze", "list.json", "--game", "0"], "--game picks a game of a run directory"),
+    ("analyze", ["analyze", "run"], "run holds a run's games; say which one with --game N"),
+    ("analyze", ["analyze", "run", "--game", "5"], "no game 5 in run/games.jsonl (games 0..1)"),
+    ("analyze", ["analyze", "run", "--game", "-1"], "--game: -1 is too small"),
+    ("analyze", ["analyze", "empty", "--game", "0"], "games.jsonl does not exist"),
+    ("analyze", ["analyze", "corrupt", "--game", "0"], "is not UTF-8 text"),
+    ("analyze", ["analyze", "run", "--game", "0", "--rows", "5"], "--rows, --columns and --inarow go with --moves"),
+    ("analyze", ["analyze", "run", "--game", "0", "--from-ply", "2"], "--from-ply 2: the game has plies 0 to 1"),
+    ("analyze", ["analyze", "file.txt", "--moves", "4453"], "both file.txt and --moves name a game"),
+    ("analyze", ["analyze", "--moves", "44a3"], "is 'a': expected a column digit 1-7"),
+    ("analyze", ["analyze", "--moves", "1111111"], "plays into full column 1"),
+    ("analyze", ["analyze", "--moves", "4455667711"], "move 8 of '4455667711' comes after the game was won"),
+    ("analyze", ["analyze", "--moves", ""], "--moves is empty: nothing to analyse"),
+    ("analyze", ["analyze", "--moves", "4453", "--game", "0"], "--game picks a game of a run directory"),
+    ("analyze", ["analyze", "--moves", "1", "--columns", "10"], "takes boards of up to 9 columns"),
+    ("analyze", ["analyze", "--moves", "1", "--inarow", "0"], "--inarow: 0 is too small"),
+    ("analyze", ["analyze", "--moves", "4453", "--time-limit", "-1"], "--time-limit: -1 is not zero or a positive"),
+    ("analyze", ["analyze", "--moves", "4453", "--html", f"{UNDER_FILE}/game.html"], "nothing can be created"),
+    ("analyze", ["analyze", "--moves", "4453", "--html", "folder"], "--html folder is a directory"),
+    ("analyze", ["analyze", "--moves", "4453", "--cache", UNDER_FILE], "nothing can be created under it"),
+    ("analyze", ["analyze", "--moves", "4453", "--cache", "folder", "--no-cache"], "not allowed with argument"),
     # report
     ("report", ["report", "--quick", "--only", "fig99"], "unknown experiment fig99"),
     ("report", ["report", "--quick", "--jobs", "0"], "--jobs: 0 is too small"),
