@@ -33,11 +33,14 @@ Progress = Callable[[int, int], None]
 @dataclass(frozen=True)
 class PlyAnalysis:
     """The position before move ``ply`` (counted from 0), the ``column`` played there (0-based), and
-    ``values``: the proven range of playing each column, the side to move's view, None for a full column."""
+    ``values``: the proven range of playing each column, the side to move's view, None for a full column.
+    ``known`` is the position's own value as proven elsewhere (the book, an earlier analysis), which
+    columns whose searches ran out of time may not show."""
 
     ply: int
     column: int
     values: tuple[ScoreRange | None, ...]
+    known: ScoreRange | None = None
 
     @property
     def ranges(self) -> list[ScoreRange]:
@@ -56,8 +59,9 @@ class PlyAnalysis:
 
     @property
     def before(self) -> ScoreRange:
-        """The value of the position before the move: its best column's."""
-        return best_of(self.ranges)
+        """The value of the position before the move: its best column's, narrowed by what was known of it."""
+        best = best_of(self.ranges)
+        return best if self.known is None else best.intersect(self.known)
 
     @property
     def after(self) -> ScoreRange:
@@ -69,7 +73,7 @@ class PlyAnalysis:
     @property
     def best_columns(self) -> tuple[int, ...]:
         """The columns proven to reach the position's proven value (with exact scores: the best ones)."""
-        floor = self.before.lower
+        floor = best_of(self.ranges).lower  # the columns' own floor: ``known`` may prove more than any column
         return tuple(column for column, value in enumerate(self.values) if value is not None and value.lower == floor)
 
     def describe_best(self) -> str:
@@ -197,6 +201,8 @@ def _analyze_ply(position: Position, ply: int, played: int, moves: str, seconds:
     The position ``moves`` reached is cached with its value, so the ply before finds the value of
     the column played there without a search.
     """
-    analysis = PlyAnalysis(ply, played, column_values(position, moves, seconds, solver, cache))
+    cached = cache.get(position)
+    known = cached.range if cached is not None else None
+    analysis = PlyAnalysis(ply, played, column_values(position, moves, seconds, solver, cache), known)
     cache.put(position, analysis.before, seconds, solver.name)
     return analysis

@@ -310,7 +310,9 @@ def test_a_second_analysis_reads_every_value_from_the_cache(tmp_path: Path) -> N
     cache = SolvedCache(tmp_path, None)  # a new process would start like this: from the file alone
     second = analyze_game(game, math.inf, again, cache, first_ply=len(moves) - 3)
     assert again.calls == 0 and cache.misses == 0
-    assert second == first
+    # The same values; the second run also knows each position's own value, from the first.
+    assert second.to_json() == first.to_json()
+    assert [ply.before for ply in second.plies] == [ply.before for ply in first.plies]
 
 
 def test_bounds_are_reused_at_the_same_limit_and_retried_at_a_larger_one(tmp_path: Path) -> None:
@@ -324,6 +326,20 @@ def test_bounds_are_reused_at_the_same_limit_and_retried_at_a_larger_one(tmp_pat
     larger = PythonSolver(max_nodes=1_000)
     analyze_game(game, 2.0, larger, SolvedCache(tmp_path, None), first_ply=len(moves))
     assert larger.calls > 0
+
+
+def test_a_value_known_of_the_position_narrows_its_value_where_its_columns_ran_out_of_time() -> None:
+    moves, score = shared_positions("Test_L1_R3", 1)[0]
+    position = Position.from_moves(moves)
+    column = position.legal_columns()[0]
+    cache = SolvedCache(None, None)
+    plain = last_ply(moves, column, PythonSolver(max_nodes=1_000), cache).plies[0]
+    assert not plain.before.exact  # the capped solver proves no column exactly
+    cache = SolvedCache(None, None)
+    cache.put(position, ScoreRange.exactly(score))  # as the book or an earlier analysis would know it
+    ply = last_ply(moves, column, PythonSolver(max_nodes=1_000), cache).plies[0]
+    assert ply.values == plain.values and ply.before == ScoreRange.exactly(score)
+    assert ply.best_columns == plain.best_columns and ply.best_columns
 
 
 def test_the_cache_file_survives_a_torn_line_and_keeps_proofs(tmp_path: Path) -> None:
