@@ -18,7 +18,7 @@ objects) inside the loop:
 
 ``negamax`` is fail-soft: a result ``r`` with ``alpha < r < beta`` is exact, ``r <= alpha`` an
 upper bound, ``r >= beta`` a lower bound. Bounds are stored only when a node completes, so the
-table never holds anything from a search the clock cut short: ``_OutOfTime`` unwinds past every
+table never holds anything from a search the clock cut short: ``OutOfTime`` unwinds past every
 store. The garbage collector is paused meanwhile: the search allocates only ints, tuples and
 short lists that hold no cycles, and a collection in the middle of a timed move is pure latency.
 """
@@ -35,14 +35,8 @@ from dataclasses import dataclass
 from agents.horizon import Evaluation, evaluator
 from agents.move_order import ScoredMove, centre_first_masks, sorted_moves
 from agents.position import Geometry, Position
+from agents.search_time import NO_LIMIT, OutOfTime, SearchLimit, clock_check_mask
 from agents.transposition_table import LOWER_BOUND_OFFSET, LOWER_BOUND_THRESHOLD, TranspositionTable
-
-CLOCK_CHECK_MASK = 1023
-"""The limit (clock and node count) is checked, and the table's size, once every 1024 nodes
-(more often on boards where a node works more than on 7x6: see ``clock_check_mask``)."""
-
-SEVEN_BY_SIX_WORK = 7 * 4
-"""``clock_check_mask``'s measure of a node's work (columns x inarow x 64-bit words) on 7x6."""
 
 MAX_SEARCH_PLIES = 400
 """The deepest any search recurses. Each ply is one Python frame, and 400 leave 600 of CPython's
@@ -57,28 +51,8 @@ DepthLimitedNegamax = Callable[[int, int, int, float, float, int, int], float]
 """``negamax(current, mask, moves, alpha, beta, threats, depth) -> value`` (see ``depth_limited_negamax``)."""
 
 
-class _OutOfTime(Exception):
-    """Raised inside a search when its limit is reached; it never leaves this module's functions."""
-
-
 class SearchTooDeep(ValueError):
     """A search that would recurse deeper than ``MAX_SEARCH_PLIES``."""
-
-
-@dataclass(frozen=True)
-class SearchLimit:
-    """When a search must stop: a ``time.perf_counter()`` instant and/or a number of nodes.
-
-    A node limit makes a search reproducible, whatever the machine's speed; it is checked every
-    1024 nodes (see ``clock_check_mask``), so a search may run up to 1023 nodes past it.
-    """
-
-    stop_at: float = math.inf
-    max_nodes: float = math.inf
-
-
-NO_LIMIT = SearchLimit()
-"""Search until done."""
 
 
 @dataclass(frozen=True)
@@ -145,23 +119,6 @@ def finished_score(position: Position) -> int | None:
     return None
 
 
-def clock_check_mask(shape: Geometry) -> int:
-    """``nodes & mask == 0`` on the nodes where a search looks at its limit.
-
-    A node's work is about ``columns x inarow`` operations (its moves' winning cells) on ints of
-    ``(rows + 1) x columns`` bits, so it grows with the board: 1024 nodes take 5 ms on 7x6 and 1 s
-    on 40x40 with 40 in a row. The interval is 1024 nodes up to 7x6's work per node, and a power of
-    two that many times shorter where a node works more, so the clock is read every few
-    milliseconds on any board (7x6 keeps 1024, and so its node counts).
-    """
-    words = 1 + shape.height * shape.columns // 64
-    work = shape.columns * shape.inarow * words
-    interval = CLOCK_CHECK_MASK + 1
-    while interval > 1 and interval * work > (CLOCK_CHECK_MASK + 1) * SEVEN_BY_SIX_WORK:
-        interval //= 2
-    return interval - 1
-
-
 def _check_depth(plies: int) -> None:
     """Raise ``SearchTooDeep`` unless a search may recurse ``plies`` deep."""
     if plies > MAX_SEARCH_PLIES:
@@ -182,7 +139,7 @@ def paused_gc() -> Iterator[None]:
 
 
 def exact_negamax(shape: Geometry, table: TranspositionTable, limit: SearchLimit) -> tuple[Negamax, NodeCounter]:
-    """A fail-soft exact negamax for ``shape`` over ``table``, raising ``_OutOfTime`` at ``limit``.
+    """A fail-soft exact negamax for ``shape`` over ``table``, raising ``OutOfTime`` at ``limit``.
 
     ``negamax(current, mask, moves, alpha, beta, threats)`` scores a position whose mover cannot
     win at once; ``threats`` are the opponent's winning cells. Everything the loop touches is a
@@ -206,7 +163,7 @@ def exact_negamax(shape: Geometry, table: TranspositionTable, limit: SearchLimit
         nodes += 1
         if not nodes & check_mask:
             if clock() >= stop_at or nodes >= max_nodes:
-                raise _OutOfTime
+                raise OutOfTime
             if len(entries) >= capacity:
                 entries.clear()
         possible = (mask + bottom) & board
@@ -277,7 +234,7 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
         nonlocal nodes
         nodes += 1
         if not nodes & check_mask and (clock() >= stop_at or nodes >= max_nodes):
-            raise _OutOfTime
+            raise OutOfTime
         possible = (mask + bottom) & board
         forced = possible & threats
         if forced:
@@ -340,7 +297,7 @@ def solve(position: Position, table: TranspositionTable | None = None,
                     high = score
                 else:
                     low, best = score, move
-        except _OutOfTime:
+        except OutOfTime:
             return None
     return Solution(low, shape.column_of(best), counter.nodes + 1)
 
@@ -364,7 +321,7 @@ def prove_at_least(position: Position, target: int, table: TranspositionTable | 
     with paused_gc():
         try:
             score, move = _root_search(negamax, root, position.current ^ mask, mask, moves, target - 1, target)
-        except _OutOfTime:
+        except OutOfTime:
             return None
     holds = score >= target
     return Proof(target, holds, shape.column_of(move) if holds else None, counter.nodes + 1)
@@ -394,7 +351,7 @@ def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
                 score = -negamax(opponent, mask | move, moves + 1, -math.inf, -alpha, threats, depth - 1)
                 if score > alpha:
                     alpha, best = score, move
-        except _OutOfTime:
+        except OutOfTime:
             return None
     exact = depth >= shape.cells - moves
     return Estimate(alpha, shape.column_of(best), exact, depth, counter.nodes + 1)

@@ -23,8 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from agents.alphabeta import MAX_SEARCH_PLIES, NO_LIMIT, SearchLimit, prove_at_least, search_depth, solve
+from agents.alphabeta import MAX_SEARCH_PLIES, prove_at_least, search_depth, solve
 from agents.position import Position
+from agents.search_time import NO_LIMIT, SearchLimit
 from agents.transposition_table import TranspositionTable
 
 PROOF_TARGETS = (1, 0)

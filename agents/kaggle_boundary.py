@@ -17,10 +17,10 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass
-from dataclasses import field as dataclass_field
 from typing import Any, Protocol
 
 from agents.position import Position
+from agents.search_time import Deadline, OverageBank
 
 DEFAULT_MARGIN = 0.3
 """Seconds kept back from ``actTimeout`` for Kaggle's own overhead and timer jitter."""
@@ -31,66 +31,6 @@ def field(record: Any, name: str, default: Any = None) -> Any:
     if isinstance(record, dict):
         return record.get(name, default)
     return getattr(record, name, default)
-
-
-class OverageBank:
-    """Kaggle's shared overage bank as one move sees it: the seconds left, and what this move drew.
-
-    A search draws on it through ``Deadline.extended``; the guard reads ``drawn`` once the move is
-    answered, which tells a move that ran past ``actTimeout`` on purpose from one that was late.
-    """
-
-    __slots__ = ("balance", "drawn")
-
-    def __init__(self, balance: float = 0.0) -> None:
-        self.balance = max(0.0, balance)
-        self.drawn = 0.0
-
-    def draw(self, seconds: float) -> float:
-        """Take up to ``seconds`` from the bank; what was actually taken (never more than is left)."""
-        taken = min(max(0.0, seconds), self.balance)
-        self.balance -= taken
-        self.drawn += taken
-        return taken
-
-    def __repr__(self) -> str:
-        return f"OverageBank(balance={self.balance!r}, drawn={self.drawn!r})"
-
-
-@dataclass(frozen=True)
-class Deadline:
-    """When a move must be answered, measured on ``time.perf_counter``.
-
-    ``expires_at`` is the end of the per-move budget; ``bank`` the shared overage the search may
-    dip into through ``extended`` when a move is worth more than the usual budget. The times
-    never change; the bank is shared on purpose, by every deadline extended from the same move.
-    """
-
-    started_at: float
-    expires_at: float
-    bank: OverageBank = dataclass_field(default_factory=OverageBank, compare=False)
-
-    @classmethod
-    def after(cls, seconds: float, overage: float = 0.0) -> Deadline:
-        """A deadline ``seconds`` from now, with ``overage`` seconds in the bank."""
-        now = time.perf_counter()
-        return cls(now, now + max(0.0, seconds), OverageBank(overage))
-
-    @property
-    def overage(self) -> float:
-        """Seconds left in the overage bank."""
-        return self.bank.balance
-
-    def remaining(self) -> float:
-        """Seconds left, never negative."""
-        return max(0.0, self.expires_at - time.perf_counter())
-
-    def expired(self) -> bool:
-        return time.perf_counter() >= self.expires_at
-
-    def extended(self, seconds: float) -> Deadline:
-        """This deadline pushed back by up to ``seconds`` drawn from the overage bank (what is left of it)."""
-        return Deadline(self.started_at, self.expires_at + self.bank.draw(seconds), self.bank)
 
 
 def read_position(observation: Any, configuration: Any) -> Position:

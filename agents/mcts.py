@@ -21,8 +21,9 @@ import random
 import time
 from collections.abc import Iterator
 
-from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.kaggle_boundary import GuardedAgent
 from agents.position import Position
+from agents.search_time import Deadline
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 

@@ -22,20 +22,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.heuristics import h1, h2, parse_weights, window_score, window_weights
-from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.kaggle_boundary import GuardedAgent
 from agents.position import Geometry, Position
+from agents.search_time import Deadline, OutOfTime, clock_check_mask
 from agents.window_table import WindowTable
 
 WIN_SCORE = 10**15
 """Above every evaluation (H1 sums stay below 10**14 on any board Kaggle plays)."""
 INFINITY = 10**18
 EVALUATIONS = ("window", "h1", "h2")
-DEADLINE_CHECK_NODES = 1024
-"""Nodes between looks at the clock: a few tens of milliseconds apart on 7x6."""
-
-
-class _OutOfTime(Exception):
-    """Raised inside a search when the move's deadline passes; the last completed depth is played."""
 
 
 def adaptive_depth(position: Position) -> int:
@@ -83,6 +78,7 @@ class AlphaBetaSearch:
         self.static = self._static_evaluation(evaluation)
         self.nodes = 0
         self.evaluations = 0
+        self.check_mask = clock_check_mask(self.shape)
 
     def _static_evaluation(self, evaluation: str) -> Callable[[int, int, int], int]:
         """``(current, mask, moves) -> score`` for the side to move, computed from scratch."""
@@ -152,8 +148,8 @@ class AlphaBetaSearch:
     def _negamax(self, current: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta: exact inside (alpha, beta), else a bound on the side that failed."""
         self.nodes += 1
-        if self.deadline is not None and not self.nodes % DEADLINE_CHECK_NODES and self.deadline.expired():
-            raise _OutOfTime
+        if self.deadline is not None and not self.nodes & self.check_mask and self.deadline.expired():
+            raise OutOfTime
         shape = self.shape
         if shape.winning_cells(current, mask) & shape.possible(mask):
             return WIN_SCORE + shape.cells - moves - 1
@@ -191,7 +187,7 @@ class AlphaBetaSearch:
                 break
             try:
                 result = self.search(next_depth, result.columns[0])
-            except _OutOfTime:
+            except OutOfTime:
                 break
         return result
 

@@ -15,16 +15,13 @@ from __future__ import annotations
 import random
 import time
 
-from agents.alphabeta import MAX_SEARCH_PLIES, NO_LIMIT, SearchLimit, clock_check_mask
-from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.alphabeta import MAX_SEARCH_PLIES
+from agents.kaggle_boundary import GuardedAgent
 from agents.position import Geometry, Position
+from agents.search_time import NO_LIMIT, Deadline, OutOfTime, SearchLimit, clock_check_mask
 
 WIN_BASE = 4
 """Added to every win score so that the slowest win still outranks the best horizon score (3)."""
-
-
-class _OutOfTime(Exception):
-    """Raised inside a search when its limit is reached; ``best_move`` turns it into None."""
 
 
 def _adjacency(shape: Geometry, stones: int, cell: int) -> int:
@@ -53,14 +50,14 @@ class NegamaxSearch:
         self._check_mask = clock_check_mask(position.geometry)
         try:
             return self._negamax(position.geometry, position.current, position.mask, position.moves, self.depth)
-        except _OutOfTime:
+        except OutOfTime:
             return None
 
     def _negamax(self, shape: Geometry, current: int, mask: int, moves: int, depth: int) -> tuple[float, int]:
         self.nodes += 1
         if not self.nodes & self._check_mask and (
                 time.perf_counter() >= self.limit.stop_at or self.nodes >= self.limit.max_nodes):
-            raise _OutOfTime
+            raise OutOfTime
         possible = shape.possible(mask)
         wins = shape.winning_cells(current, mask) & possible
         if wins:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.kaggle_boundary import GuardedAgent
 from agents.position import Position
+from agents.search_time import Deadline
 
 
 class RandomStrategy:

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import time
 
-from agents.alphabeta import MAX_SEARCH_PLIES, SearchLimit
+from agents.alphabeta import MAX_SEARCH_PLIES
 from agents.anytime_search import iterative_deepening, proofs
-from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.kaggle_boundary import GuardedAgent
 from agents.opening_book import OpeningBook, load_opening_book
 from agents.position import Geometry, Position
+from agents.search_time import Deadline, SearchLimit
 from agents.transposition_table import DEFAULT_CAPACITY, TranspositionTable
 
 HEURISTIC_SHARE = 0.15

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 
-from agents.alphabeta import SearchLimit, prove_at_least, solve
+from agents.alphabeta import prove_at_least, solve
 from agents.position import Position
+from agents.search_time import SearchLimit
 from agents.transposition_table import TranspositionTable
 from analysis.score_range import ScoreRange
 

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from conditions import machine_conditions
 
-from agents.kaggle_boundary import Deadline
 from agents.minimax import AlphaBetaSearch, MinimaxStrategy, adaptive_depth
 from agents.position import Position
+from agents.search_time import Deadline
 
 
 @dataclass(frozen=True)

@@ -41,10 +41,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from agents.alphabeta import SearchLimit, analyze, solve
+from agents.alphabeta import analyze, solve
 from agents.opening_book import OpeningBook, load_opening_book
 from agents.position import Position
 from agents.registry import AgentEntry
+from agents.search_time import SearchLimit
 from submission.module_graph import PROJECT_ROOT
 
 ENDGAMES = PROJECT_ROOT / "positions" / "Test_L3_R1"

@@ -24,9 +24,10 @@ from typing import Any
 import pytest
 
 from agents.agent_spec import AgentSpec
-from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.kaggle_boundary import GuardedAgent
 from agents.position import Position
 from agents.registry import REGISTRY, create_agent
+from agents.search_time import Deadline
 from harness.engine import BoardConfig, Outcome, make_environment, resolve_agent
 
 AGENTS = sorted(REGISTRY)

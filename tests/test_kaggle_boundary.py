@@ -7,17 +7,9 @@ import time
 import numpy as np
 import pytest
 
-from agents.kaggle_boundary import (
-    Deadline,
-    Fault,
-    FaultKind,
-    GuardedAgent,
-    OverageBank,
-    read_deadline,
-    read_position,
-    to_column,
-)
+from agents.kaggle_boundary import Fault, FaultKind, GuardedAgent, read_deadline, read_position, to_column
 from agents.position import Position
+from agents.search_time import Deadline, OverageBank
 
 CONFIG = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
 

@@ -11,9 +11,9 @@ import time
 
 import pytest
 
-from agents.kaggle_boundary import Deadline
 from agents.mcts import DRAW, LOSS, WIN, MctsStrategy, Node, TreeSearch, choose_child, rollout, ucb
 from agents.position import Position
+from agents.search_time import Deadline
 
 
 def forced_wins_in_two(position: Position) -> set[int]:

@@ -7,10 +7,10 @@ import random
 import pytest
 
 from agents.heuristics import h1, h2, window_score, window_weights
-from agents.kaggle_boundary import Deadline
 from agents.minimax import WIN_SCORE, AlphaBetaSearch, MinimaxStrategy, adaptive_depth, check_board, make_agent
 from agents.position import Position, geometry
 from agents.registry import create_agent
+from agents.search_time import Deadline
 from harness.engine import BoardConfig, Outcome, run_game
 
 

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from agents.alphabeta import MAX_SEARCH_PLIES, SearchLimit
-from agents.kaggle_boundary import Deadline
+from agents.alphabeta import MAX_SEARCH_PLIES
 from agents.negamax import WIN_BASE, NegamaxSearch, NegamaxStrategy
 from agents.position import Position
+from agents.search_time import Deadline, SearchLimit
 
 
 def test_sees_a_win_in_two_and_prefers_the_sooner_win() -> None:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from agents.agent_spec import AgentSpec
-from agents.kaggle_boundary import Deadline
 from agents.minimax import MinimaxStrategy
 from agents.position import Position
+from agents.search_time import Deadline
 from cli.main import main
 from harness import engine
 from harness.engine import BoardConfig

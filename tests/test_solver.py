@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from agents import solver
-from agents.alphabeta import MAX_SEARCH_PLIES, SearchLimit, SearchTooDeep, clock_check_mask, solve
+from agents.alphabeta import MAX_SEARCH_PLIES, SearchTooDeep, solve
 from agents.anytime_search import iterative_deepening
-from agents.kaggle_boundary import Deadline
 from agents.opening_book import OpeningBook
 from agents.position import Position, geometry
+from agents.search_time import Deadline, SearchLimit, clock_check_mask
 from agents.solver import SolverStrategy, make_agent
 from harness.game import GameSpec, play_game
 
