@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from agents.horizon import Evaluation, evaluator
 from agents.move_order import ScoredMove, centre_first_masks, sorted_moves
 from agents.position import Geometry, Position
+from agents.search_result import SearchCounts
 from agents.search_time import NO_LIMIT, OutOfTime, SearchLimit, clock_check_mask
 from agents.transposition_table import LOWER_BOUND_OFFSET, LOWER_BOUND_THRESHOLD, TranspositionTable
 
@@ -95,14 +96,26 @@ class Estimate:
 
 
 class NodeCounter:
-    """How many nodes a search built by ``exact_negamax`` has entered so far."""
+    """How many nodes a search built by ``exact_negamax`` (or ``depth_limited_negamax``) has entered
+    so far, and how many horizon evaluations it made."""
 
-    def __init__(self, read: Callable[[], int]) -> None:
+    def __init__(self, read: Callable[[], int], read_evaluations: Callable[[], int] = lambda: 0) -> None:
         self.read = read
+        self.read_evaluations = read_evaluations
 
     @property
     def nodes(self) -> int:
         return self.read()
+
+    @property
+    def evaluations(self) -> int:
+        return self.read_evaluations()
+
+    def add_to(self, counts: SearchCounts | None) -> None:
+        """Add this search's nodes (and the root's) and evaluations to ``counts``, if given."""
+        if counts is not None:
+            counts.nodes += self.nodes + 1
+            counts.evaluations += self.evaluations
 
 
 def win_score(shape: Geometry, moves: int) -> int:
@@ -229,9 +242,10 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
     stop_at, max_nodes = limit.stop_at, limit.max_nodes
     check_mask = clock_check_mask(shape)
     nodes = 0
+    evaluations = 0
 
     def negamax(current: int, mask: int, moves: int, alpha: float, beta: float, threats: int, depth: int) -> float:
-        nonlocal nodes
+        nonlocal nodes, evaluations
         nodes += 1
         if not nodes & check_mask and (clock() >= stop_at or nodes >= max_nodes):
             raise OutOfTime
@@ -247,6 +261,7 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
         if moves >= cells - 2:
             return 0
         if depth <= 0:
+            evaluations += 1
             return evaluate(current, mask, moves, threats)
         low = -((cells - 2 - moves) // 2)
         if alpha < low:
@@ -267,12 +282,14 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
                 alpha = score
         return alpha
 
-    return negamax, NodeCounter(lambda: nodes)
+    return negamax, NodeCounter(lambda: nodes, lambda: evaluations)
 
 
 def solve(position: Position, table: TranspositionTable | None = None,
-          limit: SearchLimit = NO_LIMIT) -> Solution | None:
+          limit: SearchLimit = NO_LIMIT, counts: SearchCounts | None = None) -> Solution | None:
     """The exact score of ``position`` and a best column, or None if the ``limit`` came first.
+
+    ``counts``, when given, gets the nodes searched added, whether the search finished or not.
 
     Among moves with the best score the one
     found first in move order is played: a win is always the fastest one, a loss the slowest.
@@ -280,6 +297,8 @@ def solve(position: Position, table: TranspositionTable | None = None,
     """
     root = _root_moves(position)
     if isinstance(root, Solution):
+        if counts is not None:
+            counts.nodes += root.nodes
         return root
     shape = position.geometry
     _check_depth(shape.cells - position.moves)
@@ -299,19 +318,23 @@ def solve(position: Position, table: TranspositionTable | None = None,
                     low, best = score, move
         except OutOfTime:
             return None
+        finally:
+            counter.add_to(counts)
     return Solution(low, shape.column_of(best), counter.nodes + 1)
 
 
 def prove_at_least(position: Position, target: int, table: TranspositionTable | None = None,
-                   limit: SearchLimit = NO_LIMIT) -> Proof | None:
+                   limit: SearchLimit = NO_LIMIT, counts: SearchCounts | None = None) -> Proof | None:
     """Whether the side to move can score at least ``target``, or None if the ``limit`` came first.
 
     One null-window search: much cheaper than ``solve``, and all an agent needs to keep a won
     position won (``target`` 1) or a drawn one from being lost (``target`` 0). Raises
-    ``SearchTooDeep`` like ``solve``.
+    ``SearchTooDeep`` like ``solve``; ``counts`` as ``solve``'s.
     """
     root = _root_moves(position)
     if isinstance(root, Solution):
+        if counts is not None:
+            counts.nodes += root.nodes
         holds = root.score >= target
         return Proof(target, holds, root.column if holds else None, root.nodes)
     shape = position.geometry
@@ -323,19 +346,24 @@ def prove_at_least(position: Position, target: int, table: TranspositionTable | 
             score, move = _root_search(negamax, root, position.current ^ mask, mask, moves, target - 1, target)
         except OutOfTime:
             return None
+        finally:
+            counter.add_to(counts)
     holds = score >= target
     return Proof(target, holds, shape.column_of(move) if holds else None, counter.nodes + 1)
 
 
 def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
-                 first_column: int | None = None) -> Estimate | None:
+                 first_column: int | None = None, counts: SearchCounts | None = None) -> Estimate | None:
     """The best column of ``position`` searched ``depth`` plies deep, or None if the ``limit`` came first.
 
     ``first_column``, when it is a candidate, is searched first (the previous iteration's best).
-    Raises ``SearchTooDeep`` when that would recurse more than ``MAX_SEARCH_PLIES`` deep.
+    Raises ``SearchTooDeep`` when that would recurse more than ``MAX_SEARCH_PLIES`` deep; ``counts``
+    as ``solve``'s, with the horizon evaluations too.
     """
     root = _root_moves(position)
     if isinstance(root, Solution):
+        if counts is not None:
+            counts.nodes += root.nodes
         return Estimate(float(root.score), root.column if root.column is not None else -1, True, depth, root.nodes)
     shape = position.geometry
     _check_depth(min(depth, shape.cells - position.moves))
@@ -353,6 +381,8 @@ def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
                     alpha, best = score, move
         except OutOfTime:
             return None
+        finally:
+            counter.add_to(counts)
     exact = depth >= shape.cells - moves
     return Estimate(alpha, shape.column_of(best), exact, depth, counter.nodes + 1)
 

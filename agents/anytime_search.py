@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from agents.alphabeta import MAX_SEARCH_PLIES, prove_at_least, search_depth, solve
 from agents.position import Position
+from agents.search_result import SearchCounts
 from agents.search_time import NO_LIMIT, SearchLimit
 from agents.transposition_table import TranspositionTable
 
@@ -52,12 +53,14 @@ class SearchResult:
 
 def iterative_deepening(position: Position, table: TranspositionTable | None = None,
                         exact_limit: SearchLimit = NO_LIMIT,
-                        heuristic_limit: SearchLimit | None = None) -> Iterator[SearchResult]:
+                        heuristic_limit: SearchLimit | None = None,
+                        counts: SearchCounts | None = None) -> Iterator[SearchResult]:
     """Results of ever deeper searches of ``position`` (not over), then of ``proofs`` if the limits allow.
 
     The depth-limited iterations stop at ``heuristic_limit`` (default, and on boards too big for
     the proofs: ``exact_limit``), whose node count covers all of them together; the proofs and the
-    exact solve then run until ``exact_limit``, whose node count covers those together.
+    exact solve then run until ``exact_limit``, whose node count covers those together. ``counts``
+    gets every step's nodes and evaluations added, the step the limit cut short included.
     """
     if position.is_over():
         raise ValueError(f"the game is over in {position!r}: there is no move to search")
@@ -68,7 +71,7 @@ def iterative_deepening(position: Position, table: TranspositionTable | None = N
     best: int | None = None
     for depth in range(1, min(remaining, MAX_SEARCH_PLIES) + 1):
         limit = SearchLimit(heuristic_limit.stop_at, heuristic_limit.max_nodes - used)
-        estimate = search_depth(position, depth, limit, best)
+        estimate = search_depth(position, depth, limit, best, counts)
         if estimate is None:
             break
         used += estimate.nodes
@@ -79,10 +82,11 @@ def iterative_deepening(position: Position, table: TranspositionTable | None = N
             return
         if abs(estimate.score) >= 1:
             break
-    yield from proofs(position, table if table is not None else TranspositionTable(), exact_limit)
+    yield from proofs(position, table if table is not None else TranspositionTable(), exact_limit, counts)
 
 
-def proofs(position: Position, table: TranspositionTable, limit: SearchLimit = NO_LIMIT) -> Iterator[SearchResult]:
+def proofs(position: Position, table: TranspositionTable, limit: SearchLimit = NO_LIMIT,
+           counts: SearchCounts | None = None) -> Iterator[SearchResult]:
     """A proven win, else a proven draw (if either holds), then the exact solution, as far as ``limit`` allows.
 
     ``limit``'s node count covers all of them together. Nothing is yielded on a board with more
@@ -93,13 +97,13 @@ def proofs(position: Position, table: TranspositionTable, limit: SearchLimit = N
         return
     used = 0
     for target in PROOF_TARGETS:
-        proof = prove_at_least(position, target, table, SearchLimit(limit.stop_at, limit.max_nodes - used))
+        proof = prove_at_least(position, target, table, limit.less(used), counts)
         if proof is None:
             return
         used += proof.nodes
         if proof.holds and proof.column is not None:
             yield SearchResult(proof.column, float(target), False, remaining, proof.nodes, proven=True)
             break
-    solution = solve(position, table, SearchLimit(limit.stop_at, limit.max_nodes - used))
+    solution = solve(position, table, limit.less(used), counts)
     if solution is not None and solution.column is not None:
         yield SearchResult(solution.column, solution.score, True, remaining, solution.nodes, proven=True)

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.heuristics import h1, h2, parse_weights, window_score, window_weights
-from agents.kaggle_boundary import GuardedAgent
 from agents.position import Geometry, Position
 from agents.search_time import Deadline, OutOfTime, clock_check_mask
+from agents.strategy import MoveStats
 from agents.window_table import WindowTable
 
 WIN_SCORE = 10**15
@@ -112,6 +112,7 @@ class AlphaBetaSearch:
         best comes back with its exact value and ties can be broken fairly by the caller.
         ``first`` is searched first (the best move of the previous depth).
         """
+        self.nodes += 1  # the root is a position the search entered, as every child is
         shape, root = self.shape, self.root
         possible = shape.possible(root.mask)
         wins = root.winning_cells() & possible
@@ -230,6 +231,8 @@ class MinimaxStrategy:
         self.rng = random.Random(seed)
         self.last_search: AlphaBetaSearch | None = None
         self.last_result: SearchResult | None = None
+        self.time_budget: float | None = None
+        self.last_stats: MoveStats = {}
 
     def search_for(self, position: Position, deadline: Deadline | None = None) -> AlphaBetaSearch:
         """A fresh search over ``position`` configured as this strategy is."""
@@ -240,6 +243,8 @@ class MinimaxStrategy:
         depth = self.depth if self.depth is not None else adaptive_depth(position)
         result = search.deepen(depth)
         self.last_search, self.last_result = search, result
+        self.last_stats = {"nodes": search.nodes, "depth": result.depth, "evaluations": search.evaluations,
+                           "source": "search"}
         return self.rng.choice(result.columns)
 
     def reset(self) -> None:
@@ -247,12 +252,12 @@ class MinimaxStrategy:
         self.last_search = self.last_result = None
 
 
-def make_agent(depth: int | None = None, evaluation: str = "window", weights: str | None = None,
-               memo: bool = True, seed: int | None = None) -> GuardedAgent:
+def make_strategy(depth: int | None = None, evaluation: str = "window", weights: str | None = None,
+                  memo: bool = True, seed: int | None = None) -> MinimaxStrategy:
     """Sheoran et al.'s minimax: depth 4/5 by the paper's rule unless ``depth`` is given.
 
     ``evaluation`` is ``window`` (the paper's), ``h1`` or ``h2`` (Kang, Wang & Hu); ``weights``
     replaces the window weights for 1..inarow stones, written ``1/3/9/81``; ``memo=false`` turns
     off the incremental table and the evaluation memo (same moves, slower); ``seed`` breaks ties.
     """
-    return GuardedAgent("minimax", MinimaxStrategy(depth, evaluation, weights, memo, seed))
+    return MinimaxStrategy(depth, evaluation, weights, memo, seed)

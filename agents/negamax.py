@@ -16,9 +16,9 @@ import random
 import time
 
 from agents.alphabeta import MAX_SEARCH_PLIES
-from agents.kaggle_boundary import GuardedAgent
 from agents.position import Geometry, Position
 from agents.search_time import NO_LIMIT, Deadline, OutOfTime, SearchLimit, clock_check_mask
+from agents.strategy import MoveStats
 
 WIN_BASE = 4
 """Added to every win score so that the slowest win still outranks the best horizon score (3)."""
@@ -43,6 +43,7 @@ class NegamaxSearch:
         self.rng = rng
         self.limit = limit
         self.nodes = 0
+        self.evaluations = 0
         self._check_mask = 0
 
     def best_move(self, position: Position) -> tuple[float, int] | None:
@@ -70,6 +71,7 @@ class NegamaxSearch:
             if not move:
                 continue
             if depth <= 0 or moves + 1 == shape.cells:
+                self.evaluations += depth <= 0
                 score: float = _adjacency(shape, current, move) if depth <= 0 else 0
             else:
                 score = -self._negamax(shape, current ^ mask, mask | move, moves + 1, depth - 1)[0]
@@ -90,6 +92,8 @@ class NegamaxStrategy:
         self.seed = seed
         self.rng = random.Random(seed)
         self.last_depth = 0
+        self.time_budget: float | None = None
+        self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
         limit = SearchLimit(deadline.expires_at)
@@ -97,21 +101,24 @@ class NegamaxStrategy:
         # clock allows never shifts the tie-breaks of later moves.
         tie_seed = self.rng.getrandbits(64)
         column = position.legal_columns()[0]
-        self.last_depth = 0
+        self.last_depth = nodes = evaluations = 0
         for depth in range(1, min(self.depth, position.geometry.cells - position.moves) + 1):
             if depth > 1 and deadline.expired():
                 break
-            found = NegamaxSearch(depth, random.Random(tie_seed), NO_LIMIT if depth == 1 else limit).best_move(position)
+            search = NegamaxSearch(depth, random.Random(tie_seed), NO_LIMIT if depth == 1 else limit)
+            found = search.best_move(position)
+            nodes, evaluations = nodes + search.nodes, evaluations + search.evaluations
             if found is None:
                 break
             column, self.last_depth = found[1], depth
+        self.last_stats = {"nodes": nodes, "depth": self.last_depth, "evaluations": evaluations, "source": "search"}
         return column
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
 
 
-def make_agent(depth: int = 4, seed: int | None = None) -> GuardedAgent:
+def make_strategy(depth: int = 4, seed: int | None = None) -> NegamaxStrategy:
     """The baseline negamax searching up to ``depth`` plies within Kaggle's actTimeout (less the safety
     margin): depth 1 always, deeper depths while time is left. A seed fixes how it breaks ties."""
-    return GuardedAgent("negamax", NegamaxStrategy(depth, seed))
+    return NegamaxStrategy(depth, seed)

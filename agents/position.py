@@ -19,9 +19,12 @@ answer "where would a stone complete inarow?" for every direction and every inar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
+
+ROW_SYMBOLS = ".xo"
+"""``from_rows``' symbols: an empty cell, a stone of the first player, a stone of the second."""
 
 
 @dataclass(frozen=True)
@@ -167,7 +170,7 @@ class Position:
     """An immutable Connect-X position seen from the side to move.
 
     ``current`` holds the mover's stones, ``mask`` all stones, ``moves`` how many were played.
-    ``repr`` gives ``Position.from_board(...)`` text that rebuilds the same position.
+    ``repr`` gives ``Position.from_rows(...)`` text that rebuilds the same position.
     """
 
     __slots__ = ("geometry", "current", "mask", "moves")
@@ -211,74 +214,55 @@ class Position:
         return position
 
     @classmethod
-    def from_board(
-        cls, board: Sequence[int] | str, rows: int | None = None, columns: int | None = None,
-        inarow: int = 4, mark: int | None = None,
-    ) -> Position:
-        """A position from Kaggle's flat board (row 0 on top, 0 empty, marks 1 and 2).
-
-        ``board`` may also be text, rows top to bottom joined by '/', as ``repr`` writes it. The
-        side to move is ``mark`` when given (Kaggle's ``obs.mark``), otherwise the player whose
-        turn it is by stone count (player 1 moves first).
+    def from_rows(cls, text: str, inarow: int = 4) -> Position:
+        """The position drawn by ``text``: rows top to bottom joined by '/', ``.`` empty, ``x`` the first
+        player's stones, ``o`` the second's (``repr`` writes this form). The side to move follows from the
+        stone counts; ValueError for a drawing no game reaches (floating stones, wrong counts).
         """
-        if isinstance(board, str):
-            lines = board.split("/")
-            rows, columns = len(lines), len(lines[0])
-            if any(len(line) != columns for line in lines) or not set(board) <= set("012/"):
-                raise ValueError(f"board text {board!r}: expected equal rows of 0/1/2 separated by '/'")
-            cells = [int(ch) for ch in "".join(lines)]
-        else:
-            cells = [int(value) for value in board]
-        if rows is None or columns is None or len(cells) != rows * columns:
-            raise ValueError(f"board has {len(cells)} cells, expected rows x columns = {rows} x {columns}")
+        lines = text.split("/")
+        rows, columns = len(lines), len(lines[0])
+        if not columns or any(len(line) != columns for line in lines) or not set(text) <= set(ROW_SYMBOLS + "/"):
+            raise ValueError(f"board text {text!r}: expected equal rows of '.', 'x' (first player) and 'o' "
+                             "separated by '/'")
         shape = geometry(rows, columns, inarow)
-        stones = {1: 0, 2: 0}
+        stones = [0, 0]
         mask = 0
         for c in range(columns):
             for r in range(rows):
-                value = cells[(rows - 1 - r) * columns + c]
-                if value not in (0, 1, 2):
-                    raise ValueError(f"cell value {value} at row {rows - 1 - r}, column {c}: expected 0, 1 or 2")
-                if value:
-                    bit = 1 << (c * shape.height + r)
-                    if not mask & (bit >> 1) and r > 0:
-                        raise ValueError(f"floating stone at row {rows - 1 - r}, column {c}")
-                    stones[value] |= bit
-                    mask |= bit
-        ones, twos = bin(stones[1]).count("1"), bin(stones[2]).count("1")
-        if ones - twos not in (0, 1):
-            raise ValueError(
-                f"player 1 has {ones} stones and player 2 {twos}: player 1 moves first, so no game reaches this"
-            )
-        to_move = 1 if ones == twos else 2
-        if mark is not None and mark != to_move:
-            raise ValueError(f"mark {mark} is not to move: by the stone counts it is player {to_move}'s turn")
-        return cls(shape, stones[to_move], mask, ones + twos)
+                symbol = lines[rows - 1 - r][c]
+                if symbol == ".":
+                    continue
+                bit = 1 << (c * shape.height + r)
+                if r > 0 and not mask & (bit >> 1):  # the cell below must hold a stone: nothing floats
+                    raise ValueError(f"floating stone at row {rows - 1 - r}, column {c}")
+                stones[symbol == "o"] |= bit
+                mask |= bit
+        first, second = stones[0].bit_count(), stones[1].bit_count()
+        if first - second not in (0, 1):
+            raise ValueError(f"the first player (x) has {first} stones and the second (o) {second}: the first "
+                             "player moves first, so no game reaches this")
+        return cls(shape, stones[0] if first == second else stones[1], mask, first + second)
 
-    def to_board(self) -> list[int]:
-        """Kaggle's flat board (row 0 on top) with player 1 / player 2 marks."""
+    def rows_text(self) -> str:
+        """The board as ``from_rows`` reads it: rows top to bottom joined by '/', ``.`` empty, ``x`` the
+        first player, ``o`` the second."""
         shape = self.geometry
         first = self.current if self.moves % 2 == 0 else self.current ^ self.mask
-        cells = []
+        lines = []
         for row in range(shape.rows - 1, -1, -1):
+            cells = []
             for c in range(shape.columns):
                 bit = 1 << (c * shape.height + row)
-                cells.append(0 if not self.mask & bit else 1 if first & bit else 2)
-        return cells
+                cells.append("." if not self.mask & bit else "x" if first & bit else "o")
+            lines.append("".join(cells))
+        return "/".join(lines)
 
     def __repr__(self) -> str:
-        shape = self.geometry
-        cells = "".join(str(v) for v in self.to_board())
-        text = "/".join(cells[r * shape.columns:(r + 1) * shape.columns] for r in range(shape.rows))
-        return f"Position.from_board({text!r}, inarow={shape.inarow})"
+        return f"Position.from_rows({self.rows_text()!r}, inarow={self.geometry.inarow})"
 
     def __str__(self) -> str:
-        shape = self.geometry
-        symbols = ".XO"
-        board = self.to_board()
-        width = shape.columns
-        lines = [" ".join(symbols[v] for v in board[r * width:(r + 1) * width]) for r in range(shape.rows)]
-        lines.append(" ".join(str((c + 1) % 10) for c in range(shape.columns)))
+        lines = [" ".join(line.upper()) for line in self.rows_text().split("/")]
+        lines.append(" ".join(str((c + 1) % 10) for c in range(self.geometry.columns)))
         return "\n".join(lines)
 
     def __eq__(self, other: object) -> bool:
@@ -291,11 +275,6 @@ class Position:
 
     def __hash__(self) -> int:
         return hash((self.geometry.rows, self.geometry.columns, self.geometry.inarow, self.current, self.mask))
-
-    @property
-    def mark(self) -> int:
-        """Kaggle's mark (1 or 2) of the side to move."""
-        return 1 if self.moves % 2 == 0 else 2
 
     def can_play(self, column: int) -> bool:
         """Whether ``column`` exists and is not full."""

@@ -36,7 +36,7 @@ from typing import Any
 from conditions import machine_conditions
 from tqdm import tqdm
 
-from agents.kaggle_boundary import FaultKind
+from agents.kaggle_boundary import FaultKind, board_of, mark_of
 from agents.position import Position
 from agents.registry import REGISTRY, create_agent
 
@@ -103,7 +103,7 @@ def chunk_questions(seed: int, chunk: int, count: int, max_overage: float) -> li
 
 def kaggle_call(question: Question, position: Position) -> tuple[dict[str, Any], dict[str, Any]]:
     """The observation and configuration Kaggle's ConnectX passes (as plain dicts)."""
-    observation = {"board": position.to_board(), "mark": position.mark, "step": position.moves,
+    observation = {"board": board_of(position), "mark": mark_of(position), "step": position.moves,
                    "remainingOverageTime": question.overage}
     configuration = {"rows": question.rows, "columns": question.columns, "inarow": question.inarow,
                      "actTimeout": question.act_timeout, "episodeSteps": 1000, "runTimeout": 2400,

@@ -42,6 +42,9 @@ GENERATED_NAMES = (SPEC_CONSTANT, PARAMETERS_CONSTANT, FACTORY_FUNCTION, INSTANC
 
 SECTION_RULE = "# " + "-" * 78
 
+GUARD = ("agents.kaggle_boundary", "GuardedAgent")
+"""The module and class that wrap a registry agent's strategy in Kaggle's guard."""
+
 
 @dataclass(frozen=True)
 class Bundle:
@@ -67,17 +70,23 @@ def build_bundle(spec: str, allow_missing_data: bool = False) -> Bundle:
         raise BuildError(f"{entry.name}: its factory {factory.__qualname__} must be a top-level function of its module")
     parameters = _baked_parameters(entry.name, factory, explicit)
     return bundle_factory(entry.name, factory.__module__, factory.__name__, parameters,
-                          allow_missing_data=allow_missing_data)
+                          allow_missing_data=allow_missing_data, guard=GUARD)
 
 
 def bundle_factory(agent_name: str, module_name: str, factory_name: str, parameters: dict[str, Any],
                    root: Path = PROJECT_ROOT, read: Callable[[str], bytes] = read_data,
-                   allow_missing_data: bool = False) -> Bundle:
+                   allow_missing_data: bool = False, guard: tuple[str, str] | None = None) -> Bundle:
     """The submission calling ``module_name.factory_name(**parameters)``, from the sources under ``root``.
 
     ``agent_name`` is the registry name the file records; ``read`` serves the data files it embeds.
+    With ``guard`` (a module and a class in it), the factory makes a strategy and the file's agent is
+    ``Guard(agent_name, strategy)``; without, the factory's result is the agent itself.
     """
     modules = collect_modules(module_name, root)
+    if guard is not None:
+        # Each list is dependency-first, so the guard's modules not met yet may follow the agent's.
+        known = {module.name for module in modules}
+        modules += [module for module in collect_modules(guard[0], root) if module.name not in known]
     for module in modules:
         _check_loader_safety(module)
     files, missing = read_files(data_names(modules), read, allow_missing_data)
@@ -94,6 +103,7 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
     if factory_name not in plan.exports[module_name]:
         raise BuildError(f"{module_name} defines no top-level {factory_name}")
     final_factory = plan.exports[module_name][factory_name]
+    final_guard = None if guard is None else plan.exports[guard[0]][guard[1]]
     futures = sorted({alias.name for module in modules for statement in removed[module.name]
                       if isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
                       for alias in statement.names})
@@ -102,7 +112,8 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
         *([f"from __future__ import {', '.join(futures)}"] if futures else []),
         _load_clock(),
         *sections,
-        _section("entry point (generated)", _entry_point(canonical, parameters, final_factory)),
+        _section("entry point (generated)",
+                 _entry_point(canonical, parameters, final_factory, agent_name, final_guard)),
     ])
     return Bundle(canonical, source, tuple(m.relative_path for m in modules), tuple(sorted(files)), tuple(missing))
 
@@ -177,8 +188,11 @@ def _load_clock() -> str:
     )
 
 
-def _entry_point(spec: str, parameters: dict[str, Any], factory_name: str) -> str:
+def _entry_point(spec: str, parameters: dict[str, Any], factory_name: str, agent_name: str,
+                 guard_name: str | None) -> str:
     literal = "{" + ", ".join(f"{key!r}: {value!r}" for key, value in parameters.items()) + "}"
+    made = f"{factory_name}(**{{**{PARAMETERS_CONSTANT}, **overrides}})"
+    built = made if guard_name is None else f"{guard_name}({agent_name!r}, {made})"
     return (
         f"{SPEC_CONSTANT} = {spec!r}\n"
         f"{PARAMETERS_CONSTANT} = {literal}\n"
@@ -186,7 +200,7 @@ def _entry_point(spec: str, parameters: dict[str, Any], factory_name: str) -> st
         "\n"
         f"def {FACTORY_FUNCTION}(**overrides):\n"
         '    """A fresh agent with the built parameters; `connectx validate` overrides the seed to compare moves."""\n'
-        f"    return {factory_name}(**{{**{PARAMETERS_CONSTANT}, **overrides}})\n"
+        f"    return {built}\n"
         "\n"
         "\n"
         f"{INSTANCE} = {FACTORY_FUNCTION}()\n"

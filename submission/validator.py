@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.kaggle_boundary import board_of, mark_of
 from agents.position import Position
 from agents.registry import AgentEntry, AgentSpecError, parse_spec
 from submission import isolated_runner
@@ -208,7 +209,7 @@ def check_settings(act_timeout: float, margin: float, overage_reserve: float | N
 
 
 def _observation(position: Position) -> dict[str, Any]:
-    return {"board": position.to_board(), "mark": position.mark, "step": position.moves,
+    return {"board": board_of(position), "mark": mark_of(position), "step": position.moves,
             "remainingOverageTime": 60.0}
 
 
@@ -250,7 +251,7 @@ def _expected_columns(entry: AgentEntry, record: BuildRecord, comparison: Compar
     """The unbundled agent's column on each position, a fresh agent for each, as the bundle is asked."""
     columns = []
     for fixed in comparison.positions:
-        agent = entry.factory(**{**record.parameters, **comparison.overrides})
+        agent = entry.build({**record.parameters, **comparison.overrides})
         columns.append(agent(_observation(fixed.position), _configuration(fixed.position, act_timeout)))
     return columns
 

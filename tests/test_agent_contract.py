@@ -24,10 +24,11 @@ from typing import Any
 import pytest
 
 from agents.agent_spec import AgentSpec
-from agents.kaggle_boundary import GuardedAgent
+from agents.kaggle_boundary import GuardedAgent, board_of, mark_of
 from agents.position import Position
 from agents.registry import REGISTRY, create_agent
 from agents.search_time import Deadline
+from agents.strategy import MoveStats
 from harness.engine import BoardConfig, Outcome, make_environment, resolve_agent
 
 AGENTS = sorted(REGISTRY)
@@ -60,7 +61,7 @@ def spec(name: str, seed: int = 1, capped: bool = False) -> str:
 def ask(agent: Any, position: Position, act_timeout: float = ACT_TIMEOUT, overage: float = 60.0) -> Any:
     """The agent's answer, asked exactly as Kaggle asks it."""
     shape = position.geometry
-    observation = {"board": position.to_board(), "mark": position.mark, "remainingOverageTime": overage}
+    observation = {"board": board_of(position), "mark": mark_of(position), "remainingOverageTime": overage}
     config = {"rows": shape.rows, "columns": shape.columns, "inarow": shape.inarow, "actTimeout": act_timeout}
     return agent(observation, config)
 
@@ -183,6 +184,20 @@ def test_blocks_an_immediate_loss(name: str, moves: str, rows: int, columns: int
 
 
 @pytest.mark.parametrize("name", AGENTS)
+def test_reports_each_moves_search_statistics_in_a_fresh_dict(name: str) -> None:
+    agent = create_agent(spec(name, capped=True))
+    seen = []
+    for position in random_positions(6, 7, 4, 3, seed=13):
+        ask(agent, position)
+        stats = agent.last_stats
+        assert all(type(stats[key]) is int and stats[key] >= 0 for key in ("nodes", "depth", "evaluations")), stats
+        assert all(stats is not earlier for earlier in seen)
+        seen.append(stats)
+    if name not in ("random",):
+        assert any(stats["nodes"] > 0 for stats in seen)
+
+
+@pytest.mark.parametrize("name", AGENTS)
 def test_is_deterministic_under_a_seed(name: str) -> None:
     first, second = create_agent(spec(name, capped=True)), create_agent(spec(name, capped=True))
     positions = list(random_positions(6, 7, 4, 5, seed=11))
@@ -210,6 +225,9 @@ def test_plays_full_games_in_kaggle_environments(name: str, opponent: str, confi
 
 class Scripted:
     """A strategy with a fault: it raises, answers an illegal column, or sleeps before a legal one."""
+
+    time_budget: float | None = None
+    last_stats: MoveStats = {}
 
     def __init__(self, fault: str) -> None:
         self.fault = fault

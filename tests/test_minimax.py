@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from agents.heuristics import h1, h2, window_score, window_weights
-from agents.minimax import WIN_SCORE, AlphaBetaSearch, MinimaxStrategy, adaptive_depth, check_board, make_agent
+from agents.kaggle_boundary import GuardedAgent
+from agents.minimax import WIN_SCORE, AlphaBetaSearch, MinimaxStrategy, adaptive_depth, check_board
 from agents.position import Position, geometry
-from agents.registry import create_agent
+from agents.registry import REGISTRY, create_agent
 from agents.search_time import Deadline
 from harness.engine import BoardConfig, Outcome, run_game
+
+
+def make_agent(**params: Any) -> GuardedAgent:
+    """The minimax agent as the registry builds it: its strategy inside Kaggle's guard."""
+    return REGISTRY["minimax"].build(params)
 
 
 def static(position: Position, evaluation: str) -> int:

@@ -9,7 +9,7 @@ import pytest
 
 from agents.agent_spec import AgentKind, AgentSpec
 from agents.position import geometry
-from agents.random_agent import make_agent as make_random
+from agents.random_agent import make_strategy as make_random
 from agents.registry import REGISTRY, AgentEntry, AgentSpecError, create_agent, parse_spec
 
 KAGGLE_BOARD = geometry(6, 7, 4)
