@@ -1,8 +1,9 @@
 """Exact negamax alpha-beta: the proven score of a position and a move that achieves it.
 
-Scores follow ``positions/`` (Pons' convention): 0 for a draw; a win with the stone
-played when ``moves`` stones are on the board scores ``(cells + 1 - moves) // 2``; a loss is the
-opponent's win, negated. So positive means the side to move wins, and larger means sooner.
+Scores are ``agents.scores``' scale (Pons' convention, as in ``positions/``): 0 for a draw; a win
+with the stone played when ``moves`` stones are on the board scores ``(cells + 1 - moves) // 2``; a
+loss is the opponent's win, negated. The hot loops write those formulas inline (a call per node
+costs more than the arithmetic), each with a comment naming the ``scores`` function it is.
 
 The search is Pons' solver on the shared bitboard core, working on plain ints (never ``Position``
 objects) inside the loop:
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from agents.horizon import Evaluation, evaluator
 from agents.move_order import ScoredMove, centre_first_masks, sorted_moves
 from agents.position import Geometry, Position
+from agents.scores import finished_score, win_score
 from agents.search_result import SearchCounts
 from agents.search_time import NO_LIMIT, OutOfTime, SearchLimit, clock_check_mask
 from agents.transposition_table import LOWER_BOUND_OFFSET, LOWER_BOUND_THRESHOLD, TranspositionTable
@@ -116,20 +118,6 @@ class NodeCounter:
         if counts is not None:
             counts.nodes += self.nodes + 1
             counts.evaluations += self.evaluations
-
-
-def win_score(shape: Geometry, moves: int) -> int:
-    """The score of winning with the next stone when ``moves`` stones are on the board."""
-    return (shape.cells + 1 - moves) // 2
-
-
-def finished_score(position: Position) -> int | None:
-    """The mover's score in a game that is already over (lost or drawn), None if it goes on."""
-    if position.is_won():
-        return -win_score(position.geometry, position.moves - 1)
-    if position.is_full():
-        return 0
-    return None
 
 
 def _check_depth(plies: int) -> None:

@@ -21,34 +21,15 @@ more empty cells than that the proofs and the exact solve are skipped.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from agents.alphabeta import MAX_SEARCH_PLIES, prove_at_least, search_depth, solve
 from agents.position import Position
-from agents.search_result import SearchCounts
+from agents.search_result import SearchCounts, SearchResult, deepen
 from agents.search_time import NO_LIMIT, SearchLimit
 from agents.transposition_table import TranspositionTable
 
 PROOF_TARGETS = (1, 0)
 """The scores ``proofs`` tries to guarantee, in order: a win, then at least a draw."""
-
-
-@dataclass(frozen=True)
-class SearchResult:
-    """The outcome of one completed step.
-
-    ``score`` is ``alphabeta``'s exact score when ``exact``; a score ``column`` is proven to reach
-    at least when ``proven`` (a proof's target; always so when exact); otherwise the depth-limited
-    value (a proven win >= 1 or loss <= -1, or a horizon estimate in between). ``depth`` is the
-    number of plies searched; ``nodes`` counts this step's positions.
-    """
-
-    column: int
-    score: float
-    exact: bool
-    depth: int
-    nodes: int
-    proven: bool = False
 
 
 def iterative_deepening(position: Position, table: TranspositionTable | None = None,
@@ -68,19 +49,21 @@ def iterative_deepening(position: Position, table: TranspositionTable | None = N
     if heuristic_limit is None or remaining > MAX_SEARCH_PLIES:
         heuristic_limit = exact_limit
     used = 0
-    best: int | None = None
-    for depth in range(1, min(remaining, MAX_SEARCH_PLIES) + 1):
-        limit = SearchLimit(heuristic_limit.stop_at, heuristic_limit.max_nodes - used)
-        estimate = search_depth(position, depth, limit, best, counts)
+
+    def at_depth(depth: int, previous: SearchResult | None) -> SearchResult | None:
+        first = previous.column if previous is not None else None
+        estimate = search_depth(position, depth, heuristic_limit.less(used), first, counts)
         if estimate is None:
-            break
-        used += estimate.nodes
-        best = estimate.column
-        yield SearchResult(estimate.column, estimate.score, estimate.exact, depth, estimate.nodes,
-                           proven=estimate.exact)
-        if estimate.exact:
+            return None
+        return SearchResult((estimate.column,), estimate.score, depth, estimate.nodes, estimate.exact,
+                            proven=estimate.exact)
+
+    for result in deepen(at_depth, range(1, min(remaining, MAX_SEARCH_PLIES) + 1), heuristic_limit):
+        used += result.nodes
+        yield result
+        if result.exact:
             return
-        if abs(estimate.score) >= 1:
+        if abs(result.score) >= 1:  # a proven win or loss (horizon values lie strictly inside (-1, 1))
             break
     yield from proofs(position, table if table is not None else TranspositionTable(), exact_limit, counts)
 
@@ -102,8 +85,8 @@ def proofs(position: Position, table: TranspositionTable, limit: SearchLimit = N
             return
         used += proof.nodes
         if proof.holds and proof.column is not None:
-            yield SearchResult(proof.column, float(target), False, remaining, proof.nodes, proven=True)
+            yield SearchResult((proof.column,), float(target), remaining, proof.nodes, proven=True)
             break
     solution = solve(position, table, limit.less(used), counts)
     if solution is not None and solution.column is not None:
-        yield SearchResult(solution.column, solution.score, True, remaining, solution.nodes, proven=True)
+        yield SearchResult((solution.column,), solution.score, remaining, solution.nodes, exact=True, proven=True)

@@ -7,7 +7,7 @@ of the move, so no window is recounted and no position is evaluated twice. The d
 the paper: 4 plies while more than a third of the cells are empty, 5 from then on. Kang, Wang &
 Hu's heuristics H1 and H2 (``heuristics``) can replace the window evaluation.
 
-Scores: a win is ``WIN_SCORE`` plus the cells still empty after the winning stone, so a sooner win
+Scores: ``agents.scores``' scale moved out by ``WIN_OFFSET`` (``scores.beyond``), so a sooner win
 scores higher, and every win outranks every evaluation. Two rules go beyond the paper: a position
 whose side to move can complete a line at once scores as that win, even at the horizon (one ply
 of tactics the static evaluation would miss), and moves that hand the opponent an immediate line
@@ -18,17 +18,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from agents.heuristics import h1, h2, parse_weights, window_score, window_weights
 from agents.position import Geometry, Position
-from agents.search_time import Deadline, OutOfTime, clock_check_mask
+from agents.scores import beyond, loss_score, win_score
+from agents.search_result import SearchResult, deepen, last_of
+from agents.search_time import NO_LIMIT, Deadline, OutOfTime, SearchLimit, clock_check_mask
 from agents.strategy import MoveStats
 from agents.window_table import WindowTable
 
-WIN_SCORE = 10**15
-"""Above every evaluation (H1 sums stay below 10**14 on any board Kaggle plays)."""
+WIN_OFFSET = 10**15
+"""Added to every decided score's magnitude: above every evaluation (H1 sums stay below 10**14 on any
+board Kaggle plays)."""
 INFINITY = 10**18
 EVALUATIONS = ("window", "h1", "h2")
 
@@ -42,15 +44,6 @@ def adaptive_depth(position: Position) -> int:
     return 4 if 3 * empty > position.geometry.cells else 5
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    """What one completed depth found: its value for the side to move and the best columns."""
-
-    depth: int
-    score: int
-    columns: tuple[int, ...]
-
-
 class AlphaBetaSearch:
     """The search for one move: fail-soft alpha-beta negamax over one root position.
 
@@ -60,7 +53,7 @@ class AlphaBetaSearch:
     """
 
     def __init__(self, root: Position, evaluation: str = "window", weights: tuple[int, ...] | None = None,
-                 memo: bool = True, deadline: Deadline | None = None) -> None:
+                 memo: bool = True, limit: SearchLimit = NO_LIMIT) -> None:
         """``weights`` are for 1..inarow stones in a window (default: the paper's, ``window_weights``)."""
         if evaluation not in EVALUATIONS:
             raise ValueError(f"evaluation {evaluation!r}: expected one of {', '.join(EVALUATIONS)}")
@@ -71,7 +64,7 @@ class AlphaBetaSearch:
                              "give one weight per stone count 1..inarow")
         self.weights = (0,) + weights if weights is not None else window_weights(self.shape.inarow)
         self.memo = memo
-        self.deadline = deadline
+        self.limit = limit
         self.incremental = memo and evaluation == "window"
         self.table = WindowTable(root) if self.incremental else None
         self.cache: dict[int, int] = {}
@@ -117,10 +110,12 @@ class AlphaBetaSearch:
         possible = shape.possible(root.mask)
         wins = root.winning_cells() & possible
         if wins:
-            return SearchResult(depth, WIN_SCORE + shape.cells - root.moves - 1, tuple(root.winning_columns()))
+            return SearchResult(tuple(root.winning_columns()), beyond(win_score(shape, root.moves), WIN_OFFSET), depth,
+                                self.nodes)
         safe = shape.non_losing(root.current, root.mask)
         if not safe:
-            return SearchResult(depth, -(WIN_SCORE + shape.cells - root.moves - 2), tuple(root.legal_columns()))
+            return SearchResult(tuple(root.legal_columns()), beyond(loss_score(shape, root.moves), WIN_OFFSET), depth,
+                                self.nodes)
         order = [c for c in shape.centre_order if safe & shape.column_masks[c]]
         if first in order:
             order.remove(first)
@@ -133,7 +128,7 @@ class AlphaBetaSearch:
                 best, columns = score, [column]
             elif score == best:
                 columns.append(column)
-        return SearchResult(depth, best, tuple(sorted(columns)))
+        return SearchResult(tuple(sorted(columns)), best, depth, self.nodes)
 
     def _child(self, current: int, mask: int, moves: int, move: int, depth: int, alpha: int, beta: int) -> int:
         """The negamax value of the position after ``move``, from the opponent's side."""
@@ -149,18 +144,18 @@ class AlphaBetaSearch:
     def _negamax(self, current: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta: exact inside (alpha, beta), else a bound on the side that failed."""
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & self.check_mask and self.deadline.expired():
+        if not self.nodes & self.check_mask and self.limit.expired():
             raise OutOfTime
         shape = self.shape
         if shape.winning_cells(current, mask) & shape.possible(mask):
-            return WIN_SCORE + shape.cells - moves - 1
+            return beyond(win_score(shape, moves), WIN_OFFSET)
         if moves == shape.cells:
             return 0
         if depth <= 0:
             return self.evaluate(current, mask, moves)
         safe = shape.non_losing(current, mask)
         if not safe:
-            return -(WIN_SCORE + shape.cells - moves - 2)
+            return beyond(loss_score(shape, moves), WIN_OFFSET)
         best = -INFINITY
         for column in shape.centre_order:
             move = safe & shape.column_masks[column]
@@ -176,21 +171,23 @@ class AlphaBetaSearch:
         return best
 
     def deepen(self, depth: int) -> SearchResult:
-        """Iterative deepening to ``depth``: the result of the deepest depth finished in time.
+        """Iterative deepening to ``depth``: the result of the deepest depth finished within the limit.
 
-        Depth 1 always finishes; deeper ones stop at the deadline and are then discarded.
+        Depth 1 always finishes (it runs without the limit); deeper ones stop at the limit and are
+        then discarded.
         """
-        deadline, self.deadline = self.deadline, None
-        result = self.search(1)
-        self.deadline = deadline
-        for next_depth in range(2, depth + 1):
-            if deadline is not None and deadline.expired():
-                break
-            try:
-                result = self.search(next_depth, result.columns[0])
-            except OutOfTime:
-                break
-        return result
+        limit = self.limit
+
+        def at_depth(plies: int, previous: SearchResult | None) -> SearchResult:
+            self.limit = limit if previous is not None else NO_LIMIT
+            return self.search(plies, previous.column if previous is not None else None)
+
+        try:
+            last = last_of(deepen(at_depth, range(1, depth + 1), limit))
+        finally:
+            self.limit = limit
+        assert last is not None, "depth 1 runs without a limit"
+        return last
 
 
 WEIGHTS_FORM = "positive integers separated by '/', one per stone count 1..inarow, like 1/3/9/81 for 4 in a row"
@@ -234,12 +231,12 @@ class MinimaxStrategy:
         self.time_budget: float | None = None
         self.last_stats: MoveStats = {}
 
-    def search_for(self, position: Position, deadline: Deadline | None = None) -> AlphaBetaSearch:
+    def search_for(self, position: Position, limit: SearchLimit = NO_LIMIT) -> AlphaBetaSearch:
         """A fresh search over ``position`` configured as this strategy is."""
-        return AlphaBetaSearch(position, self.evaluation, self.weights, self.memo, deadline)
+        return AlphaBetaSearch(position, self.evaluation, self.weights, self.memo, limit)
 
     def choose(self, position: Position, deadline: Deadline) -> int:
-        search = self.search_for(position, deadline)
+        search = self.search_for(position, deadline.limit())
         depth = self.depth if self.depth is not None else adaptive_depth(position)
         result = search.deepen(depth)
         self.last_search, self.last_result = search, result

@@ -5,7 +5,8 @@ counts the mover's stones next to its best playable cell, the same idea and stre
 kaggle's built-in ``negamax`` but many times faster per node. Ties are broken by a seeded
 generator so that a seed fixes the game.
 
-The depth is reached by iterative deepening on the move's clock: depth 1 always completes, and
+Scores are ``agents.scores``' scale moved out by ``WIN_OFFSET`` (``scores.beyond``). The depth is
+reached by iterative deepening (``search_result.deepen``) on the move's clock: depth 1 always completes, and
 the move of the deepest depth finished in time is played. On 7x6 depth 4 takes milliseconds, so
 the clock only decides on wide boards (depth 4 over 25 columns is 400,000 nodes).
 """
@@ -17,11 +18,13 @@ import time
 
 from agents.alphabeta import MAX_SEARCH_PLIES
 from agents.position import Geometry, Position
+from agents.scores import DRAW, beyond, win_score
+from agents.search_result import SearchCounts, SearchResult, deepen, last_of
 from agents.search_time import NO_LIMIT, Deadline, OutOfTime, SearchLimit, clock_check_mask
 from agents.strategy import MoveStats
 
-WIN_BASE = 4
-"""Added to every win score so that the slowest win still outranks the best horizon score (3)."""
+WIN_OFFSET = 4
+"""Added to every win's ``agents.scores`` value so that the slowest win outranks the best horizon score (3)."""
 
 
 def _adjacency(shape: Geometry, stones: int, cell: int) -> int:
@@ -62,9 +65,9 @@ class NegamaxSearch:
         possible = shape.possible(mask)
         wins = shape.winning_cells(current, mask) & possible
         if wins:
-            return WIN_BASE + (shape.cells + 1 - moves) // 2, shape.column_of(wins & -wins)
+            return beyond(win_score(shape, moves), WIN_OFFSET), shape.column_of(wins & -wins)
         if moves == shape.cells:
-            return 0, -1
+            return DRAW, -1
         best_score, best_columns = -float("inf"), []
         for column in range(shape.columns):
             move = possible & shape.column_masks[column]
@@ -96,23 +99,25 @@ class NegamaxStrategy:
         self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
-        limit = SearchLimit(deadline.expires_at)
+        limit = deadline.limit()
         # One draw per move: every depth breaks ties with the same stream, so how many depths the
         # clock allows never shifts the tie-breaks of later moves.
         tie_seed = self.rng.getrandbits(64)
-        column = position.legal_columns()[0]
-        self.last_depth = nodes = evaluations = 0
-        for depth in range(1, min(self.depth, position.geometry.cells - position.moves) + 1):
-            if depth > 1 and deadline.expired():
-                break
-            search = NegamaxSearch(depth, random.Random(tie_seed), NO_LIMIT if depth == 1 else limit)
+        counts = SearchCounts()
+
+        def at_depth(depth: int, previous: SearchResult | None) -> SearchResult | None:
+            search = NegamaxSearch(depth, random.Random(tie_seed), NO_LIMIT if previous is None else limit)
             found = search.best_move(position)
-            nodes, evaluations = nodes + search.nodes, evaluations + search.evaluations
-            if found is None:
-                break
-            column, self.last_depth = found[1], depth
-        self.last_stats = {"nodes": nodes, "depth": self.last_depth, "evaluations": evaluations, "source": "search"}
-        return column
+            counts.nodes += search.nodes
+            counts.evaluations += search.evaluations
+            return None if found is None else SearchResult((found[1],), found[0], depth, search.nodes)
+
+        depths = range(1, min(self.depth, position.geometry.cells - position.moves) + 1)
+        last = last_of(deepen(at_depth, depths, limit))
+        self.last_depth = last.depth if last is not None else 0
+        self.last_stats = {"nodes": counts.nodes, "depth": self.last_depth, "evaluations": counts.evaluations,
+                           "source": "search"}
+        return last.column if last is not None else position.legal_columns()[0]
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)

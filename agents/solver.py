@@ -21,10 +21,10 @@ from __future__ import annotations
 import time
 
 from agents.alphabeta import MAX_SEARCH_PLIES
-from agents.anytime_search import SearchResult, iterative_deepening, proofs
+from agents.anytime_search import iterative_deepening, proofs
 from agents.opening_book import OpeningBook, load_opening_book
 from agents.position import Geometry, Position
-from agents.search_result import SearchCounts
+from agents.search_result import SearchCounts, SearchResult, last_of
 from agents.search_time import Deadline, SearchLimit
 from agents.strategy import MoveStats
 from agents.transposition_table import DEFAULT_CAPACITY, TranspositionTable
@@ -74,9 +74,7 @@ class SolverStrategy:
             self.last_stats = {"nodes": 0, "depth": 0, "evaluations": 0, "source": "book"}
             return booked
         counts = SearchCounts()
-        last = None
-        for result in iterative_deepening(position, self.table, *self._limits(deadline), counts=counts):
-            last = result
+        last = last_of(iterative_deepening(position, self.table, *self._limits(deadline), counts=counts))
         if last is not None and not last.proven and self.max_nodes is None:
             last = self._with_overage(position, deadline, counts) or last
         self.last_stats = {"nodes": counts.nodes, "depth": last.depth if last else 0, "evaluations": counts.evaluations,
@@ -103,10 +101,7 @@ class SolverStrategy:
         slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
         if slice_ <= 0:
             return None  # no bank: Kaggle's is empty, or the guard capped the move at a time budget
-        last = None
-        for result in proofs(position, self.table, SearchLimit(deadline.extended(slice_).expires_at), counts):
-            last = result
-        return last
+        return last_of(proofs(position, self.table, deadline.extended(slice_).limit(), counts))
 
     def _book_move(self, position: Position) -> int | None:
         shape = position.geometry

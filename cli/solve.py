@@ -43,8 +43,9 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TextIO
 
-from agents.alphabeta import finished_score, next_probe, prove_at_least, win_score
+from agents.alphabeta import next_probe, prove_at_least
 from agents.position import Geometry, Position, geometry
+from agents.scores import finished_score, win_score
 from agents.search_time import SearchLimit
 from agents.transposition_table import TranspositionTable
 from cli.options import INTERRUPTED, InputError

@@ -9,9 +9,10 @@ import pytest
 
 from agents.heuristics import h1, h2, window_score, window_weights
 from agents.kaggle_boundary import GuardedAgent
-from agents.minimax import WIN_SCORE, AlphaBetaSearch, MinimaxStrategy, adaptive_depth, check_board
+from agents.minimax import WIN_OFFSET, AlphaBetaSearch, MinimaxStrategy, adaptive_depth, check_board
 from agents.position import Position, geometry
 from agents.registry import REGISTRY, create_agent
+from agents.scores import beyond, win_score
 from agents.search_time import Deadline
 from harness.engine import BoardConfig, Outcome, run_game
 
@@ -33,9 +34,9 @@ def static(position: Position, evaluation: str) -> int:
 def plain_minimax(position: Position, depth: int, evaluation: str) -> int:
     """Textbook negamax over every move, no pruning, no tables, with the agent's terminal rules."""
     if position.is_won():
-        return -(WIN_SCORE + position.geometry.cells - position.moves)
+        return beyond(-win_score(position.geometry, position.moves - 1), WIN_OFFSET)
     if position.winning_columns():
-        return WIN_SCORE + position.geometry.cells - position.moves - 1
+        return beyond(win_score(position.geometry, position.moves), WIN_OFFSET)
     if position.is_full():
         return 0
     if depth == 0:
