@@ -3,18 +3,18 @@
 ``iterative_deepening`` yields one ``SearchResult`` per completed step, and the caller plays the
 move of the last one it received, so the search can be cut off at any moment:
 
-1. depth 1, 2, 3, ... of ``alphabeta.search_depth`` (the horizon scored by ``horizon``), until
+1. depth 1, 2, 3, ... of ``exact_search.search_depth`` (the horizon scored by ``horizon_evaluation``), until
    the heuristic limit, or until a depth reaches the end of the game or proves a win or a loss;
    each iteration searches the previous one's best move first;
 2. ``proofs``: whether the position is won (one null-window search), and if not whether it is at
    least drawn, each yielding a move that keeps that outcome once proven; then the exact
-   ``alphabeta.solve``, whose result is perfect play (the fastest win, else a draw, else the
+   ``exact_search.solve``, whose result is perfect play (the fastest win, else a draw, else the
    slowest loss). The proofs come first because they cost a fraction of the exact solve and are
    what decides a game: a won position stays won, and a drawn one is never lost, whatever the
    clock leaves of the exact solve. The transposition table carries their work into the solve.
 
 A step the clock cuts short yields nothing, so only completed searches are ever played. No step
-recurses deeper than ``alphabeta.MAX_SEARCH_PLIES``: the depths stop there, and on a board with
+recurses deeper than ``exact_search.MAX_SEARCH_PLIES``: the depths stop there, and on a board with
 more empty cells than that the proofs and the exact solve are skipped.
 """
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from agents.alphabeta import MAX_SEARCH_PLIES, prove_at_least, search_depth, solve
+from agents.exact_search import MAX_SEARCH_PLIES, prove_at_least, search_depth, solve
 from agents.position import Position
 from agents.search_result import SearchCounts, SearchResult, deepen
 from agents.search_time import NO_LIMIT, SearchLimit

@@ -5,7 +5,7 @@ scores the position with the paper's window-count table (``window_table``), main
 stone as the search walks the tree, and memoises every evaluation by position key for the rest
 of the move, so no window is recounted and no position is evaluated twice. The depth follows
 the paper: 4 plies while more than a third of the cells are empty, 5 from then on. Kang, Wang &
-Hu's heuristics H1 and H2 (``heuristics``) can replace the window evaluation.
+Hu's heuristics H1 and H2 (``paper_heuristics``) can replace the window evaluation.
 
 Scores: ``agents.scores``' scale moved out by ``WIN_OFFSET`` (``scores.beyond``), so a sooner win
 scores higher, and every win outranks every evaluation. Two rules go beyond the paper: a position
@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from agents.heuristics import h1, h2, parse_weights, window_score, window_weights
+from agents.paper_heuristics import h1, h2, parse_weights, window_score, window_weights
 from agents.position import Geometry, Position
 from agents.scores import beyond, loss_score, win_score
 from agents.search_result import SearchResult, deepen, last_of
@@ -44,7 +44,7 @@ def adaptive_depth(position: Position) -> int:
     return 4 if 3 * empty > position.geometry.cells else 5
 
 
-class AlphaBetaSearch:
+class MinimaxSearch:
     """The search for one move: fail-soft alpha-beta negamax over one root position.
 
     It owns the window table and the evaluation memo, both valid for this root only. With
@@ -226,14 +226,14 @@ class MinimaxStrategy:
         self.memo = memo
         self.seed = seed
         self.rng = random.Random(seed)
-        self.last_search: AlphaBetaSearch | None = None
+        self.last_search: MinimaxSearch | None = None
         self.last_result: SearchResult | None = None
         self.time_budget: float | None = None
         self.last_stats: MoveStats = {}
 
-    def search_for(self, position: Position, limit: SearchLimit = NO_LIMIT) -> AlphaBetaSearch:
+    def search_for(self, position: Position, limit: SearchLimit = NO_LIMIT) -> MinimaxSearch:
         """A fresh search over ``position`` configured as this strategy is."""
-        return AlphaBetaSearch(position, self.evaluation, self.weights, self.memo, limit)
+        return MinimaxSearch(position, self.evaluation, self.weights, self.memo, limit)
 
     def choose(self, position: Position, deadline: Deadline) -> int:
         search = self.search_for(position, deadline.limit())

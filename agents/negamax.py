@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import time
 
-from agents.alphabeta import MAX_SEARCH_PLIES
+from agents.exact_search import MAX_SEARCH_PLIES
 from agents.position import Geometry, Position
 from agents.scores import DRAW, beyond, win_score
 from agents.search_result import SearchCounts, SearchResult, deepen, last_of

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agents import mcts, minimax, negamax, random_agent, solver
+from agents import mcts, minimax, negamax, random_agent, solver_agent
 from agents.kaggle_boundary import GuardedAgent
 from agents.position import Geometry
 from agents.strategy import Strategy
@@ -101,7 +101,7 @@ REGISTRY: dict[str, AgentEntry] = {
                    seed="seed", board_check=minimax.check_board),
         AgentEntry("mcts", mcts.make_strategy, "UCB1 tree search with random rollouts and solver proofs, on a clock",
                    seed="seed", time_budget="time_budget", cap="simulations"),
-        AgentEntry("solver", solver.make_strategy,
+        AgentEntry("solver", solver_agent.make_strategy,
                    "opening book, then iterative deepening and an exact alpha-beta solver on the clock",
                    seed="seed", time_budget="time_budget", cap="max_nodes"),
     )

@@ -1,6 +1,6 @@
 """A bounded transposition table of proven score bounds, shared by the exact searches of one game.
 
-Each entry is one bound on a position's exact score (``alphabeta``'s convention), keyed by the
+Each entry is one bound on a position's exact score (``exact_search``'s convention), keyed by the
 position's unique key ``current + mask`` and packed into one int, so a probe in the search's hot
 loop is a single ``dict.get``:
 

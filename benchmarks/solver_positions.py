@@ -30,7 +30,7 @@ from pathlib import Path
 
 from conditions import machine_conditions
 
-from agents.alphabeta import solve
+from agents.exact_search import solve
 from agents.opening_book import OpeningBook, load_opening_book
 from agents.position import Position
 from agents.search_time import SearchLimit

@@ -13,7 +13,7 @@ collection is a pause the move's deadline never planned for (Kaggle competitors 
 random timeouts): it calls ``gc.freeze()`` once the file is loaded and again after every move,
 so what lives for the game (modules, embedded data, the opening book decoded on the first move,
 tables) sits in the permanent generation that collections never scan. The searches themselves
-also pause the collector (``agents.alphabeta.paused_gc``).
+also pause the collector (``agents.exact_search.paused_gc``).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Game analysis: the readers, the exact values and flagged moves, the time limit, the cache, the pages.
 
-The values are checked against ``agents.alphabeta.analyze`` and the benchmark files' scores; the
+The values are checked against ``agents.exact_search.analyze`` and the benchmark files' scores; the
 C solver (skipped without a compiler) against the Python one.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.alphabeta import analyze
+from agents.exact_search import analyze
 from agents.kaggle_boundary import board_of
 from agents.position import Position
 from analysis.book_scores import BookScores

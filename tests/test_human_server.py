@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from agents.alphabeta import analyze
+from agents.exact_search import analyze
 from agents.kaggle_boundary import board_of
 from agents.position import Position
 from analysis.games import game_from_episode

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from agents.heuristics import h1, h2, window_score, window_weights
 from agents.kaggle_boundary import GuardedAgent
-from agents.minimax import WIN_OFFSET, AlphaBetaSearch, MinimaxStrategy, adaptive_depth, check_board
+from agents.minimax import WIN_OFFSET, MinimaxSearch, MinimaxStrategy, adaptive_depth, check_board
+from agents.paper_heuristics import h1, h2, window_score, window_weights
 from agents.position import Position, geometry
 from agents.registry import REGISTRY, create_agent
 from agents.scores import beyond, win_score
@@ -67,7 +67,7 @@ def test_alpha_beta_gives_plain_minimax_values_and_moves(rows: int, columns: int
     for position in random_positions(rows, columns, inarow, 12, seed=depth * 7 + rows):
         expected = {column: -plain_minimax(child, depth - 1, evaluation) for column, child in position.children()}
         best = max(expected.values())
-        result = AlphaBetaSearch(position, evaluation).search(depth)
+        result = MinimaxSearch(position, evaluation).search(depth)
         assert result.score == best, repr(position)
         assert set(result.columns) == {c for c, value in expected.items() if value == best}, repr(position)
 
@@ -75,17 +75,17 @@ def test_alpha_beta_gives_plain_minimax_values_and_moves(rows: int, columns: int
 @pytest.mark.parametrize("evaluation", ["window", "h1", "h2"])
 def test_memoisation_changes_the_work_not_the_result(evaluation: str) -> None:
     for position in random_positions(6, 7, 4, 6, seed=5):
-        fresh, memoised = AlphaBetaSearch(position, evaluation, memo=False), AlphaBetaSearch(position, evaluation)
+        fresh, memoised = MinimaxSearch(position, evaluation, memo=False), MinimaxSearch(position, evaluation)
         assert fresh.deepen(4) == memoised.deepen(4)
         assert fresh.nodes == memoised.nodes
         assert memoised.evaluations <= fresh.evaluations
 
 
 def test_memo_evaluates_no_position_twice() -> None:
-    search = AlphaBetaSearch(Position.from_moves("4453"))
+    search = MinimaxSearch(Position.from_moves("4453"))
     search.deepen(5)
     assert search.evaluations == len(search.cache)
-    fresh = AlphaBetaSearch(Position.from_moves("4453"), memo=False)
+    fresh = MinimaxSearch(Position.from_moves("4453"), memo=False)
     fresh.deepen(5)
     assert fresh.evaluations > search.evaluations
 
@@ -136,7 +136,7 @@ def test_weights_are_checked_against_inarow() -> None:
     agent = create_agent("minimax:weights=1/3/9/81,seed=1")
     assert agent.strategy.weights == (1, 3, 9, 81)
     with pytest.raises(ValueError, match="one weight per stone count"):
-        AlphaBetaSearch(Position.initial(4, 5, 3), weights=(1, 3, 9, 81))
+        MinimaxSearch(Position.initial(4, 5, 3), weights=(1, 3, 9, 81))
     check_board({"weights": "1/3/9"}, geometry(4, 5, 3))
     check_board({"weights": None}, geometry(4, 5, 3))
     with pytest.raises(ValueError, match="weights=1/3/9: expected 4 positive integers separated by '/'"):
@@ -154,7 +154,7 @@ def test_a_seed_fixes_the_choice_among_equal_moves() -> None:
     first = [MinimaxStrategy(seed=7).choose(position, Deadline.after(30)) for _ in range(3)]
     assert len(set(first)) == 1
     choices = {MinimaxStrategy(seed=seed).choose(position, Deadline.after(30)) for seed in range(12)}
-    assert choices == set(AlphaBetaSearch(position).deepen(4).columns)
+    assert choices == set(MinimaxSearch(position).deepen(4).columns)
 
 
 @pytest.mark.games

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from agents.alphabeta import MAX_SEARCH_PLIES
+from agents.exact_search import MAX_SEARCH_PLIES
 from agents.negamax import WIN_OFFSET, NegamaxSearch, NegamaxStrategy
 from agents.position import Position
 from agents.search_time import Deadline, SearchLimit

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.alphabeta import solve
+from agents.exact_search import solve
 from agents.opening_book import decode_opening_book, load_opening_book
 from agents.position import Position
 from agents.search_time import SearchLimit

@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
-from agents import solver
-from agents.alphabeta import MAX_SEARCH_PLIES, SearchTooDeep, solve
+from agents import solver_agent
 from agents.anytime_search import iterative_deepening
+from agents.exact_search import MAX_SEARCH_PLIES, SearchTooDeep, solve
 from agents.kaggle_boundary import GuardedAgent, board_of, mark_of
 from agents.opening_book import OpeningBook
 from agents.position import Position, geometry
 from agents.registry import REGISTRY
 from agents.search_time import Deadline, SearchLimit, clock_check_mask
-from agents.solver import SolverStrategy
+from agents.solver_agent import SolverStrategy
 from harness.game import GameSpec, play_game
 
 
@@ -103,7 +103,7 @@ def book_answering(position: Position, column: int) -> OpeningBook:
 
 def test_plays_the_book_move_on_its_geometry_and_searches_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
     opening = Position.from_moves("44")
-    monkeypatch.setattr(solver, "load_opening_book", lambda: book_answering(opening, 0))
+    monkeypatch.setattr(solver_agent, "load_opening_book", lambda: book_answering(opening, 0))
     agent = make_agent(time_budget=0.2)
     assert ask(agent, opening) == 0, "column 1 is a poor move no search picks: only the book says it"
     assert agent.last_stats == {"nodes": 0, "depth": 0, "evaluations": 0, "source": "book"}
@@ -117,7 +117,7 @@ def test_plays_the_book_move_on_its_geometry_and_searches_elsewhere(monkeypatch:
 
 def test_ignores_a_book_move_into_a_full_column(monkeypatch: pytest.MonkeyPatch) -> None:
     full = Position.from_moves("111111")
-    monkeypatch.setattr(solver, "load_opening_book", lambda: book_answering(full, 0))
+    monkeypatch.setattr(solver_agent, "load_opening_book", lambda: book_answering(full, 0))
     assert ask(make_agent(time_budget=0.2), full) in full.legal_columns()
 
 
@@ -125,7 +125,7 @@ def test_plays_on_without_a_book(monkeypatch: pytest.MonkeyPatch) -> None:
     def missing() -> OpeningBook:
         raise FileNotFoundError("agents/data/opening_book_7x6x4.bin is missing")
 
-    monkeypatch.setattr(solver, "load_opening_book", missing)
+    monkeypatch.setattr(solver_agent, "load_opening_book", missing)
     agent = make_agent(time_budget=0.2)
     assert ask(agent, Position.initial()) == 3
     assert ask(agent, Position.from_moves("4")) in range(7)
@@ -133,7 +133,7 @@ def test_plays_on_without_a_book(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_shipped_book_is_followed_when_it_exists() -> None:
     try:
-        book = solver.load_opening_book()
+        book = solver_agent.load_opening_book()
     except FileNotFoundError:
         pytest.skip("agents/data/opening_book_7x6x4.bin is not generated yet")
     empty = Position.initial()

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import time
 
-from agents.alphabeta import MAX_SEARCH_PLIES
 from agents.anytime_search import iterative_deepening, proofs
+from agents.exact_search import MAX_SEARCH_PLIES
 from agents.opening_book import OpeningBook, load_opening_book
 from agents.position import Geometry, Position
 from agents.search_result import SearchCounts, SearchResult, last_of

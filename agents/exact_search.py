@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from agents.horizon import Evaluation, evaluator
+from agents.horizon_evaluation import Evaluation, evaluator
 from agents.move_order import ScoredMove, centre_first_masks, sorted_moves
 from agents.position import Geometry, Position
 from agents.scores import finished_score, win_score
@@ -217,7 +217,7 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
                           limit: SearchLimit) -> tuple[DepthLimitedNegamax, NodeCounter]:
     """A fail-soft negamax to a fixed depth, scoring the horizon with ``evaluate``.
 
-    Same rules as ``alphabeta.exact_negamax`` (the mover cannot win at once, ``threats`` are the
+    Same rules as ``exact_search.exact_negamax`` (the mover cannot win at once, ``threats`` are the
     opponent's winning cells, non-losing moves only, window clipped to the possible scores), plus
     a depth: at depth 0 a position that is not decided yet is worth ``evaluate``.
     """

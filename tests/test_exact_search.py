@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.alphabeta import Solution, analyze, prove_at_least, search_depth, solve
 from agents.anytime_search import iterative_deepening, proofs
+from agents.exact_search import Solution, analyze, prove_at_least, search_depth, solve
 from agents.position import Position
 from agents.scores import finished_score
 from agents.search_time import SearchLimit
