@@ -144,20 +144,3 @@ def format_value(value: Any) -> str:
         text = repr(value)
         return text[:-2] if text.endswith(".0") else text
     return str(value)
-
-
-def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
-    """The registry entry and typed keyword arguments named by ``spec`` (prefer ``AgentSpec.parse``)."""
-    name, _, params_text = spec.partition(":")
-    entry = REGISTRY.get(name.strip())
-    if entry is None:
-        raise AgentSpecError(f"unknown agent {name.strip()!r}; registered agents: {', '.join(REGISTRY)}")
-    return entry, dict(entry.parse_parameters(params_text))
-
-
-def create_agent(spec: str) -> GuardedAgent:
-    """A fresh agent for registry ``spec`` (prefer ``AgentSpec.parse(spec).build()``)."""
-    entry, params = parse_spec(spec)
-    agent = entry.build(params)
-    agent.name = spec
-    return agent

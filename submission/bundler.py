@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.agent_spec import AgentSpec
 from agents.data_files import read_data
-from agents.registry import parse_spec
+from agents.registry import AgentSpecError
 from submission.embedded_data import DATA_MODULE, data_names, embedded_module, read_files
 from submission.module_graph import PROJECT_ROOT, BuildError, ModuleSource, collect_modules, internal_imports
 from submission.namespace import Identity, plan_names, rewrite
@@ -58,13 +59,17 @@ class Bundle:
     """Data files the agent reads that did not exist, left out (only with ``allow_missing_data``)."""
 
 
-def build_bundle(spec: str, allow_missing_data: bool = False) -> Bundle:
-    """The submission for agent ``spec`` (``name[:key=value,...]``, as everywhere else).
+def build_bundle(spec: AgentSpec | str, allow_missing_data: bool = False) -> Bundle:
+    """The submission for the registry agent ``spec`` (``name[:key=value,...]``, as everywhere else).
 
     Raises BuildError (or AgentSpecError for a bad spec) with the module, line and fix; a data
     file the agent reads that does not exist is one, unless ``allow_missing_data``.
     """
-    entry, explicit = parse_spec(spec)
+    agent = AgentSpec.of(spec)
+    entry, explicit = agent.entry, agent.kwargs
+    if entry is None:
+        raise AgentSpecError(f"{agent.text} is not a registered agent: only those can be built "
+                             f"(connectx agents lists them)")
     factory = entry.factory
     if "." in factory.__qualname__:
         raise BuildError(f"{entry.name}: its factory {factory.__qualname__} must be a top-level function of its module")
@@ -118,7 +123,7 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
     return Bundle(canonical, source, tuple(m.relative_path for m in modules), tuple(sorted(files)), tuple(missing))
 
 
-def build_source(spec: str) -> str:
+def build_source(spec: AgentSpec | str) -> str:
     """Just the text of ``build_bundle(spec)``."""
     return build_bundle(spec).source
 

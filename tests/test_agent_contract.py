@@ -26,10 +26,15 @@ import pytest
 from agents.agent_spec import AgentSpec
 from agents.kaggle_boundary import GuardedAgent, board_of, mark_of
 from agents.position import Position
-from agents.registry import REGISTRY, create_agent
+from agents.registry import REGISTRY
 from agents.search_time import Deadline
 from agents.strategy import MoveStats
 from harness.engine import BoardConfig, Outcome, make_environment, resolve_agent
+
+
+def built(text: str) -> GuardedAgent:
+    """A fresh agent from its spec's text, as the harness builds one."""
+    return AgentSpec.parse(text).build()
 
 AGENTS = sorted(REGISTRY)
 SEARCHERS = [name for name in AGENTS if name != "random"]
@@ -126,7 +131,7 @@ def contract_positions(rows: int, columns: int, inarow: int) -> list[Position]:
 @pytest.mark.parametrize("name", AGENTS)
 @pytest.mark.parametrize("rows,columns,inarow", GEOMETRIES)
 def test_keeps_the_contract_on_every_geometry(name: str, rows: int, columns: int, inarow: int) -> None:
-    agent = create_agent(spec(name))
+    agent = built(spec(name))
     assert contract_violations(agent, contract_positions(rows, columns, inarow), act_timeout_for(name)) == []
 
 
@@ -136,7 +141,7 @@ def test_keeps_kaggles_clock_at_its_defaults_on_wide_and_large_boards(name: str,
                                                                       inarow: int) -> None:
     """The registry defaults (no time_budget) with a short actTimeout of 0.5 s: the search gets 0.2 s and
     the guard's margin of 0.3 s is all the slack, as on Kaggle. The bank is empty, so no move may draw."""
-    agent = create_agent(name)
+    agent = built(name)
     positions = [Position.initial(rows, columns, inarow), half_full(rows, columns, inarow, seed=rows + columns)]
     assert contract_violations(agent, [p for p in positions if p is not None], act_timeout=0.5, overage=0.0) == []
 
@@ -158,7 +163,7 @@ def nearly_full_boards(count: int, seed: int, empty: int = 3) -> Iterator[Positi
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_keeps_the_contract_on_nearly_full_boards(name: str) -> None:
-    agent = create_agent(spec(name))
+    agent = built(spec(name))
     assert contract_violations(agent, list(nearly_full_boards(4, seed=5)), act_timeout_for(name)) == []
 
 
@@ -167,7 +172,7 @@ def test_keeps_the_contract_on_nearly_full_boards(name: str) -> None:
 def test_takes_an_immediate_win(name: str, moves: str, rows: int, columns: int, inarow: int) -> None:
     position = Position.from_moves(moves, rows, columns, inarow)
     assert position.winning_columns(), "the test position must offer a win"
-    agent = create_agent(spec(name))
+    agent = built(spec(name))
     assert ask(agent, position) in position.winning_columns() and agent.faults == []
 
 
@@ -179,13 +184,13 @@ def test_blocks_an_immediate_loss(name: str, moves: str, rows: int, columns: int
     position = Position.from_moves(moves, rows, columns, inarow)
     forced = position.non_losing_columns()
     assert not position.winning_columns() and len(forced) == 1, "the test position must force one block"
-    agent = create_agent(spec(name))
+    agent = built(spec(name))
     assert ask(agent, position) == forced[0] and agent.faults == []
 
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_reports_each_moves_search_statistics_in_a_fresh_dict(name: str) -> None:
-    agent = create_agent(spec(name, capped=True))
+    agent = built(spec(name, capped=True))
     seen = []
     for position in random_positions(6, 7, 4, 3, seed=13):
         ask(agent, position)
@@ -199,7 +204,7 @@ def test_reports_each_moves_search_statistics_in_a_fresh_dict(name: str) -> None
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_is_deterministic_under_a_seed(name: str) -> None:
-    first, second = create_agent(spec(name, capped=True)), create_agent(spec(name, capped=True))
+    first, second = built(spec(name, capped=True)), built(spec(name, capped=True))
     positions = list(random_positions(6, 7, 4, 5, seed=11))
     assert [ask(first, p) for p in positions] == [ask(second, p) for p in positions]
     assert first.faults == second.faults == []
@@ -212,7 +217,7 @@ def test_is_deterministic_under_a_seed(name: str) -> None:
     ("kaggle:negamax", BoardConfig(rows=4, columns=5, inarow=3), False),
 ])
 def test_plays_full_games_in_kaggle_environments(name: str, opponent: str, config: BoardConfig, first: bool) -> None:
-    agent = create_agent(spec(name))
+    agent = built(spec(name))
     builtin = resolve_agent(AgentSpec.parse(opponent), config)
     players = [agent, builtin] if first else [builtin, agent]
     names = [spec(name), opponent] if first else [opponent, spec(name)]

@@ -7,14 +7,20 @@ from typing import Any
 
 import pytest
 
+from agents.agent_spec import AgentSpec
 from agents.kaggle_boundary import GuardedAgent
 from agents.minimax import WIN_OFFSET, MinimaxSearch, MinimaxStrategy, adaptive_depth, check_board
 from agents.paper_heuristics import h1, h2, window_score, window_weights
 from agents.position import Position, geometry
-from agents.registry import REGISTRY, create_agent
+from agents.registry import REGISTRY
 from agents.scores import beyond, win_score
 from agents.search_time import Deadline
 from harness.engine import BoardConfig, Outcome, run_game
+
+
+def built(text: str) -> GuardedAgent:
+    """A fresh agent from its spec's text, as the harness builds one."""
+    return AgentSpec.parse(text).build()
 
 
 def make_agent(**params: Any) -> GuardedAgent:
@@ -133,7 +139,7 @@ def test_takes_a_win_and_blocks_a_loss() -> None:
 
 
 def test_weights_are_checked_against_inarow() -> None:
-    agent = create_agent("minimax:weights=1/3/9/81,seed=1")
+    agent = built("minimax:weights=1/3/9/81,seed=1")
     assert agent.strategy.weights == (1, 3, 9, 81)
     with pytest.raises(ValueError, match="one weight per stone count"):
         MinimaxSearch(Position.initial(4, 5, 3), weights=(1, 3, 9, 81))
