@@ -162,52 +162,54 @@ def exact_negamax(shape: Geometry, table: TranspositionTable, limit: SearchLimit
     def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
         nonlocal nodes
         nodes += 1
-        if not nodes & check_mask:
+        if not nodes & check_mask:  # one node in 1024 (a power of two: a mask, not a modulo) looks at the limit
             if clock() >= stop_at or nodes >= max_nodes:
                 raise OutOfTime
-            if len(entries) >= capacity:
+            if len(entries) >= capacity:  # forgetting costs time, never correctness: cheaper than evicting
                 entries.clear()
-        possible = (mask + bottom) & board
-        forced = possible & threats
+        possible = (mask + bottom) & board  # adding the bottom row carries into each column's lowest empty cell
+        forced = possible & threats  # cells where the opponent wins next: we must play there
         if forced:
-            if forced & (forced - 1):
-                return -((cells - moves) // 2)
+            if forced & (forced - 1):  # more than one forced move (clearing the lowest bit leaves some): we lose
+                return -((cells - moves) // 2)  # scores.loss_score: the opponent wins with its next stone
             possible = forced
-        possible &= ~(threats >> 1)
+        possible &= ~(threats >> 1)  # never play right below an opponent's winning cell: it would fill it next
         if not possible:
-            return -((cells - moves) // 2)
-        if moves >= cells - 2:
+            return -((cells - moves) // 2)  # every move hands the opponent a win: scores.loss_score
+        if moves >= cells - 2:  # neither side can win with the last two stones (checked above): a draw
             return 0
-        low = -((cells - 2 - moves) // 2)
+        low = -((cells - 2 - moves) // 2)  # we survive the next move, so at worst we lose two plies later
         if alpha < low:
             alpha = low
             if alpha >= beta:
                 return alpha
-        high = (cells - 1 - moves) // 2
-        key = current + mask
+        high = (cells - 1 - moves) // 2  # we cannot win now, so at best with our next stone
+        key = current + mask  # unique per position: mask's bits mark each column's height, current's who owns them
         packed = probe(key)
         if packed is not None:
-            if packed > LOWER_BOUND_THRESHOLD:
+            if packed > LOWER_BOUND_THRESHOLD:  # lower bounds are stored offset far above any score
                 low = packed - LOWER_BOUND_OFFSET
                 if alpha < low:
                     alpha = low
                     if alpha >= beta:
                         return alpha
-            elif packed < high:
+            elif packed < high:  # an upper bound, stored as itself
                 high = packed
         if beta > high:
             beta = high
             if alpha >= beta:
                 return beta
-        opponent = current ^ mask
+        opponent = current ^ mask  # the child sees the board from the opponent's side: negamax, no colours
+        # Moves creating the most winning cells first (alpha-beta cuts soonest on the best move); each
+        # move's winning cells are the threats its child faces, so the child need not compute them.
         for _, move, child_threats in sorted_moves(winning_cells_of, column_masks, current, mask, possible):
             score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, child_threats)
-            if score >= beta:
+            if score >= beta:  # fail high: the score is at least this, so it is stored as a lower bound
                 entries[key] = score + LOWER_BOUND_OFFSET
                 return score
             if score > alpha:
                 alpha = score
-        entries[key] = alpha
+        entries[key] = alpha  # no move beat alpha's final value: an upper bound (exact when inside the window)
         return alpha
 
     return negamax, NodeCounter(lambda: nodes)
@@ -235,23 +237,23 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
     def negamax(current: int, mask: int, moves: int, alpha: float, beta: float, threats: int, depth: int) -> float:
         nonlocal nodes, evaluations
         nodes += 1
-        if not nodes & check_mask and (clock() >= stop_at or nodes >= max_nodes):
+        if not nodes & check_mask and (clock() >= stop_at or nodes >= max_nodes):  # one node in 1024
             raise OutOfTime
-        possible = (mask + bottom) & board
-        forced = possible & threats
+        possible = (mask + bottom) & board  # adding the bottom row carries into each column's lowest empty cell
+        forced = possible & threats  # cells where the opponent wins next: we must play there
         if forced:
-            if forced & (forced - 1):
-                return -((cells - moves) // 2)
+            if forced & (forced - 1):  # more than one forced move (clearing the lowest bit leaves some): we lose
+                return -((cells - moves) // 2)  # scores.loss_score: the opponent wins with its next stone
             possible = forced
-        possible &= ~(threats >> 1)
+        possible &= ~(threats >> 1)  # never play right below an opponent's winning cell: it would fill it next
         if not possible:
-            return -((cells - moves) // 2)
-        if moves >= cells - 2:
+            return -((cells - moves) // 2)  # every move hands the opponent a win: scores.loss_score
+        if moves >= cells - 2:  # neither side can win with the last two stones (checked above): a draw
             return 0
-        if depth <= 0:
+        if depth <= 0:  # the horizon: a value strictly inside (-1, 1), below every decided score
             evaluations += 1
             return evaluate(current, mask, moves, threats)
-        low = -((cells - 2 - moves) // 2)
+        low = -((cells - 2 - moves) // 2)  # we survive the next move, so at worst we lose two plies later
         if alpha < low:
             alpha = low
             if alpha >= beta:
@@ -299,6 +301,7 @@ def solve(position: Position, table: TranspositionTable | None = None,
         try:
             while low < high:
                 probe = next_probe(low, high)
+                # A null window (probe, probe + 1) only answers "above probe or not?", and cuts far more.
                 score, move = _root_search(negamax, root, position.current ^ mask, mask, moves, probe, probe + 1)
                 if score <= probe:
                     high = score
@@ -436,8 +439,8 @@ def _root_search(negamax: Negamax, ordered: list[ScoredMove], opponent: int, mas
 def next_probe(low: int, high: int) -> int:
     """The null window to test next inside ``[low, high)``: near 0 first, then halfway (Pons)."""
     probe = low + (high - low) // 2
-    half_low = -((-low) // 2)
-    if probe <= 0 and half_low < probe:
+    half_low = -((-low) // 2)  # low / 2 rounded towards 0 (Python's // rounds towards minus infinity)
+    if probe <= 0 and half_low < probe:  # most positions score near 0: probe there before halving the range
         return half_low
     if probe >= 0 and high // 2 > probe:
         return high // 2

@@ -145,7 +145,7 @@ class TreeSearch:
         for node in reversed(path):
             node.visits += 1
             node.total += result
-            result = 1.0 - result
+            result = 1.0 - result  # the parent's mover is the other player: a win for one is a loss for the other
         for parent in reversed(path[:-1]):
             if parent.proven is not None or not _settle(parent):
                 break

@@ -123,7 +123,7 @@ class MinimaxSearch:
         best, columns = -INFINITY, []
         for column in order:
             score = -self._child(root.current, root.mask, root.moves, safe & shape.column_masks[column],
-                                 depth - 1, -INFINITY, 1 - best)
+                                 depth - 1, -INFINITY, 1 - best)  # alpha best - 1: a tie comes back exact
             if score > best:
                 best, columns = score, [column]
             elif score == best:
@@ -153,7 +153,7 @@ class MinimaxSearch:
             return 0
         if depth <= 0:
             return self.evaluate(current, mask, moves)
-        safe = shape.non_losing(current, mask)
+        safe = shape.non_losing(current, mask)  # moves handing the opponent a line are skipped: 0 if all do
         if not safe:
             return beyond(loss_score(shape, moves), WIN_OFFSET)
         best = -INFINITY

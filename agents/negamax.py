@@ -29,7 +29,7 @@ WIN_OFFSET = 4
 
 def _adjacency(shape: Geometry, stones: int, cell: int) -> int:
     """How many of ``stones`` touch ``cell`` on the left, right or below."""
-    neighbours = (cell << shape.height) | (cell >> shape.height) | (cell >> 1)
+    neighbours = (cell << shape.height) | (cell >> shape.height) | (cell >> 1)  # a column right, left, a row down
     return bin(stones & neighbours & shape.board_mask).count("1")
 
 

@@ -68,6 +68,8 @@ class Geometry:
 
     def possible(self, mask: int) -> int:
         """Cells where a stone can be dropped now: the lowest empty cell of every open column."""
+        # Adding a bit at the bottom of every column carries up each column's run of stones into its
+        # lowest empty cell; the board mask drops the carry out of full columns (into the sentinel).
         return (mask + self.bottom_mask) & self.board_mask
 
     def winning_cells(self, stones: int, mask: int) -> int:
@@ -82,6 +84,7 @@ class Geometry:
         for direction in self.directions:
             run = stones
             for step in range(1, self.inarow):
+                # a bit survives when the stone ``step`` cells further along ``direction`` is ours too
                 run &= stones >> (step * direction)
                 if not run:
                     break
@@ -96,12 +99,12 @@ class Geometry:
         """
         possible = self.possible(mask)
         opponent_wins = self.winning_cells(current ^ mask, mask)
-        forced = possible & opponent_wins
+        forced = possible & opponent_wins  # the opponent wins there next unless we play it
         if forced:
-            if forced & (forced - 1):
+            if forced & (forced - 1):  # more than one forced move: we cannot block them all, every move loses
                 return 0
             possible = forced
-        return possible & ~(opponent_wins >> 1)
+        return possible & ~(opponent_wins >> 1)  # not right below an opponent's winning cell, which we would open
 
     def windows(self) -> tuple[int, ...]:
         """Every line of ``inarow`` cells on the board, one bitmask each (evaluations count these).
@@ -116,13 +119,13 @@ class Geometry:
                 window = 0
                 for step in range(self.inarow):
                     window |= 1 << (start + step * direction)
-                if window & self.board_mask == window:
+                if window & self.board_mask == window:  # a bit on the sentinel row or past the board: it wrapped
                     found.append(window)
         return tuple(dict.fromkeys(found))
 
     def column_of(self, bit: int) -> int:
         """The column of a single-bit move."""
-        return (bit.bit_length() - 1) // self.height
+        return (bit.bit_length() - 1) // self.height  # the bit's index, divided by the bits per column
 
     def mirror(self, bits: int) -> int:
         """``bits`` with the columns in reverse order (the board seen in a mirror)."""
@@ -146,6 +149,7 @@ def _compile_winning_cells(height: int, inarow: int, board_mask: int) -> Callabl
     if inarow == 1:
         lines.append(f"    return {board_mask} ^ mask")
     else:
+        # Vertically: the cell above inarow - 1 of our stones (each shift by 1 moves a stone one row up).
         lines.append("    r = " + " & ".join(f"(p << {step})" for step in range(1, inarow)))
         for d in (height, height - 1, height + 1):
             lines.append(f"    a1 = p >> {d}; b1 = p << {d}")
@@ -154,7 +158,7 @@ def _compile_winning_cells(height: int, inarow: int, board_mask: int) -> Callabl
                 lines.append(f"    a{step} = a{step - 1} & (p >> {shift}); b{step} = b{step - 1} & (p << {shift})")
             ends = [f"b{inarow - 1}", f"a{inarow - 1}"] + [f"a{j} & b{inarow - 1 - j}" for j in range(1, inarow - 1)]
             lines.append("    r |= " + " | ".join(ends))
-        lines.append(f"    return r & ({board_mask} ^ mask)")
+        lines.append(f"    return r & ({board_mask} ^ mask)")  # only empty cells on the board
     namespace: dict[str, Callable[[int, int], int]] = {}
     exec("\n".join(lines), namespace)
     return namespace["winning_cells"]
@@ -282,6 +286,8 @@ class Position:
 
     def play(self, column: int) -> Position:
         """The position after the side to move drops a stone in ``column`` (assumed playable)."""
+        # The column's bottom bit carries up its stones into the first empty cell, which the OR adds to
+        # mask; the new mover's stones are the old opponent's, current ^ mask.
         mask = self.mask | (self.mask + self.geometry.bottom_bits[column])
         return Position(self.geometry, self.current ^ self.mask, mask, self.moves + 1)
 
@@ -292,6 +298,7 @@ class Position:
 
     def move_bit(self, column: int) -> int:
         """The single bit a stone dropped in ``column`` would occupy."""
+        # The carry lands on the column's lowest empty cell; the column mask keeps that bit alone.
         return (self.mask + self.geometry.bottom_bits[column]) & self.geometry.column_masks[column]
 
     def winning_cells(self) -> int:
