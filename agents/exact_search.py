@@ -147,8 +147,7 @@ def exact_negamax(shape: Geometry, table: TranspositionTable, limit: SearchLimit
     local of this closure, which is what CPython reads fastest.
     """
     cells = shape.cells
-    bottom = shape.bottom_mask
-    board = shape.board_mask
+    non_losing_moves = shape.non_losing_moves
     winning_cells_of = shape.winning_cells_of
     column_masks = centre_first_masks(shape)
     entries = table.entries
@@ -167,13 +166,7 @@ def exact_negamax(shape: Geometry, table: TranspositionTable, limit: SearchLimit
                 raise OutOfTime
             if len(entries) >= capacity:  # forgetting costs time, never correctness: cheaper than evicting
                 entries.clear()
-        possible = (mask + bottom) & board  # adding the bottom row carries into each column's lowest empty cell
-        forced = possible & threats  # cells where the opponent wins next: we must play there
-        if forced:
-            if forced & (forced - 1):  # more than one forced move (clearing the lowest bit leaves some): we lose
-                return -((cells - moves) // 2)  # scores.loss_score: the opponent wins with its next stone
-            possible = forced
-        possible &= ~(threats >> 1)  # never play right below an opponent's winning cell: it would fill it next
+        possible = non_losing_moves(mask, threats)
         if not possible:
             return -((cells - moves) // 2)  # every move hands the opponent a win: scores.loss_score
         if moves >= cells - 2:  # neither side can win with the last two stones (checked above): a draw
@@ -224,8 +217,7 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
     a depth: at depth 0 a position that is not decided yet is worth ``evaluate``.
     """
     cells = shape.cells
-    bottom = shape.bottom_mask
-    board = shape.board_mask
+    non_losing_moves = shape.non_losing_moves
     winning_cells_of = shape.winning_cells_of
     column_masks = centre_first_masks(shape)
     clock = time.perf_counter
@@ -239,13 +231,7 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
         nodes += 1
         if not nodes & check_mask and (clock() >= stop_at or nodes >= max_nodes):  # one node in 1024
             raise OutOfTime
-        possible = (mask + bottom) & board  # adding the bottom row carries into each column's lowest empty cell
-        forced = possible & threats  # cells where the opponent wins next: we must play there
-        if forced:
-            if forced & (forced - 1):  # more than one forced move (clearing the lowest bit leaves some): we lose
-                return -((cells - moves) // 2)  # scores.loss_score: the opponent wins with its next stone
-            possible = forced
-        possible &= ~(threats >> 1)  # never play right below an opponent's winning cell: it would fill it next
+        possible = non_losing_moves(mask, threats)
         if not possible:
             return -((cells - moves) // 2)  # every move hands the opponent a win: scores.loss_score
         if moves >= cells - 2:  # neither side can win with the last two stones (checked above): a draw

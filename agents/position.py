@@ -44,6 +44,7 @@ class Geometry:
     centre_order: tuple[int, ...] = field(init=False)
     directions: tuple[int, ...] = field(init=False)
     winning_cells_of: Callable[[int, int], int] = field(init=False, repr=False, compare=False)
+    non_losing_moves: Callable[[int, int], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rows < 1 or self.columns < 1 or self.inarow < 1:
@@ -65,6 +66,7 @@ class Geometry:
         assign(self, "centre_order", tuple(sorted(range(self.columns), key=lambda c: (abs(c - centre), c))))
         assign(self, "directions", (1, height, height + 1, height - 1))
         assign(self, "winning_cells_of", _compile_winning_cells(height, self.inarow, self.board_mask))
+        assign(self, "non_losing_moves", _non_losing_rule(self.bottom_mask, self.board_mask))
 
     def possible(self, mask: int) -> int:
         """Cells where a stone can be dropped now: the lowest empty cell of every open column."""
@@ -97,14 +99,7 @@ class Geometry:
 
         Assumes the side to move has no immediate win itself (callers check that first).
         """
-        possible = self.possible(mask)
-        opponent_wins = self.winning_cells(current ^ mask, mask)
-        forced = possible & opponent_wins  # the opponent wins there next unless we play it
-        if forced:
-            if forced & (forced - 1):  # more than one forced move: we cannot block them all, every move loses
-                return 0
-            possible = forced
-        return possible & ~(opponent_wins >> 1)  # not right below an opponent's winning cell, which we would open
+        return self.non_losing_moves(mask, self.winning_cells_of(current ^ mask, mask))
 
     def windows(self) -> tuple[int, ...]:
         """Every line of ``inarow`` cells on the board, one bitmask each (evaluations count these).
@@ -134,6 +129,25 @@ class Geometry:
         for c in range(self.columns):
             mirrored |= ((bits >> (c * self.height)) & column_bits) << ((self.columns - 1 - c) * self.height)
         return mirrored
+
+
+def _non_losing_rule(bottom_mask: int, board_mask: int) -> Callable[[int, int], int]:
+    """``non_losing_moves(mask, threats)`` for one board size: the one rule every search prunes with.
+
+    Given the opponent's winning cells ``threats``, the playable cells that do not lose at once
+    (0 when every move does). The masks are closure cells, which CPython reads as fast as locals.
+    """
+
+    def non_losing_moves(mask: int, threats: int) -> int:
+        possible = (mask + bottom_mask) & board_mask  # adding the bottom row carries into each lowest empty cell
+        forced = possible & threats  # the opponent wins there next unless we play it
+        if forced:
+            if forced & (forced - 1):  # more than one forced move (clearing the lowest bit leaves some): we lose
+                return 0
+            possible = forced
+        return possible & ~(threats >> 1)  # never right below an opponent's winning cell: we would open it
+
+    return non_losing_moves
 
 
 def _compile_winning_cells(height: int, inarow: int, board_mask: int) -> Callable[[int, int], int]:
