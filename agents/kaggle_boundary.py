@@ -1,5 +1,8 @@
 """The one place that knows Kaggle's conventions: observations in, a plain ``int`` column out.
 
+Kaggle's board format (``position_from_board``, ``board_of``, ``mark_of``) lives only here; the
+strategies see a ``Position`` and a ``Deadline``.
+
 Kaggle hands agents a flat board (row 0 on top, marks 1 and 2, ``obs.mark`` for the side to
 move) and a configuration (``rows``, ``columns``, ``inarow``, ``actTimeout``); the shared budget
 is ``obs.remainingOverageTime`` (``timeout`` and ``agentTimeout`` are obsolete). It marks a numpy
@@ -16,11 +19,13 @@ import operator
 import sys
 import time
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass
-from dataclasses import field as dataclass_field
-from typing import Any, Protocol
+from typing import Any
 
-from agents.position import Position
+from agents.position import ROW_SYMBOLS, Position
+from agents.search_time import Deadline, OverageBank
+from agents.strategy import MoveStats, Strategy
 
 DEFAULT_MARGIN = 0.3
 """Seconds kept back from ``actTimeout`` for Kaggle's own overhead and timer jitter."""
@@ -33,69 +38,40 @@ def field(record: Any, name: str, default: Any = None) -> Any:
     return getattr(record, name, default)
 
 
-class OverageBank:
-    """Kaggle's shared overage bank as one move sees it: the seconds left, and what this move drew.
+def position_from_board(board: Sequence[int], rows: int, columns: int, inarow: int = 4,
+                        mark: int | None = None) -> Position:
+    """The position on Kaggle's flat board (row 0 on top, 0 empty, marks 1 and 2).
 
-    A search draws on it through ``Deadline.extended``; the guard reads ``drawn`` once the move is
-    answered, which tells a move that ran past ``actTimeout`` on purpose from one that was late.
+    The side to move is ``mark`` when given (Kaggle's ``obs.mark``; ValueError if the stone counts
+    say otherwise), else the player whose turn it is by stone count (player 1 moves first).
     """
-
-    __slots__ = ("balance", "drawn")
-
-    def __init__(self, balance: float = 0.0) -> None:
-        self.balance = max(0.0, balance)
-        self.drawn = 0.0
-
-    def draw(self, seconds: float) -> float:
-        """Take up to ``seconds`` from the bank; what was actually taken (never more than is left)."""
-        taken = min(max(0.0, seconds), self.balance)
-        self.balance -= taken
-        self.drawn += taken
-        return taken
-
-    def __repr__(self) -> str:
-        return f"OverageBank(balance={self.balance!r}, drawn={self.drawn!r})"
+    cells = [int(value) for value in board]
+    if len(cells) != rows * columns:
+        raise ValueError(f"board has {len(cells)} cells, expected rows x columns = {rows} x {columns}")
+    for index, value in enumerate(cells):
+        if value not in (0, 1, 2):
+            raise ValueError(f"cell value {value} at row {index // columns}, column {index % columns}: "
+                             "expected 0, 1 or 2")
+    text = "/".join("".join(ROW_SYMBOLS[v] for v in cells[r * columns:(r + 1) * columns]) for r in range(rows))
+    position = Position.from_rows(text, inarow)
+    if mark is not None and mark != mark_of(position):
+        raise ValueError(f"mark {mark} is not to move: by the stone counts it is player {mark_of(position)}'s turn")
+    return position
 
 
-@dataclass(frozen=True)
-class Deadline:
-    """When a move must be answered, measured on ``time.perf_counter``.
+def board_of(position: Position) -> list[int]:
+    """Kaggle's flat board of ``position`` (row 0 on top) with player 1 / player 2 marks."""
+    return [ROW_SYMBOLS.index(symbol) for symbol in position.rows_text() if symbol != "/"]
 
-    ``expires_at`` is the end of the per-move budget; ``bank`` the shared overage the search may
-    dip into through ``extended`` when a move is worth more than the usual budget. The times
-    never change; the bank is shared on purpose, by every deadline extended from the same move.
-    """
 
-    started_at: float
-    expires_at: float
-    bank: OverageBank = dataclass_field(default_factory=OverageBank, compare=False)
-
-    @classmethod
-    def after(cls, seconds: float, overage: float = 0.0) -> Deadline:
-        """A deadline ``seconds`` from now, with ``overage`` seconds in the bank."""
-        now = time.perf_counter()
-        return cls(now, now + max(0.0, seconds), OverageBank(overage))
-
-    @property
-    def overage(self) -> float:
-        """Seconds left in the overage bank."""
-        return self.bank.balance
-
-    def remaining(self) -> float:
-        """Seconds left, never negative."""
-        return max(0.0, self.expires_at - time.perf_counter())
-
-    def expired(self) -> bool:
-        return time.perf_counter() >= self.expires_at
-
-    def extended(self, seconds: float) -> Deadline:
-        """This deadline pushed back by up to ``seconds`` drawn from the overage bank (what is left of it)."""
-        return Deadline(self.started_at, self.expires_at + self.bank.draw(seconds), self.bank)
+def mark_of(position: Position) -> int:
+    """Kaggle's mark (1 or 2) of the side to move."""
+    return 1 if position.moves % 2 == 0 else 2
 
 
 def read_position(observation: Any, configuration: Any) -> Position:
     """The position in a Kaggle observation, from the point of view of ``obs.mark``."""
-    return Position.from_board(
+    return position_from_board(
         list(field(observation, "board")),
         rows=int(field(configuration, "rows", 6)),
         columns=int(field(configuration, "columns", 7)),
@@ -119,14 +95,6 @@ def to_column(value: Any) -> int:
     if isinstance(value, bool):
         raise TypeError(f"column {value!r} is a bool, not an integer")
     return int(operator.index(value))
-
-
-class Strategy(Protocol):
-    """What an agent module implements: a move for a position, and a fresh start for a new game."""
-
-    def choose(self, position: Position, deadline: Deadline) -> int: ...
-
-    def reset(self) -> None: ...
 
 
 class FaultKind(enum.Enum):
@@ -177,6 +145,9 @@ class GuardedAgent:
     the move drew from the overage bank), is kept in ``faults``; moves that ran long on drawn
     overage are kept in ``overage_draws``. A board with fewer stones than the last one seen is a
     new game, and the strategy is reset, so state kept between moves never leaks across games.
+    A strategy with a ``time_budget`` gets a deadline capped at it (and no overage): the one place
+    a budget is applied. ``last_stats`` is the search statistics of the last move the strategy
+    chose (empty when the guard answered for it), which the harness records with the game.
     """
 
     def __init__(self, name: str, strategy: Strategy, margin: float = DEFAULT_MARGIN) -> None:
@@ -184,6 +155,7 @@ class GuardedAgent:
         self.strategy = strategy
         self.margin = margin
         self.faults: list[Fault] = []
+        self.last_stats: MoveStats = {}
         self.overage_draws: list[OverageDraw] = []
         self._stones_seen = -1
         self._first_move_started_at = math.inf
@@ -202,10 +174,13 @@ class GuardedAgent:
     def __call__(self, observation: Any, configuration: Any) -> int:
         started_at = min(time.perf_counter(), self._first_move_started_at)
         self._first_move_started_at = math.inf
+        self.last_stats = {}
         try:
             position = read_position(observation, configuration)
             act_timeout = float(field(configuration, "actTimeout", 2.0))
             deadline = read_deadline(observation, configuration, self.margin, started_at)
+            if self.strategy.time_budget is not None:
+                deadline = deadline.capped(self.strategy.time_budget)
         except Exception:
             self._record(FaultKind.UNREADABLE, "could not read the observation", None, with_traceback=True)
             return _first_open_column(observation, configuration)
@@ -222,6 +197,8 @@ class GuardedAgent:
                 self.strategy.reset()
             self._stones_seen = position.moves
             answer = self.strategy.choose(position, deadline)
+            # A fresh dict per move, so a record never shares (or sees later changes to) a strategy's.
+            stats = dict(self.strategy.last_stats)
         except Exception:
             self._record(FaultKind.RAISED, f"failed on {position!r}", position.moves, with_traceback=True)
             return fallback
@@ -235,6 +212,7 @@ class GuardedAgent:
             self._record(FaultKind.ILLEGAL, f"chose illegal column {column} in {position!r}; playing {fallback}",
                          position.moves)
             return fallback
+        self.last_stats = stats
         return column
 
     def _check_time(self, position: Position, act_timeout: float, deadline: Deadline, started_at: float) -> None:

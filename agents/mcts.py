@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Iterator
 
-from agents.kaggle_boundary import Deadline, GuardedAgent
 from agents.position import Position
+from agents.search_time import Deadline
+from agents.strategy import MoveStats
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
@@ -110,6 +110,7 @@ class TreeSearch:
         self.exploration = exploration
         self.rng = rng
         self.simulations = 0
+        self.rollouts = 0
 
     def simulate(self) -> None:
         """One selection-expansion-rollout-backpropagation pass."""
@@ -119,6 +120,7 @@ class TreeSearch:
             result = leaf.proven
         else:
             result = rollout(leaf.position, self.rng)
+            self.rollouts += 1
         self._backpropagate(path, result)
         self.simulations += 1
 
@@ -143,7 +145,7 @@ class TreeSearch:
         for node in reversed(path):
             node.visits += 1
             node.total += result
-            result = 1.0 - result
+            result = 1.0 - result  # the parent's mover is the other player: a win for one is a loss for the other
         for parent in reversed(path[:-1]):
             if parent.proven is not None or not _settle(parent):
                 break
@@ -191,34 +193,34 @@ class MctsStrategy:
             raise ValueError(f"mcts simulations {simulations}: expected 1 or more, or none for no cap")
         if exploration < 0:
             raise ValueError(f"mcts exploration {exploration}: expected 0 or more")
-        self.time_budget = time_budget
+        # A simulation cap replaces the budget (a capped move is reproducible): it then stops only at
+        # the hard deadline, which the guard caps at ``time_budget`` otherwise.
+        self.time_budget = time_budget if simulations is None else None
         self.simulations = simulations
         self.exploration = exploration
         self.reuse = reuse
         self.seed = seed
         self.rng = random.Random(seed)
         self.tree: TreeSearch | None = None
+        self.last_stats: MoveStats = {}
 
     def search(self, position: Position, deadline: Deadline) -> TreeSearch:
         """The tree for ``position`` grown until the budget, cap or a proof ends the move."""
         tree = self.tree
         if tree is None or not self.reuse or not tree.descend(position):
             tree = TreeSearch(position, self.exploration, self.rng)
-        tree.simulations = 0
+        tree.simulations = tree.rollouts = 0
         root = tree.root
         if root.proven is not None and not root.children:
             root.children = [Node(root.position.play(column), column) for column in root.position.legal_columns()]
-        stop_at = deadline.expires_at
-        if self.time_budget is not None:
-            stop_at = min(stop_at, deadline.started_at + self.time_budget)
         cap = self.simulations
         while tree.root.proven is None:
             if cap is not None and tree.simulations >= cap:
                 break
-            if cap is None and time.perf_counter() >= stop_at:
+            if cap is None and deadline.expired():
                 break
             tree.simulate()
-            if cap is not None and time.perf_counter() >= deadline.expires_at:
+            if cap is not None and deadline.expired():
                 break
         return tree
 
@@ -227,6 +229,8 @@ class MctsStrategy:
         if not tree.root.children:
             tree.simulate()
         child = choose_child(tree.root)
+        self.last_stats = {"nodes": tree.simulations, "depth": 0, "evaluations": tree.rollouts,
+                           "source": "proof" if tree.root.proven is not None else "search"}
         tree.root = child
         self.tree = tree
         return child.column
@@ -236,8 +240,8 @@ class MctsStrategy:
         self.tree = None
 
 
-def make_agent(time_budget: float | None = None, simulations: int | None = None, exploration: float = 2.0,
-               reuse: bool = True, seed: int | None = None) -> GuardedAgent:
+def make_strategy(time_budget: float | None = None, simulations: int | None = None, exploration: float = 2.0,
+                  reuse: bool = True, seed: int | None = None) -> MctsStrategy:
     """UCB1 MCTS with random rollouts and MCTS-solver proofs.
 
     ``time_budget`` is seconds per move (default: Kaggle's actTimeout less the boundary's
@@ -245,4 +249,4 @@ def make_agent(time_budget: float | None = None, simulations: int | None = None,
     the hard deadline, so a seed fixes the game); ``exploration`` is UCB1's c; ``reuse=false``
     starts a fresh tree every move.
     """
-    return GuardedAgent("mcts", MctsStrategy(time_budget, simulations, exploration, reuse, seed))
+    return MctsStrategy(time_budget, simulations, exploration, reuse, seed)

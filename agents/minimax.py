@@ -5,9 +5,9 @@ scores the position with the paper's window-count table (``window_table``), main
 stone as the search walks the tree, and memoises every evaluation by position key for the rest
 of the move, so no window is recounted and no position is evaluated twice. The depth follows
 the paper: 4 plies while more than a third of the cells are empty, 5 from then on. Kang, Wang &
-Hu's heuristics H1 and H2 (``heuristics``) can replace the window evaluation.
+Hu's heuristics H1 and H2 (``paper_heuristics``) can replace the window evaluation.
 
-Scores: a win is ``WIN_SCORE`` plus the cells still empty after the winning stone, so a sooner win
+Scores: ``agents.scores``' scale moved out by ``WIN_OFFSET`` (``scores.beyond``), so a sooner win
 scores higher, and every win outranks every evaluation. Two rules go beyond the paper: a position
 whose side to move can complete a line at once scores as that win, even at the horizon (one ply
 of tactics the static evaluation would miss), and moves that hand the opponent an immediate line
@@ -18,24 +18,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from agents.heuristics import h1, h2, parse_weights, window_score, window_weights
-from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.paper_heuristics import h1, h2, parse_weights, window_score, window_weights
 from agents.position import Geometry, Position
+from agents.scores import beyond, loss_score, win_score
+from agents.search_result import SearchResult, deepen, last_of
+from agents.search_time import NO_LIMIT, Deadline, OutOfTime, SearchLimit, clock_check_mask
+from agents.strategy import MoveStats
 from agents.window_table import WindowTable
 
-WIN_SCORE = 10**15
-"""Above every evaluation (H1 sums stay below 10**14 on any board Kaggle plays)."""
+WIN_OFFSET = 10**15
+"""Added to every decided score's magnitude: above every evaluation (H1 sums stay below 10**14 on any
+board Kaggle plays)."""
 INFINITY = 10**18
 EVALUATIONS = ("window", "h1", "h2")
-DEADLINE_CHECK_NODES = 1024
-"""Nodes between looks at the clock: a few tens of milliseconds apart on 7x6."""
-
-
-class _OutOfTime(Exception):
-    """Raised inside a search when the move's deadline passes; the last completed depth is played."""
 
 
 def adaptive_depth(position: Position) -> int:
@@ -47,16 +44,7 @@ def adaptive_depth(position: Position) -> int:
     return 4 if 3 * empty > position.geometry.cells else 5
 
 
-@dataclass(frozen=True)
-class SearchResult:
-    """What one completed depth found: its value for the side to move and the best columns."""
-
-    depth: int
-    score: int
-    columns: tuple[int, ...]
-
-
-class AlphaBetaSearch:
+class MinimaxSearch:
     """The search for one move: fail-soft alpha-beta negamax over one root position.
 
     It owns the window table and the evaluation memo, both valid for this root only. With
@@ -65,7 +53,7 @@ class AlphaBetaSearch:
     """
 
     def __init__(self, root: Position, evaluation: str = "window", weights: tuple[int, ...] | None = None,
-                 memo: bool = True, deadline: Deadline | None = None) -> None:
+                 memo: bool = True, limit: SearchLimit = NO_LIMIT) -> None:
         """``weights`` are for 1..inarow stones in a window (default: the paper's, ``window_weights``)."""
         if evaluation not in EVALUATIONS:
             raise ValueError(f"evaluation {evaluation!r}: expected one of {', '.join(EVALUATIONS)}")
@@ -76,13 +64,14 @@ class AlphaBetaSearch:
                              "give one weight per stone count 1..inarow")
         self.weights = (0,) + weights if weights is not None else window_weights(self.shape.inarow)
         self.memo = memo
-        self.deadline = deadline
+        self.limit = limit
         self.incremental = memo and evaluation == "window"
         self.table = WindowTable(root) if self.incremental else None
         self.cache: dict[int, int] = {}
         self.static = self._static_evaluation(evaluation)
         self.nodes = 0
         self.evaluations = 0
+        self.check_mask = clock_check_mask(self.shape)
 
     def _static_evaluation(self, evaluation: str) -> Callable[[int, int, int], int]:
         """``(current, mask, moves) -> score`` for the side to move, computed from scratch."""
@@ -116,14 +105,17 @@ class AlphaBetaSearch:
         best comes back with its exact value and ties can be broken fairly by the caller.
         ``first`` is searched first (the best move of the previous depth).
         """
+        self.nodes += 1  # the root is a position the search entered, as every child is
         shape, root = self.shape, self.root
         possible = shape.possible(root.mask)
         wins = root.winning_cells() & possible
         if wins:
-            return SearchResult(depth, WIN_SCORE + shape.cells - root.moves - 1, tuple(root.winning_columns()))
+            return SearchResult(tuple(root.winning_columns()), beyond(win_score(shape, root.moves), WIN_OFFSET), depth,
+                                self.nodes)
         safe = shape.non_losing(root.current, root.mask)
         if not safe:
-            return SearchResult(depth, -(WIN_SCORE + shape.cells - root.moves - 2), tuple(root.legal_columns()))
+            return SearchResult(tuple(root.legal_columns()), beyond(loss_score(shape, root.moves), WIN_OFFSET), depth,
+                                self.nodes)
         order = [c for c in shape.centre_order if safe & shape.column_masks[c]]
         if first in order:
             order.remove(first)
@@ -131,12 +123,12 @@ class AlphaBetaSearch:
         best, columns = -INFINITY, []
         for column in order:
             score = -self._child(root.current, root.mask, root.moves, safe & shape.column_masks[column],
-                                 depth - 1, -INFINITY, 1 - best)
+                                 depth - 1, -INFINITY, 1 - best)  # alpha best - 1: a tie comes back exact
             if score > best:
                 best, columns = score, [column]
             elif score == best:
                 columns.append(column)
-        return SearchResult(depth, best, tuple(sorted(columns)))
+        return SearchResult(tuple(sorted(columns)), best, depth, self.nodes)
 
     def _child(self, current: int, mask: int, moves: int, move: int, depth: int, alpha: int, beta: int) -> int:
         """The negamax value of the position after ``move``, from the opponent's side."""
@@ -152,18 +144,18 @@ class AlphaBetaSearch:
     def _negamax(self, current: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
         """Fail-soft alpha-beta: exact inside (alpha, beta), else a bound on the side that failed."""
         self.nodes += 1
-        if self.deadline is not None and not self.nodes % DEADLINE_CHECK_NODES and self.deadline.expired():
-            raise _OutOfTime
+        if not self.nodes & self.check_mask and self.limit.expired():
+            raise OutOfTime
         shape = self.shape
         if shape.winning_cells(current, mask) & shape.possible(mask):
-            return WIN_SCORE + shape.cells - moves - 1
+            return beyond(win_score(shape, moves), WIN_OFFSET)
         if moves == shape.cells:
             return 0
         if depth <= 0:
             return self.evaluate(current, mask, moves)
-        safe = shape.non_losing(current, mask)
+        safe = shape.non_losing(current, mask)  # moves handing the opponent a line are skipped: 0 if all do
         if not safe:
-            return -(WIN_SCORE + shape.cells - moves - 2)
+            return beyond(loss_score(shape, moves), WIN_OFFSET)
         best = -INFINITY
         for column in shape.centre_order:
             move = safe & shape.column_masks[column]
@@ -179,21 +171,23 @@ class AlphaBetaSearch:
         return best
 
     def deepen(self, depth: int) -> SearchResult:
-        """Iterative deepening to ``depth``: the result of the deepest depth finished in time.
+        """Iterative deepening to ``depth``: the result of the deepest depth finished within the limit.
 
-        Depth 1 always finishes; deeper ones stop at the deadline and are then discarded.
+        Depth 1 always finishes (it runs without the limit); deeper ones stop at the limit and are
+        then discarded.
         """
-        deadline, self.deadline = self.deadline, None
-        result = self.search(1)
-        self.deadline = deadline
-        for next_depth in range(2, depth + 1):
-            if deadline is not None and deadline.expired():
-                break
-            try:
-                result = self.search(next_depth, result.columns[0])
-            except _OutOfTime:
-                break
-        return result
+        limit = self.limit
+
+        def at_depth(plies: int, previous: SearchResult | None) -> SearchResult:
+            self.limit = limit if previous is not None else NO_LIMIT
+            return self.search(plies, previous.column if previous is not None else None)
+
+        try:
+            last = last_of(deepen(at_depth, range(1, depth + 1), limit))
+        finally:
+            self.limit = limit
+        assert last is not None, "depth 1 runs without a limit"
+        return last
 
 
 WEIGHTS_FORM = "positive integers separated by '/', one per stone count 1..inarow, like 1/3/9/81 for 4 in a row"
@@ -232,18 +226,22 @@ class MinimaxStrategy:
         self.memo = memo
         self.seed = seed
         self.rng = random.Random(seed)
-        self.last_search: AlphaBetaSearch | None = None
+        self.last_search: MinimaxSearch | None = None
         self.last_result: SearchResult | None = None
+        self.time_budget: float | None = None
+        self.last_stats: MoveStats = {}
 
-    def search_for(self, position: Position, deadline: Deadline | None = None) -> AlphaBetaSearch:
+    def search_for(self, position: Position, limit: SearchLimit = NO_LIMIT) -> MinimaxSearch:
         """A fresh search over ``position`` configured as this strategy is."""
-        return AlphaBetaSearch(position, self.evaluation, self.weights, self.memo, deadline)
+        return MinimaxSearch(position, self.evaluation, self.weights, self.memo, limit)
 
     def choose(self, position: Position, deadline: Deadline) -> int:
-        search = self.search_for(position, deadline)
+        search = self.search_for(position, deadline.limit())
         depth = self.depth if self.depth is not None else adaptive_depth(position)
         result = search.deepen(depth)
         self.last_search, self.last_result = search, result
+        self.last_stats = {"nodes": search.nodes, "depth": result.depth, "evaluations": search.evaluations,
+                           "source": "search"}
         return self.rng.choice(result.columns)
 
     def reset(self) -> None:
@@ -251,12 +249,12 @@ class MinimaxStrategy:
         self.last_search = self.last_result = None
 
 
-def make_agent(depth: int | None = None, evaluation: str = "window", weights: str | None = None,
-               memo: bool = True, seed: int | None = None) -> GuardedAgent:
+def make_strategy(depth: int | None = None, evaluation: str = "window", weights: str | None = None,
+                  memo: bool = True, seed: int | None = None) -> MinimaxStrategy:
     """Sheoran et al.'s minimax: depth 4/5 by the paper's rule unless ``depth`` is given.
 
     ``evaluation`` is ``window`` (the paper's), ``h1`` or ``h2`` (Kang, Wang & Hu); ``weights``
     replaces the window weights for 1..inarow stones, written ``1/3/9/81``; ``memo=false`` turns
     off the incremental table and the evaluation memo (same moves, slower); ``seed`` breaks ties.
     """
-    return GuardedAgent("minimax", MinimaxStrategy(depth, evaluation, weights, memo, seed))
+    return MinimaxStrategy(depth, evaluation, weights, memo, seed)

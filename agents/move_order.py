@@ -33,10 +33,10 @@ def sorted_moves(winning_cells_of: Callable[[int, int], int], column_masks: tupl
     for column_mask in column_masks:
         move = candidates & column_mask
         if move:
-            threats = winning_cells_of(current | move, mask | move)
+            threats = winning_cells_of(current | move, mask | move)  # our winning cells once the stone is down
             scored.append((threats.bit_count(), move, threats))
     if len(scored) > 1:
-        scored.sort(key=_threat_count, reverse=True)
+        scored.sort(key=_threat_count, reverse=True)  # stable: equal counts keep centre-first order
     return scored
 
 

@@ -71,10 +71,10 @@ class OpeningBook:
         board = geometry(rows, columns, inarow)
         key = current + mask
         mirrored_key = board.mirror(current) + board.mirror(mask)
-        stored = self._lookup(min(key, mirrored_key))
+        stored = self._lookup(min(key, mirrored_key))  # one entry per mirror pair: the smaller key
         if stored is None:
             return None
-        return stored if key <= mirrored_key else columns - 1 - stored
+        return stored if key <= mirrored_key else columns - 1 - stored  # stored for the mirror: mirror it back
 
     def entries(self) -> list[tuple[int, int]]:
         """Every ``(canonical_key, stored_column)`` pair, in key order (for tests and tools)."""
@@ -101,9 +101,9 @@ def decode_opening_book(data: bytes) -> OpeningBook:
     while len(keys) < count:
         byte = payload[position]
         position += 1
-        delta |= (byte & 0x7F) << shift
+        delta |= (byte & 0x7F) << shift  # varint: 7 bits per byte, low bits first
         shift += 7
-        if byte < 0x80:
+        if byte < 0x80:  # no continuation bit: the delta is complete
             key += delta
             keys.append(key)
             delta = 0

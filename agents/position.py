@@ -19,9 +19,12 @@ answer "where would a stone complete inarow?" for every direction and every inar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
+
+ROW_SYMBOLS = ".xo"
+"""``from_rows``' symbols: an empty cell, a stone of the first player, a stone of the second."""
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ class Geometry:
     centre_order: tuple[int, ...] = field(init=False)
     directions: tuple[int, ...] = field(init=False)
     winning_cells_of: Callable[[int, int], int] = field(init=False, repr=False, compare=False)
+    non_losing_moves: Callable[[int, int], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.rows < 1 or self.columns < 1 or self.inarow < 1:
@@ -62,9 +66,12 @@ class Geometry:
         assign(self, "centre_order", tuple(sorted(range(self.columns), key=lambda c: (abs(c - centre), c))))
         assign(self, "directions", (1, height, height + 1, height - 1))
         assign(self, "winning_cells_of", _compile_winning_cells(height, self.inarow, self.board_mask))
+        assign(self, "non_losing_moves", _non_losing_rule(self.bottom_mask, self.board_mask))
 
     def possible(self, mask: int) -> int:
         """Cells where a stone can be dropped now: the lowest empty cell of every open column."""
+        # Adding a bit at the bottom of every column carries up each column's run of stones into its
+        # lowest empty cell; the board mask drops the carry out of full columns (into the sentinel).
         return (mask + self.bottom_mask) & self.board_mask
 
     def winning_cells(self, stones: int, mask: int) -> int:
@@ -79,6 +86,7 @@ class Geometry:
         for direction in self.directions:
             run = stones
             for step in range(1, self.inarow):
+                # a bit survives when the stone ``step`` cells further along ``direction`` is ours too
                 run &= stones >> (step * direction)
                 if not run:
                     break
@@ -91,14 +99,7 @@ class Geometry:
 
         Assumes the side to move has no immediate win itself (callers check that first).
         """
-        possible = self.possible(mask)
-        opponent_wins = self.winning_cells(current ^ mask, mask)
-        forced = possible & opponent_wins
-        if forced:
-            if forced & (forced - 1):
-                return 0
-            possible = forced
-        return possible & ~(opponent_wins >> 1)
+        return self.non_losing_moves(mask, self.winning_cells_of(current ^ mask, mask))
 
     def windows(self) -> tuple[int, ...]:
         """Every line of ``inarow`` cells on the board, one bitmask each (evaluations count these).
@@ -113,13 +114,13 @@ class Geometry:
                 window = 0
                 for step in range(self.inarow):
                     window |= 1 << (start + step * direction)
-                if window & self.board_mask == window:
+                if window & self.board_mask == window:  # a bit on the sentinel row or past the board: it wrapped
                     found.append(window)
         return tuple(dict.fromkeys(found))
 
     def column_of(self, bit: int) -> int:
         """The column of a single-bit move."""
-        return (bit.bit_length() - 1) // self.height
+        return (bit.bit_length() - 1) // self.height  # the bit's index, divided by the bits per column
 
     def mirror(self, bits: int) -> int:
         """``bits`` with the columns in reverse order (the board seen in a mirror)."""
@@ -128,6 +129,25 @@ class Geometry:
         for c in range(self.columns):
             mirrored |= ((bits >> (c * self.height)) & column_bits) << ((self.columns - 1 - c) * self.height)
         return mirrored
+
+
+def _non_losing_rule(bottom_mask: int, board_mask: int) -> Callable[[int, int], int]:
+    """``non_losing_moves(mask, threats)`` for one board size: the one rule every search prunes with.
+
+    Given the opponent's winning cells ``threats``, the playable cells that do not lose at once
+    (0 when every move does). The masks are closure cells, which CPython reads as fast as locals.
+    """
+
+    def non_losing_moves(mask: int, threats: int) -> int:
+        possible = (mask + bottom_mask) & board_mask  # adding the bottom row carries into each lowest empty cell
+        forced = possible & threats  # the opponent wins there next unless we play it
+        if forced:
+            if forced & (forced - 1):  # more than one forced move (clearing the lowest bit leaves some): we lose
+                return 0
+            possible = forced
+        return possible & ~(threats >> 1)  # never right below an opponent's winning cell: we would open it
+
+    return non_losing_moves
 
 
 def _compile_winning_cells(height: int, inarow: int, board_mask: int) -> Callable[[int, int], int]:
@@ -143,6 +163,7 @@ def _compile_winning_cells(height: int, inarow: int, board_mask: int) -> Callabl
     if inarow == 1:
         lines.append(f"    return {board_mask} ^ mask")
     else:
+        # Vertically: the cell above inarow - 1 of our stones (each shift by 1 moves a stone one row up).
         lines.append("    r = " + " & ".join(f"(p << {step})" for step in range(1, inarow)))
         for d in (height, height - 1, height + 1):
             lines.append(f"    a1 = p >> {d}; b1 = p << {d}")
@@ -151,7 +172,7 @@ def _compile_winning_cells(height: int, inarow: int, board_mask: int) -> Callabl
                 lines.append(f"    a{step} = a{step - 1} & (p >> {shift}); b{step} = b{step - 1} & (p << {shift})")
             ends = [f"b{inarow - 1}", f"a{inarow - 1}"] + [f"a{j} & b{inarow - 1 - j}" for j in range(1, inarow - 1)]
             lines.append("    r |= " + " | ".join(ends))
-        lines.append(f"    return r & ({board_mask} ^ mask)")
+        lines.append(f"    return r & ({board_mask} ^ mask)")  # only empty cells on the board
     namespace: dict[str, Callable[[int, int], int]] = {}
     exec("\n".join(lines), namespace)
     return namespace["winning_cells"]
@@ -167,7 +188,7 @@ class Position:
     """An immutable Connect-X position seen from the side to move.
 
     ``current`` holds the mover's stones, ``mask`` all stones, ``moves`` how many were played.
-    ``repr`` gives ``Position.from_board(...)`` text that rebuilds the same position.
+    ``repr`` gives ``Position.from_rows(...)`` text that rebuilds the same position.
     """
 
     __slots__ = ("geometry", "current", "mask", "moves")
@@ -211,74 +232,55 @@ class Position:
         return position
 
     @classmethod
-    def from_board(
-        cls, board: Sequence[int] | str, rows: int | None = None, columns: int | None = None,
-        inarow: int = 4, mark: int | None = None,
-    ) -> Position:
-        """A position from Kaggle's flat board (row 0 on top, 0 empty, marks 1 and 2).
-
-        ``board`` may also be text, rows top to bottom joined by '/', as ``repr`` writes it. The
-        side to move is ``mark`` when given (Kaggle's ``obs.mark``), otherwise the player whose
-        turn it is by stone count (player 1 moves first).
+    def from_rows(cls, text: str, inarow: int = 4) -> Position:
+        """The position drawn by ``text``: rows top to bottom joined by '/', ``.`` empty, ``x`` the first
+        player's stones, ``o`` the second's (``repr`` writes this form). The side to move follows from the
+        stone counts; ValueError for a drawing no game reaches (floating stones, wrong counts).
         """
-        if isinstance(board, str):
-            lines = board.split("/")
-            rows, columns = len(lines), len(lines[0])
-            if any(len(line) != columns for line in lines) or not set(board) <= set("012/"):
-                raise ValueError(f"board text {board!r}: expected equal rows of 0/1/2 separated by '/'")
-            cells = [int(ch) for ch in "".join(lines)]
-        else:
-            cells = [int(value) for value in board]
-        if rows is None or columns is None or len(cells) != rows * columns:
-            raise ValueError(f"board has {len(cells)} cells, expected rows x columns = {rows} x {columns}")
+        lines = text.split("/")
+        rows, columns = len(lines), len(lines[0])
+        if not columns or any(len(line) != columns for line in lines) or not set(text) <= set(ROW_SYMBOLS + "/"):
+            raise ValueError(f"board text {text!r}: expected equal rows of '.', 'x' (first player) and 'o' "
+                             "separated by '/'")
         shape = geometry(rows, columns, inarow)
-        stones = {1: 0, 2: 0}
+        stones = [0, 0]
         mask = 0
         for c in range(columns):
             for r in range(rows):
-                value = cells[(rows - 1 - r) * columns + c]
-                if value not in (0, 1, 2):
-                    raise ValueError(f"cell value {value} at row {rows - 1 - r}, column {c}: expected 0, 1 or 2")
-                if value:
-                    bit = 1 << (c * shape.height + r)
-                    if not mask & (bit >> 1) and r > 0:
-                        raise ValueError(f"floating stone at row {rows - 1 - r}, column {c}")
-                    stones[value] |= bit
-                    mask |= bit
-        ones, twos = bin(stones[1]).count("1"), bin(stones[2]).count("1")
-        if ones - twos not in (0, 1):
-            raise ValueError(
-                f"player 1 has {ones} stones and player 2 {twos}: player 1 moves first, so no game reaches this"
-            )
-        to_move = 1 if ones == twos else 2
-        if mark is not None and mark != to_move:
-            raise ValueError(f"mark {mark} is not to move: by the stone counts it is player {to_move}'s turn")
-        return cls(shape, stones[to_move], mask, ones + twos)
+                symbol = lines[rows - 1 - r][c]
+                if symbol == ".":
+                    continue
+                bit = 1 << (c * shape.height + r)
+                if r > 0 and not mask & (bit >> 1):  # the cell below must hold a stone: nothing floats
+                    raise ValueError(f"floating stone at row {rows - 1 - r}, column {c}")
+                stones[symbol == "o"] |= bit
+                mask |= bit
+        first, second = stones[0].bit_count(), stones[1].bit_count()
+        if first - second not in (0, 1):
+            raise ValueError(f"the first player (x) has {first} stones and the second (o) {second}: the first "
+                             "player moves first, so no game reaches this")
+        return cls(shape, stones[0] if first == second else stones[1], mask, first + second)
 
-    def to_board(self) -> list[int]:
-        """Kaggle's flat board (row 0 on top) with player 1 / player 2 marks."""
+    def rows_text(self) -> str:
+        """The board as ``from_rows`` reads it: rows top to bottom joined by '/', ``.`` empty, ``x`` the
+        first player, ``o`` the second."""
         shape = self.geometry
         first = self.current if self.moves % 2 == 0 else self.current ^ self.mask
-        cells = []
+        lines = []
         for row in range(shape.rows - 1, -1, -1):
+            cells = []
             for c in range(shape.columns):
                 bit = 1 << (c * shape.height + row)
-                cells.append(0 if not self.mask & bit else 1 if first & bit else 2)
-        return cells
+                cells.append("." if not self.mask & bit else "x" if first & bit else "o")
+            lines.append("".join(cells))
+        return "/".join(lines)
 
     def __repr__(self) -> str:
-        shape = self.geometry
-        cells = "".join(str(v) for v in self.to_board())
-        text = "/".join(cells[r * shape.columns:(r + 1) * shape.columns] for r in range(shape.rows))
-        return f"Position.from_board({text!r}, inarow={shape.inarow})"
+        return f"Position.from_rows({self.rows_text()!r}, inarow={self.geometry.inarow})"
 
     def __str__(self) -> str:
-        shape = self.geometry
-        symbols = ".XO"
-        board = self.to_board()
-        width = shape.columns
-        lines = [" ".join(symbols[v] for v in board[r * width:(r + 1) * width]) for r in range(shape.rows)]
-        lines.append(" ".join(str((c + 1) % 10) for c in range(shape.columns)))
+        lines = [" ".join(line.upper()) for line in self.rows_text().split("/")]
+        lines.append(" ".join(str((c + 1) % 10) for c in range(self.geometry.columns)))
         return "\n".join(lines)
 
     def __eq__(self, other: object) -> bool:
@@ -292,17 +294,14 @@ class Position:
     def __hash__(self) -> int:
         return hash((self.geometry.rows, self.geometry.columns, self.geometry.inarow, self.current, self.mask))
 
-    @property
-    def mark(self) -> int:
-        """Kaggle's mark (1 or 2) of the side to move."""
-        return 1 if self.moves % 2 == 0 else 2
-
     def can_play(self, column: int) -> bool:
         """Whether ``column`` exists and is not full."""
         return 0 <= column < self.geometry.columns and not self.mask & self.geometry.top_bits[column]
 
     def play(self, column: int) -> Position:
         """The position after the side to move drops a stone in ``column`` (assumed playable)."""
+        # The column's bottom bit carries up its stones into the first empty cell, which the OR adds to
+        # mask; the new mover's stones are the old opponent's, current ^ mask.
         mask = self.mask | (self.mask + self.geometry.bottom_bits[column])
         return Position(self.geometry, self.current ^ self.mask, mask, self.moves + 1)
 
@@ -313,6 +312,7 @@ class Position:
 
     def move_bit(self, column: int) -> int:
         """The single bit a stone dropped in ``column`` would occupy."""
+        # The carry lands on the column's lowest empty cell; the column mask keeps that bit alone.
         return (self.mask + self.geometry.bottom_bits[column]) & self.geometry.column_masks[column]
 
     def winning_cells(self) -> int:

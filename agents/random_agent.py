@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import random
 
-from agents.kaggle_boundary import Deadline, GuardedAgent
 from agents.position import Position
+from agents.search_time import Deadline
+from agents.strategy import MoveStats
 
 
 class RandomStrategy:
@@ -14,14 +15,17 @@ class RandomStrategy:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
+        self.time_budget: float | None = None
+        self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
+        self.last_stats = {"nodes": 0, "depth": 0, "evaluations": 0, "source": "random"}
         return self.rng.choice(sorted(position.legal_columns()))
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
 
 
-def make_agent(seed: int | None = None) -> GuardedAgent:
+def make_strategy(seed: int | None = None) -> RandomStrategy:
     """A random agent; the same seed plays the same game against the same opponent."""
-    return GuardedAgent("random", RandomStrategy(seed))
+    return RandomStrategy(seed)

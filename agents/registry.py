@@ -1,4 +1,8 @@
-"""The one list of agents: names, factories, one-line summaries and the roles of their parameters.
+"""The one list of agents: names, strategy factories, one-line summaries and the roles of their parameters.
+
+Each agent module implements a ``Strategy`` (``agents.strategy``) and a top-level ``make_strategy``
+factory; ``AgentEntry.build`` wraps the strategy in Kaggle's guard (``kaggle_boundary.GuardedAgent``),
+so no agent module knows Kaggle's conventions.
 
 Each entry declares which of its factory's parameters is its seed, its time budget per move and
 its reproducibility cap (a node or simulation count that replaces the clock), so the harness and
@@ -16,9 +20,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agents import mcts, minimax, negamax, random_agent, solver
+from agents import mcts, minimax, negamax, random_agent, solver_agent
 from agents.kaggle_boundary import GuardedAgent
 from agents.position import Geometry
+from agents.strategy import Strategy
 
 BoardCheck = Callable[[Mapping[str, Any], Geometry], None]
 """Raises ValueError when an agent's parameters cannot work on a board (minimax's window weights)."""
@@ -39,7 +44,7 @@ class AgentEntry:
     """
 
     name: str
-    factory: Callable[..., GuardedAgent]
+    factory: Callable[..., Strategy]
     summary: str
     seed: str | None = None
     time_budget: str | None = None
@@ -74,9 +79,10 @@ class AgentEntry:
         return tuple(params.items())
 
     def build(self, params: Mapping[str, Any], board: Geometry | None = None) -> GuardedAgent:
-        """A fresh agent; the factory's checks (and ``board_check``, given ``board``) raise AgentSpecError."""
+        """A fresh agent, its strategy in Kaggle's guard; the factory's checks (and ``board_check``, given
+        ``board``) raise AgentSpecError."""
         try:
-            agent = self.factory(**params)
+            agent = GuardedAgent(self.name, self.factory(**params))
             if board is not None and self.board_check is not None:
                 self.board_check(params, board)
         except ValueError as error:
@@ -88,14 +94,14 @@ class AgentEntry:
 REGISTRY: dict[str, AgentEntry] = {
     entry.name: entry
     for entry in (
-        AgentEntry("random", random_agent.make_agent, "uniformly random legal column (seeded)", seed="seed"),
-        AgentEntry("negamax", negamax.make_agent, "classic depth-limited negamax baseline (depth 4)", seed="seed"),
-        AgentEntry("minimax", minimax.make_agent,
+        AgentEntry("random", random_agent.make_strategy, "uniformly random legal column (seeded)", seed="seed"),
+        AgentEntry("negamax", negamax.make_strategy, "classic depth-limited negamax baseline (depth 4)", seed="seed"),
+        AgentEntry("minimax", minimax.make_strategy,
                    "Sheoran et al. 2021: alpha-beta, incremental window-count table, depth 4/5",
                    seed="seed", board_check=minimax.check_board),
-        AgentEntry("mcts", mcts.make_agent, "UCB1 tree search with random rollouts and solver proofs, on a clock",
+        AgentEntry("mcts", mcts.make_strategy, "UCB1 tree search with random rollouts and solver proofs, on a clock",
                    seed="seed", time_budget="time_budget", cap="simulations"),
-        AgentEntry("solver", solver.make_agent,
+        AgentEntry("solver", solver_agent.make_strategy,
                    "opening book, then iterative deepening and an exact alpha-beta solver on the clock",
                    seed="seed", time_budget="time_budget", cap="max_nodes"),
     )
@@ -138,20 +144,3 @@ def format_value(value: Any) -> str:
         text = repr(value)
         return text[:-2] if text.endswith(".0") else text
     return str(value)
-
-
-def parse_spec(spec: str) -> tuple[AgentEntry, dict[str, Any]]:
-    """The registry entry and typed keyword arguments named by ``spec`` (prefer ``AgentSpec.parse``)."""
-    name, _, params_text = spec.partition(":")
-    entry = REGISTRY.get(name.strip())
-    if entry is None:
-        raise AgentSpecError(f"unknown agent {name.strip()!r}; registered agents: {', '.join(REGISTRY)}")
-    return entry, dict(entry.parse_parameters(params_text))
-
-
-def create_agent(spec: str) -> GuardedAgent:
-    """A fresh agent for registry ``spec`` (prefer ``AgentSpec.parse(spec).build()``)."""
-    entry, params = parse_spec(spec)
-    agent = entry.build(params)
-    agent.name = spec
-    return agent

@@ -1,6 +1,6 @@
 """A bounded transposition table of proven score bounds, shared by the exact searches of one game.
 
-Each entry is one bound on a position's exact score (``alphabeta``'s convention), keyed by the
+Each entry is one bound on a position's exact score (``exact_search``'s convention), keyed by the
 position's unique key ``current + mask`` and packed into one int, so a probe in the search's hot
 loop is a single ``dict.get``:
 
@@ -20,7 +20,7 @@ same board size).
 
 from __future__ import annotations
 
-LOWER_BOUND_OFFSET = 1 << 16
+LOWER_BOUND_OFFSET = 1 << 16  # far above ``scores.max_score`` of any board a search can finish
 """Added to a lower bound when it is packed (see the module docstring)."""
 
 LOWER_BOUND_THRESHOLD = LOWER_BOUND_OFFSET // 2
@@ -64,7 +64,7 @@ class TranspositionTable:
         packed = self.entries.get(key)
         if packed is None:
             return None, None
-        if packed > LOWER_BOUND_THRESHOLD:
+        if packed > LOWER_BOUND_THRESHOLD:  # only an offset lower bound lies this high
             return packed - LOWER_BOUND_OFFSET, None
         return None, packed
 
@@ -72,6 +72,6 @@ class TranspositionTable:
         self.entries.clear()
 
     def _store(self, key: int, packed: int) -> None:
-        if len(self.entries) >= self.capacity and key not in self.entries:
+        if len(self.entries) >= self.capacity and key not in self.entries:  # full: forget all (see the docstring)
             self.entries.clear()
         self.entries[key] = packed

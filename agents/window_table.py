@@ -76,12 +76,12 @@ class WindowTable:
             had = own[index]
             own[index] = had + 1
             theirs = other[index]
-            if not theirs:
+            if not theirs:  # still only ours: it moves up one count in our row
                 own_row[had] -= 1
                 own_row[had + 1] += 1
-                if not had:
+                if not had:  # it was empty, counted in the other row's 0 as well
                     other_row[0] -= 1
-            elif not had:
+            elif not had:  # the other player's window is now blocked: it no longer counts for them
                 other_row[theirs] -= 1
 
     def remove(self, cell: int, player: int) -> None:

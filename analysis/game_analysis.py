@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.alphabeta import win_score
 from agents.position import Position
+from agents.scores import win_score
 from analysis.games import Game
 from analysis.score_range import ScoreRange, best_of
 from analysis.solved_cache import SolvedCache

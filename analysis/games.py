@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.kaggle_boundary import board_of
 from agents.position import Position
 
 GAMES_FILE = "games.jsonl"
@@ -183,5 +184,5 @@ def _check_board(step: list[dict[str, Any]], position: Position, number: int) ->
     for seat, state in enumerate(step):
         observation = state.get("observation")
         board = observation.get("board") if isinstance(observation, dict) else None
-        if board is not None and board != position.to_board():
+        if board is not None and board != board_of(position):
             raise ValueError(f"step {number}: agent {seat}'s board differs from the moves played so far")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
+from agents.kaggle_boundary import board_of, mark_of
 from agents.position import Position
 from analysis.game_analysis import GameAnalysis, PlyAnalysis
 from analysis.score_range import ScoreRange
@@ -119,7 +120,7 @@ def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) 
     """The board as SVG: the column values above it, the cell the move fills ringed, column numbers below."""
     shape = position.geometry
     width, height = shape.columns * CELL, shape.rows * CELL + 2 * LABEL
-    board = position.to_board()
+    board = board_of(position)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="img" aria-label="board">',
              f'<rect x="0" y="{LABEL}" width="{width}" height="{shape.rows * CELL}" fill="#2f5fb3" rx="6"/>']
@@ -130,7 +131,7 @@ def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) 
             parts.append(f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.4:.1f}" fill="{fill}"/>')
     if played is not None:
         landing = shape.rows - 1 - bin(position.mask & shape.column_masks[played]).count("1")
-        colour = STONES[position.mark]
+        colour = STONES[mark_of(position)]
         parts.append(f'<circle cx="{played * CELL + CELL // 2}" cy="{LABEL + landing * CELL + CELL // 2}" '
                      f'r="{CELL * 0.4:.1f}" fill="none" stroke="{colour}" stroke-width="4" stroke-dasharray="5 3"/>')
     for column in range(shape.columns):

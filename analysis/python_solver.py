@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 
-from agents.alphabeta import SearchLimit, prove_at_least, solve
+from agents.exact_search import prove_at_least, solve
 from agents.position import Position
+from agents.search_time import SearchLimit
 from agents.transposition_table import TranspositionTable
 from analysis.score_range import ScoreRange
 
@@ -19,7 +20,7 @@ TABLE_CAPACITY = 1 << 20
 
 
 class PythonSolver:
-    """``agents.alphabeta`` with one transposition table shared by every position it bounds.
+    """``agents.exact_search`` with one transposition table shared by every position it bounds.
 
     ``max_nodes`` caps each search besides the deadline: it makes a bound reproducible on any
     machine (tests use it). ``calls`` counts the positions searched.

@@ -36,9 +36,10 @@ from typing import Any
 from conditions import machine_conditions
 from tqdm import tqdm
 
-from agents.kaggle_boundary import FaultKind
+from agents.agent_spec import AgentSpec
+from agents.kaggle_boundary import FaultKind, board_of, mark_of
 from agents.position import Position
-from agents.registry import REGISTRY, create_agent
+from agents.registry import REGISTRY
 
 ACT_TIMEOUTS = (0.2, 0.5, 1.0)
 """The actTimeout of a position, drawn uniformly: the search gets 0.05, 0.2 and 0.7 s of them."""
@@ -103,7 +104,7 @@ def chunk_questions(seed: int, chunk: int, count: int, max_overage: float) -> li
 
 def kaggle_call(question: Question, position: Position) -> tuple[dict[str, Any], dict[str, Any]]:
     """The observation and configuration Kaggle's ConnectX passes (as plain dicts)."""
-    observation = {"board": position.to_board(), "mark": position.mark, "step": position.moves,
+    observation = {"board": board_of(position), "mark": mark_of(position), "step": position.moves,
                    "remainingOverageTime": question.overage}
     configuration = {"rows": question.rows, "columns": question.columns, "inarow": question.inarow,
                      "actTimeout": question.act_timeout, "episodeSteps": 1000, "runTimeout": 2400,
@@ -114,7 +115,7 @@ def kaggle_call(question: Question, position: Position) -> tuple[dict[str, Any],
 def play_chunk(task: tuple[str, int, int, int, float]) -> dict[str, Any]:
     """One chunk: a fresh agent answers its questions; the JSON-ready record of every answer."""
     name, seed, chunk, count, max_overage = task
-    agent = create_agent(name)
+    agent = AgentSpec.parse(name).build()
     answers = []
     for question in chunk_questions(seed, chunk, count, max_overage):
         position = question.position()

@@ -17,8 +17,8 @@ import time
 from conditions import machine_conditions
 from random_positions import random_positions
 
-from agents.kaggle_boundary import Deadline
 from agents.mcts import MctsStrategy
+from agents.search_time import Deadline
 
 
 def main(argv: list[str] | None = None) -> int:

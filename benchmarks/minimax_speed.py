@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from conditions import machine_conditions
 
-from agents.kaggle_boundary import Deadline
-from agents.minimax import AlphaBetaSearch, MinimaxStrategy, adaptive_depth
+from agents.minimax import MinimaxSearch, MinimaxStrategy, adaptive_depth
 from agents.position import Position
+from agents.search_time import Deadline
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ def self_play_positions(games: int, seed: int) -> list[Position]:
 
 
 def measure(position: Position, depth: int, memo: bool) -> Measurement:
-    search = AlphaBetaSearch(position, memo=memo)
+    search = MinimaxSearch(position, memo=memo)
     started = time.perf_counter()
     search.deepen(depth)
     return Measurement(position, depth, search.nodes, search.evaluations, time.perf_counter() - started)

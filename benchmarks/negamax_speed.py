@@ -14,6 +14,7 @@ import time
 
 from random_positions import random_positions
 
+from agents.kaggle_boundary import board_of, mark_of
 from agents.negamax import NegamaxSearch
 from harness.engine import kaggle_submodule
 
@@ -46,7 +47,7 @@ def main() -> None:
         ours_time += time.perf_counter() - start
         ours_nodes += search.nodes
 
-        observation = structify({"board": position.to_board(), "mark": position.mark})
+        observation = structify({"board": board_of(position), "mark": mark_of(position)})
         kaggle_nodes += 1
         start = time.perf_counter()
         kaggle_connectx.negamax_agent(observation, config)

@@ -6,7 +6,7 @@ seconds each) or Test_L1_R3 within a session, but the book's C solver (``book/so
 the same algorithm: the same move order, pruning, table bounds and null-window narrowing. This
 script checks that claim position by position on the first ``--check`` positions of each file
 that the C solver finishes within ``CHECK_MAX_NODES`` (its node counts and those of
-``agents.alphabeta.solve`` must agree within 5% + 10 nodes), and counts the C solver's nodes
+``agents.exact_search.solve`` must agree within 5% + 10 nodes), and counts the C solver's nodes
 over the whole file, each position from an empty table as the reference does, and checks every
 score. Needs a C compiler.
 
@@ -23,7 +23,7 @@ import time
 from conditions import machine_conditions
 from solver_positions import POSITIONS, REFERENCE_NODES, sample
 
-from agents.alphabeta import solve
+from agents.exact_search import solve
 from agents.position import Position
 from agents.transposition_table import TranspositionTable
 from book.native import NativeSolver

@@ -30,9 +30,10 @@ from pathlib import Path
 
 from conditions import machine_conditions
 
-from agents.alphabeta import SearchLimit, solve
+from agents.exact_search import solve
 from agents.opening_book import OpeningBook, load_opening_book
 from agents.position import Position
+from agents.search_time import SearchLimit
 from agents.transposition_table import TranspositionTable
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"

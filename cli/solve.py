@@ -26,7 +26,7 @@ Exit status: 0 every position solved (and as expected); 1 a score differs from t
 one (reported on stderr); 3 the limit stopped a position (none differed); 2 bad input: one
 line on stderr, nothing solved.
 
-The Python API is agents.alphabeta: solve(Position.from_moves("4453")).score, analyze(position).
+The Python API is agents.exact_search: solve(Position.from_moves("4453")).score, analyze(position).
 """
 
 from __future__ import annotations
@@ -43,8 +43,10 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TextIO
 
-from agents.alphabeta import SearchLimit, finished_score, next_probe, prove_at_least, win_score
+from agents.exact_search import next_probe, prove_at_least
 from agents.position import Geometry, Position, geometry
+from agents.scores import finished_score, win_score
+from agents.search_time import SearchLimit
 from agents.transposition_table import TranspositionTable
 from cli.options import INTERRUPTED, InputError
 

@@ -13,8 +13,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 
-from agents.alphabeta import win_score
 from agents.position import Geometry, Position, geometry
+from agents.scores import win_score
 from analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, analyze_game, column_values
 from analysis.games import Game
 from analysis.score_range import ScoreRange

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TextIO
 
 from agents.agent_spec import AgentSpec
+from agents.kaggle_boundary import mark_of
 from analysis.score_range import ScoreRange
 from harness.engine import BoardConfig
 from harness.output_paths import check_output_file
@@ -168,7 +169,7 @@ class _Screen:
         # The best proven: the highest lower bound, among the columns where something is proven at all.
         best = max((value.lower for value, text in zip(values, texts, strict=True)
                     if value is not None and text != "unknown"), default=None)
-        self.say(f"The solver's verdict for {SYMBOLS[session.position.mark]} to move "
+        self.say(f"The solver's verdict for {SYMBOLS[mark_of(session.position)]} to move "
                  f"(each column's value, {seconds:g} s for all; * the best proven):")
         for column, (value, text) in enumerate(zip(values, texts, strict=True)):
             mark = "*" if value is not None and value.lower == best and text != "unknown" else " "

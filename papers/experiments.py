@@ -188,7 +188,7 @@ games of a cell would repeat; 4 plies give 2401 openings where 2 would give 49."
 KANG_NOTE = ("Kang et al. made a random move every third move and played 10 rounds; we start each "
              "colour-swapped pair from a shared random 4-ply opening instead, so games differ while both "
              "sides see the same position. H1's values for its features 3 and 4 are ours: the paper orders "
-             "them without printing the numbers (see agents/heuristics.py), so our H1 is a reading of the "
+             "them without printing the numbers (see agents/paper_heuristics.py), so our H1 is a reading of the "
              "paper, not necessarily its exact function.")
 
 

@@ -13,7 +13,7 @@ collection is a pause the move's deadline never planned for (Kaggle competitors 
 random timeouts): it calls ``gc.freeze()`` once the file is loaded and again after every move,
 so what lives for the game (modules, embedded data, the opening book decoded on the first move,
 tables) sits in the permanent generation that collections never scan. The searches themselves
-also pause the collector (``agents.alphabeta.paused_gc``).
+also pause the collector (``agents.exact_search.paused_gc``).
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.agent_spec import AgentSpec
 from agents.data_files import read_data
-from agents.registry import parse_spec
+from agents.registry import AgentSpecError
 from submission.embedded_data import DATA_MODULE, data_names, embedded_module, read_files
 from submission.module_graph import PROJECT_ROOT, BuildError, ModuleSource, collect_modules, internal_imports
 from submission.namespace import Identity, plan_names, rewrite
@@ -42,6 +43,9 @@ GENERATED_NAMES = (SPEC_CONSTANT, PARAMETERS_CONSTANT, FACTORY_FUNCTION, INSTANC
 
 SECTION_RULE = "# " + "-" * 78
 
+GUARD = ("agents.kaggle_boundary", "GuardedAgent")
+"""The module and class that wrap a registry agent's strategy in Kaggle's guard."""
+
 
 @dataclass(frozen=True)
 class Bundle:
@@ -55,29 +59,39 @@ class Bundle:
     """Data files the agent reads that did not exist, left out (only with ``allow_missing_data``)."""
 
 
-def build_bundle(spec: str, allow_missing_data: bool = False) -> Bundle:
-    """The submission for agent ``spec`` (``name[:key=value,...]``, as everywhere else).
+def build_bundle(spec: AgentSpec | str, allow_missing_data: bool = False) -> Bundle:
+    """The submission for the registry agent ``spec`` (``name[:key=value,...]``, as everywhere else).
 
     Raises BuildError (or AgentSpecError for a bad spec) with the module, line and fix; a data
     file the agent reads that does not exist is one, unless ``allow_missing_data``.
     """
-    entry, explicit = parse_spec(spec)
+    agent = AgentSpec.of(spec)
+    entry, explicit = agent.entry, agent.kwargs
+    if entry is None:
+        raise AgentSpecError(f"{agent.text} is not a registered agent: only those can be built "
+                             f"(connectx agents lists them)")
     factory = entry.factory
     if "." in factory.__qualname__:
         raise BuildError(f"{entry.name}: its factory {factory.__qualname__} must be a top-level function of its module")
     parameters = _baked_parameters(entry.name, factory, explicit)
     return bundle_factory(entry.name, factory.__module__, factory.__name__, parameters,
-                          allow_missing_data=allow_missing_data)
+                          allow_missing_data=allow_missing_data, guard=GUARD)
 
 
 def bundle_factory(agent_name: str, module_name: str, factory_name: str, parameters: dict[str, Any],
                    root: Path = PROJECT_ROOT, read: Callable[[str], bytes] = read_data,
-                   allow_missing_data: bool = False) -> Bundle:
+                   allow_missing_data: bool = False, guard: tuple[str, str] | None = None) -> Bundle:
     """The submission calling ``module_name.factory_name(**parameters)``, from the sources under ``root``.
 
     ``agent_name`` is the registry name the file records; ``read`` serves the data files it embeds.
+    With ``guard`` (a module and a class in it), the factory makes a strategy and the file's agent is
+    ``Guard(agent_name, strategy)``; without, the factory's result is the agent itself.
     """
     modules = collect_modules(module_name, root)
+    if guard is not None:
+        # Each list is dependency-first, so the guard's modules not met yet may follow the agent's.
+        known = {module.name for module in modules}
+        modules += [module for module in collect_modules(guard[0], root) if module.name not in known]
     for module in modules:
         _check_loader_safety(module)
     files, missing = read_files(data_names(modules), read, allow_missing_data)
@@ -94,6 +108,7 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
     if factory_name not in plan.exports[module_name]:
         raise BuildError(f"{module_name} defines no top-level {factory_name}")
     final_factory = plan.exports[module_name][factory_name]
+    final_guard = None if guard is None else plan.exports[guard[0]][guard[1]]
     futures = sorted({alias.name for module in modules for statement in removed[module.name]
                       if isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
                       for alias in statement.names})
@@ -102,12 +117,13 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
         *([f"from __future__ import {', '.join(futures)}"] if futures else []),
         _load_clock(),
         *sections,
-        _section("entry point (generated)", _entry_point(canonical, parameters, final_factory)),
+        _section("entry point (generated)",
+                 _entry_point(canonical, parameters, final_factory, agent_name, final_guard)),
     ])
     return Bundle(canonical, source, tuple(m.relative_path for m in modules), tuple(sorted(files)), tuple(missing))
 
 
-def build_source(spec: str) -> str:
+def build_source(spec: AgentSpec | str) -> str:
     """Just the text of ``build_bundle(spec)``."""
     return build_bundle(spec).source
 
@@ -177,8 +193,11 @@ def _load_clock() -> str:
     )
 
 
-def _entry_point(spec: str, parameters: dict[str, Any], factory_name: str) -> str:
+def _entry_point(spec: str, parameters: dict[str, Any], factory_name: str, agent_name: str,
+                 guard_name: str | None) -> str:
     literal = "{" + ", ".join(f"{key!r}: {value!r}" for key, value in parameters.items()) + "}"
+    made = f"{factory_name}(**{{**{PARAMETERS_CONSTANT}, **overrides}})"
+    built = made if guard_name is None else f"{guard_name}({agent_name!r}, {made})"
     return (
         f"{SPEC_CONSTANT} = {spec!r}\n"
         f"{PARAMETERS_CONSTANT} = {literal}\n"
@@ -186,7 +205,7 @@ def _entry_point(spec: str, parameters: dict[str, Any], factory_name: str) -> st
         "\n"
         f"def {FACTORY_FUNCTION}(**overrides):\n"
         '    """A fresh agent with the built parameters; `connectx validate` overrides the seed to compare moves."""\n'
-        f"    return {factory_name}(**{{**{PARAMETERS_CONSTANT}, **overrides}})\n"
+        f"    return {built}\n"
         "\n"
         "\n"
         f"{INSTANCE} = {FACTORY_FUNCTION}()\n"

@@ -21,7 +21,7 @@ comparisons meet that in different ways:
   - ``tactical``, for every agent: exactly one column wins at once, or none wins and exactly one
     does not lose at once (and that one is not lost). Every searcher answers these before its
     clock matters (the agent contract test holds them all to it): the solver without searching
-    at all (``alphabeta``'s root rules); mcts as soon as each root child exists, a handful of
+    at all (``exact_search``'s root rules); mcts as soon as each root child exists, a handful of
     simulations, because a winning child is proven won and every other non-blocking child is
     proven lost, and a proof never marks the block lost when it is not;
   - ``book``, for the solver with its book: the opening book answers before any search starts;
@@ -41,10 +41,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from agents.alphabeta import SearchLimit, analyze, solve
+from agents.exact_search import analyze, solve
 from agents.opening_book import OpeningBook, load_opening_book
 from agents.position import Position
 from agents.registry import AgentEntry
+from agents.search_time import SearchLimit
 from submission.module_graph import PROJECT_ROOT
 
 ENDGAMES = PROJECT_ROOT / "positions" / "Test_L3_R1"

@@ -33,8 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.agent_spec import AgentSpec
+from agents.kaggle_boundary import board_of, mark_of
 from agents.position import Position
-from agents.registry import AgentEntry, AgentSpecError, parse_spec
+from agents.registry import AgentEntry, AgentSpecError
 from submission import isolated_runner
 from submission.bundler import FACTORY_FUNCTION, PARAMETERS_CONSTANT, SPEC_CONSTANT
 from submission.fixed_positions import FixedPosition, comparison_positions, shipped_positions, watches_the_clock
@@ -208,7 +210,7 @@ def check_settings(act_timeout: float, margin: float, overage_reserve: float | N
 
 
 def _observation(position: Position) -> dict[str, Any]:
-    return {"board": position.to_board(), "mark": position.mark, "step": position.moves,
+    return {"board": board_of(position), "mark": mark_of(position), "step": position.moves,
             "remainingOverageTime": 60.0}
 
 
@@ -250,7 +252,7 @@ def _expected_columns(entry: AgentEntry, record: BuildRecord, comparison: Compar
     """The unbundled agent's column on each position, a fresh agent for each, as the bundle is asked."""
     columns = []
     for fixed in comparison.positions:
-        agent = entry.factory(**{**record.parameters, **comparison.overrides})
+        agent = entry.build({**record.parameters, **comparison.overrides})
         columns.append(agent(_observation(fixed.position), _configuration(fixed.position, act_timeout)))
     return columns
 
@@ -297,7 +299,9 @@ def validate_file(path: str | Path, act_timeout: float = 2.0, margin: float = DE
     planned: list[tuple[Comparison, list[int]]] = []
     if compare and record is not None:
         try:
-            entry, _ = parse_spec(record.spec.partition(":")[0])
+            entry = AgentSpec.parse(record.spec.partition(":")[0]).entry
+            if entry is None:
+                raise AgentSpecError(f"{record.spec} names no registered agent")
             for comparison in comparisons(entry, record):
                 planned.append((comparison, _expected_columns(entry, record, comparison, act_timeout)))
         except AgentSpecError as error:

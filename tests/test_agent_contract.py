@@ -24,10 +24,17 @@ from typing import Any
 import pytest
 
 from agents.agent_spec import AgentSpec
-from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.kaggle_boundary import GuardedAgent, board_of, mark_of
 from agents.position import Position
-from agents.registry import REGISTRY, create_agent
+from agents.registry import REGISTRY
+from agents.search_time import Deadline
+from agents.strategy import MoveStats
 from harness.engine import BoardConfig, Outcome, make_environment, resolve_agent
+
+
+def built(text: str) -> GuardedAgent:
+    """A fresh agent from its spec's text, as the harness builds one."""
+    return AgentSpec.parse(text).build()
 
 AGENTS = sorted(REGISTRY)
 SEARCHERS = [name for name in AGENTS if name != "random"]
@@ -59,7 +66,7 @@ def spec(name: str, seed: int = 1, capped: bool = False) -> str:
 def ask(agent: Any, position: Position, act_timeout: float = ACT_TIMEOUT, overage: float = 60.0) -> Any:
     """The agent's answer, asked exactly as Kaggle asks it."""
     shape = position.geometry
-    observation = {"board": position.to_board(), "mark": position.mark, "remainingOverageTime": overage}
+    observation = {"board": board_of(position), "mark": mark_of(position), "remainingOverageTime": overage}
     config = {"rows": shape.rows, "columns": shape.columns, "inarow": shape.inarow, "actTimeout": act_timeout}
     return agent(observation, config)
 
@@ -124,7 +131,7 @@ def contract_positions(rows: int, columns: int, inarow: int) -> list[Position]:
 @pytest.mark.parametrize("name", AGENTS)
 @pytest.mark.parametrize("rows,columns,inarow", GEOMETRIES)
 def test_keeps_the_contract_on_every_geometry(name: str, rows: int, columns: int, inarow: int) -> None:
-    agent = create_agent(spec(name))
+    agent = built(spec(name))
     assert contract_violations(agent, contract_positions(rows, columns, inarow), act_timeout_for(name)) == []
 
 
@@ -134,7 +141,7 @@ def test_keeps_kaggles_clock_at_its_defaults_on_wide_and_large_boards(name: str,
                                                                       inarow: int) -> None:
     """The registry defaults (no time_budget) with a short actTimeout of 0.5 s: the search gets 0.2 s and
     the guard's margin of 0.3 s is all the slack, as on Kaggle. The bank is empty, so no move may draw."""
-    agent = create_agent(name)
+    agent = built(name)
     positions = [Position.initial(rows, columns, inarow), half_full(rows, columns, inarow, seed=rows + columns)]
     assert contract_violations(agent, [p for p in positions if p is not None], act_timeout=0.5, overage=0.0) == []
 
@@ -156,7 +163,7 @@ def nearly_full_boards(count: int, seed: int, empty: int = 3) -> Iterator[Positi
 
 @pytest.mark.parametrize("name", AGENTS)
 def test_keeps_the_contract_on_nearly_full_boards(name: str) -> None:
-    agent = create_agent(spec(name))
+    agent = built(spec(name))
     assert contract_violations(agent, list(nearly_full_boards(4, seed=5)), act_timeout_for(name)) == []
 
 
@@ -165,7 +172,7 @@ def test_keeps_the_contract_on_nearly_full_boards(name: str) -> None:
 def test_takes_an_immediate_win(name: str, moves: str, rows: int, columns: int, inarow: int) -> None:
     position = Position.from_moves(moves, rows, columns, inarow)
     assert position.winning_columns(), "the test position must offer a win"
-    agent = create_agent(spec(name))
+    agent = built(spec(name))
     assert ask(agent, position) in position.winning_columns() and agent.faults == []
 
 
@@ -177,13 +184,27 @@ def test_blocks_an_immediate_loss(name: str, moves: str, rows: int, columns: int
     position = Position.from_moves(moves, rows, columns, inarow)
     forced = position.non_losing_columns()
     assert not position.winning_columns() and len(forced) == 1, "the test position must force one block"
-    agent = create_agent(spec(name))
+    agent = built(spec(name))
     assert ask(agent, position) == forced[0] and agent.faults == []
 
 
 @pytest.mark.parametrize("name", AGENTS)
+def test_reports_each_moves_search_statistics_in_a_fresh_dict(name: str) -> None:
+    agent = built(spec(name, capped=True))
+    seen = []
+    for position in random_positions(6, 7, 4, 3, seed=13):
+        ask(agent, position)
+        stats = agent.last_stats
+        assert all(type(stats[key]) is int and stats[key] >= 0 for key in ("nodes", "depth", "evaluations")), stats
+        assert all(stats is not earlier for earlier in seen)
+        seen.append(stats)
+    if name not in ("random",):
+        assert any(stats["nodes"] > 0 for stats in seen)
+
+
+@pytest.mark.parametrize("name", AGENTS)
 def test_is_deterministic_under_a_seed(name: str) -> None:
-    first, second = create_agent(spec(name, capped=True)), create_agent(spec(name, capped=True))
+    first, second = built(spec(name, capped=True)), built(spec(name, capped=True))
     positions = list(random_positions(6, 7, 4, 5, seed=11))
     assert [ask(first, p) for p in positions] == [ask(second, p) for p in positions]
     assert first.faults == second.faults == []
@@ -196,7 +217,7 @@ def test_is_deterministic_under_a_seed(name: str) -> None:
     ("kaggle:negamax", BoardConfig(rows=4, columns=5, inarow=3), False),
 ])
 def test_plays_full_games_in_kaggle_environments(name: str, opponent: str, config: BoardConfig, first: bool) -> None:
-    agent = create_agent(spec(name))
+    agent = built(spec(name))
     builtin = resolve_agent(AgentSpec.parse(opponent), config)
     players = [agent, builtin] if first else [builtin, agent]
     names = [spec(name), opponent] if first else [opponent, spec(name)]
@@ -209,6 +230,9 @@ def test_plays_full_games_in_kaggle_environments(name: str, opponent: str, confi
 
 class Scripted:
     """A strategy with a fault: it raises, answers an illegal column, or sleeps before a legal one."""
+
+    time_budget: float | None = None
+    last_stats: MoveStats = {}
 
     def __init__(self, fault: str) -> None:
         self.fault = fault

@@ -1,6 +1,6 @@
 """Game analysis: the readers, the exact values and flagged moves, the time limit, the cache, the pages.
 
-The values are checked against ``agents.alphabeta.analyze`` and the benchmark files' scores; the
+The values are checked against ``agents.exact_search.analyze`` and the benchmark files' scores; the
 C solver (skipped without a compiler) against the Python one.
 """
 
@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.alphabeta import analyze
+from agents.exact_search import analyze
+from agents.kaggle_boundary import board_of
 from agents.position import Position
 from analysis.book_scores import BookScores
 from analysis.game_analysis import GameAnalysis, analyze_game
@@ -106,7 +107,7 @@ def episode(moves: list[int]) -> dict[str, object]:
     """A minimal Kaggle episode of ``moves`` on the standard board, shaped like ``env.toJSON()``."""
     position = Position.initial()
     steps: list[list[dict[str, object]]] = [[
-        {"action": 0, "status": "ACTIVE", "observation": {"board": position.to_board(), "mark": 1}},
+        {"action": 0, "status": "ACTIVE", "observation": {"board": board_of(position), "mark": 1}},
         {"action": 0, "status": "INACTIVE", "observation": {"mark": 2}},
     ]]
     for ply, column in enumerate(moves):
@@ -116,7 +117,7 @@ def episode(moves: list[int]) -> dict[str, object]:
         states: list[dict[str, object]] = [{}, {}]
         states[mover] = {"action": column, "status": "DONE" if over else "INACTIVE"}
         states[1 - mover] = {"action": 0, "status": "DONE" if over else "ACTIVE"}
-        states[0]["observation"] = {"board": position.to_board(), "mark": 1}
+        states[0]["observation"] = {"board": board_of(position), "mark": 1}
         states[1]["observation"] = {"mark": 2}
         steps.append(states)
     return {"configuration": {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}, "steps": steps}
@@ -142,7 +143,7 @@ def test_an_episode_gives_the_moves_of_the_active_agents_and_is_checked() -> Non
 
 def test_a_faulted_action_is_not_a_move() -> None:
     data = episode([3, 3])
-    board = Position.from_moves("44").to_board()
+    board = board_of(Position.from_moves("44"))
     invalid = [{"action": 9, "status": "INVALID", "observation": {"board": board, "mark": 1}},
                {"action": 0, "status": "DONE", "observation": {"mark": 2}}]
     data["steps"].append(invalid)  # type: ignore[attr-defined]
@@ -160,7 +161,7 @@ def test_an_episode_written_by_connectx_play_is_read(tmp_path: Path, capsys: pyt
     assert len(game.moves) == len(data["steps"]) - 1  # one move per step after the first
     final = list(game.positions())[-1]
     assert final.is_over()
-    assert final.to_board() == data["steps"][-1][0]["observation"]["board"]
+    assert board_of(final) == data["steps"][-1][0]["observation"]["board"]
 
 
 def test_a_file_that_is_not_an_episode_is_refused(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from agents.data_files import read_data
+from agents.kaggle_boundary import board_of, mark_of
 from agents.position import Position
 from agents.registry import REGISTRY
 from cli.main import main
@@ -252,7 +253,7 @@ def test_every_registered_agent_builds_into_a_file_kaggle_can_load(name: str) ->
     entry = kaggle_loader(bundle.source)
     assert entry.__name__ == ENTRY_FUNCTION
     position = Position.from_moves("4444")
-    observation = {"board": position.to_board(), "mark": position.mark, "remainingOverageTime": 10}
+    observation = {"board": board_of(position), "mark": mark_of(position), "remainingOverageTime": 10}
     column = entry(observation, {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 0.5})
     assert type(column) is int and column in position.legal_columns()
 

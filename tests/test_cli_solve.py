@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.alphabeta import analyze, solve
+from agents.exact_search import analyze, solve
 from agents.position import Position
 from agents.transposition_table import TranspositionTable
 from cli import solve as solve_command

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from agents.heuristics import (
+from agents.paper_heuristics import (
     H1_HALF_OPEN_THREE,
     H1_OPEN_THREE,
     H1_OPEN_TWO,

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from agents.alphabeta import analyze
+from agents.exact_search import analyze
+from agents.kaggle_boundary import board_of
 from agents.position import Position
 from analysis.games import game_from_episode
 from analysis.solved_cache import SolvedCache
@@ -157,7 +158,7 @@ def test_a_game_played_taken_back_and_downloaded(server: Server) -> None:
     status, after = call(server, "/api/move", {"session": state["session"], "column": 3, "ply": 1})
     assert status == 200 and after["moves"][:2] == [state["moves"][0], 3] and len(after["moves"]) == 3
     assert after["added"] == after["moves"][1:]
-    board = Position.from_moves("".join(str(c + 1) for c in after["moves"])).to_board()
+    board = board_of(Position.from_moves("".join(str(c + 1) for c in after["moves"])))
     assert after["board"] == board
     with urllib.request.urlopen(f"{server.url}api/replay?session={state['session']}&format=json", timeout=60) as answer:
         assert "attachment" in answer.headers["Content-Disposition"]

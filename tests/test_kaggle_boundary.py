@@ -8,27 +8,33 @@ import numpy as np
 import pytest
 
 from agents.kaggle_boundary import (
-    Deadline,
     Fault,
     FaultKind,
     GuardedAgent,
-    OverageBank,
+    board_of,
+    mark_of,
+    position_from_board,
     read_deadline,
     read_position,
     to_column,
 )
 from agents.position import Position
+from agents.search_time import Deadline, OverageBank
+from agents.strategy import MoveStats
 
 CONFIG = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
 
 
 def observation(moves: str, overage: float = 60.0) -> dict:
     position = Position.from_moves(moves)
-    return {"board": position.to_board(), "mark": position.mark, "remainingOverageTime": overage}
+    return {"board": board_of(position), "mark": mark_of(position), "remainingOverageTime": overage}
 
 
 class Scripted:
     """A strategy that answers with a fixed value (or raises it) and counts resets."""
+
+    time_budget: float | None = None
+    last_stats: MoveStats = {}
 
     def __init__(self, answer: object) -> None:
         self.answer = answer
@@ -45,13 +51,13 @@ class Scripted:
 
 def test_read_position_takes_the_side_of_obs_mark() -> None:
     assert read_position(observation("4453"), CONFIG) == Position.from_moves("4453")
-    assert read_position(observation("44531"), CONFIG).mark == 2
+    assert mark_of(read_position(observation("44531"), CONFIG)) == 2
 
 
 def test_read_position_uses_the_configured_geometry() -> None:
     position = Position.from_moves("121", rows=3, columns=4, inarow=3)
     config = {"rows": 3, "columns": 4, "inarow": 3}
-    assert read_position({"board": position.to_board(), "mark": 2}, config) == position
+    assert read_position({"board": board_of(position), "mark": 2}, config) == position
 
 
 def test_deadline_keeps_a_margin_and_the_overage_on_the_side() -> None:
@@ -243,3 +249,21 @@ def test_first_move_clock_can_start_when_loading_started() -> None:
     assert first.started_at == loading_started and first.expires_at == pytest.approx(loading_started + 1.7)
     assert second.started_at >= loading_started + 0.5  # the second move's clock starts at its own call
     assert second.expires_at - second.started_at == pytest.approx(1.7)
+
+
+def test_from_board_reads_kaggle_observations() -> None:
+    position = Position.from_moves("4453")
+    board = board_of(position)
+    assert board[35:] == [0, 0, 2, 1, 1, 0, 0]  # row 0 of Kaggle's board is the top
+    assert position_from_board(board, 6, 7, 4, mark=1) == position
+    with pytest.raises(ValueError, match="not to move"):
+        position_from_board(board, 6, 7, 4, mark=2)
+
+
+@pytest.mark.parametrize("board,message", [
+    ([0] * 41, "cells"), ([3] + [0] * 41, "0, 1 or 2"), ([1] + [0] * 41, "floating"),
+    ([0] * 35 + [1, 1, 0, 0, 0, 0, 0], "first"),
+])
+def test_from_board_rejects_impossible_boards(board: list[int], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        position_from_board(board, 6, 7, 4)

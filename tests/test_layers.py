@@ -113,7 +113,7 @@ def test_exactly_the_allowed_modules_import_kaggle_environments() -> None:
 
 @pytest.mark.parametrize("path, source, problem", [
     ("agents/position.py", "from harness.engine import BoardConfig", "agents may import only agents"),
-    ("agents/solver.py", "def f():\n    import book.native\n", "imports book.native"),
+    ("agents/solver_agent.py", "def f():\n    import book.native\n", "imports book.native"),
     ("book/generate.py", "from submission.bundler import build_bundle", "book may import only agents, book"),
     ("book/generate.py", "from harness import game", "imports harness.game"),
     ("harness/match.py", "from papers import runner", "harness may import only agents, harness"),
@@ -142,7 +142,7 @@ def test_the_checker_catches_each_kind_of_bad_import(path: str, source: str, pro
     ("cli/report.py", "from papers.runner import run_experiments\nfrom harness.match import MatchResult"),
     ("papers/runner.py", "from harness.match import play_match\nfrom agents.agent_spec import AgentSpec"),
     ("human/session.py", "from analysis.games import Game\nfrom harness.game import play_game"),
-    ("agents/solver.py", "from . import position\nimport random"),
+    ("agents/solver_agent.py", "from . import position\nimport random"),
 ])
 def test_the_checker_allows_what_the_layers_allow(path: str, source: str) -> None:
     assert violations(path, source) == []

@@ -11,9 +11,11 @@ import time
 
 import pytest
 
-from agents.kaggle_boundary import Deadline
+from agents.kaggle_boundary import board_of, mark_of
 from agents.mcts import DRAW, LOSS, WIN, MctsStrategy, Node, TreeSearch, choose_child, rollout, ucb
 from agents.position import Position
+from agents.registry import REGISTRY
+from agents.search_time import Deadline
 
 
 def forced_wins_in_two(position: Position) -> set[int]:
@@ -59,9 +61,14 @@ def timed_choice(strategy: MctsStrategy, position: Position, deadline: Deadline)
 
 
 def test_respects_a_short_time_budget() -> None:
-    strategy = MctsStrategy(time_budget=0.2, seed=1)
+    """The guard caps the move (a minute of actTimeout) at the agent's budget."""
+    agent = REGISTRY["mcts"].build({"time_budget": 0.2, "seed": 1})
     for moves in ("", "4453", "71"):
-        _, wall, cpu = timed_choice(strategy, Position.from_moves(moves), Deadline.after(60))
+        position = Position.from_moves(moves)
+        wall, cpu = time.perf_counter(), time.process_time()
+        agent({"board": board_of(position), "mark": mark_of(position)}, {"rows": 6, "columns": 7, "inarow": 4,
+                                                                        "actTimeout": 60.3})
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         assert wall >= 0.2 and cpu < 0.2 + 0.3, (moves, wall, cpu)  # one simulation is ~0.1 ms; a minute was allowed
 
 

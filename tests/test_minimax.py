@@ -3,15 +3,29 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
-from agents.heuristics import h1, h2, window_score, window_weights
-from agents.kaggle_boundary import Deadline
-from agents.minimax import WIN_SCORE, AlphaBetaSearch, MinimaxStrategy, adaptive_depth, check_board, make_agent
+from agents.agent_spec import AgentSpec
+from agents.kaggle_boundary import GuardedAgent
+from agents.minimax import WIN_OFFSET, MinimaxSearch, MinimaxStrategy, adaptive_depth, check_board
+from agents.paper_heuristics import h1, h2, window_score, window_weights
 from agents.position import Position, geometry
-from agents.registry import create_agent
+from agents.registry import REGISTRY
+from agents.scores import beyond, win_score
+from agents.search_time import Deadline
 from harness.engine import BoardConfig, Outcome, run_game
+
+
+def built(text: str) -> GuardedAgent:
+    """A fresh agent from its spec's text, as the harness builds one."""
+    return AgentSpec.parse(text).build()
+
+
+def make_agent(**params: Any) -> GuardedAgent:
+    """The minimax agent as the registry builds it: its strategy inside Kaggle's guard."""
+    return REGISTRY["minimax"].build(params)
 
 
 def static(position: Position, evaluation: str) -> int:
@@ -26,9 +40,9 @@ def static(position: Position, evaluation: str) -> int:
 def plain_minimax(position: Position, depth: int, evaluation: str) -> int:
     """Textbook negamax over every move, no pruning, no tables, with the agent's terminal rules."""
     if position.is_won():
-        return -(WIN_SCORE + position.geometry.cells - position.moves)
+        return beyond(-win_score(position.geometry, position.moves - 1), WIN_OFFSET)
     if position.winning_columns():
-        return WIN_SCORE + position.geometry.cells - position.moves - 1
+        return beyond(win_score(position.geometry, position.moves), WIN_OFFSET)
     if position.is_full():
         return 0
     if depth == 0:
@@ -59,7 +73,7 @@ def test_alpha_beta_gives_plain_minimax_values_and_moves(rows: int, columns: int
     for position in random_positions(rows, columns, inarow, 12, seed=depth * 7 + rows):
         expected = {column: -plain_minimax(child, depth - 1, evaluation) for column, child in position.children()}
         best = max(expected.values())
-        result = AlphaBetaSearch(position, evaluation).search(depth)
+        result = MinimaxSearch(position, evaluation).search(depth)
         assert result.score == best, repr(position)
         assert set(result.columns) == {c for c, value in expected.items() if value == best}, repr(position)
 
@@ -67,17 +81,17 @@ def test_alpha_beta_gives_plain_minimax_values_and_moves(rows: int, columns: int
 @pytest.mark.parametrize("evaluation", ["window", "h1", "h2"])
 def test_memoisation_changes_the_work_not_the_result(evaluation: str) -> None:
     for position in random_positions(6, 7, 4, 6, seed=5):
-        fresh, memoised = AlphaBetaSearch(position, evaluation, memo=False), AlphaBetaSearch(position, evaluation)
+        fresh, memoised = MinimaxSearch(position, evaluation, memo=False), MinimaxSearch(position, evaluation)
         assert fresh.deepen(4) == memoised.deepen(4)
         assert fresh.nodes == memoised.nodes
         assert memoised.evaluations <= fresh.evaluations
 
 
 def test_memo_evaluates_no_position_twice() -> None:
-    search = AlphaBetaSearch(Position.from_moves("4453"))
+    search = MinimaxSearch(Position.from_moves("4453"))
     search.deepen(5)
     assert search.evaluations == len(search.cache)
-    fresh = AlphaBetaSearch(Position.from_moves("4453"), memo=False)
+    fresh = MinimaxSearch(Position.from_moves("4453"), memo=False)
     fresh.deepen(5)
     assert fresh.evaluations > search.evaluations
 
@@ -125,10 +139,10 @@ def test_takes_a_win_and_blocks_a_loss() -> None:
 
 
 def test_weights_are_checked_against_inarow() -> None:
-    agent = create_agent("minimax:weights=1/3/9/81,seed=1")
+    agent = built("minimax:weights=1/3/9/81,seed=1")
     assert agent.strategy.weights == (1, 3, 9, 81)
     with pytest.raises(ValueError, match="one weight per stone count"):
-        AlphaBetaSearch(Position.initial(4, 5, 3), weights=(1, 3, 9, 81))
+        MinimaxSearch(Position.initial(4, 5, 3), weights=(1, 3, 9, 81))
     check_board({"weights": "1/3/9"}, geometry(4, 5, 3))
     check_board({"weights": None}, geometry(4, 5, 3))
     with pytest.raises(ValueError, match="weights=1/3/9: expected 4 positive integers separated by '/'"):
@@ -146,7 +160,7 @@ def test_a_seed_fixes_the_choice_among_equal_moves() -> None:
     first = [MinimaxStrategy(seed=7).choose(position, Deadline.after(30)) for _ in range(3)]
     assert len(set(first)) == 1
     choices = {MinimaxStrategy(seed=seed).choose(position, Deadline.after(30)) for seed in range(12)}
-    assert choices == set(AlphaBetaSearch(position).deepen(4).columns)
+    assert choices == set(MinimaxSearch(position).deepen(4).columns)
 
 
 @pytest.mark.games

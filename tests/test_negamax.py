@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from agents.alphabeta import MAX_SEARCH_PLIES, SearchLimit
-from agents.kaggle_boundary import Deadline
-from agents.negamax import WIN_BASE, NegamaxSearch, NegamaxStrategy
+from agents.exact_search import MAX_SEARCH_PLIES
+from agents.negamax import WIN_OFFSET, NegamaxSearch, NegamaxStrategy
 from agents.position import Position
+from agents.search_time import Deadline, SearchLimit
 
 
 def test_sees_a_win_in_two_and_prefers_the_sooner_win() -> None:
@@ -19,7 +19,7 @@ def test_sees_a_win_in_two_and_prefers_the_sooner_win() -> None:
     assert found is not None
     score, column = found
     assert column in (2, 5)
-    assert score == WIN_BASE + (position.geometry.cells + 1 - (position.moves + 2)) // 2
+    assert score == WIN_OFFSET + (position.geometry.cells + 1 - (position.moves + 2)) // 2
 
 
 def test_visits_every_node_of_the_depth_limited_tree() -> None:

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.alphabeta import SearchLimit, solve
+from agents.exact_search import solve
 from agents.opening_book import decode_opening_book, load_opening_book
 from agents.position import Position
+from agents.search_time import SearchLimit
 
 SAMPLE_PATH = Path(__file__).resolve().parent.parent / "book" / "book_sample.json"
 CENTRE_ORDER = (3, 2, 4, 1, 5, 0, 6)

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from agents.agent_spec import AgentSpec
-from agents.kaggle_boundary import Deadline
 from agents.minimax import MinimaxStrategy
 from agents.position import Position
+from agents.search_time import Deadline
 from cli.main import main
 from harness import engine
 from harness.engine import BoardConfig
@@ -240,12 +240,7 @@ def test_the_report_counts_the_nodes_the_agents_reported_while_playing(monkeypat
     assert all(s.nodes == 100 + s.move - 1 and s.evaluations == s.move - 1 and s.depth == 2 for s in samples)
 
 
-def real_stats_missing() -> bool:
-    return not hasattr(AgentSpec.parse("minimax").build(), "last_stats")
-
-
 @pytest.mark.games
-@pytest.mark.skipif(real_stats_missing(), reason="agents do not report last_stats yet (the agents branch adds it)")
 def test_minimax_reports_the_nodes_of_the_search_that_chose_its_move() -> None:
     spec = "minimax:depth=3,evaluation=h1"
     record = play_game(GameSpec(0, (spec, spec), BoardConfig(), seed=4, opening=(3, 3)))

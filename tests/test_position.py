@@ -107,7 +107,8 @@ def test_core_agrees_with_naive_board_over_random_games(rows: int, columns: int,
         assert set(position.legal_columns()) == naive.legal()
         assert position.is_won() == naive.has_line(other)
         assert position.is_draw() == (naive.moves == rows * columns and not naive.has_line(other))
-        assert position.to_board() == [naive.grid[r][c] for r in range(rows - 1, -1, -1) for c in range(columns)]
+        assert position.rows_text() == "/".join("".join(".xo"[naive.grid[r][c]] for c in range(columns))
+                                                for r in range(rows - 1, -1, -1))
         if position.is_over():
             continue
         assert cells_of(position, position.winning_cells()) == naive.line_cells(mover)
@@ -193,13 +194,16 @@ def test_repr_round_trips(moves: str) -> None:
     assert eval(repr(position), {"Position": Position}).moves == position.moves
 
 
-def test_from_board_reads_kaggle_observations() -> None:
+def test_rows_text_reads_back_and_refuses_boards_no_game_reaches() -> None:
     position = Position.from_moves("4453")
-    board = position.to_board()
-    assert board[35:] == [0, 0, 2, 1, 1, 0, 0]  # row 0 of Kaggle's board is the top
-    assert Position.from_board(board, 6, 7, 4, mark=1) == position
-    with pytest.raises(ValueError, match="not to move"):
-        Position.from_board(board, 6, 7, 4, mark=2)
+    assert position.rows_text().split("/")[-1] == "..oxx.."  # the bottom row comes last
+    assert Position.from_rows(position.rows_text()) == position
+    with pytest.raises(ValueError, match="floating"):
+        Position.from_rows("x../...")
+    with pytest.raises(ValueError, match="first player moves first"):
+        Position.from_rows(".../oo.")
+    with pytest.raises(ValueError, match="equal rows"):
+        Position.from_rows("..x/..")
 
 
 @pytest.mark.parametrize("moves,message", [
@@ -209,15 +213,6 @@ def test_from_board_reads_kaggle_observations() -> None:
 def test_from_moves_rejects_bad_move_strings(moves: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Position.from_moves(moves)
-
-
-@pytest.mark.parametrize("board,message", [
-    ([0] * 41, "cells"), ([3] + [0] * 41, "0, 1 or 2"), ([1] + [0] * 41, "floating"),
-    ([0] * 35 + [1, 1, 0, 0, 0, 0, 0], "first"),
-])
-def test_from_board_rejects_impossible_boards(board: list[int], message: str) -> None:
-    with pytest.raises(ValueError, match=message):
-        Position.from_board(board, 6, 7, 4)
 
 
 def test_impossible_geometry_is_refused() -> None:

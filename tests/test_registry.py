@@ -9,8 +9,8 @@ import pytest
 
 from agents.agent_spec import AgentKind, AgentSpec
 from agents.position import geometry
-from agents.random_agent import make_agent as make_random
-from agents.registry import REGISTRY, AgentEntry, AgentSpecError, create_agent, parse_spec
+from agents.random_agent import make_strategy as make_random
+from agents.registry import REGISTRY, AgentEntry, AgentSpecError
 
 KAGGLE_BOARD = geometry(6, 7, 4)
 
@@ -21,7 +21,6 @@ def test_specs_carry_typed_parameters() -> None:
     assert AgentSpec.parse("random").kwargs == {}
     assert AgentSpec.parse("random:seed=none").kwargs == {"seed": None}
     assert AgentSpec.parse("mcts:time_budget=1,reuse=no").kwargs == {"time_budget": 1.0, "reuse": False}
-    assert parse_spec("negamax:depth=5,seed=3")[1] == {"depth": 5, "seed": 3}
 
 
 @pytest.mark.parametrize("text, kind, name", [
@@ -113,7 +112,7 @@ def test_built_agents_are_fresh_and_carry_their_spec_as_name() -> None:
     spec = AgentSpec.parse("negamax:depth=2")
     first, second = spec.build(), spec.build()
     assert first is not second and first.name == "negamax:depth=2"
-    assert create_agent("negamax:depth=2").name == "negamax:depth=2"
+    assert AgentSpec.parse("negamax:depth=2").build().name == "negamax:depth=2"
     with pytest.raises(AgentSpecError, match="kaggle-environments builds it"):
         AgentSpec.parse("kaggle:negamax").build()
 

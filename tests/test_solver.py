@@ -9,24 +9,32 @@ from __future__ import annotations
 import random
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from agents import solver
-from agents.alphabeta import MAX_SEARCH_PLIES, SearchLimit, SearchTooDeep, clock_check_mask, solve
+from agents import solver_agent
 from agents.anytime_search import iterative_deepening
-from agents.kaggle_boundary import Deadline
+from agents.exact_search import MAX_SEARCH_PLIES, SearchTooDeep, solve
+from agents.kaggle_boundary import GuardedAgent, board_of, mark_of
 from agents.opening_book import OpeningBook
 from agents.position import Position, geometry
-from agents.solver import SolverStrategy, make_agent
+from agents.registry import REGISTRY
+from agents.search_time import Deadline, SearchLimit, clock_check_mask
+from agents.solver_agent import SolverStrategy
 from harness.game import GameSpec, play_game
+
+
+def make_agent(**params: Any) -> GuardedAgent:
+    """The solver agent as the registry builds it: its strategy inside Kaggle's guard."""
+    return REGISTRY["solver"].build(params)
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 
 
 def ask(agent, position: Position, overage: float = 0.0) -> int:
     shape = position.geometry
-    observation = {"board": position.to_board(), "mark": position.mark, "remainingOverageTime": overage}
+    observation = {"board": board_of(position), "mark": mark_of(position), "remainingOverageTime": overage}
     configuration = {"rows": shape.rows, "columns": shape.columns, "inarow": shape.inarow, "actTimeout": 2.0}
     return agent(observation, configuration)
 
@@ -95,17 +103,21 @@ def book_answering(position: Position, column: int) -> OpeningBook:
 
 def test_plays_the_book_move_on_its_geometry_and_searches_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
     opening = Position.from_moves("44")
-    monkeypatch.setattr(solver, "load_opening_book", lambda: book_answering(opening, 0))
+    monkeypatch.setattr(solver_agent, "load_opening_book", lambda: book_answering(opening, 0))
     agent = make_agent(time_budget=0.2)
     assert ask(agent, opening) == 0, "column 1 is a poor move no search picks: only the book says it"
+    assert agent.last_stats == {"nodes": 0, "depth": 0, "evaluations": 0, "source": "book"}
     other = Position.from_moves("44", rows=6, columns=7, inarow=5)
     assert ask(make_agent(time_budget=0.2), other) != 0
-    assert ask(make_agent(time_budget=0.2, use_book=False), opening) != 0
+    searcher = make_agent(time_budget=0.2, use_book=False)
+    assert ask(searcher, opening) != 0
+    assert searcher.last_stats["source"] in ("search", "proof", "exact") and searcher.last_stats["nodes"] > 0
+    assert searcher.last_stats["depth"] >= 1 and searcher.last_stats["evaluations"] > 0
 
 
 def test_ignores_a_book_move_into_a_full_column(monkeypatch: pytest.MonkeyPatch) -> None:
     full = Position.from_moves("111111")
-    monkeypatch.setattr(solver, "load_opening_book", lambda: book_answering(full, 0))
+    monkeypatch.setattr(solver_agent, "load_opening_book", lambda: book_answering(full, 0))
     assert ask(make_agent(time_budget=0.2), full) in full.legal_columns()
 
 
@@ -113,7 +125,7 @@ def test_plays_on_without_a_book(monkeypatch: pytest.MonkeyPatch) -> None:
     def missing() -> OpeningBook:
         raise FileNotFoundError("agents/data/opening_book_7x6x4.bin is missing")
 
-    monkeypatch.setattr(solver, "load_opening_book", missing)
+    monkeypatch.setattr(solver_agent, "load_opening_book", missing)
     agent = make_agent(time_budget=0.2)
     assert ask(agent, Position.initial()) == 3
     assert ask(agent, Position.from_moves("4")) in range(7)
@@ -121,7 +133,7 @@ def test_plays_on_without_a_book(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_shipped_book_is_followed_when_it_exists() -> None:
     try:
-        book = solver.load_opening_book()
+        book = solver_agent.load_opening_book()
     except FileNotFoundError:
         pytest.skip("agents/data/opening_book_7x6x4.bin is not generated yet")
     empty = Position.initial()
@@ -138,12 +150,17 @@ def timed_choice(strategy: SolverStrategy, position: Position, deadline: Deadlin
 
 
 def test_keeps_to_its_time_budget_when_nothing_can_be_proven() -> None:
-    deadline = Deadline.after(1.7, overage=60.0)
-    column, wall, cpu = timed_choice(SolverStrategy(time_budget=0.3, use_book=False), Position.from_moves("4"),
-                                     deadline)
+    """The guard caps the move's 1.7 s (actTimeout 2 s less the margin) and the overage at the budget."""
+    agent = make_agent(time_budget=0.3, use_book=False)
+    deadlines: list[Deadline] = []
+    choose = agent.strategy.choose
+    agent.strategy.choose = lambda position, deadline: deadlines.append(deadline) or choose(position, deadline)
+    wall, cpu = time.perf_counter(), time.process_time()
+    column = ask(agent, Position.from_moves("4"), overage=60.0)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     assert column in range(7)
     assert wall >= 0.3 - 0.01 and cpu <= 0.3 + 0.4, "it uses the budget, and no more"
-    assert deadline.bank.drawn == 0, "never the overage bank with a time_budget"
+    assert deadlines[0].bank.drawn == 0, "never the overage bank with a time_budget"
 
 
 def test_dips_into_the_overage_bank_for_a_midgame_proof_on_kaggles_clock() -> None:

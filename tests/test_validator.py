@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.registry import REGISTRY, parse_spec
+from agents.agent_spec import AgentSpec
+from agents.registry import REGISTRY
 from cli.main import main
 from submission import isolated_runner
 from submission.bundler import build_bundle
@@ -87,7 +88,7 @@ def record_for(spec: str) -> BuildRecord:
 
 def test_the_solver_is_compared_as_it_ships_on_book_proven_and_tactical_positions() -> None:
     record = record_for("solver")
-    shipped, overridden = comparisons(parse_spec("solver")[0], record)
+    shipped, overridden = comparisons(REGISTRY["solver"], record)
     assert shipped.name == SHIPPED and shipped.overrides == {}
     kinds = [fixed.kind for fixed in shipped.positions]
     assert kinds.count("tactical") >= 4 and kinds.count("book") >= 8 and kinds.count("proven") >= 8
@@ -102,7 +103,7 @@ def test_the_solver_is_compared_as_it_ships_on_book_proven_and_tactical_position
 ])
 def test_clocked_agents_ship_unchanged_and_clock_free_ones_get_only_a_missing_seed(
         spec: str, shipped_overrides: dict[str, int], kinds: set[str]) -> None:
-    shipped, _ = comparisons(parse_spec(spec)[0], record_for(spec))
+    shipped, _ = comparisons(REGISTRY[AgentSpec.parse(spec).name], record_for(spec))
     assert shipped.overrides == shipped_overrides
     assert {fixed.kind for fixed in shipped.positions} == kinds
 

@@ -6,7 +6,7 @@ column by column the first player gets the cells of odd rows counted from 1 at t
 second player those of even rows, so a threat on a player's own parity counts double.
 
 The value stays strictly between -1 and 1, below every proven win (>= 1) and above every proven
-loss (<= -1) of ``alphabeta``'s score scale, so the depth-limited search can mix both.
+loss (<= -1) of ``exact_search``'s score scale, so the depth-limited search can mix both.
 """
 
 from __future__ import annotations

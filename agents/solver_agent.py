@@ -7,9 +7,10 @@ Each move, in order:
 2. ``anytime_search.iterative_deepening`` within the move's time: depth-limited iterations with
    a threat evaluation for the first ``HEURISTIC_SHARE`` of it, then for the rest a proof that
    the position is won (else at least drawn) and the exact solve;
-3. when nothing is proven yet and the agent runs on Kaggle's clock (no ``time_budget``), the
-   proofs once more with a slice of the overage bank, where a proof is worth the most: once a
-   fifth of the board is filled, since earlier positions rarely finish.
+3. when nothing is proven yet and the move may draw on the overage bank (on Kaggle's clock: the
+   guard gives a move capped at a ``time_budget`` no bank), the proofs once more with a slice of
+   the bank, where a proof is worth the most: once a fifth of the board is filled, since earlier
+   positions rarely finish.
 
 The transposition table lives in the strategy for the whole game, so the proofs of one move
 speed up the next; it is emptied on a new game or a new board size.
@@ -19,11 +20,13 @@ from __future__ import annotations
 
 import time
 
-from agents.alphabeta import MAX_SEARCH_PLIES, SearchLimit
 from agents.anytime_search import iterative_deepening, proofs
-from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents.exact_search import MAX_SEARCH_PLIES
 from agents.opening_book import OpeningBook, load_opening_book
 from agents.position import Geometry, Position
+from agents.search_result import SearchCounts, SearchResult, last_of
+from agents.search_time import Deadline, SearchLimit
+from agents.strategy import MoveStats
 from agents.transposition_table import DEFAULT_CAPACITY, TranspositionTable
 
 HEURISTIC_SHARE = 0.15
@@ -60,6 +63,7 @@ class SolverStrategy:
         # leaves a move (on Kaggle a submission is made while its first move's clock already runs).
         self._book = _load_book() if use_book else None
         self._geometry: Geometry | None = None
+        self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
         if position.geometry != self._geometry:
@@ -67,15 +71,15 @@ class SolverStrategy:
             self._geometry = position.geometry
         booked = self._book_move(position)
         if booked is not None:
+            self.last_stats = {"nodes": 0, "depth": 0, "evaluations": 0, "source": "book"}
             return booked
-        last = None
-        for result in iterative_deepening(position, self.table, *self._limits(deadline)):
-            last = result
-        if last is None:
-            return position.legal_columns()[0]
-        if last.proven or self.time_budget is not None or self.max_nodes is not None:
-            return last.column
-        return self._with_overage(position, deadline, last.column)
+        counts = SearchCounts()
+        last = last_of(iterative_deepening(position, self.table, *self._limits(deadline), counts=counts))
+        if last is not None and not last.proven and self.max_nodes is None:
+            last = self._with_overage(position, deadline, counts) or last
+        self.last_stats = {"nodes": counts.nodes, "depth": last.depth if last else 0, "evaluations": counts.evaluations,
+                           "source": _source(last)}
+        return last.column if last is not None else position.legal_columns()[0]
 
     def reset(self) -> None:
         self.table.clear()
@@ -87,22 +91,17 @@ class SolverStrategy:
             return SearchLimit(max_nodes=self.max_nodes - heuristic_nodes), SearchLimit(max_nodes=heuristic_nodes)
         started = time.perf_counter()
         stop_at = deadline.expires_at
-        if self.time_budget is not None:
-            stop_at = min(stop_at, started + self.time_budget)
         return SearchLimit(stop_at), SearchLimit(started + HEURISTIC_SHARE * max(0.0, stop_at - started))
 
-    def _with_overage(self, position: Position, deadline: Deadline, fallback: int) -> int:
-        """The proofs' move with a slice of the overage bank, or ``fallback`` if nothing is proven again."""
+    def _with_overage(self, position: Position, deadline: Deadline, counts: SearchCounts) -> SearchResult | None:
+        """The proofs' last result with a slice of the overage bank, or None if nothing is proven again."""
         empty = position.geometry.cells - position.moves
         if position.moves < OVERAGE_FROM_FILLED * position.geometry.cells or empty > MAX_SEARCH_PLIES:
-            return fallback  # too early to prove anything, or too big a board for the proofs to run
+            return None  # too early to prove anything, or too big a board for the proofs to run
         slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
         if slice_ <= 0:
-            return fallback
-        column = fallback
-        for result in proofs(position, self.table, SearchLimit(deadline.extended(slice_).expires_at)):
-            column = result.column
-        return column
+            return None  # no bank: Kaggle's is empty, or the guard capped the move at a time budget
+        return last_of(proofs(position, self.table, deadline.extended(slice_).limit(), counts))
 
     def _book_move(self, position: Position) -> int | None:
         shape = position.geometry
@@ -114,6 +113,15 @@ class SolverStrategy:
         return column
 
 
+def _source(result: SearchResult | None) -> str:
+    """What chose the move, for its statistics: the exact solve, a proof, the depth-limited search, or nothing."""
+    if result is None:
+        return "fallback"
+    if result.exact:
+        return "exact"
+    return "proof" if result.proven else "search"
+
+
 def _load_book() -> OpeningBook | None:
     try:
         return load_opening_book()
@@ -121,8 +129,8 @@ def _load_book() -> OpeningBook | None:
         return None
 
 
-def make_agent(time_budget: float | None = None, seed: int | None = None, max_nodes: int | None = None,
-               use_book: bool = True, table_size: int = DEFAULT_CAPACITY) -> GuardedAgent:
+def make_strategy(time_budget: float | None = None, seed: int | None = None, max_nodes: int | None = None,
+                  use_book: bool = True, table_size: int = DEFAULT_CAPACITY) -> SolverStrategy:
     """The solver agent.
 
     ``time_budget`` caps the seconds per move (default: Kaggle's ``actTimeout`` less the safety
@@ -132,4 +140,4 @@ def make_agent(time_budget: float | None = None, seed: int | None = None, max_no
     randomness: ``seed`` is accepted like every agent's, and the same position always gets the
     same move under ``max_nodes``.
     """
-    return GuardedAgent("solver", SolverStrategy(time_budget, max_nodes, table_size, use_book))
+    return SolverStrategy(time_budget, max_nodes, table_size, use_book)

@@ -1,8 +1,9 @@
 """Exact negamax alpha-beta: the proven score of a position and a move that achieves it.
 
-Scores follow ``positions/`` (Pons' convention): 0 for a draw; a win with the stone
-played when ``moves`` stones are on the board scores ``(cells + 1 - moves) // 2``; a loss is the
-opponent's win, negated. So positive means the side to move wins, and larger means sooner.
+Scores are ``agents.scores``' scale (Pons' convention, as in ``positions/``): 0 for a draw; a win
+with the stone played when ``moves`` stones are on the board scores ``(cells + 1 - moves) // 2``; a
+loss is the opponent's win, negated. The hot loops write those formulas inline (a call per node
+costs more than the arithmetic), each with a comment naming the ``scores`` function it is.
 
 The search is Pons' solver on the shared bitboard core, working on plain ints (never ``Position``
 objects) inside the loop:
@@ -18,7 +19,7 @@ objects) inside the loop:
 
 ``negamax`` is fail-soft: a result ``r`` with ``alpha < r < beta`` is exact, ``r <= alpha`` an
 upper bound, ``r >= beta`` a lower bound. Bounds are stored only when a node completes, so the
-table never holds anything from a search the clock cut short: ``_OutOfTime`` unwinds past every
+table never holds anything from a search the clock cut short: ``OutOfTime`` unwinds past every
 store. The garbage collector is paused meanwhile: the search allocates only ints, tuples and
 short lists that hold no cycles, and a collection in the middle of a timed move is pure latency.
 """
@@ -32,17 +33,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from agents.horizon import Evaluation, evaluator
+from agents.horizon_evaluation import Evaluation, evaluator
 from agents.move_order import ScoredMove, centre_first_masks, sorted_moves
 from agents.position import Geometry, Position
+from agents.scores import finished_score, win_score
+from agents.search_result import SearchCounts
+from agents.search_time import NO_LIMIT, OutOfTime, SearchLimit, clock_check_mask
 from agents.transposition_table import LOWER_BOUND_OFFSET, LOWER_BOUND_THRESHOLD, TranspositionTable
-
-CLOCK_CHECK_MASK = 1023
-"""The limit (clock and node count) is checked, and the table's size, once every 1024 nodes
-(more often on boards where a node works more than on 7x6: see ``clock_check_mask``)."""
-
-SEVEN_BY_SIX_WORK = 7 * 4
-"""``clock_check_mask``'s measure of a node's work (columns x inarow x 64-bit words) on 7x6."""
 
 MAX_SEARCH_PLIES = 400
 """The deepest any search recurses. Each ply is one Python frame, and 400 leave 600 of CPython's
@@ -57,28 +54,8 @@ DepthLimitedNegamax = Callable[[int, int, int, float, float, int, int], float]
 """``negamax(current, mask, moves, alpha, beta, threats, depth) -> value`` (see ``depth_limited_negamax``)."""
 
 
-class _OutOfTime(Exception):
-    """Raised inside a search when its limit is reached; it never leaves this module's functions."""
-
-
 class SearchTooDeep(ValueError):
     """A search that would recurse deeper than ``MAX_SEARCH_PLIES``."""
-
-
-@dataclass(frozen=True)
-class SearchLimit:
-    """When a search must stop: a ``time.perf_counter()`` instant and/or a number of nodes.
-
-    A node limit makes a search reproducible, whatever the machine's speed; it is checked every
-    1024 nodes (see ``clock_check_mask``), so a search may run up to 1023 nodes past it.
-    """
-
-    stop_at: float = math.inf
-    max_nodes: float = math.inf
-
-
-NO_LIMIT = SearchLimit()
-"""Search until done."""
 
 
 @dataclass(frozen=True)
@@ -121,45 +98,26 @@ class Estimate:
 
 
 class NodeCounter:
-    """How many nodes a search built by ``exact_negamax`` has entered so far."""
+    """How many nodes a search built by ``exact_negamax`` (or ``depth_limited_negamax``) has entered
+    so far, and how many horizon evaluations it made."""
 
-    def __init__(self, read: Callable[[], int]) -> None:
+    def __init__(self, read: Callable[[], int], read_evaluations: Callable[[], int] = lambda: 0) -> None:
         self.read = read
+        self.read_evaluations = read_evaluations
 
     @property
     def nodes(self) -> int:
         return self.read()
 
+    @property
+    def evaluations(self) -> int:
+        return self.read_evaluations()
 
-def win_score(shape: Geometry, moves: int) -> int:
-    """The score of winning with the next stone when ``moves`` stones are on the board."""
-    return (shape.cells + 1 - moves) // 2
-
-
-def finished_score(position: Position) -> int | None:
-    """The mover's score in a game that is already over (lost or drawn), None if it goes on."""
-    if position.is_won():
-        return -win_score(position.geometry, position.moves - 1)
-    if position.is_full():
-        return 0
-    return None
-
-
-def clock_check_mask(shape: Geometry) -> int:
-    """``nodes & mask == 0`` on the nodes where a search looks at its limit.
-
-    A node's work is about ``columns x inarow`` operations (its moves' winning cells) on ints of
-    ``(rows + 1) x columns`` bits, so it grows with the board: 1024 nodes take 5 ms on 7x6 and 1 s
-    on 40x40 with 40 in a row. The interval is 1024 nodes up to 7x6's work per node, and a power of
-    two that many times shorter where a node works more, so the clock is read every few
-    milliseconds on any board (7x6 keeps 1024, and so its node counts).
-    """
-    words = 1 + shape.height * shape.columns // 64
-    work = shape.columns * shape.inarow * words
-    interval = CLOCK_CHECK_MASK + 1
-    while interval > 1 and interval * work > (CLOCK_CHECK_MASK + 1) * SEVEN_BY_SIX_WORK:
-        interval //= 2
-    return interval - 1
+    def add_to(self, counts: SearchCounts | None) -> None:
+        """Add this search's nodes (and the root's) and evaluations to ``counts``, if given."""
+        if counts is not None:
+            counts.nodes += self.nodes + 1
+            counts.evaluations += self.evaluations
 
 
 def _check_depth(plies: int) -> None:
@@ -182,15 +140,14 @@ def paused_gc() -> Iterator[None]:
 
 
 def exact_negamax(shape: Geometry, table: TranspositionTable, limit: SearchLimit) -> tuple[Negamax, NodeCounter]:
-    """A fail-soft exact negamax for ``shape`` over ``table``, raising ``_OutOfTime`` at ``limit``.
+    """A fail-soft exact negamax for ``shape`` over ``table``, raising ``OutOfTime`` at ``limit``.
 
     ``negamax(current, mask, moves, alpha, beta, threats)`` scores a position whose mover cannot
     win at once; ``threats`` are the opponent's winning cells. Everything the loop touches is a
     local of this closure, which is what CPython reads fastest.
     """
     cells = shape.cells
-    bottom = shape.bottom_mask
-    board = shape.board_mask
+    non_losing_moves = shape.non_losing_moves
     winning_cells_of = shape.winning_cells_of
     column_masks = centre_first_masks(shape)
     entries = table.entries
@@ -204,52 +161,48 @@ def exact_negamax(shape: Geometry, table: TranspositionTable, limit: SearchLimit
     def negamax(current: int, mask: int, moves: int, alpha: int, beta: int, threats: int) -> int:
         nonlocal nodes
         nodes += 1
-        if not nodes & check_mask:
+        if not nodes & check_mask:  # one node in 1024 (a power of two: a mask, not a modulo) looks at the limit
             if clock() >= stop_at or nodes >= max_nodes:
-                raise _OutOfTime
-            if len(entries) >= capacity:
+                raise OutOfTime
+            if len(entries) >= capacity:  # forgetting costs time, never correctness: cheaper than evicting
                 entries.clear()
-        possible = (mask + bottom) & board
-        forced = possible & threats
-        if forced:
-            if forced & (forced - 1):
-                return -((cells - moves) // 2)
-            possible = forced
-        possible &= ~(threats >> 1)
+        possible = non_losing_moves(mask, threats)
         if not possible:
-            return -((cells - moves) // 2)
-        if moves >= cells - 2:
+            return -((cells - moves) // 2)  # every move hands the opponent a win: scores.loss_score
+        if moves >= cells - 2:  # neither side can win with the last two stones (checked above): a draw
             return 0
-        low = -((cells - 2 - moves) // 2)
+        low = -((cells - 2 - moves) // 2)  # we survive the next move, so at worst we lose two plies later
         if alpha < low:
             alpha = low
             if alpha >= beta:
                 return alpha
-        high = (cells - 1 - moves) // 2
-        key = current + mask
+        high = (cells - 1 - moves) // 2  # we cannot win now, so at best with our next stone
+        key = current + mask  # unique per position: mask's bits mark each column's height, current's who owns them
         packed = probe(key)
         if packed is not None:
-            if packed > LOWER_BOUND_THRESHOLD:
+            if packed > LOWER_BOUND_THRESHOLD:  # lower bounds are stored offset far above any score
                 low = packed - LOWER_BOUND_OFFSET
                 if alpha < low:
                     alpha = low
                     if alpha >= beta:
                         return alpha
-            elif packed < high:
+            elif packed < high:  # an upper bound, stored as itself
                 high = packed
         if beta > high:
             beta = high
             if alpha >= beta:
                 return beta
-        opponent = current ^ mask
+        opponent = current ^ mask  # the child sees the board from the opponent's side: negamax, no colours
+        # Moves creating the most winning cells first (alpha-beta cuts soonest on the best move); each
+        # move's winning cells are the threats its child faces, so the child need not compute them.
         for _, move, child_threats in sorted_moves(winning_cells_of, column_masks, current, mask, possible):
             score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, child_threats)
-            if score >= beta:
+            if score >= beta:  # fail high: the score is at least this, so it is stored as a lower bound
                 entries[key] = score + LOWER_BOUND_OFFSET
                 return score
             if score > alpha:
                 alpha = score
-        entries[key] = alpha
+        entries[key] = alpha  # no move beat alpha's final value: an upper bound (exact when inside the window)
         return alpha
 
     return negamax, NodeCounter(lambda: nodes)
@@ -259,39 +212,34 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
                           limit: SearchLimit) -> tuple[DepthLimitedNegamax, NodeCounter]:
     """A fail-soft negamax to a fixed depth, scoring the horizon with ``evaluate``.
 
-    Same rules as ``alphabeta.exact_negamax`` (the mover cannot win at once, ``threats`` are the
+    Same rules as ``exact_search.exact_negamax`` (the mover cannot win at once, ``threats`` are the
     opponent's winning cells, non-losing moves only, window clipped to the possible scores), plus
     a depth: at depth 0 a position that is not decided yet is worth ``evaluate``.
     """
     cells = shape.cells
-    bottom = shape.bottom_mask
-    board = shape.board_mask
+    non_losing_moves = shape.non_losing_moves
     winning_cells_of = shape.winning_cells_of
     column_masks = centre_first_masks(shape)
     clock = time.perf_counter
     stop_at, max_nodes = limit.stop_at, limit.max_nodes
     check_mask = clock_check_mask(shape)
     nodes = 0
+    evaluations = 0
 
     def negamax(current: int, mask: int, moves: int, alpha: float, beta: float, threats: int, depth: int) -> float:
-        nonlocal nodes
+        nonlocal nodes, evaluations
         nodes += 1
-        if not nodes & check_mask and (clock() >= stop_at or nodes >= max_nodes):
-            raise _OutOfTime
-        possible = (mask + bottom) & board
-        forced = possible & threats
-        if forced:
-            if forced & (forced - 1):
-                return -((cells - moves) // 2)
-            possible = forced
-        possible &= ~(threats >> 1)
+        if not nodes & check_mask and (clock() >= stop_at or nodes >= max_nodes):  # one node in 1024
+            raise OutOfTime
+        possible = non_losing_moves(mask, threats)
         if not possible:
-            return -((cells - moves) // 2)
-        if moves >= cells - 2:
+            return -((cells - moves) // 2)  # every move hands the opponent a win: scores.loss_score
+        if moves >= cells - 2:  # neither side can win with the last two stones (checked above): a draw
             return 0
-        if depth <= 0:
+        if depth <= 0:  # the horizon: a value strictly inside (-1, 1), below every decided score
+            evaluations += 1
             return evaluate(current, mask, moves, threats)
-        low = -((cells - 2 - moves) // 2)
+        low = -((cells - 2 - moves) // 2)  # we survive the next move, so at worst we lose two plies later
         if alpha < low:
             alpha = low
             if alpha >= beta:
@@ -310,12 +258,14 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
                 alpha = score
         return alpha
 
-    return negamax, NodeCounter(lambda: nodes)
+    return negamax, NodeCounter(lambda: nodes, lambda: evaluations)
 
 
 def solve(position: Position, table: TranspositionTable | None = None,
-          limit: SearchLimit = NO_LIMIT) -> Solution | None:
+          limit: SearchLimit = NO_LIMIT, counts: SearchCounts | None = None) -> Solution | None:
     """The exact score of ``position`` and a best column, or None if the ``limit`` came first.
+
+    ``counts``, when given, gets the nodes searched added, whether the search finished or not.
 
     Among moves with the best score the one
     found first in move order is played: a win is always the fastest one, a loss the slowest.
@@ -323,6 +273,8 @@ def solve(position: Position, table: TranspositionTable | None = None,
     """
     root = _root_moves(position)
     if isinstance(root, Solution):
+        if counts is not None:
+            counts.nodes += root.nodes
         return root
     shape = position.geometry
     _check_depth(shape.cells - position.moves)
@@ -335,26 +287,31 @@ def solve(position: Position, table: TranspositionTable | None = None,
         try:
             while low < high:
                 probe = next_probe(low, high)
+                # A null window (probe, probe + 1) only answers "above probe or not?", and cuts far more.
                 score, move = _root_search(negamax, root, position.current ^ mask, mask, moves, probe, probe + 1)
                 if score <= probe:
                     high = score
                 else:
                     low, best = score, move
-        except _OutOfTime:
+        except OutOfTime:
             return None
+        finally:
+            counter.add_to(counts)
     return Solution(low, shape.column_of(best), counter.nodes + 1)
 
 
 def prove_at_least(position: Position, target: int, table: TranspositionTable | None = None,
-                   limit: SearchLimit = NO_LIMIT) -> Proof | None:
+                   limit: SearchLimit = NO_LIMIT, counts: SearchCounts | None = None) -> Proof | None:
     """Whether the side to move can score at least ``target``, or None if the ``limit`` came first.
 
     One null-window search: much cheaper than ``solve``, and all an agent needs to keep a won
     position won (``target`` 1) or a drawn one from being lost (``target`` 0). Raises
-    ``SearchTooDeep`` like ``solve``.
+    ``SearchTooDeep`` like ``solve``; ``counts`` as ``solve``'s.
     """
     root = _root_moves(position)
     if isinstance(root, Solution):
+        if counts is not None:
+            counts.nodes += root.nodes
         holds = root.score >= target
         return Proof(target, holds, root.column if holds else None, root.nodes)
     shape = position.geometry
@@ -364,21 +321,26 @@ def prove_at_least(position: Position, target: int, table: TranspositionTable | 
     with paused_gc():
         try:
             score, move = _root_search(negamax, root, position.current ^ mask, mask, moves, target - 1, target)
-        except _OutOfTime:
+        except OutOfTime:
             return None
+        finally:
+            counter.add_to(counts)
     holds = score >= target
     return Proof(target, holds, shape.column_of(move) if holds else None, counter.nodes + 1)
 
 
 def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
-                 first_column: int | None = None) -> Estimate | None:
+                 first_column: int | None = None, counts: SearchCounts | None = None) -> Estimate | None:
     """The best column of ``position`` searched ``depth`` plies deep, or None if the ``limit`` came first.
 
     ``first_column``, when it is a candidate, is searched first (the previous iteration's best).
-    Raises ``SearchTooDeep`` when that would recurse more than ``MAX_SEARCH_PLIES`` deep.
+    Raises ``SearchTooDeep`` when that would recurse more than ``MAX_SEARCH_PLIES`` deep; ``counts``
+    as ``solve``'s, with the horizon evaluations too.
     """
     root = _root_moves(position)
     if isinstance(root, Solution):
+        if counts is not None:
+            counts.nodes += root.nodes
         return Estimate(float(root.score), root.column if root.column is not None else -1, True, depth, root.nodes)
     shape = position.geometry
     _check_depth(min(depth, shape.cells - position.moves))
@@ -394,8 +356,10 @@ def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
                 score = -negamax(opponent, mask | move, moves + 1, -math.inf, -alpha, threats, depth - 1)
                 if score > alpha:
                     alpha, best = score, move
-        except _OutOfTime:
+        except OutOfTime:
             return None
+        finally:
+            counter.add_to(counts)
     exact = depth >= shape.cells - moves
     return Estimate(alpha, shape.column_of(best), exact, depth, counter.nodes + 1)
 
@@ -461,8 +425,8 @@ def _root_search(negamax: Negamax, ordered: list[ScoredMove], opponent: int, mas
 def next_probe(low: int, high: int) -> int:
     """The null window to test next inside ``[low, high)``: near 0 first, then halfway (Pons)."""
     probe = low + (high - low) // 2
-    half_low = -((-low) // 2)
-    if probe <= 0 and half_low < probe:
+    half_low = -((-low) // 2)  # low / 2 rounded towards 0 (Python's // rounds towards minus infinity)
+    if probe <= 0 and half_low < probe:  # most positions score near 0: probe there before halving the range
         return half_low
     if probe >= 0 and high // 2 > probe:
         return high // 2

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.alphabeta import SearchLimit, Solution, analyze, finished_score, prove_at_least, search_depth, solve
 from agents.anytime_search import iterative_deepening, proofs
+from agents.exact_search import Solution, analyze, prove_at_least, search_depth, solve
 from agents.position import Position
+from agents.scores import finished_score
+from agents.search_time import SearchLimit
 from agents.transposition_table import TranspositionTable
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
