@@ -243,7 +243,7 @@ def test_a_rise_is_a_trend_over_the_whole_series_and_finds_the_issues_fig4_trend
     # The series reversed is significant the other way: contradicted.
     reversed_claim = dataclasses.replace(claim, scores=tuple(-s for s in claim.scores))
     assert judge(reversed_claim, series_result((reversed_claim,), outcomes)).status == "contradicted"
-    # A flat series of 400 games per point at 50% had power 0.90 to see a 10-point rise: contradicted; at 10, not settled.
+    # Flat at 50% over 400 games per point: power 0.90 to see a 10-point rise, contradicted; 10 per point: not settled.
     flat = judge(claim, series_result((claim,), {x: [1.0, 0.0] * 200 for x in outcomes}))
     assert flat.status == "contradicted" and flat.power > 0.8
     thin = judge(claim, series_result((claim,), {x: [1.0, 0.0] * 5 for x in outcomes}))
