@@ -58,14 +58,14 @@ def time_plot(durations: Mapping[str, Sequence[float]], act_timeout: float, path
 def interval_series_plot(series: Mapping[str, Sequence[tuple[str | float, Interval]]], path: Path, *, xlabel: str,
                          ylabel: str, title: str = "", reference: Sequence[tuple[str, str | float, float]] = (),
                          log_y: bool = False, unit_range: bool = True, log_x: bool = False,
-                         lines: Sequence[tuple[str, float, str]] = (), x_unit: str = "") -> Path:
+                         lines: Sequence[tuple[str, float, str]] = (), x_unit: str = "", connect: bool = True) -> Path:
     """One line per series with a 95% interval bar at each point; ``reference`` marks (series, x, value).
 
     x values are categories (strings, placed in order of first appearance) or numbers, on a log
     axis with ``log_x`` (labelled with ``x_unit``). With ``unit_range`` the values are rates: the
     y axis is in percent, zoomed to the intervals and the paper's values, with a 50% line where
     it falls inside. ``lines`` are (series, value, label): the paper's figure for a whole series,
-    drawn across that series' x range.
+    drawn across that series' x range. Without ``connect`` the points stand alone (categories with no order).
     """
     categorical = any(isinstance(x, str) for points in series.values() for x, _ in points)
     order: list[str | float] = []
@@ -86,7 +86,7 @@ def interval_series_plot(series: Mapping[str, Sequence[tuple[str | float, Interv
         # max(0, ...): Wilson's end at 0% or 100% can round a hair past the value itself.
         errors = [[max(0.0, i.value - i.low) for _, i in points], [max(0.0, i.high - i.value) for _, i in points]]
         line = axes.errorbar(xs, values, yerr=errors, marker=markers[offset % len(markers)], markersize=5,
-                             capsize=3, linewidth=1.4, elinewidth=1, label=name)
+                             capsize=3, linewidth=1.4 if connect else 0, elinewidth=1, label=name)
         colours[name] = line[0].get_color()
     for name, x, value in reference:
         axes.plot([place(x)], [value], marker="*", markersize=13, linestyle="none",
@@ -99,7 +99,9 @@ def interval_series_plot(series: Mapping[str, Sequence[tuple[str | float, Interv
         axes.hlines(value, min(xs), max(xs), colors=colours.get(name, "black"), linestyles="--", linewidth=1.5,
                     label=label, zorder=4)
     if categorical:
-        axes.set_xticks(range(len(order)), [str(x) for x in order])
+        long_labels = max(len(str(x)) for x in order) > 60 / len(order)
+        axes.set_xticks(range(len(order)), [str(x) for x in order], rotation=20 if long_labels else 0,
+                        ha="right" if long_labels else "center")
         axes.set_xlim(-0.5, len(order) - 0.5)
     elif log_x:
         axes.set_xscale("log")

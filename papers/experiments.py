@@ -128,6 +128,8 @@ class Experiment:
     """Whether the cells' numeric ``value`` s go on a log axis (time limits spanning decades)."""
     heat_map: bool = False
     """Whether the figure is a heat map of both sides' win rates by x (a table in the paper) rather than lines."""
+    ordered_x: bool = True
+    """Whether the x values are a scale (depths, times), so the figure joins the points of a series."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -367,7 +369,7 @@ def solver_gauntlet(profile: Profile) -> Experiment:
         key="solver", paper="this project", title="Our solver against every other agent",
         setup=f"{profile.solver_spec} (the opening book where present, then iterative deepening into an exact "
               "solve within its time) against each other agent. No paper reports this; the claim is ours.",
-        kind=SERIES, cells=cells, games=profile.solver_games, x_label="opponent",
+        kind=SERIES, cells=cells, games=profile.solver_games, x_label="opponent", ordered_x=False,
         claims=(Claim("the solver scores above one half against the other agents (pooled over them)", "above_half",
                       tuple((c.series, c.x) for c in cells)),),
     )

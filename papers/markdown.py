@@ -194,7 +194,8 @@ def _series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> lis
                                         ylabel="win rate of the first agent (95% interval)",
                                         title=f"{experiment.paper}, {experiment.title}",
                                         reference=reference, lines=experiment.paper_lines,
-                                        log_x=experiment.log_x, x_unit="ms" if experiment.log_x else "")
+                                        log_x=experiment.log_x, x_unit="ms" if experiment.log_x else "",
+                                        connect=experiment.ordered_x)
     return lines + ["", "Win rates and scores are clustered estimates (see the top of the report); the "
                     "simulations, where shown, are the MCTS agent's mean per move as it reported them.",
                     "", f"![{experiment.title}]({figure.name})"]
@@ -381,18 +382,19 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
             lines.append(f"- `{name}`: {_why_unrated(name, points, rated)}")
     by_depth = [(match.group(1) or "4/5", r) for r in ratings if (match := _MINIMAX.fullmatch(r.name))]
     by_time = [(float(match.group(1)), r) for r in ratings if (match := _MCTS.fullmatch(r.name))]
+    def elo(rating: statistics.Rating) -> str:
+        return f"{signed(rating.elo)} " + ("(anchor)" if rating.name == anchor else
+                                           interval_text(rating.low, rating.high))
+
     if by_depth:
-        lines += ["", "By depth: " + "; ".join(f"{depth}: {signed(r.elo)} {interval_text(r.low, r.high)}"
-                                                for depth, r in sorted(by_depth))]
+        lines += ["", "By depth: " + "; ".join(f"{depth}: {elo(r)}" for depth, r in sorted(by_depth))]
     if by_time:
-        lines += ["", "By T_max: " + "; ".join(f"{1000 * t:g} ms: {signed(r.elo)} {interval_text(r.low, r.high)}"
-                                               for t, r in sorted(by_time))]
+        lines += ["", "By T_max: " + "; ".join(f"{1000 * t:g} ms: {elo(r)}" for t, r in sorted(by_time))]
     for heuristic in ("h1", "h2"):
         kang = sorted((int(m.group(1)), r) for r in ratings
                       if (m := _KANG.fullmatch(r.name)) and m.group(2) == heuristic)
         if kang:
-            lines += ["", f"{heuristic.upper()} by depth: " + "; ".join(
-                f"{d}: {signed(r.elo)} {interval_text(r.low, r.high)}" for d, r in kang)]
+            lines += ["", f"{heuristic.upper()} by depth: " + "; ".join(f"{d}: {elo(r)}" for d, r in kang)]
     return lines + [""]
 
 
