@@ -196,9 +196,10 @@ def _series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> lis
                                         reference=reference, lines=experiment.paper_lines,
                                         log_x=experiment.log_x, x_unit="ms" if experiment.log_x else "",
                                         connect=experiment.ordered_x)
-    return lines + ["", "Win rates and scores are clustered estimates (see the top of the report); the "
-                    "simulations, where shown, are the MCTS agent's mean per move as it reported them.",
-                    "", f"![{experiment.title}]({figure.name})"]
+    note = "Win rates and scores are clustered estimates over the effective games (see the top of the report)."
+    if show_simulations:
+        note += " Simulations per move are the MCTS agent's mean over its moves, as it reported them while playing."
+    return lines + ["", note, "", f"![{experiment.title}]({figure.name})"]
 
 
 def _placed(experiment: Experiment, series: str, x: str) -> str | float:

@@ -457,3 +457,28 @@ def test_connectx_report_plays_real_games(tmp_path: Path, capsys: pytest.Capture
     assert len(records) == 12 and all(r.scored and r.config == KANG_CONFIG for r in records)
     assert main(["report", "--quick", "--only", "nonesuch", "--out", str(tmp_path)]) == 2
     assert "unknown experiment" in capsys.readouterr().err
+
+
+def test_the_report_shows_the_conditions_and_simulations_the_games_recorded(tmp_path: Path) -> None:
+    cell = Cell("s", "10 ms", "mcts:time_budget=0.01", "kaggle:random", 10.0)
+    claim = Claim("a wins", "above_half", (("s", "10 ms"),))
+    experiment = Experiment("x", "p", "t", "s", SERIES, (cell,), 4, (claim,), log_x=True)
+
+    def play(spec: GameSpec) -> GameRecord:
+        mcts = spec.names.index(cell.first)
+        stats: list[tuple[MoveStats, ...]] = [(), ()]
+        stats[mcts] = ((("simulations", 100 * (spec.index + 1)),), (("simulations", 300),))
+        return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (spec.index,), mcts, ("DONE", "DONE"),
+                          "line", durations=((0.5,), (0.25,)), wall_seconds=2.0, cpu_seconds=0.5 * (spec.index + 1),
+                          search_stats=(stats[0], stats[1]), load_average=(float(spec.index), 1.0))
+    match = run_match(cell.first, cell.second, 4, executor=InlineExecutor(), play=play)
+    result = ExperimentResult(experiment, (CellResult(cell, match),))
+    conditions = runner.play_conditions(result)
+    # Load samples 0, 1, 1, 1, 2, 1, 3, 1: median 1, max 3; CPU shares 0.25, 0.5, 0.75, 1.0: median 0.75.
+    assert (conditions.recorded, conditions.load_median, conditions.load_max) == (4, 1.0, 3.0)
+    assert conditions.cpu_share_median == 0.75 and conditions.slowest_move == 0.5
+    # Simulations: (100 + 300), (200 + 300), (300 + 300), (400 + 300) over 8 moves: a mean of 275.
+    assert runner.simulations_per_move(result.cells[0]) == {cell.first: 275.0}
+    text = write_report(QUICK, [result], tmp_path).read_text()
+    assert "| x | 4 | 4 | 1.00, 3.00 | 75% | 0.50 s |" in text
+    assert "simulations per move |" in text and "| 275 |" in text
