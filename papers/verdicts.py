@@ -81,15 +81,15 @@ def game_clusters(records: Sequence[GameRecord]) -> tuple[list[list[int]], int]:
     return list(groups.values()), duplicates
 
 
+def _outcome(record: GameRecord, counting: str) -> float:
+    """What the game counts for the match's first agent: a win as 1 (``WIN``), or its points (``SCORE``)."""
+    points = record.points(first_seat(record))
+    return points if counting == SCORE else float(points == 1.0)
+
+
 def cell_score(cell_result: CellResult, counting: str = WIN) -> ClusteredScore:
     """The first agent's win rate (``WIN``) or score (``SCORE``) over a cell's scored games, clustered."""
-    records = [r for r in cell_result.match.records if r.scored]
-    outcomes = []
-    for record in records:
-        points = record.points(first_seat(record))
-        outcomes.append(points if counting == SCORE else float(points == 1.0))
-    groups, duplicates = game_clusters(records)
-    return statistics.clustered_score(outcomes, groups, duplicates)
+    return pooled_score([cell_result], counting)
 
 
 def pooled_score(cells: Sequence[CellResult], counting: str = WIN) -> ClusteredScore:
@@ -100,10 +100,8 @@ def pooled_score(cells: Sequence[CellResult], counting: str = WIN) -> ClusteredS
     for cell_result in cells:
         records = [r for r in cell_result.match.records if r.scored]
         cell_groups, cell_duplicates = game_clusters(records)
-        offset = len(outcomes)
-        outcomes += [(lambda p: p if counting == SCORE else float(p == 1.0))(r.points(first_seat(r)))
-                     for r in records]
-        groups += [[offset + i for i in group] for group in cell_groups]
+        groups += [[len(outcomes) + i for i in group] for group in cell_groups]
+        outcomes += [_outcome(record, counting) for record in records]
         duplicates += cell_duplicates
     return statistics.clustered_score(outcomes, groups, duplicates)
 
