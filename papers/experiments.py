@@ -299,7 +299,7 @@ def sheoran_fig5(profile: Profile) -> Experiment:
                   tuple((f"depth {d}", largest) for d in ("1", "2", "3")), note=MCTS_NOTE, effect=0.15),
             # Sec. 4.3: "as the time limit for MCTS increases it starts to show its dominance over minimax upto
             # only N = 3": minimax's win rate falls with T_max, i.e. rises with -log T_max, at each depth up to 3.
-            Claim("as T_max grows, MCTS does better against minimax at depths up to 3 (a trend over every cell)",
+            Claim("as T_max grows, MCTS does better against minimax at depths up to 3 (minimax's win rate falls)",
                   "rises", tuple((f"depth {d}", budget_label(b)) for d in ("1", "2", "3") for b in budgets),
                   scores=tuple(-math.log10(b) for _ in ("1", "2", "3") for b in budgets), note=MCTS_NOTE),
         ),

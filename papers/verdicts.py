@@ -243,25 +243,30 @@ def _half_evidence(claim: Claim, cells: Sequence[CellResult], score: ClusteredSc
 
 
 def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
-    """Cochran-Armitage over the series (or, with a baseline, over the two groups scored 0 and 1)."""
+    """Cochran-Armitage over the series (or, with a baseline, over the two groups scored 0 and 1).
+
+    Cells sharing a score (one T_max at several depths) are pooled into one point: the statistic is
+    the same either way, and the text stays one figure per point of the axis.
+    """
+    points: dict[float, tuple[str, list[CellResult]]] = {}
     if claim.baseline:
-        groups = [_cells(result, claim.baseline), _cells(result, claim.cells)]
-        scores = [0.0, 1.0]
+        points = {0.0: ("the baseline", _cells(result, claim.baseline)),
+                  1.0: ("the claimed cells", _cells(result, claim.cells))}
         test = "Cochran-Armitage (two groups: the baseline and the claimed cells)"
     else:
-        groups = [_cells(result, (point,)) for point in claim.cells]
-        scores = list(claim.scores)
+        for point, score in zip(claim.cells, claim.scores, strict=True):
+            label, cells = points.setdefault(score, (point[1], []))
+            cells += _cells(result, (point,))
         test = "Cochran-Armitage trend over the whole series"
-    kept = [(group, s) for group, s in zip(groups, scores, strict=True) if group]
-    measured = [(pooled_score(group, WIN), s) for group, s in kept]
-    measured = [(m, s) for m, s in measured if m.games]
-    games = sum(m.games for m, _ in measured)
-    duplicates = sum(m.duplicates for m, _ in measured)
+    measured = [(label, pooled_score(cells, WIN), score) for score, (label, cells) in points.items() if cells]
+    measured = [(label, m, score) for label, m, score in measured if m.games]
+    games = sum(m.games for _, m, _ in measured)
+    duplicates = sum(m.duplicates for _, m, _ in measured)
     if len(measured) < 2:
         return Evidence("fewer than two points of the series have games", games, test, math.nan, _no_power)
-    totals = [m.effective for m, _ in measured]
-    successes = [m.value * m.effective for m, _ in measured]
-    xs = [s for _, s in measured]
+    totals = [m.effective for _, m, _ in measured]
+    successes = [m.value * m.effective for _, m, _ in measured]
+    xs = [score for _, _, score in measured]
     z = statistics.cochran_armitage(successes, totals, xs)
     pooled = sum(successes) / sum(totals)
     effect = claim.detectable
@@ -273,11 +278,11 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
         value = statistics.trend_power(totals, xs, alternative, level)
         return 0.0 if math.isnan(value) else value
 
-    points = ", ".join(f"{clustered_percent(m)}" for m, _ in measured)
-    ours = f"won {points} ({', '.join(f'{m.games}' for m, _ in measured)} games; worth " \
-           f"{sum(totals):.0f} independent ones)"
+    ours = "won " + ", ".join(f"{clustered_percent(m)} at {label}" for label, m, _ in measured)
+    repeats = f", {duplicates} repeating another move for move" if duplicates else ""
+    ours += f" ({games} games{repeats}, worth {sum(totals):.0f} independent ones)"
     if math.isnan(z):
-        # Every game won (or lost): no trend can be seen, and none exists in these games.
+        # Every game won (or every game lost): no trend can be seen, and none exists in these games.
         z = 0.0
     return Evidence(ours, games, test + f"; power against a rise of {100 * effect:g} points across it",
                     z, power, False, duplicates)
