@@ -130,15 +130,17 @@ def _conditions_section(results: Sequence[ExperimentResult]) -> list[str]:
     lines = ["## The conditions the games were played under", "",
              "Read from the game records: the machine's 1-minute load average at the start and end of each game "
              "(median and maximum over those samples), the median share of its wall time each game's process "
-             "spent on a CPU (near 100% when the game had a core to itself) and the slowest single move.", "",
+             "spent on a CPU (near 100% when the game had a core to itself), the slowest single move and the games' "
+             "wall time summed.", "",
              "| experiment | games | with conditions recorded | load average (median, max) | CPU / wall "
-             "(median) | slowest move |", "|---|---:|---:|---|---:|---:|"]
+             "(median) | slowest move | game time |", "|---|---:|---:|---|---:|---:|---:|"]
     for result in results:
         c = play_conditions(result)
         load = "not recorded" if not c.recorded else f"{c.load_median:.2f}, {c.load_max:.2f}"
         share = "n/a" if not c.recorded else f"{100 * c.cpu_share_median:.0f}%"
         slowest = "n/a" if math.isnan(c.slowest_move) else f"{c.slowest_move:.2f} s"
-        lines.append(f"| {result.experiment.key} | {c.games} | {c.recorded} | {load} | {share} | {slowest} |")
+        lines.append(f"| {result.experiment.key} | {c.games} | {c.recorded} | {load} | {share} | {slowest} | "
+                     f"{c.game_seconds / 60:.1f} min |")
     return lines + [""]
 
 

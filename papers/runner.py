@@ -191,6 +191,8 @@ class PlayConditions:
     core to itself, lower when it waited for one."""
     slowest_move: float
     """The longest single move of any agent, in seconds."""
+    game_seconds: float
+    """The games' wall seconds summed (the playing time one game at a time would take)."""
 
 
 def play_conditions(result: ExperimentResult) -> PlayConditions:
@@ -202,7 +204,8 @@ def play_conditions(result: ExperimentResult) -> PlayConditions:
     slowest = max((d for r in records for seat in r.durations for d in seat), default=float("nan"))
     nan = float("nan")
     return PlayConditions(len(records), len(measured), loads[len(loads) // 2] if loads else nan,
-                          loads[-1] if loads else nan, shares[len(shares) // 2] if shares else nan, slowest)
+                          loads[-1] if loads else nan, shares[len(shares) // 2] if shares else nan, slowest,
+                          sum(r.wall_seconds for r in records))
 
 
 def run_conditions() -> list[str]:

@@ -480,5 +480,5 @@ def test_the_report_shows_the_conditions_and_simulations_the_games_recorded(tmp_
     # Simulations: (100 + 300), (200 + 300), (300 + 300), (400 + 300) over 8 moves: a mean of 275.
     assert runner.simulations_per_move(result.cells[0]) == {cell.first: 275.0}
     text = write_report(QUICK, [result], tmp_path).read_text()
-    assert "| x | 4 | 4 | 1.00, 3.00 | 75% | 0.50 s |" in text
+    assert "| x | 4 | 4 | 1.00, 3.00 | 75% | 0.50 s | 0.1 min |" in text
     assert "simulations per move |" in text and "| 275 |" in text
