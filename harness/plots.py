@@ -93,7 +93,7 @@ def interval_series_plot(series: Mapping[str, Sequence[tuple[str | float, Interv
                   color=colours.get(name, "black"), markeredgecolor="black", zorder=5)
     if reference:
         axes.plot([], [], marker="*", markersize=10, linestyle="none", color="white", markeredgecolor="black",
-                  label="the paper's number")
+                  label="paper's number (text)")
     for name, value, label in lines:
         xs = [place(x) for x, _ in series.get(name, [])] or [place(x) for x in order]
         axes.hlines(value, min(xs), max(xs), colors=colours.get(name, "black"), linestyles="--", linewidth=1.5,
@@ -118,7 +118,12 @@ def interval_series_plot(series: Mapping[str, Sequence[tuple[str | float, Interv
     if title:
         axes.set_title(textwrap.fill(title, 80), fontsize="medium")
     axes.grid(alpha=0.3, which="major")
-    axes.legend(fontsize="small", loc="best", framealpha=0.85)
+    if len(series) + bool(reference) + len(lines) > 2:
+        # Beside the axes, where no point or interval can hide behind it.
+        figure.set_figwidth(9.5)
+        axes.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    else:
+        axes.legend(fontsize="small", loc="best", framealpha=0.85)
     figure.tight_layout()
     figure.savefig(path, dpi=150)
     plt.close(figure)

@@ -304,7 +304,7 @@ def sheoran_fig5(profile: Profile) -> Experiment:
                   scores=tuple(-math.log10(b) for _ in ("1", "2", "3") for b in budgets), note=MCTS_NOTE),
         ),
         # The 79% is an average over the paper's T_max values (Sec. 4.3), drawn across the depth 4/5 series.
-        paper_lines=((f"depth {ADAPTIVE}", 0.79, "the paper's 79% average, depth 4/5 (Sec. 4.3)"),),
+        paper_lines=((f"depth {ADAPTIVE}", 0.79, "paper: 79% mean, 4/5 (Sec. 4.3)"),),
         log_x=True,
     )
 

@@ -384,6 +384,11 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     assert "| the deeper H1 tends to win more often" in text
     table6 = next(line for line in text.splitlines() if "the deeper H1 tends" in line and line.startswith("|"))
     assert table6.endswith("**agrees** |")
+    # Table 6 in the paper's orientation: columns are the first mover's depth, rows the second mover's, so
+    # the row of a second mover at depth 1 ends with the first mover at depth 4, who (deeper) won every game.
+    assert "| second \\ first | depth 1 | depth 2 | depth 4 |" in text
+    row = next(line for line in text.splitlines() if line.startswith("| depth 1 | ") and " / " in line)
+    assert row.split(" | ")[-1].startswith("100.0% [") and row.split(" | ")[1].startswith("0.0% [")  # equal: draws
 
     again, calls_again = counting(fake_game)
     resumed = run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=again)
