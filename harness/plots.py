@@ -180,3 +180,38 @@ def heat_map(values: Sequence[Sequence[Interval | None]], path: Path, *, rows: S
     figure.savefig(path, dpi=150)
     plt.close(figure)
     return path
+
+
+def elo_panels_plot(panels: Sequence[tuple[str, Mapping[str, Sequence[tuple[str | float, Interval]]], bool]],
+                    path: Path, title: str) -> Path:
+    """Side by side, one panel per (x label, series, log x): fitted Elo with its 95% interval against x.
+
+    Each panel's x values are categories (depths) or numbers (T_max in ms, on a log axis when its
+    flag is set); ratings of one fit share the anchor, so the panels share the y axis.
+    """
+    figure, axes_row = plt.subplots(1, len(panels), figsize=(4.2 * len(panels) + 1, 4.2), sharey=True, squeeze=False)
+    for axes, (xlabel, series, log_x) in zip(axes_row[0], panels, strict=True):
+        for name, points in series.items():
+            if not points:
+                continue
+            categorical = any(isinstance(x, str) for x, _ in points)
+            xs = [float(i) for i in range(len(points))] if categorical else [float(x) for x, _ in points]
+            errors = [[max(0.0, i.value - i.low) for _, i in points], [max(0.0, i.high - i.value) for _, i in points]]
+            axes.errorbar(xs, [i.value for _, i in points], yerr=errors, marker="o", markersize=5, capsize=3,
+                          label=name)
+            if categorical:
+                axes.set_xticks(range(len(points)), [str(x) for x, _ in points])
+            elif log_x:
+                axes.set_xscale("log")
+                axes.set_xticks(xs, [f"{x:g}" for x in xs])
+                axes.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        axes.set_xlabel(xlabel)
+        axes.grid(alpha=0.3)
+        if len(series) > 1:
+            axes.legend(fontsize="small")
+    axes_row[0][0].set_ylabel("Elo (95% interval)")
+    figure.suptitle(title, fontsize="medium")
+    figure.tight_layout()
+    figure.savefig(path, dpi=150)
+    plt.close(figure)
+    return path

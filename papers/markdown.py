@@ -105,7 +105,7 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
                "| source | the paper says | paper's number | ours (95%) | test | p | p (Holm) | power | verdict |",
                "|---|---|---:|---|---|---:|---:|---:|---|", *summary_rows, ""]
     header += _conditions_section(results)
-    elo = _elo_section(results)
+    elo = _elo_section(results, out, plots)
     path = out / REPORT_FILE
     path.write_text("\n".join(header + sections + elo) + "\n")
     return path
@@ -339,20 +339,24 @@ KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table9")
 """Kang's H1/H2 variants meet only each other: their games make a scale of their own."""
 
 
-def _elo_section(results: Sequence[ExperimentResult]) -> list[str]:
+def _elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleType) -> list[str]:
     lines = ["## Elo of every agent the games can rate", "",
              "A joint maximum-likelihood (Bradley-Terry) fit, draws as half points. Only agents the games tie "
              "together are rated: a group in which every agent took points from, and gave points to, the others "
              "along some chain of games (a strongly connected group of \"scored against\"), since an agent that "
              "won or lost every game has no finite maximum-likelihood rating. The others are listed with the "
              "reason. Intervals are 95%, relative to the anchor.", ""]
-    lines += _elo_table(results, ELO_EXPERIMENTS, ELO_ANCHOR, "The Sheoran agents and the solver")
+    lines += _elo_table(results, ELO_EXPERIMENTS, ELO_ANCHOR, "The Sheoran agents and the solver",
+                        out / "elo.png", plots)
     lines += _elo_table(results, KANG_ELO_EXPERIMENTS, "minimax:depth=2,evaluation=h1",
-                        "Kang's H1 and H2, on a scale of their own (no game ties them to the agents above)")
+                        "Kang's H1 and H2, on a scale of their own (no game ties them to the agents above)",
+                        out / "kang-elo.png", plots)
     return lines
 
 
-def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor: str, title: str) -> list[str]:
+def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor: str, title: str, figure: Path,
+               plots: ModuleType) -> list[str]:
+    """One fit's table, the agents it cannot rate and why, its ratings by depth and T_max (and ``figure`` of them)."""
     points: dict[tuple[str, str], tuple[float, int]] = {}
     for result in results:
         if result.experiment.key not in keys:
@@ -389,15 +393,29 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
         return f"{signed(rating.elo)} " + ("(anchor)" if rating.name == anchor else
                                            interval_text(rating.low, rating.high))
 
+    def as_interval(rating: statistics.Rating) -> Interval:
+        return Interval(rating.elo, rating.low, rating.high)
+
+    panels: list[tuple[str, dict[str, list[tuple[str | float, Interval]]], bool]] = []
     if by_depth:
         lines += ["", "By depth: " + "; ".join(f"{depth}: {elo(r)}" for depth, r in sorted(by_depth))]
+        panels.append(("minimax depth", {"minimax": [(d, as_interval(r)) for d, r in sorted(by_depth)]}, False))
     if by_time:
         lines += ["", "By T_max: " + "; ".join(f"{1000 * t:g} ms: {elo(r)}" for t, r in sorted(by_time))]
+        panels.append(("MCTS time per move (ms)", {"mcts": [(1000 * t, as_interval(r)) for t, r in sorted(by_time)]},
+                       True))
+    kang: dict[str, list[tuple[str | float, Interval]]] = {}
     for heuristic in ("h1", "h2"):
-        kang = sorted((int(m.group(1)), r) for r in ratings
-                      if (m := _KANG.fullmatch(r.name)) and m.group(2) == heuristic)
-        if kang:
-            lines += ["", f"{heuristic.upper()} by depth: " + "; ".join(f"{d}: {elo(r)}" for d, r in kang)]
+        depths = sorted((int(m.group(1)), r) for r in ratings
+                        if (m := _KANG.fullmatch(r.name)) and m.group(2) == heuristic)
+        if depths:
+            lines += ["", f"{heuristic.upper()} by depth: " + "; ".join(f"{d}: {elo(r)}" for d, r in depths)]
+            kang[heuristic.upper()] = [(float(d), as_interval(r)) for d, r in depths]
+    if kang:
+        panels.append(("search depth", kang, False))
+    if panels:
+        plots.elo_panels_plot(panels, figure, f"Elo by depth and time per move ({anchor} = 0)")
+        lines += ["", f"![Elo by depth and time per move]({figure.name})"]
     return lines + [""]
 
 
@@ -415,7 +433,7 @@ def _why_unrated(name: str, points: dict[tuple[str, str], tuple[float, int]], ra
         elif b == name and a in rated:
             scored, games = scored + played - score, games + played
     if games == 0:
-        return "never played the rated agents"
+        return "played only agents outside the rated group"
     if scored == games:
         return f"won every one of its {games:.0f} games against the rated agents (its Elo is unbounded above)"
     if scored == 0:
