@@ -210,7 +210,7 @@ def elo_panels_plot(panels: Sequence[tuple[str, Mapping[str, Sequence[tuple[str 
         if len(series) > 1:
             axes.legend(fontsize="small")
     axes_row[0][0].set_ylabel("Elo (95% interval)")
-    figure.suptitle(title, fontsize="medium")
+    figure.suptitle(textwrap.fill(title, 30 + 40 * len(panels)), fontsize="medium")
     figure.tight_layout()
     figure.savefig(path, dpi=150)
     plt.close(figure)

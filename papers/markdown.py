@@ -414,8 +414,9 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
     if kang:
         panels.append(("search depth", kang, False))
     if panels:
-        plots.elo_panels_plot(panels, figure, f"Elo by depth and time per move ({anchor} = 0)")
-        lines += ["", f"![Elo by depth and time per move]({figure.name})"]
+        caption = "Elo by depth" + (" and by time per move" if by_time else "")
+        plots.elo_panels_plot(panels, figure, f"{caption} ({anchor} = 0)")
+        lines += ["", f"![{caption}]({figure.name})"]
     return lines + [""]
 
 
