@@ -7,6 +7,12 @@ colour-swapped pairs of fishtest, and fishtest's generalised SPRT on logistic El
 log-likelihood ratio. Where those normal-approximation intervals break down (every game won, lost
 or drawn, or too few games) a score-test interval takes over, which stays finite wherever the data
 bound the Elo.
+
+For judging claims about rates (``papers.verdicts``): the Cochran-Armitage trend test (checked
+against R's ``prop.trend.test`` and Agresti's textbook example), score tests of a claimed rate,
+their powers, Holm's step-down correction, a clustered (sandwich) score whose effective number of
+games accounts for colour-swapped pairs and repeated games, and which players a joint Elo fit can
+rate at all (the strongly connected groups of "scored against").
 """
 
 from __future__ import annotations
@@ -68,11 +74,7 @@ def wilson_interval(wins: int, draws: int, losses: int, z: float = Z95) -> Inter
     games = wins + draws + losses
     if games == 0:
         return Interval(0.5, 0.0, 1.0)
-    p = (wins + draws / 2) / games
-    denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return Interval(p, max(0.0, centre - spread), min(1.0, centre + spread))
+    return wilson_bounds((wins + draws / 2) / games, games, z)
 
 
 def elo_interval(wins: int, draws: int, losses: int, z: float = Z95) -> Interval:
