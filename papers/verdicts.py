@@ -309,4 +309,6 @@ def _move_evidence(claim: Claim, samples: list[MoveSample], games: int) -> Evide
     def power(level: float) -> float:
         return statistics.correlation_power(effect, n, level)
 
-    return Evidence(ours, games, test + f"; power against r = {direction * effect:+g}", z, power)
+    test += f"; power against r = {direction * effect:+g}; the moves of one game are not independent, so " \
+            "this p-value is optimistic"
+    return Evidence(ours, games, test, z, power)
