@@ -208,8 +208,10 @@ def budget_label(budget_ms: int) -> str:
 
 
 MINIMAX_NOTE = ("Our minimax goes beyond the paper in two rules: it takes an immediate win even at the horizon "
-                "and never plays a move that hands the opponent a line at once. kaggle's negamax (depth 4 "
-                "with its own window heuristic) may differ from the version the paper played in 2021.")
+                "and never plays a move that hands the opponent a line at once. kaggle's negamax, as installed, "
+                "is a plain negamax to depth 4 (no pruning) that takes an immediate win, scores a move at the "
+                "horizon by its own stones beside and below the cell it lands in, and breaks ties at random; "
+                "it may differ from the version the paper played in 2021.")
 MCTS_NOTE = ("Our MCTS adds MCTS-solver proofs and keeps its tree between moves; the paper's time limit "
              "T_max is per move, as ours is, but its machine and language speed are unknown, so equal "
              "milliseconds need not mean equal simulations.")
