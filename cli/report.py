@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nconnectx report: interrupted; the finished games are under {out / 'runs'}. Run the same "
               "command again to continue.", file=sys.stderr)
         return INTERRUPTED
-    path = write_report(profile, results, out, run_conditions(), time.perf_counter() - started)
+    conditions = run_conditions() + [f"this invocation played up to {jobs} game{'s' if jobs != 1 else ''} at a time"]
+    path = write_report(profile, results, out, conditions, time.perf_counter() - started)
     print(f"report in {path}")
     return 0

@@ -102,8 +102,10 @@ class GameRecord:
     Kaggle fault status (``ERROR``, ``INVALID``, ``TIMEOUT``) of the ``offender`` seat, or
     ``aborted`` for a game that is not scored. ``moves`` holds every column played, opening
     included; ``durations[seat]`` the seconds each of that seat's agent calls took; ``cpu_seconds``
-    the CPU time of the game's process (0 when it was not played in one). ``search_stats[seat]``
-    holds, call by call like ``durations[seat]``, the statistics the agent reported for that move
+    the CPU time of the game's process (0 when not recorded, as in records written before it was);
+    ``load_average`` the machine's 1-minute load average when the game started and when it ended
+    (None when not recorded), so a report can say how busy the machine was while the game was played.
+    ``search_stats[seat]`` holds, call by call like ``durations[seat]``, the statistics the agent reported for that move
     (``stats`` reads one as a dict); it is ``NO_STATS`` when no agent reported any, as in records
     written before it existed.
     """
@@ -123,6 +125,7 @@ class GameRecord:
     wall_seconds: float = 0.0
     cpu_seconds: float = 0.0
     search_stats: tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]] = NO_STATS
+    load_average: tuple[float, float] | None = None
     replay: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -153,6 +156,8 @@ class GameRecord:
             "durations": [[round(d, 6) for d in seat] for seat in self.durations],
             "wall_seconds": round(self.wall_seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
         }
+        if self.load_average is not None:
+            data["load_average"] = [round(value, 2) for value in self.load_average]
         if self.search_stats != NO_STATS:
             data["search_stats"] = [[dict(move) for move in seat] for seat in self.search_stats]
         return data
@@ -161,6 +166,7 @@ class GameRecord:
     def from_json(cls, data: dict[str, Any]) -> GameRecord:
         durations = data.get("durations", [[], []])
         stats = data.get("search_stats") or [[], []]
+        load = data.get("load_average")
         return cls(
             index=int(data["index"]), agents=(data["agents"][0], data["agents"][1]),
             config=BoardConfig(**data["config"]), seed=int(data["seed"]),
@@ -170,6 +176,7 @@ class GameRecord:
             durations=(tuple(durations[0]), tuple(durations[1])), wall_seconds=float(data.get("wall_seconds", 0.0)),
             cpu_seconds=float(data.get("cpu_seconds", 0.0)),
             search_stats=seat_stats([move_stats(move) for move in stats[0]], [move_stats(move) for move in stats[1]]),
+            load_average=None if load is None else (float(load[0]), float(load[1])),
         )
 
 
@@ -213,8 +220,16 @@ class _AnnouncedAgent:
 def play_game(spec: GameSpec, monitor: Monitor = _ignore) -> GameRecord:
     """Play ``spec`` in this process and return its record; an exception anywhere is recorded, not raised.
 
-    Use ``play_isolated`` unless the agents are trusted: nothing here can stop a hung agent.
+    The record holds the CPU seconds this process spent on the game and the load average at its
+    start and end: the conditions the game was played under. Use ``play_isolated`` unless the
+    agents are trusted: nothing here can stop a hung agent.
     """
+    load, cpu = os.getloadavg()[0], time.process_time()
+    record = _play_game(spec, monitor)
+    return replace(record, cpu_seconds=time.process_time() - cpu, load_average=(load, os.getloadavg()[0]))
+
+
+def _play_game(spec: GameSpec, monitor: Monitor) -> GameRecord:
     started = time.perf_counter()
     announced: list[_AnnouncedAgent] = []
     env = None

@@ -7,6 +7,12 @@ colour-swapped pairs of fishtest, and fishtest's generalised SPRT on logistic El
 log-likelihood ratio. Where those normal-approximation intervals break down (every game won, lost
 or drawn, or too few games) a score-test interval takes over, which stays finite wherever the data
 bound the Elo.
+
+For judging claims about rates (``papers.verdicts``): the Cochran-Armitage trend test (checked
+against R's ``prop.trend.test`` and Agresti's textbook example), score tests of a claimed rate,
+their powers, Holm's step-down correction, a clustered (sandwich) score whose effective number of
+games accounts for colour-swapped pairs and repeated games, and which players a joint Elo fit can
+rate at all (the strongly connected groups of "scored against").
 """
 
 from __future__ import annotations
@@ -68,11 +74,7 @@ def wilson_interval(wins: int, draws: int, losses: int, z: float = Z95) -> Inter
     games = wins + draws + losses
     if games == 0:
         return Interval(0.5, 0.0, 1.0)
-    p = (wins + draws / 2) / games
-    denominator = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / denominator
-    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
-    return Interval(p, max(0.0, centre - spread), min(1.0, centre + spread))
+    return wilson_bounds((wins + draws / 2) / games, games, z)
 
 
 def elo_interval(wins: int, draws: int, losses: int, z: float = Z95) -> Interval:
@@ -414,3 +416,234 @@ def _log_likelihood_derivatives(ratings: np.ndarray, points: np.ndarray, games: 
     gradient = c * (points - games * expected).sum(axis=1)
     hessian = curvature - np.diag(curvature.sum(axis=1))
     return gradient[free], hessian[np.ix_(free, free)]
+
+
+def normal_p_value(z: float) -> float:
+    """The two-sided p-value of a standard normal statistic ``z`` (1 for NaN: no evidence either way)."""
+    if math.isnan(z):
+        return 1.0
+    return 2.0 * (1.0 - NormalDist().cdf(abs(z)))
+
+
+def cochran_armitage(successes: Sequence[float], totals: Sequence[float], scores: Sequence[float]) -> float:
+    """The Cochran-Armitage trend statistic z of proportions ``successes / totals`` over ``scores``.
+
+    z > 0 when the proportion rises with the score; z^2 is the chi-square of R's
+    ``prop.trend.test`` and, with n for n - 1, Agresti's M^2 (Categorical Data Analysis, 3.4.6).
+    Counts may be fractional (effective counts of clustered games, ``clustered_score``): scaling a
+    group's counts by 1 / design effect is the Rao-Scott correction. NaN when the data are all
+    successes, all failures, or the scores do not vary.
+    """
+    x, n, s = (np.asarray(values, dtype=float) for values in (successes, totals, scores))
+    total = n.sum()
+    if total <= 0:
+        return math.nan
+    p = x.sum() / total
+    centred = s - (n @ s) / total
+    variance = p * (1 - p) * float(n @ centred ** 2)
+    if variance <= 0:
+        return math.nan
+    return float((x - n * p) @ centred) / math.sqrt(variance)
+
+
+def trend_power(totals: Sequence[float], scores: Sequence[float], alternative: Sequence[float],
+                alpha: float) -> float:
+    """The power of the two-sided Cochran-Armitage test at ``alpha`` when group i's true proportion is
+    ``alternative[i]`` (Nam 1987: the statistic's mean and variance under the alternative, normal)."""
+    n, s, p = (np.asarray(values, dtype=float) for values in (totals, scores, alternative))
+    total = n.sum()
+    centred = s - (n @ s) / total
+    pooled = float(n @ p) / total
+    null_sd = math.sqrt(pooled * (1 - pooled) * float(n @ centred ** 2))
+    mean = float((n * p) @ centred)
+    sd = math.sqrt(float((n * p * (1 - p)) @ centred ** 2))
+    if null_sd == 0 or sd == 0:
+        return math.nan
+    z = NormalDist().inv_cdf(1 - alpha / 2)
+    normal = NormalDist()
+    return normal.cdf((abs(mean) - z * null_sd) / sd) + normal.cdf((-abs(mean) - z * null_sd) / sd)
+
+
+def rate_z(value: float, claimed: float, effective: float) -> float:
+    """The score-test statistic of an observed rate ``value`` against a ``claimed`` one over ``effective`` games.
+
+    A claim of 0% or 100% is refuted by one counterexample, so there z is -inf/+inf on any
+    departure and 0 without one (``rate_power`` gives the chance of seeing that counterexample).
+    """
+    if claimed in (0.0, 1.0):
+        return 0.0 if value == claimed else math.copysign(math.inf, value - claimed)
+    return (value - claimed) / math.sqrt(claimed * (1 - claimed) / effective)
+
+
+def rate_power(claimed: float, true: float, effective: float, alpha: float) -> float:
+    """The power of the two-sided score test of ``claimed`` at ``alpha`` when the rate is really ``true``.
+
+    For a claim of 0% or 100% it is the chance of at least one counterexample in ``effective`` games.
+    """
+    if claimed in (0.0, 1.0):
+        return 1.0 - (1.0 - abs(true - claimed)) ** effective
+    z = NormalDist().inv_cdf(1 - alpha / 2)
+    shift = abs(true - claimed) * math.sqrt(effective)
+    spread = math.sqrt(true * (1 - true))
+    if spread == 0:
+        return 1.0
+    normal = NormalDist()
+    return normal.cdf((shift - z * math.sqrt(claimed * (1 - claimed))) / spread) + normal.cdf(
+        (-shift - z * math.sqrt(claimed * (1 - claimed))) / spread)
+
+
+def correlation_z(r: float, n: int) -> float:
+    """Fisher's z statistic of a sample correlation ``r`` of ``n`` pairs against 0."""
+    if n < 4 or math.isnan(r):
+        return math.nan
+    return math.atanh(max(-0.999999, min(0.999999, r))) * math.sqrt(n - 3)
+
+
+def correlation_power(rho: float, n: int, alpha: float) -> float:
+    """The power of the two-sided Fisher-z test of no correlation at ``alpha`` when the correlation is ``rho``."""
+    if n < 4:
+        return 0.0
+    z = NormalDist().inv_cdf(1 - alpha / 2)
+    shift = abs(math.atanh(rho)) * math.sqrt(n - 3)
+    return NormalDist().cdf(shift - z) + NormalDist().cdf(-shift - z)
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the order given (compare each with the family's alpha).
+
+    Sorted ascending, the i-th smallest (from 0) is multiplied by m - i, and the adjusted values
+    are made non-decreasing in that order, capped at 1 (R's ``p.adjust(p, "holm")``).
+    """
+    m = len(p_values)
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, index in enumerate(sorted(range(m), key=lambda i: p_values[i])):
+        running = max(running, min(1.0, (m - rank) * p_values[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+def holm_levels(p_values: Sequence[float], alpha: float) -> list[float]:
+    """The significance level Holm compares each p-value with: alpha / (m - rank), rank from 0 by p."""
+    m = len(p_values)
+    levels = [alpha] * m
+    for rank, index in enumerate(sorted(range(m), key=lambda i: p_values[i])):
+        levels[index] = alpha / (m - rank)
+    return levels
+
+
+@dataclass(frozen=True)
+class ClusteredScore:
+    """A mean score over games that are not all independent, and how many independent games it is worth.
+
+    ``clusters`` counts the groups of games tied together (a colour-swapped pair, identical games);
+    ``effective`` is the games divided by the design effect (the clustered variance over the
+    variance the games would have if independent), never more than ``games``.
+    """
+
+    value: float
+    games: int
+    clusters: int
+    effective: float
+    duplicates: int
+
+    def interval(self, z: float = Z95) -> Interval:
+        """Wilson's interval of the score with the effective number of games in place of the games."""
+        return wilson_bounds(self.value, self.effective, z)
+
+
+def wilson_bounds(value: float, games: float, z: float = Z95) -> Interval:
+    """Wilson's score interval of a proportion ``value`` observed over ``games`` (which may be fractional)."""
+    if games <= 0:
+        return Interval(value, 0.0, 1.0)
+    denominator = 1 + z * z / games
+    centre = (value + z * z / (2 * games)) / denominator
+    spread = z * math.sqrt(value * (1 - value) / games + z * z / (4 * games * games)) / denominator
+    return Interval(value, max(0.0, centre - spread), min(1.0, centre + spread))
+
+
+def clustered_score(outcomes: Sequence[float], groups: Sequence[Sequence[int]], duplicates: int = 0) -> ClusteredScore:
+    """The mean of ``outcomes`` (1 win, 0.5 draw, 0 loss) with the games of each of ``groups`` (indices into
+    ``outcomes``, together covering every game once) as one cluster.
+
+    The clustered (sandwich) variance sum_c (sum_{g in c} (y_g - mean))^2 / n^2 is, with colour-swapped
+    pairs as clusters, the variance of the pentanomial mean pair score; identical games merged into a
+    cluster count once. When every game scored the same there is no variance to compare, and the
+    clusters are the effective games.
+    """
+    y = np.asarray(outcomes, dtype=float)
+    n = len(y)
+    if n == 0:
+        return ClusteredScore(math.nan, 0, 0, 0.0, duplicates)
+    mean = float(y.mean())
+    independent = float(((y - mean) ** 2).sum())
+    clustered = sum(float((y[list(group)] - mean).sum()) ** 2 for group in groups)
+    if independent <= 0:
+        effective = float(len(groups))
+    elif clustered <= 0:
+        effective = float(n)
+    else:
+        effective = min(float(n), n * independent / clustered)
+    return ClusteredScore(mean, n, len(groups), effective, duplicates)
+
+
+def connected_players(results: Mapping[tuple[str, str], tuple[float, int]]) -> list[set[str]]:
+    """The groups of players whose joint Elo fit has a finite maximum: the strongly connected components of
+    "scored at least a draw against" (Zermelo 1929, Ford 1957), largest first.
+
+    A player who lost every game (or won every game) against the rest of its group has no finite
+    rating: Bradley-Terry would push it to -inf (+inf). Within a component every player has taken
+    points from, and given points to, the others along some chain of games.
+    """
+    beats: dict[str, set[str]] = {}
+    for (a, b), (points, games) in results.items():
+        beats.setdefault(a, set())
+        beats.setdefault(b, set())
+        if a == b or games <= 0:
+            continue
+        if points > 0:
+            beats[a].add(b)
+        if points < games:
+            beats[b].add(a)
+    return sorted(_strongly_connected(beats), key=lambda group: (-len(group), sorted(group)))
+
+
+def _strongly_connected(edges: Mapping[str, set[str]]) -> list[set[str]]:
+    """Tarjan's strongly connected components of a small directed graph (iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[set[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                components.append(component)
+    return components

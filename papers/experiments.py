@@ -14,6 +14,7 @@ only the numbers quoted in the text are compared), otherwise the direction the t
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from agents.agent_spec import AgentSpec
@@ -31,14 +32,26 @@ NODES = "nodes"
 KINDS = (SERIES, SEATS, NODES)
 
 CLAIM_TESTS = ("win_rate", "above_half", "below_half", "rises", "falls_with_move", "nodes_track_time")
-"""How a claim is checked against our games:
+"""How a claim is checked against our games (``papers.verdicts`` holds the tests):
 
-- ``win_rate``: the pooled win rate of ``cells`` against the paper's number (is it in our 95% interval?);
-- ``above_half`` / ``below_half``: the pooled score of ``cells``' first agent against 1/2;
-- ``rises``: the pooled win rate of ``cells`` against that of ``baseline`` (are the intervals apart?);
-- ``falls_with_move``: nodes per move in the first third of the moves against the last third;
-- ``nodes_track_time``: the correlation of nodes and seconds over every move searched.
+- ``win_rate``: the pooled win rate of ``cells`` against the paper's number, by a score test of that
+  number; ``effect`` is the departure from it the test should be able to see;
+- ``above_half`` / ``below_half``: the pooled score of ``cells``' first agent against 1/2, by a score
+  test; ``effect`` is the distance from 1/2 the paper's words imply;
+- ``rises``: the win rate of ``cells`` over ``scores`` (a Cochran-Armitage trend test over the whole
+  series), or, with a ``baseline``, that of ``cells`` against that of ``baseline`` (the same test
+  with scores 1 and 0); ``effect`` is the rise across the series the test should be able to see;
+- ``falls_with_move``: the correlation of log nodes with the move number (Fisher's z), ``effect`` a
+  correlation;
+- ``nodes_track_time``: the correlation of nodes and seconds over every move searched, ``effect`` a
+  correlation.
 """
+
+DEFAULT_EFFECTS = {"win_rate": 0.05, "above_half": 0.10, "below_half": 0.10, "rises": 0.10,
+                   "falls_with_move": 0.3, "nodes_track_time": 0.3}
+"""The effect a test should detect when a claim states none: 5 points off a quoted rate, a score of
+60% (40%) for "wins"/"loses", a rise of 10 points across a series, a correlation of 0.3 (a "medium"
+correlation in Cohen's terms)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +62,8 @@ class Cell:
     x: str
     first: str
     second: str
+    value: float | None = None
+    """``x`` as a number where it is one (T_max in ms), so figures can place it on a log axis."""
 
     @property
     def slug(self) -> str:
@@ -71,12 +86,23 @@ class Claim:
     paper_value: float | None = None
     baseline: tuple[tuple[str, str], ...] = ()
     note: str = ""
+    scores: tuple[float, ...] = ()
+    """For a ``rises`` claim without a baseline: each cell's place on the series' axis (log T_max, a depth)."""
+    effect: float | None = None
+    """The effect the test should detect (see CLAIM_TESTS); None takes ``DEFAULT_EFFECTS``."""
+
+    @property
+    def detectable(self) -> float:
+        """The effect size at which this claim's test states its power."""
+        return DEFAULT_EFFECTS[self.test] if self.effect is None else self.effect
 
     def __post_init__(self) -> None:
         if self.test not in CLAIM_TESTS:
             raise ValueError(f"claim test {self.test!r}: expected one of {', '.join(CLAIM_TESTS)}")
         if self.test == "win_rate" and self.paper_value is None:
             raise ValueError(f"claim {self.text!r}: a win_rate claim needs the paper's value")
+        if self.test == "rises" and not self.baseline and len(self.scores) != len(self.cells):
+            raise ValueError(f"claim {self.text!r}: a rise over a series needs one score per cell, or a baseline")
 
 
 @dataclass(frozen=True)
@@ -96,6 +122,14 @@ class Experiment:
     config: BoardConfig = BoardConfig()
     paper_points: tuple[tuple[str, str, float], ...] = ()
     """(series, x, win rate) the paper's text gives for a single cell, marked on our figure."""
+    paper_lines: tuple[tuple[str, float, str], ...] = ()
+    """(series, win rate, label) the paper's text gives for a whole series (an average), drawn as a line."""
+    log_x: bool = False
+    """Whether the cells' numeric ``value`` s go on a log axis (time limits spanning decades)."""
+    heat_map: bool = False
+    """Whether the figure is a heat map of both sides' win rates by x (a table in the paper) rather than lines."""
+    ordered_x: bool = True
+    """Whether the x values are a scale (depths, times), so the figure joins the points of a series."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -174,8 +208,10 @@ def budget_label(budget_ms: int) -> str:
 
 
 MINIMAX_NOTE = ("Our minimax goes beyond the paper in two rules: it takes an immediate win even at the horizon "
-                "and never plays a move that hands the opponent a line at once. kaggle's negamax (depth 4 "
-                "with its own window heuristic) may differ from the version the paper played in 2021.")
+                "and never plays a move that hands the opponent a line at once. kaggle's negamax, as installed, "
+                "is a plain negamax to depth 4 (no pruning) that takes an immediate win, scores a move at the "
+                "horizon by its own stones beside and below the cell it lands in, and breaks ties at random; "
+                "it may differ from the version the paper played in 2021.")
 MCTS_NOTE = ("Our MCTS adds MCTS-solver proofs and keeps its tree between moves; the paper's time limit "
              "T_max is per move, as ours is, but its machine and language speed are unknown, so equal "
              "milliseconds need not mean equal simulations.")
@@ -203,25 +239,31 @@ def sheoran_fig3(profile: Profile) -> Experiment:
               "then 5) against kaggle's built-in agents; the paper played 100 games per point.",
         kind=SERIES, cells=cells, games=profile.sheoran_games, x_label="minimax depth",
         claims=(
+            # Sheoran et al., Sec. 4.1: "beat negamax in 93.75% of the all games played".
             Claim("the optimised minimax (depth 4/5) beats negamax in 93.75% of the games", "win_rate",
                   ((negamax_series, ADAPTIVE),), 0.9375, note=MINIMAX_NOTE),
+            # Sec. 4.1: "able to defeat random agents in all of the games consistently"; a 99% rate is
+            # the departure the test should see.
             Claim("minimax beats the random agent in all of the games, at every depth", "win_rate",
-                  tuple((random_series, depth) for depth in depths), 1.0,
+                  tuple((random_series, depth) for depth in depths), 1.0, effect=0.01,
                   note="A perfect record has a 95% interval reaching down to 1 - 3.7/n; a single draw or loss "
                        "in n games still leaves 100% inside the interval only while n is small."),
             Claim("up to depth 3, minimax does not get good results against negamax (read: it wins at most "
                   "half its games)", "below_half", tuple((negamax_series, d) for d in ("1", "2", "3")),
                   note=MINIMAX_NOTE + " Those two rules give even depth 1 the tactics of a deeper search."),
             Claim("depth 4/5 does much better against negamax than depths up to 3", "rises",
-                  ((negamax_series, ADAPTIVE),), baseline=tuple((negamax_series, d) for d in ("1", "2", "3"))),
+                  ((negamax_series, ADAPTIVE),), baseline=tuple((negamax_series, d) for d in ("1", "2", "3")),
+                  note=MINIMAX_NOTE, effect=0.15),
         ),
+        # Sec. 4.1 gives 93.75% against negamax at depth 4/5 and 100% against random at every depth;
+        # Fig. 3 itself is an image without printed values.
         paper_points=((negamax_series, ADAPTIVE, 0.9375),) + tuple((random_series, d, 1.0) for d in depths),
     )
 
 
 def sheoran_fig4(profile: Profile) -> Experiment:
     budgets = profile.mcts_budgets_ms
-    cells = tuple(Cell(f"vs {opponent}", budget_label(b), mcts_spec(b), opponent)
+    cells = tuple(Cell(f"vs {opponent}", budget_label(b), mcts_spec(b), opponent, float(b))
                   for opponent in OPPONENTS for b in budgets)
     return Experiment(
         key="sheoran-fig4", paper=SHEORAN, title="Fig. 4: MCTS against kaggle's random and negamax, by time per move",
@@ -230,16 +272,17 @@ def sheoran_fig4(profile: Profile) -> Experiment:
         kind=SERIES, cells=cells, games=profile.sheoran_games, x_label="MCTS time per move (T_max)",
         claims=tuple(
             Claim(f"as T_max grows, MCTS wins more often against {opponent.removeprefix('kaggle:')}", "rises",
-                  ((f"vs {opponent}", budget_label(budgets[-1])),),
-                  baseline=((f"vs {opponent}", budget_label(budgets[0])),), note=MCTS_NOTE)
+                  tuple((f"vs {opponent}", budget_label(b)) for b in budgets),
+                  scores=tuple(math.log10(b) for b in budgets), note=MCTS_NOTE)
             for opponent in OPPONENTS),
+        log_x=True,
     )
 
 
 def sheoran_fig5(profile: Profile) -> Experiment:
     depths = ("1", "2", "3", ADAPTIVE)
     budgets = profile.fig5_budgets_ms
-    cells = tuple(Cell(f"depth {depth}", budget_label(b), minimax_spec(depth), mcts_spec(b))
+    cells = tuple(Cell(f"depth {depth}", budget_label(b), minimax_spec(depth), mcts_spec(b), float(b))
                   for depth in depths for b in budgets)
     smallest, largest = budget_label(budgets[0]), budget_label(budgets[-1])
     return Experiment(
@@ -247,15 +290,24 @@ def sheoran_fig5(profile: Profile) -> Experiment:
         setup="minimax at depths 1, 2, 3 and 4/5 against MCTS at each T_max; the paper played 250 games per point.",
         kind=SERIES, cells=cells, games=profile.fig5_games, x_label="MCTS time per move (T_max)",
         claims=(
+            # Sec. 4.3 and 5: "an average win rate of 79%" of the depth 4/5 minimax against MCTS.
             Claim("minimax at depth 4/5 wins 79% of its games against MCTS on average over T_max", "win_rate",
                   tuple((f"depth {ADAPTIVE}", budget_label(b)) for b in budgets), 0.79,
                   note=MCTS_NOTE + " The average depends on which T_max values are swept; the paper's are not "
                                    "listed in its text."),
             Claim("at a small T_max, minimax beats MCTS even at low depths", "above_half",
-                  tuple((f"depth {d}", smallest) for d in ("1", "2", "3"))),
+                  tuple((f"depth {d}", smallest) for d in ("1", "2", "3")), note=MINIMAX_NOTE, effect=0.15),
             Claim("at a larger T_max, MCTS dominates minimax up to depth 3", "below_half",
-                  tuple((f"depth {d}", largest) for d in ("1", "2", "3")), note=MCTS_NOTE),
+                  tuple((f"depth {d}", largest) for d in ("1", "2", "3")), note=MCTS_NOTE, effect=0.15),
+            # Sec. 4.3: "as the time limit for MCTS increases it starts to show its dominance over minimax upto
+            # only N = 3": minimax's win rate falls with T_max, i.e. rises with -log T_max, at each depth up to 3.
+            Claim("as T_max grows, MCTS does better against minimax at depths up to 3 (minimax's win rate falls)",
+                  "rises", tuple((f"depth {d}", budget_label(b)) for d in ("1", "2", "3") for b in budgets),
+                  scores=tuple(-math.log10(b) for _ in ("1", "2", "3") for b in budgets), note=MCTS_NOTE),
         ),
+        # The 79% is an average over the paper's T_max values (Sec. 4.3), drawn across the depth 4/5 series.
+        paper_lines=((f"depth {ADAPTIVE}", 0.79, "paper: 79% mean, 4/5 (Sec. 4.3)"),),
+        log_x=True,
     )
 
 
@@ -280,10 +332,10 @@ def kang_table9(profile: Profile) -> Experiment:
     depths = profile.table9_depths
     cells = tuple(Cell("H1 vs H2", f"depth {d}", h_spec(d, "h1"), h_spec(d, "h2")) for d in depths)
     claims = [Claim("at depth 2, H1 is much weaker than H2", "below_half", (("H1 vs H2", "depth 2"),),
-                    note=KANG_NOTE)] if 2 in depths else []
+                    note=KANG_NOTE, effect=0.15)] if 2 in depths else []
     if 4 in depths:
         claims.append(Claim("at depth 4, H1 is a little stronger than H2", "above_half", (("H1 vs H2", "depth 4"),),
-                            note=KANG_NOTE))
+                            note=KANG_NOTE, effect=0.05))
     deep = tuple(("H1 vs H2", f"depth {d}") for d in depths if d >= 4)
     if deep:
         claims.append(Claim("from depth 4 on, H1 wins more than H2 (pooled over the depths from 4)", "above_half",
@@ -293,7 +345,7 @@ def kang_table9(profile: Profile) -> Experiment:
         setup="minimax with H1 against minimax with H2 at the same depth; the paper gives its table as an image.",
         kind=SERIES, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
         x_label="search depth of both",
-        claims=tuple(claims),
+        claims=tuple(claims), heat_map=True,
     )
 
 
@@ -324,7 +376,7 @@ def solver_gauntlet(profile: Profile) -> Experiment:
         key="solver", paper="this project", title="Our solver against every other agent",
         setup=f"{profile.solver_spec} (the opening book where present, then iterative deepening into an exact "
               "solve within its time) against each other agent. No paper reports this; the claim is ours.",
-        kind=SERIES, cells=cells, games=profile.solver_games, x_label="opponent",
+        kind=SERIES, cells=cells, games=profile.solver_games, x_label="opponent", ordered_x=False,
         claims=(Claim("the solver scores above one half against the other agents (pooled over them)", "above_half",
                       tuple((c.series, c.x) for c in cells)),),
     )

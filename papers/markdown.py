@@ -1,14 +1,17 @@
 """The report of the seed papers' experiments: Markdown beside the papers' claims, with one PNG per figure.
 
-The report is a pure function of the recorded games plus the run's conditions: win rates and
-scores with Wilson 95% intervals, nodes per move as the games' searches reported them, the
-jointly fitted Elo, and the verdict on each claim (``papers.verdicts``).
+The report is a pure function of the recorded games plus the run's software: win rates and scores
+with 95% intervals, the conditions each experiment's games were played under (as the games
+recorded them), nodes per move as the games' searches reported them, the Elo of every agent the
+games can rate, and the verdict on each claim (``papers.verdicts``), every claim's test corrected
+for all the others.
 """
 
 from __future__ import annotations
 
 import datetime
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -16,9 +19,19 @@ from types import ModuleType
 from harness import statistics
 from harness.results_text import interval_text, signed
 from harness.statistics import Interval
-from papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Profile
-from papers.runner import ExperimentResult, move_samples
-from papers.verdicts import Verdict, judge, percent, win_rate
+from papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Experiment, Profile
+from papers.runner import ExperimentResult, move_samples, play_conditions, simulations_per_move
+from papers.verdicts import (
+    ALPHA,
+    POWER_NEEDED,
+    WIN,
+    Verdict,
+    cell_score,
+    clustered_percent,
+    judge_all,
+    percent,
+    win_rate,
+)
 
 REPORT_FILE = "report.md"
 
@@ -30,12 +43,15 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
     from harness import plots
 
     out.mkdir(parents=True, exist_ok=True)
+    claims = [(claim, result) for result in results for claim in result.experiment.claims]
+    judged = iter(judge_all(claims))
     sections, summary_rows = [], []
     for result in results:
         experiment = result.experiment
-        verdicts = [(claim, judge(claim, result)) for claim in experiment.claims]
+        verdicts = [(claim, next(judged)) for claim in experiment.claims]
         summary_rows += [f"| {experiment.paper}, {experiment.title.split(':')[0]} | {claim.text} | "
-                         f"{_paper_number(claim)} | {verdict.ours} | {verdict.games} | **{verdict.status}** |"
+                         f"{_paper_number(claim)} | {verdict.ours} | {verdict.test} | {_p(verdict.p_value)} | "
+                         f"{_p(verdict.adjusted)} | {_power(verdict)} | **{verdict.status}** |"
                          for claim, verdict in verdicts]
         sections.append(_section(result, verdicts, out, plots))
     total_games = sum(len(c.match.records) for r in results for c in r.cells)
@@ -45,8 +61,9 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "",
         f"Profile **{profile.name}**: {total_games} games, every one a real kaggle-environments game, in "
         f"colour-swapped pairs (each opening played from both seats), schedule seed {profile.seed} (game "
-        "seeds and openings follow from it). Intervals are 95%: Wilson for win rates and scores, normal for "
-        "means, Fisher's z for correlations, the inverse Fisher information for Elo.",
+        "seeds and openings follow from it). Intervals are 95%: Wilson for win rates and scores (over the "
+        "effective number of games, see below), normal for means, Fisher's z for correlations, the inverse "
+        "Fisher information for Elo.",
         "",
         *[f"- {line}" for line in conditions],
         f"- written {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
@@ -56,25 +73,39 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "(it resumes from the games recorded under `runs/`)",
         "",
         "The papers' figures and tables are images we cannot read; we compare with the numbers and "
-        "statements in their text. A verdict is *agrees* when the paper's number lies inside our interval "
-        "(or our interval lies on the stated side), *disagrees* when it lies outside, *not settled* when "
-        "our interval is too wide to say.",
+        "statements in their text (the figures mark those numbers).",
         "",
-        "The intervals treat games as independent. Depth-limited agents are deterministic but for their "
-        "seeded tie-breaks, and kaggle's agents break ties at random, so games from the same start can "
-        "repeat; the Kang experiments start from random openings for that reason.",
+        "**How a verdict is reached.** Each claim has one test: a score test of the paper's number for a "
+        "claimed rate, a score test of 50% for \"wins\" or \"loses\", a Cochran-Armitage trend test over the "
+        "whole series for \"rises\" (over log T_max for time limits), Fisher's z for a correlation. The "
+        f"{len(claims)} p-values form one family, corrected by Holm's method at alpha = {ALPHA:g}. A claimed "
+        "direction *agrees* when its test is significant that way and is *contradicted* when it is significant "
+        f"the other way, or when it is not significant although the test had {100 * POWER_NEEDED:.0f}% power "
+        "or more to see the effect the claim's words imply (stated per claim); a claimed rate is *contradicted* "
+        f"when its test rejects it and *agrees* when it does not and the test had {100 * POWER_NEEDED:.0f}% "
+        "power to reject a rate the stated distance away. Anything else is *not settled*. Power is computed "
+        "at the level Holm compares that claim's p-value with.",
         "",
-        "MCTS and the solver stop on the wall clock, so a busy machine weakens them: the load averages "
-        "above say how busy this one was. The depth-limited agents play the same moves at any speed.",
+        "**Games that are not independent.** The two games of a colour-swapped pair share their opening, and "
+        "deterministic agents can repeat a whole game move for move. Each cell's games are grouped into "
+        "clusters (a pair, joined with every game repeating one of its move sequences); rates, intervals, "
+        "tests and powers use the clustered (for pairs, pentanomial) variance, i.e. an effective number of "
+        "games: the games over the design effect, at most the games played, and the number of clusters when "
+        "every game had the same result. The repeats are counted beside each verdict.",
+        "",
+        "MCTS and the solver stop on the wall clock, so a busy machine weakens them; the depth-limited agents "
+        "play the same moves at any speed. Each game records the machine's load average at its start and end "
+        "and its process's CPU seconds: the conditions table below is read from those records.",
     ]
     if profile.name != "full":
         header += ["", f"**This is the {profile.name} profile, a smoke run: with this few games per point the "
                    "intervals are far too wide to confirm or refute the papers. Run `make report` for the full "
                    "profile.**"]
     header += ["", "## Every claim beside our measurement", "",
-               "| source | the paper says | paper's number | ours (95%) | games | verdict |",
-               "|---|---|---:|---|---:|---|", *summary_rows, ""]
-    elo = _elo_section(results)
+               "| source | the paper says | paper's number | ours (95%) | test | p | p (Holm) | power | verdict |",
+               "|---|---|---:|---|---|---:|---:|---:|---|", *summary_rows, ""]
+    header += _conditions_section(results)
+    elo = _elo_section(results, out, plots)
     path = out / REPORT_FILE
     path.write_text("\n".join(header + sections + elo) + "\n")
     return path
@@ -82,6 +113,35 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
 
 def _paper_number(claim: Claim) -> str:
     return f"{100 * claim.paper_value:g}%" if claim.paper_value is not None else "(direction only)"
+
+
+def _p(value: float) -> str:
+    if value < 1e-4:
+        return "< 0.0001"
+    return f"{value:.2g}" if value < 0.01 else f"{value:.2f}"
+
+
+def _power(verdict: Verdict) -> str:
+    return "n/a" if math.isnan(verdict.power) else f"{100 * verdict.power:.0f}% (at {verdict.level:.2g})"
+
+
+def _conditions_section(results: Sequence[ExperimentResult]) -> list[str]:
+    """How busy the machine was while each experiment's games were played, from the game records."""
+    lines = ["## The conditions the games were played under", "",
+             "Read from the game records: the machine's 1-minute load average at the start and end of each game "
+             "(median and maximum over those samples), the median share of its wall time each game's process "
+             "spent on a CPU (near 100% when the game had a core to itself), the slowest single move and the games' "
+             "wall time summed.", "",
+             "| experiment | games | with conditions recorded | load average (median, max) | CPU / wall "
+             "(median) | slowest move | game time |", "|---|---:|---:|---|---:|---:|---:|"]
+    for result in results:
+        c = play_conditions(result)
+        load = "not recorded" if not c.recorded else f"{c.load_median:.2f}, {c.load_max:.2f}"
+        share = "n/a" if not c.recorded else f"{100 * c.cpu_share_median:.0f}%"
+        slowest = "n/a" if math.isnan(c.slowest_move) else f"{c.slowest_move:.2f} s"
+        lines.append(f"| {result.experiment.key} | {c.games} | {c.recorded} | {load} | {share} | {slowest} | "
+                     f"{c.game_seconds / 60:.1f} min |")
+    return lines + [""]
 
 
 def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], out: Path, plots: ModuleType) -> str:
@@ -93,41 +153,65 @@ def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], ou
              f"in a row, actTimeout {config.act_timeout:g} s.", ""]
     if experiment.kind == SEATS:
         lines += _seats_table(result, out, plots)
+    elif experiment.heat_map:
+        lines += _heat_table(result, out, plots)
     elif experiment.kind == NODES:
         lines += _nodes_figures(result, out, plots)
     else:
         lines += _series_table(result, out, plots)
     lines += ["", "What the paper says, and what we measured:", ""]
     for claim, verdict in verdicts:
-        lines.append(f"- *{claim.text}*: **{verdict.status}**; ours: {verdict.ours} ({verdict.games} games)."
-                     + (f" {claim.note}" if claim.note and verdict.status != "agrees" else ""))
+        lines.append(f"- *{claim.text}*: **{verdict.status}**; ours: {verdict.ours}. Test: {verdict.test}; "
+                     f"p = {_p(verdict.p_value)}, {_p(verdict.adjusted)} after Holm; power {_power(verdict)}."
+                     + (f" Caveat: {claim.note}" if claim.note else ""))
     return "\n".join(lines) + "\n"
 
 
 def _series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
     experiment = result.experiment
     marks = {(series, x): value for series, x, value in experiment.paper_points}
-    lines = ["| series | " + experiment.x_label + " | first agent | second agent | W-D-L | win rate (95%) | "
-             "score (95%) | paper |", "|---|---|---|---|---|---|---|---:|"]
+    simulations = [simulations_per_move(c) for c in result.cells]
+    show_simulations = any(simulations)
+    lines = ["| series | " + experiment.x_label + " | first agent | second agent | W-D-L | W-D-L moving first | "
+             "W-D-L moving second | win rate (95%) | score (95%) | "
+             + ("simulations per move | " if show_simulations else "") + "paper |",
+             "|---|---|---|---|---|---|---|---|---|" + ("---:|" if show_simulations else "") + "---:|"]
     series: dict[str, list[tuple[str | float, Interval]]] = {}
-    for cell_result in result.cells:
-        cell, total = cell_result.cell, cell_result.match.summary.total
-        rate = win_rate(total.wins, total.draws, total.losses)
-        series.setdefault(cell.series, []).append((cell.x, rate))
+    for cell_result, sims in zip(result.cells, simulations, strict=True):
+        cell, summary = cell_result.cell, cell_result.match.summary
+        total, first, second = summary.total, summary.as_first, summary.as_second
+        rate = cell_score(cell_result, WIN)
+        x = cell.value if experiment.log_x and cell.value is not None else cell.x
+        series.setdefault(cell.series, []).append((x, rate.interval()))
         paper = marks.get((cell.series, cell.x))
+        sims_text = ", ".join(f"{value:.0f}" for value in sims.values()) or "n/a"
         lines.append(f"| {cell.series} | {cell.x} | `{cell.first}` | `{cell.second}` | "
-                     f"{total.wins}-{total.draws}-{total.losses} | {percent(rate)} | "
-                     f"{percent(cell_result.match.summary.score)} | "
-                     f"{'' if paper is None else f'{100 * paper:g}%'} |")
+                     f"{total.wins}-{total.draws}-{total.losses} | {first.wins}-{first.draws}-{first.losses} | "
+                     f"{second.wins}-{second.draws}-{second.losses} | {clustered_percent(rate)} | "
+                     f"{clustered_percent(cell_score(cell_result, 'score'))} | "
+                     + (f"{sims_text} | " if show_simulations else "")
+                     + f"{'' if paper is None else f'{100 * paper:g}%'} |")
+    reference = [(name, _placed(experiment, name, x), value) for name, x, value in experiment.paper_points]
     figure = plots.interval_series_plot(series, out / f"{experiment.key}.png", xlabel=experiment.x_label,
                                         ylabel="win rate of the first agent (95% interval)",
-                                        title=f"{experiment.paper}, {experiment.title.split(':')[0]}",
-                                        reference=experiment.paper_points)
-    return lines + ["", f"![{experiment.title}]({figure.name})"]
+                                        title=f"{experiment.paper}, {experiment.title}",
+                                        reference=reference, lines=experiment.paper_lines,
+                                        log_x=experiment.log_x, x_unit="ms" if experiment.log_x else "",
+                                        connect=experiment.ordered_x)
+    note = "Win rates and scores are clustered estimates over the effective games (see the top of the report)."
+    if show_simulations:
+        note += " Simulations per move are the MCTS agent's mean over its moves, as it reported them while playing."
+    return lines + ["", note, "", f"![{experiment.title}]({figure.name})"]
+
+
+def _placed(experiment: Experiment, series: str, x: str) -> str | float:
+    """Where the figure puts cell (series, x): its number on a log axis, else its label."""
+    cell = experiment.cell(series, x)
+    return cell.value if experiment.log_x and cell.value is not None else x
 
 
 def _seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
-    """Kang's layout: the first mover's depth by row, the second mover's by column, both win rates."""
+    """Kang's layout: the first mover's depth by column, the second mover's by row, both win rates."""
     experiment = result.experiment
     by_seats: dict[tuple[str, str], list[int]] = {}
     for record in (r for c in result.cells for r in c.match.records if r.scored):
@@ -135,31 +219,65 @@ def _seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list
         tally[0 if record.winner == 0 else 2 if record.winner == 1 else 1] += 1
     labels = {c.first: c.series for c in experiment.cells}
     specs = list(labels)
-    lines = ["First mover's win rate / second mover's win rate (95% intervals), games; rows: the first "
-             "mover's depth, columns: the second mover's.", "",
-             "| first \\ second | " + " | ".join(labels[s] for s in specs) + " |",
+    lines = ["As the paper's Table 6: columns are the first mover's depth, rows the second mover's; each cell "
+             "gives the first mover's win rate / the second mover's (95% intervals) and the games. The pairs of "
+             "a colour-swapped match sit in mirrored cells, so these intervals are plain Wilson over the games "
+             "of one seat order.", "",
+             "| second \\ first | " + " | ".join(labels[s] for s in specs) + " |",
              "|---|" + "---|" * len(specs)]
-    series: dict[str, list[tuple[str | float, Interval]]] = {}
-    for first in specs:
-        cells = []
-        for second in specs:
+    grid: list[list[Interval | None]] = []
+    notes: list[list[str]] = []
+    for second in specs:
+        cells: list[str] = []
+        row: list[Interval | None] = []
+        row_notes: list[str] = []
+        for first in specs:
             wins, draws, losses = by_seats.get((first, second), [0, 0, 0])
             if wins + draws + losses == 0:
                 cells.append("")
+                row.append(None)
+                row_notes.append("")
                 continue
             mine, theirs = win_rate(wins, draws, losses), win_rate(losses, draws, wins)
             cells.append(f"{percent(mine)} / {percent(theirs)}, {wins + draws + losses}")
-            series.setdefault(f"first mover {labels[first]}", []).append((labels[second], mine))
-        lines.append(f"| {labels[first]} | " + " | ".join(cells) + " |")
+            row.append(mine)
+            row_notes.append(f"2nd {100 * theirs.value:.0f}%, n={wins + draws + losses}")
+        lines.append(f"| {labels[second]} | " + " | ".join(cells) + " |")
+        grid.append(row)
+        notes.append(row_notes)
     first_wins, draws, second_wins = (sum(t[k] for t in by_seats.values()) for k in range(3))
     lines += ["", f"Over the whole table the first mover won {percent(win_rate(first_wins, draws, second_wins))} "
               f"and the second mover {percent(win_rate(second_wins, draws, first_wins))} of "
               f"{first_wins + draws + second_wins} games, whatever the depths."]
-    figure = plots.interval_series_plot(series, out / f"{experiment.key}.png",
-                                        xlabel="second mover's depth",
-                                        ylabel="first mover's win rate (95% interval)",
-                                        title=f"{experiment.paper}, {experiment.title.split(':')[0]}")
+    depth_labels = [labels[s] for s in specs]
+    figure = plots.heat_map(grid, out / f"{experiment.key}.png", rows=depth_labels, columns=depth_labels,
+                            xlabel="first mover's depth", ylabel="second mover's depth",
+                            title=f"{experiment.paper}, {experiment.title.split(':')[0]}: first mover's win rate",
+                            colour_label="first mover's win rate", notes=notes)
     return lines + ["", f"![{experiment.title}]({figure.name})"]
+
+
+def _heat_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
+    """Table 9 as the paper lays it out: one row per heuristic, one column per depth, each side's win rate."""
+    experiment = result.experiment
+    lines = _series_table(result, out, plots)[:-1]
+    first, second = (spec.split("evaluation=")[-1].upper() for spec in (experiment.cells[0].first,
+                                                                          experiment.cells[0].second))
+    rows: list[list[Interval | None]] = [[], []]
+    notes: list[list[str]] = [[], []]
+    for cell_result in result.cells:
+        total = cell_result.match.summary.total
+        theirs = win_rate(total.losses, total.draws, total.wins)
+        rows[0].append(win_rate(total.wins, total.draws, total.losses))
+        rows[1].append(theirs)
+        notes[0].append(f"n={total.games}")
+        notes[1].append(f"draws {total.draws}")
+    figure = plots.heat_map(rows, out / f"{experiment.key}.png", rows=[first, second],
+                            columns=[c.cell.x for c in result.cells], xlabel="search depth of both",
+                            ylabel="heuristic", colour_label="win rate", notes=notes,
+                            title=f"{experiment.paper}, {experiment.title.split(':')[0]}: win rate of each heuristic")
+    return lines + [f"![{experiment.title}]({figure.name})", "",
+                    "The heat map gives each side's plain Wilson interval over its games."]
 
 
 def _nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
@@ -217,27 +335,108 @@ def geometric_interval(values: Sequence[float]) -> Interval:
     return Interval(math.exp(logs.value), math.exp(logs.low), math.exp(logs.high))
 
 
-def _elo_section(results: Sequence[ExperimentResult]) -> list[str]:
-    points: dict[tuple[str, str], list[float]] = {}
+KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table9")
+"""Kang's H1/H2 variants meet only each other: their games make a scale of their own."""
+
+
+def _elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleType) -> list[str]:
+    lines = ["## Elo of every agent the games can rate", "",
+             "A joint maximum-likelihood (Bradley-Terry) fit, draws as half points. Only agents the games tie "
+             "together are rated: a group in which every agent took points from, and gave points to, the others "
+             "along some chain of games (a strongly connected group of \"scored against\"), since an agent that "
+             "won or lost every game has no finite maximum-likelihood rating. The others are listed with the "
+             "reason. Intervals are 95%, relative to the anchor.", ""]
+    lines += _elo_table(results, ELO_EXPERIMENTS, ELO_ANCHOR, "The Sheoran agents and the solver",
+                        out / "elo.png", plots)
+    lines += _elo_table(results, KANG_ELO_EXPERIMENTS, "minimax:depth=2,evaluation=h1",
+                        "Kang's H1 and H2, on a scale of their own (no game ties them to the agents above)",
+                        out / "kang-elo.png", plots)
+    return lines
+
+
+def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor: str, title: str, figure: Path,
+               plots: ModuleType) -> list[str]:
+    """One fit's table, the agents it cannot rate and why, its ratings by depth and T_max (and ``figure`` of them)."""
+    points: dict[tuple[str, str], tuple[float, int]] = {}
     for result in results:
-        if result.experiment.key not in ELO_EXPERIMENTS:
+        if result.experiment.key not in keys:
             continue
         for cell_result in result.cells:
             total = cell_result.match.summary.total
-            if total.games:
-                entry = points.setdefault((cell_result.cell.first, cell_result.cell.second), [0.0, 0])
-                entry[0] += total.wins + total.draws / 2
-                entry[1] += total.games
-    if not points or ELO_ANCHOR not in {name for pair in points for name in pair}:
-        return ["## Elo of every agent", "", "No games of the Sheoran or solver experiments to fit.", ""]
-    ratings = statistics.fit_ratings({pair: (p, int(g)) for pair, (p, g) in points.items()}, ELO_ANCHOR)
-    lines = ["## Elo of every agent, one joint fit", "",
-             f"A joint maximum-likelihood (Bradley-Terry) fit of every game of {', '.join(ELO_EXPERIMENTS)}, "
-             f"draws as half points, {ELO_ANCHOR} pinned at 0. When some agent won or lost every game, one "
-             "virtual draw per pairing keeps the ratings finite (as BayesElo does), which pulls them "
-             "toward each other a little. Kang's H1/H2 variants never meet these agents and are not rated.", "",
-             "| rank | agent | Elo | 95% interval | games |", "|---:|---|---:|---|---:|"]
+            pair = (cell_result.cell.first, cell_result.cell.second)
+            if total.games and pair[0] != pair[1]:
+                score, games = points.get(pair, (0.0, 0))
+                points[pair] = (score + total.wins + total.draws / 2, games + total.games)
+    lines = [f"### {title}", ""]
+    groups = statistics.connected_players(points)
+    if not groups or len(groups[0]) < 2:
+        return lines + ["No two agents of these experiments both won and lost points against each other: "
+                        "nothing to rate.", ""]
+    rated = next((g for g in groups if anchor in g and len(g) > 1), groups[0])
+    if anchor not in rated:
+        anchor = max(sorted(rated), key=lambda name: sum(g for pair, (_, g) in points.items() if name in pair))
+    inside = {pair: value for pair, value in points.items() if pair[0] in rated and pair[1] in rated}
+    ratings = statistics.fit_ratings(inside, anchor)
+    lines += [f"`{anchor}` is pinned at 0.", "", "| rank | agent | Elo | 95% interval | games |",
+              "|---:|---|---:|---|---:|"]
     for rank, rating in enumerate(ratings, start=1):
-        interval = "anchor" if rating.name == ELO_ANCHOR else interval_text(rating.low, rating.high)
+        interval = "anchor" if rating.name == anchor else interval_text(rating.low, rating.high)
         lines.append(f"| {rank} | `{rating.name}` | {signed(rating.elo)} | {interval} | {rating.games} |")
+    outside = sorted({name for pair in points for name in pair} - rated)
+    if outside:
+        lines += ["", "Not rated:"]
+        for name in outside:
+            lines.append(f"- `{name}`: {_why_unrated(name, points, rated)}")
+    by_depth = [(match.group(1) or "4/5", r) for r in ratings if (match := _MINIMAX.fullmatch(r.name))]
+    by_time = [(float(match.group(1)), r) for r in ratings if (match := _MCTS.fullmatch(r.name))]
+    def elo(rating: statistics.Rating) -> str:
+        return f"{signed(rating.elo)} " + ("(anchor)" if rating.name == anchor else
+                                           interval_text(rating.low, rating.high))
+
+    def as_interval(rating: statistics.Rating) -> Interval:
+        return Interval(rating.elo, rating.low, rating.high)
+
+    panels: list[tuple[str, dict[str, list[tuple[str | float, Interval]]], bool]] = []
+    if by_depth:
+        lines += ["", "By depth: " + "; ".join(f"{depth}: {elo(r)}" for depth, r in sorted(by_depth))]
+        panels.append(("minimax depth", {"minimax": [(d, as_interval(r)) for d, r in sorted(by_depth)]}, False))
+    if by_time:
+        lines += ["", "By T_max: " + "; ".join(f"{1000 * t:g} ms: {elo(r)}" for t, r in sorted(by_time))]
+        panels.append(("MCTS time per move (ms)", {"mcts": [(1000 * t, as_interval(r)) for t, r in sorted(by_time)]},
+                       True))
+    kang: dict[str, list[tuple[str | float, Interval]]] = {}
+    for heuristic in ("h1", "h2"):
+        depths = sorted((int(m.group(1)), r) for r in ratings
+                        if (m := _KANG.fullmatch(r.name)) and m.group(2) == heuristic)
+        if depths:
+            lines += ["", f"{heuristic.upper()} by depth: " + "; ".join(f"{d}: {elo(r)}" for d, r in depths)]
+            kang[heuristic.upper()] = [(float(d), as_interval(r)) for d, r in depths]
+    if kang:
+        panels.append(("search depth", kang, False))
+    if panels:
+        caption = "Elo by depth" + (" and by time per move" if by_time else "")
+        plots.elo_panels_plot(panels, figure, f"{caption} ({anchor} = 0)")
+        lines += ["", f"![{caption}]({figure.name})"]
     return lines + [""]
+
+
+_MINIMAX = re.compile(r"minimax(?::depth=(\d+))?")
+_MCTS = re.compile(r"mcts:time_budget=([0-9.]+)")
+_KANG = re.compile(r"minimax:depth=(\d+),evaluation=(h\d)")
+
+
+def _why_unrated(name: str, points: dict[tuple[str, str], tuple[float, int]], rated: set[str]) -> str:
+    """Why ``name`` is outside the rated group: it won, or lost, every game against it (or never met it)."""
+    scored = games = 0.0
+    for (a, b), (score, played) in points.items():
+        if a == name and b in rated:
+            scored, games = scored + score, games + played
+        elif b == name and a in rated:
+            scored, games = scored + played - score, games + played
+    if games == 0:
+        return "played only agents outside the rated group"
+    if scored == games:
+        return f"won every one of its {games:.0f} games against the rated agents (its Elo is unbounded above)"
+    if scored == 0:
+        return f"lost every one of its {games:.0f} games against the rated agents (its Elo is unbounded below)"
+    return "tied to the rated agents only through agents that won or lost every game"

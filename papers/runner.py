@@ -133,6 +133,7 @@ class MoveSample:
     seconds: float
     depth: int | None = None
     evaluations: int | None = None
+    simulations: int | None = None
 
 
 def move_samples(result: ExperimentResult) -> list[MoveSample]:
@@ -156,10 +157,55 @@ def move_samples(result: ExperimentResult) -> list[MoveSample]:
                 durations = record.durations[seat]
                 seconds = durations[call] if call < len(durations) else float("nan")
                 depth, evaluations = stats.get("depth"), stats.get("evaluations")
+                simulations = stats.get("simulations")
                 samples.append(MoveSample(cell_result.cell.series, ply + 1, nodes, seconds,
                                           depth if isinstance(depth, int) else None,
-                                          evaluations if isinstance(evaluations, int) else None))
+                                          evaluations if isinstance(evaluations, int) else None,
+                                          simulations if isinstance(simulations, int) else None))
     return samples
+
+
+def simulations_per_move(cell_result: CellResult) -> dict[str, float]:
+    """Each agent's mean MCTS simulations per move over the cell's games, for agents that reported them."""
+    counts: dict[str, list[int]] = {}
+    for record in cell_result.match.records:
+        for seat in (0, 1):
+            for call in range(len(record.search_stats[seat])):
+                simulations = record.stats(seat, call).get("simulations")
+                if isinstance(simulations, int):
+                    counts.setdefault(record.agents[seat], []).append(simulations)
+    return {agent: sum(values) / len(values) for agent, values in counts.items()}
+
+
+@dataclass(frozen=True)
+class PlayConditions:
+    """How busy the machine was while an experiment's games were played, read from the game records."""
+
+    games: int
+    recorded: int
+    """Games whose record holds the load average and CPU seconds (records from before they were kept do not)."""
+    load_median: float
+    load_max: float
+    cpu_share_median: float
+    """The median over games of CPU seconds / wall seconds of the game's process: near 1 when the game had a
+    core to itself, lower when it waited for one."""
+    slowest_move: float
+    """The longest single move of any agent, in seconds."""
+    game_seconds: float
+    """The games' wall seconds summed (the playing time one game at a time would take)."""
+
+
+def play_conditions(result: ExperimentResult) -> PlayConditions:
+    """The conditions ``result``'s games were played under, from what each game recorded."""
+    records = [r for c in result.cells for r in c.match.records]
+    measured = [r for r in records if r.load_average is not None and r.cpu_seconds > 0 and r.wall_seconds > 0]
+    loads = sorted(value for r in measured for value in r.load_average or ())
+    shares = sorted(r.cpu_seconds / r.wall_seconds for r in measured)
+    slowest = max((d for r in records for seat in r.durations for d in seat), default=float("nan"))
+    nan = float("nan")
+    return PlayConditions(len(records), len(measured), loads[len(loads) // 2] if loads else nan,
+                          loads[-1] if loads else nan, shares[len(shares) // 2] if shares else nan, slowest,
+                          sum(r.wall_seconds for r in records))
 
 
 def run_conditions() -> list[str]:
@@ -174,10 +220,9 @@ def run_conditions() -> list[str]:
                                 check=True, cwd=Path(__file__).parent).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown (not a git checkout)"
-    load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     return [
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
-        f"{platform.release()}; load averages (1, 5, 15 min) when the report was written: {load}",
+        f"{platform.release()} (how busy it was during play is read from the game records, per experiment)",
         f"software: Python {platform.python_version()}, kaggle-environments {version('kaggle-environments')}, "
         f"matplotlib {version('matplotlib')}; code at commit {commit}",
     ]

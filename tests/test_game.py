@@ -318,3 +318,13 @@ def test_a_killed_game_keeps_the_stats_of_the_moves_before(monkeypatch: pytest.M
 def test_agents_that_report_nothing_leave_no_stats_in_the_record() -> None:
     record = play_game(GameSpec(0, ("kaggle:random", "kaggle:negamax"), BoardConfig(4, 5, 3), seed=2))
     assert record.search_stats == NO_STATS and "search_stats" not in record.to_json()
+
+
+@pytest.mark.games
+def test_a_game_records_the_cpu_it_used_and_the_load_around_it() -> None:
+    spec = GameSpec(0, ("negamax:depth=3", "kaggle:random"), BoardConfig(), seed=3)
+    for record in (play_game(spec), play_isolated(spec)):
+        assert record.load_average is not None and all(value >= 0 for value in record.load_average)
+        assert 0 < record.cpu_seconds
+        assert GameRecord.from_json(record.to_json()).load_average == tuple(
+            round(value, 2) for value in record.load_average)

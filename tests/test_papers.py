@@ -39,10 +39,10 @@ from papers.experiments import (
 )
 from papers.markdown import write_report
 from papers.runner import CellResult, ExperimentResult, run_experiments
-from papers.verdicts import judge
+from papers.verdicts import judge, judge_all
 
 FIGURES = ("sheoran-fig3.png", "sheoran-fig4.png", "sheoran-fig5.png", "kang-table6.png", "kang-table9.png",
-           "kang-fig12-13-nodes.png", "kang-fig12-13-time.png", "solver.png")
+           "kang-fig12-13-nodes.png", "kang-fig12-13-time.png", "solver.png", "elo.png")
 
 
 def strength(spec: str) -> float:
@@ -135,7 +135,8 @@ def test_a_claim_on_a_cell_the_experiment_lacks_is_refused() -> None:
 
 
 def experiment_result(claim: Claim, games: int, winners: dict[str, str | None]) -> ExperimentResult:
-    """One experiment of two cells (x "a" and "b"), each won by ``winners[x]`` (None: all draws)."""
+    """One experiment of two cells (x "a" and "b"), each won by ``winners[x]`` (None: all draws); every game
+    has moves of its own, so none repeats another."""
     cells = (Cell("s", "a", "random", "kaggle:random"), Cell("s", "b", "negamax", "kaggle:random"))
     experiment = Experiment("x", "p", "t", "s", SERIES, cells, games, (claim,))
     results = []
@@ -144,38 +145,139 @@ def experiment_result(claim: Claim, games: int, winners: dict[str, str | None]) 
 
         def play(spec: GameSpec, name=name) -> GameRecord:
             winner = None if name is None else spec.names.index(name)
-            return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (), winner, ("DONE", "DONE"),
-                              "draw" if winner is None else "line")
+            return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (spec.index,), winner,
+                              ("DONE", "DONE"), "draw" if winner is None else "line")
         results.append(CellResult(cell, run_match(cell.first, cell.second, games, executor=InlineExecutor(),
                                                   play=play)))
     return ExperimentResult(experiment, tuple(results))
 
 
-def test_a_win_rate_agrees_when_the_papers_number_is_inside_our_interval() -> None:
+def series_result(claims: tuple[Claim, ...], outcomes: dict[str, list[float]], repeat: bool = False,
+                  values: dict[str, float] | None = None) -> ExperimentResult:
+    """An experiment with one cell per key of ``outcomes``: game i scores ``outcomes[x][i]`` for the first agent
+    (1 win, 0.5 draw, 0 loss). With ``repeat`` every game of a cell with the same outcome and seat plays the
+    same moves (a deterministic pair of agents); otherwise every game's moves are its own."""
+    cells = tuple(Cell("s", x, "random", "kaggle:random", (values or {}).get(x)) for x in outcomes)
+    games = len(next(iter(outcomes.values())))
+    experiment = Experiment("x", "p", "t", "s", SERIES, cells, games, claims)
+    results = []
+    for cell in cells:
+        scores = outcomes[cell.x]
+
+        def play(spec: GameSpec, scores=scores) -> GameRecord:
+            first_seat = spec.index % 2
+            points = scores[spec.index]
+            winner = None if points == 0.5 else first_seat if points == 1.0 else 1 - first_seat
+            moves = (first_seat, int(2 * points)) if repeat else (spec.index,)
+            return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), moves, winner,
+                              ("DONE", "DONE"), "draw" if winner is None else "line")
+        results.append(CellResult(cell, run_match(cell.first, cell.second, games, executor=InlineExecutor(),
+                                                  play=play)))
+    return ExperimentResult(experiment, tuple(results))
+
+
+def spread(wins: int, games: int) -> list[float]:
+    """``wins`` wins and the rest losses, the losses one per colour-swapped pair from the first pair on."""
+    losses = games - wins
+    assert losses <= games // 2
+    return [0.0 if i % 2 == 0 and i // 2 < losses else 1.0 for i in range(games)]
+
+
+def test_a_claimed_rate_is_tested_against_the_papers_number_with_the_power_to_reject_it() -> None:
     claim = Claim("wins 93.75%", "win_rate", (("s", "a"),), 0.9375)
-    # 20 wins in 20 games: Wilson [83.9%, 100%] holds 93.75%; 20 draws: [0, 16.1%] does not.
-    assert judge(claim, experiment_result(claim, 20, {"a": "random", "b": None})).status == "agrees"
-    perfect = Claim("wins every game", "win_rate", (("s", "a"),), 1.0)
-    assert judge(perfect, experiment_result(perfect, 100, {"a": "random", "b": None})).status == "agrees"
+    # 376 of 400 (94%): the score test keeps 93.75%, and 400 games had the power to reject a rate 5 points away.
+    kept = judge(claim, series_result((claim,), {"a": spread(376, 400)}))
+    assert kept.status == "agrees" and kept.p_value > 0.5 and kept.power >= 0.8
+    # 360 of 400 (90%) rejects it: z = (0.90 - 0.9375) / sqrt(0.9375 * 0.0625 / 400) = -3.10, p = 0.0019.
+    rejected = judge(claim, series_result((claim,), {"a": spread(360, 400)}))
+    assert rejected.status == "contradicted" and rejected.p_value == pytest.approx(0.0019, abs=1e-4)
+    # 20 of 20 keeps it too, but 20 games could not have rejected 88.75%: not settled (n = 100 was the issue's case).
+    few = judge(claim, series_result((claim,), {"a": [1.0] * 20}))
+    assert few.status == "not settled" and few.power < 0.5
     lost = judge(claim, experiment_result(claim, 20, {"a": None, "b": None}))
-    assert lost.status == "disagrees" and "lower" in lost.ours and lost.games == 20
+    assert lost.status == "contradicted" and lost.games == 20
 
 
-def test_a_side_of_half_is_settled_only_when_the_interval_leaves_it() -> None:
+def test_a_claim_of_every_game_falls_to_one_counterexample_and_agrees_only_with_enough_games() -> None:
+    claim = Claim("wins every game", "win_rate", (("s", "a"),), 1.0, effect=0.01)
+    perfect = judge(claim, series_result((claim,), {"a": [1.0] * 400}))
+    # All games won: the 200 pairs are the effective games, and 1 - 0.99^200 = 0.866 is the power.
+    assert perfect.status == "agrees" and perfect.power == pytest.approx(1 - 0.99 ** 200)
+    assert judge(claim, series_result((claim,), {"a": [1.0] * 100})).status == "not settled"
+    assert judge(claim, series_result((claim,), {"a": [1.0] * 399 + [0.5]})).status == "contradicted"
+
+
+def test_a_direction_agrees_when_significant_and_is_contradicted_when_reversed_or_flat_with_power() -> None:
     above = Claim("a wins", "above_half", (("s", "a"),))
-    assert judge(above, experiment_result(above, 20, {"a": "random", "b": None})).status == "agrees"
-    assert judge(above, experiment_result(above, 20, {"a": "kaggle:random", "b": None})).status == "disagrees"
-    assert judge(above, experiment_result(above, 2, {"a": "random", "b": None})).status == "not settled"
+    assert judge(above, series_result((above,), {"a": spread(140, 200)})).status == "agrees"
+    lost = [1.0 - points for points in spread(140, 200)]
+    assert judge(above, series_result((above,), {"a": lost})).status == "contradicted"
+    # Exactly even over 400 games: a score of 60% would have shown with power 0.98, so the claim is contradicted.
+    flat = judge(above, series_result((above,), {"a": [1.0, 0.0] * 200}))
+    assert flat.status == "contradicted" and flat.p_value == 1.0 and flat.power > 0.95
+    # The same over 20 games is not settled: the power is small.
+    small = judge(above, series_result((above,), {"a": [1.0, 0.0] * 10}))
+    assert small.status == "not settled" and small.power < 0.3
     below = Claim("a loses", "below_half", (("s", "a"),))
     assert judge(below, experiment_result(below, 20, {"a": "kaggle:random", "b": None})).status == "agrees"
 
 
-def test_a_rise_needs_intervals_apart() -> None:
+def test_a_pooled_claim_names_the_cells_that_go_the_other_way() -> None:
+    claim = Claim("a wins", "above_half", (("s", "a"), ("s", "b")))
+    verdict = judge(claim, series_result((claim,), {"a": spread(90, 100), "b": [0.0] * 60 + [1.0] * 40}))
+    assert verdict.status == "agrees" and "cells on the other side of 50%: s at b 40.0%" in verdict.ours
+
+
+FIG4_NEGAMAX_WINS = (89, 94, 96, 99, 98, 98)
+"""MCTS's wins in 100 games against kaggle's negamax at 10, 50, 100, 250, 500 and 1000 ms, as committed in
+reports/full/runs/sheoran-fig4 (the issue's example: a trend p = 0.0002 that the old rule called unsettled)."""
+
+
+def test_a_rise_is_a_trend_over_the_whole_series_and_finds_the_issues_fig4_trend() -> None:
+    budgets = (10, 50, 100, 250, 500, 1000)
+    outcomes = {f"{b} ms": spread(wins, 100) for b, wins in zip(budgets, FIG4_NEGAMAX_WINS, strict=True)}
+    claim = Claim("rises", "rises", tuple(("s", x) for x in outcomes), scores=tuple(math.log10(b) for b in budgets))
+    verdict = judge(claim, series_result((claim,), outcomes))
+    # Cochran-Armitage over log T_max: z = 3.77, two-sided p = 0.00016 (the issue's 0.0002).
+    assert verdict.status == "agrees" and verdict.p_value == pytest.approx(0.000162, rel=0.01)
+    # The series reversed is significant the other way: contradicted.
+    reversed_claim = dataclasses.replace(claim, scores=tuple(-s for s in claim.scores))
+    assert judge(reversed_claim, series_result((reversed_claim,), outcomes)).status == "contradicted"
+    # Flat at 50% over 400 games per point: power 0.90 to see a 10-point rise, contradicted; 10 per point: not settled.
+    flat = judge(claim, series_result((claim,), {x: [1.0, 0.0] * 200 for x in outcomes}))
+    assert flat.status == "contradicted" and flat.power > 0.8
+    thin = judge(claim, series_result((claim,), {x: [1.0, 0.0] * 5 for x in outcomes}))
+    assert thin.status == "not settled"
+
+
+def test_a_rise_over_a_baseline_compares_the_two_groups() -> None:
     rises = Claim("b beats a", "rises", (("s", "b"),), baseline=(("s", "a"),))
     assert judge(rises, experiment_result(rises, 20, {"a": "kaggle:random", "b": "negamax"})).status == "agrees"
-    assert judge(rises, experiment_result(rises, 20, {"a": "random", "b": "kaggle:random"})).status == "disagrees"
-    unsettled = judge(rises, experiment_result(rises, 2, {"a": "kaggle:random", "b": "negamax"}))
-    assert unsettled.status == "not settled" and "same direction" in unsettled.ours
+    assert judge(rises, experiment_result(rises, 20, {"a": "random", "b": "kaggle:random"})).status == "contradicted"
+    assert judge(rises, experiment_result(rises, 2, {"a": "kaggle:random", "b": "negamax"})).status == "not settled"
+
+
+def test_repeated_games_are_counted_and_shrink_the_effective_games() -> None:
+    claim = Claim("a wins", "above_half", (("s", "a"),))
+    outcomes = {"a": [1.0, 1.0, 0.0, 0.0] * 15}  # pairs won twice, then lost twice: 30 pairs
+    distinct = judge(claim, series_result((claim,), outcomes))
+    repeated = judge(claim, series_result((claim,), outcomes, repeat=True))
+    # Every game repeats one of four move sequences: 56 repeats, and all 60 games fall into two clusters.
+    assert repeated.duplicates == 56 and "56 repeating another move for move" in repeated.ours
+    assert "worth 2 independent ones" in repeated.ours and distinct.duplicates == 0
+    assert "worth 30 independent ones" in distinct.ours  # each pair agrees with itself: the pairs count
+
+
+def test_every_claim_of_a_report_is_corrected_for_the_others_by_holm() -> None:
+    claims = (Claim("a wins", "above_half", (("s", "a"),)), Claim("b wins", "above_half", (("s", "b"),)))
+    result = series_result(claims, {"a": spread(140, 200), "b": spread(113, 200)})
+    alone = [judge(claim, result) for claim in claims]
+    together = judge_all([(claim, result) for claim in claims])
+    # b scores 56.5% of 200: z = 1.84, p = 0.066 alone; Holm doubles a's p, and b's adjusted p is its own.
+    assert alone[0].status == "agrees" and alone[1].p_value == pytest.approx(0.066, abs=0.002)
+    assert together[0].adjusted == pytest.approx(2 * min(v.p_value for v in alone))
+    assert together[1].adjusted == pytest.approx(max(together[0].adjusted, together[1].p_value))
+    assert together[0].level == pytest.approx(0.025) and together[1].level == pytest.approx(0.05)
 
 
 def test_mean_and_correlation_intervals() -> None:
@@ -277,6 +379,11 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     assert "| the deeper H1 tends to win more often" in text
     table6 = next(line for line in text.splitlines() if "the deeper H1 tends" in line and line.startswith("|"))
     assert table6.endswith("**agrees** |")
+    # Table 6 in the paper's orientation: columns are the first mover's depth, rows the second mover's, so
+    # the row of a second mover at depth 1 ends with the first mover at depth 4, who (deeper) won every game.
+    assert "| second \\ first | depth 1 | depth 2 | depth 4 |" in text
+    row = next(line for line in text.splitlines() if line.startswith("| depth 1 | ") and " / " in line)
+    assert row.split(" | ")[-1].startswith("100.0% [") and row.split(" | ")[1].startswith("0.0% [")  # equal: draws
 
     again, calls_again = counting(fake_game)
     resumed = run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=again)
@@ -285,14 +392,21 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     assert without_clock(rewritten) == without_clock(text) and "this invocation played 0 of them" in rewritten
 
 
-def test_an_agent_the_fit_cannot_tie_to_the_anchor_gets_no_interval(tmp_path: Path) -> None:
-    cells = (Cell("s", "a", "random", "kaggle:random"), Cell("s", "b", "negamax", "minimax"))
+def test_only_agents_tied_together_by_won_and_lost_points_are_rated(tmp_path: Path) -> None:
+    cells = (Cell("s", "a", "random", "kaggle:random"), Cell("s", "b", "negamax", "kaggle:random"),
+             Cell("s", "c", "minimax", "negamax"))
     experiment = Experiment("solver", "p", "t", "s", SERIES, cells, 2, (Claim("c", "above_half", (("s", "a"),)),))
     results = tuple(CellResult(cell, run_match(cell.first, cell.second, 2, executor=InlineExecutor(), play=fake_game))
                     for cell in cells)
     text = write_report(QUICK, [ExperimentResult(experiment, results)], tmp_path).read_text()
-    row = next(line for line in text.splitlines() if re.match(r"\| \d+ \| `negamax` \|", line))
-    assert row.endswith("| n/a | 2 |") and "-inf" not in text and "+inf" not in text
+    # random and kaggle:random draw (equal strength in the fake): they are rated. negamax beat kaggle:random in
+    # both games and minimax drew negamax, so neither has a finite rating on kaggle:random's scale.
+    rated = [line for line in text.splitlines() if re.match(r"\| \d+ \| `", line)]
+    assert [line.split("`")[1] for line in rated] == ["kaggle:random", "random"] or \
+        [line.split("`")[1] for line in rated] == ["random", "kaggle:random"]
+    assert "- `negamax`: won every one of its 2 games against the rated agents" in text
+    assert "- `minimax`: played only agents outside the rated group" in text
+    assert "-inf" not in text and "+inf" not in text and "+954" not in text
 
 
 def without_clock(report: str) -> list[str]:
@@ -343,3 +457,28 @@ def test_connectx_report_plays_real_games(tmp_path: Path, capsys: pytest.Capture
     assert len(records) == 12 and all(r.scored and r.config == KANG_CONFIG for r in records)
     assert main(["report", "--quick", "--only", "nonesuch", "--out", str(tmp_path)]) == 2
     assert "unknown experiment" in capsys.readouterr().err
+
+
+def test_the_report_shows_the_conditions_and_simulations_the_games_recorded(tmp_path: Path) -> None:
+    cell = Cell("s", "10 ms", "mcts:time_budget=0.01", "kaggle:random", 10.0)
+    claim = Claim("a wins", "above_half", (("s", "10 ms"),))
+    experiment = Experiment("x", "p", "t", "s", SERIES, (cell,), 4, (claim,), log_x=True)
+
+    def play(spec: GameSpec) -> GameRecord:
+        mcts = spec.names.index(cell.first)
+        stats: list[tuple[MoveStats, ...]] = [(), ()]
+        stats[mcts] = ((("simulations", 100 * (spec.index + 1)),), (("simulations", 300),))
+        return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (spec.index,), mcts, ("DONE", "DONE"),
+                          "line", durations=((0.5,), (0.25,)), wall_seconds=2.0, cpu_seconds=0.5 * (spec.index + 1),
+                          search_stats=(stats[0], stats[1]), load_average=(float(spec.index), 1.0))
+    match = run_match(cell.first, cell.second, 4, executor=InlineExecutor(), play=play)
+    result = ExperimentResult(experiment, (CellResult(cell, match),))
+    conditions = runner.play_conditions(result)
+    # Load samples 0, 1, 1, 1, 2, 1, 3, 1: median 1, max 3; CPU shares 0.25, 0.5, 0.75, 1.0: median 0.75.
+    assert (conditions.recorded, conditions.load_median, conditions.load_max) == (4, 1.0, 3.0)
+    assert conditions.cpu_share_median == 0.75 and conditions.slowest_move == 0.5
+    # Simulations: (100 + 300), (200 + 300), (300 + 300), (400 + 300) over 8 moves: a mean of 275.
+    assert runner.simulations_per_move(result.cells[0]) == {cell.first: 275.0}
+    text = write_report(QUICK, [result], tmp_path).read_text()
+    assert "| x | 4 | 4 | 1.00, 3.00 | 75% | 0.50 s | 0.1 min |" in text
+    assert "simulations per move |" in text and "| 275 |" in text

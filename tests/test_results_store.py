@@ -155,3 +155,21 @@ def test_resume_after_kill_9_keeps_every_finished_game_exactly_once(tmp_path: Pa
     assert sorted(indices) == list(range(8))
     summary = json.loads((out / "summary.json").read_text())
     assert summary["games"] == 8
+
+
+def test_the_conditions_of_play_survive_the_round_trip_and_old_records_load_without_them(tmp_path: Path) -> None:
+    measured = replace(record(0), cpu_seconds=0.75, load_average=(1.5, 2.25))
+    store = ResultsStore(tmp_path)
+    store.open({"kind": "test"}, resume=False)
+    store.append(measured)
+    store.append(record(1))
+    lines = [json.loads(line) for line in store.games_path.read_text().splitlines()]
+    assert lines[0]["load_average"] == [1.5, 2.25] and lines[0]["cpu_seconds"] == 0.75
+    assert "load_average" not in lines[1]
+    # A record written before either field existed (no cpu_seconds, no load_average) still loads.
+    old = {key: value for key, value in lines[1].items() if key != "cpu_seconds"}
+    with open(store.games_path, "a") as handle:
+        handle.write(json.dumps({**old, "index": 2}) + "\n")
+    loaded = store.load()
+    assert loaded[0] == measured and loaded[1].load_average is None
+    assert loaded[2].load_average is None and loaded[2].cpu_seconds == 0.0

@@ -300,3 +300,84 @@ def test_players_no_game_ties_to_the_anchor_leave_the_fit_unidentified() -> None
     ratings = st.fit_ratings({("a", "b"): (3.0, 4), ("c", "d"): (2.0, 4)}, anchor="a")
     assert all(r.elo == 0.0 for r in ratings)
     assert all(r.low == -math.inf and r.high == math.inf for r in ratings if r.name != "a")
+
+
+def test_cochran_armitage_matches_rs_prop_trend_test_example() -> None:
+    # R's ?prop.trend.test: smokers <- c(83, 90, 129, 70); patients <- c(86, 93, 136, 82)
+    # prints X-squared = 8.2249, df = 1, p-value = 0.004132 (scores 1..4; the proportion falls).
+    z = st.cochran_armitage([83, 90, 129, 70], [86, 93, 136, 82], [1, 2, 3, 4])
+    assert z * z == pytest.approx(8.2249, abs=1e-4) and z < 0
+    assert st.normal_p_value(z) == pytest.approx(0.004132, abs=1e-6)
+
+
+def test_cochran_armitage_matches_agrestis_alcohol_and_malformation_example() -> None:
+    # Agresti, Categorical Data Analysis (2002), Table 2.7 / Sec. 3.4: malformations by drinks per day,
+    # scores 0, 0.5, 1.5, 4, 7; M^2 = (n - 1) r^2 = 6.57 (P = 0.01); Cochran-Armitage uses n for n - 1.
+    present = [48, 38, 5, 1, 1]
+    absent = [17066, 14464, 788, 126, 37]
+    totals = [a + b for a, b in zip(present, absent, strict=True)]
+    z = st.cochran_armitage(present, totals, [0, 0.5, 1.5, 4, 7])
+    n = sum(totals)
+    assert z * z * (n - 1) / n == pytest.approx(6.57, abs=0.005)
+    assert st.normal_p_value(z) == pytest.approx(0.0104, abs=5e-4)
+    # With equally spaced scores 1..5 the trend is far weaker: M^2 = 1.83 (P = 0.18).
+    assert st.cochran_armitage(present, totals, [1, 2, 3, 4, 5]) ** 2 == pytest.approx(1.83, abs=0.01)
+    assert math.isnan(st.cochran_armitage([5, 5], [5, 5], [0, 1]))  # all successes: no trend to test
+
+
+def test_holm_matches_the_textbook_example() -> None:
+    # Four hypotheses with p = 0.01, 0.04, 0.03, 0.005 (Wikipedia, "Holm-Bonferroni method", Example):
+    # at alpha = 0.05 Holm rejects H1 and H4 only; R's p.adjust(..., "holm") gives 0.03 0.06 0.06 0.02.
+    p = [0.01, 0.04, 0.03, 0.005]
+    assert st.holm(p) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert [adjusted < 0.05 for adjusted in st.holm(p)] == [True, False, False, True]
+    assert st.holm_levels(p, 0.05) == pytest.approx([0.05 / 3, 0.05, 0.05 / 2, 0.05 / 4])
+    assert st.holm([0.5]) == [0.5] and st.holm([0.9, 0.8]) == [1.0, 1.0]
+
+
+def test_the_stated_powers_match_simulation() -> None:
+    rng = np.random.default_rng(7)
+    trials = 4000
+    # A score test of 50% over 200 games when the true rate is 60%.
+    wins = rng.binomial(200, 0.6, trials)
+    rejected = np.abs((wins / 200 - 0.5) / math.sqrt(0.25 / 200)) > st.Z95
+    assert st.rate_power(0.5, 0.6, 200, 0.05) == pytest.approx(rejected.mean(), abs=0.03)
+    # A test of a claimed 93.75% over 300 games when the truth is 88.75%.
+    wins = rng.binomial(300, 0.8875, trials)
+    rejected = np.abs(np.array([st.rate_z(w / 300, 0.9375, 300) for w in wins])) > st.Z95
+    assert st.rate_power(0.9375, 0.8875, 300, 0.05) == pytest.approx(rejected.mean(), abs=0.03)
+    # Cochran-Armitage over four groups of 150 rising from 40% to 55%.
+    truth, scores = [0.40, 0.45, 0.50, 0.55], [0, 1, 2, 3]
+    counts = rng.binomial(150, truth, (trials, 4))
+    z = np.array([st.cochran_armitage(row, [150] * 4, scores) for row in counts])
+    assert st.trend_power([150] * 4, scores, truth, 0.05) == pytest.approx((np.abs(z) > st.Z95).mean(), abs=0.03)
+    # A claim of 100% is refuted by one loss: at a true 99%, 100 games show one with probability 1 - 0.99^100.
+    assert st.rate_power(1.0, 0.99, 100, 0.05) == pytest.approx(1 - 0.99 ** 100)
+    assert st.rate_z(1.0, 1.0, 100) == 0 and st.rate_z(0.99, 1.0, 100) == -math.inf
+    # Fisher's z: r = 0.3 over 84 pairs gives atanh(0.3) * 9 = 2.79 standard errors, power 0.79.
+    assert st.correlation_power(0.3, 84, 0.05) == pytest.approx(0.79, abs=0.01)
+
+
+def test_clustered_scores_count_pairs_that_agree_once_and_repeats_not_at_all() -> None:
+    outcomes = [1.0, 1.0, 0.0, 0.0] * 10  # 20 pairs, each won or lost twice
+    pairs = [[i, i + 1] for i in range(0, 40, 2)]
+    agreeing = st.clustered_score(outcomes, pairs)
+    assert agreeing.value == 0.5 and agreeing.effective == pytest.approx(20)  # a pair says what one game says
+    split = st.clustered_score([1.0, 0.0] * 20, pairs)
+    assert split.effective == 40  # pairs split 1-1 have no pair variance: never more than the games
+    independent = st.clustered_score(outcomes, [[i] for i in range(40)])
+    assert independent.effective == pytest.approx(40)
+    assert independent.interval() == st.wilson_interval(20, 0, 20)
+    perfect = st.clustered_score([1.0] * 40, pairs, duplicates=3)
+    assert perfect.effective == 20 and perfect.duplicates == 3 and perfect.interval().low == pytest.approx(
+        20 / (20 + st.Z95 ** 2))
+
+
+def test_only_strongly_connected_players_can_be_rated() -> None:
+    results = {("a", "b"): (3.0, 6), ("b", "c"): (2.0, 4), ("c", "a"): (1.0, 2),  # a, b, c trade points
+               ("d", "a"): (0.0, 5),                                              # d lost every game
+               ("e", "d"): (2.0, 2), ("e", "a"): (3.0, 3)}                          # e won every game
+    groups = st.connected_players(results)
+    assert groups[0] == {"a", "b", "c"} and {"d"} in groups and {"e"} in groups
+    # A draw ties two players both ways.
+    assert st.connected_players({("x", "y"): (0.5, 1)}) == [{"x", "y"}]
