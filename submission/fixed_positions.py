@@ -87,8 +87,8 @@ def comparison_positions() -> list[Position]:
 
 
 def watches_the_clock(entry: AgentEntry) -> bool:
-    """Whether the agent's search stops on a clock: its factory takes a ``time_budget``."""
-    return "time_budget" in entry.parameters()
+    """Whether the agent's search stops on a clock: its registry entry declares a time budget."""
+    return entry.time_budget is not None
 
 
 def shipped_positions(entry: AgentEntry, parameters: dict[str, Any]) -> list[FixedPosition]:
