@@ -65,6 +65,13 @@ class ScoreRange:
         """The same range seen by the opponent (a child's score is minus its parent's move score)."""
         return ScoreRange(-self.upper, -self.lower)
 
+    def narrowed(self, target: int, holds: bool) -> ScoreRange:
+        """The range after proving that the score is (``holds``) or is not at least ``target``."""
+        return ScoreRange(target, self.upper) if holds else ScoreRange(self.lower, target - 1)
+
+    def contains(self, score: int) -> bool:
+        return self.lower <= score <= self.upper
+
     def intersect(self, other: ScoreRange) -> ScoreRange:
         """Both ranges' proofs together (they are both true, so they overlap)."""
         return ScoreRange(max(self.lower, other.lower), min(self.upper, other.upper))

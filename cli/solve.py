@@ -32,13 +32,12 @@ The Python API is agents.exact_search: solve(Position.from_moves("4453")).score,
 from __future__ import annotations
 
 import argparse
-import functools
 import math
 import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import TracebackType
 from typing import TextIO
@@ -48,6 +47,7 @@ from agents.position import Geometry, Position, geometry
 from agents.scores import finished_score, win_score
 from agents.search_time import SearchLimit
 from agents.transposition_table import TranspositionTable
+from analysis.score_range import ScoreRange, best_of
 from cli.options import INTERRUPTED, InputError
 
 NAME = "solve"
@@ -70,60 +70,26 @@ PROGRESS_INTERVAL = 0.5
 """Seconds between redraws of the progress line."""
 
 
-@dataclass(frozen=True)
-class ScoreRange:
-    """What is proven about a score: ``low <= score <= high`` (exact when they meet)."""
+def outcome_word(scores: ScoreRange) -> str:
+    """The OUTCOME field of a line the limit stopped: what the range proves of the game's result."""
+    if scores.lower >= 1:
+        return "won"
+    if scores.upper <= -1:
+        return "lost"
+    if scores.exact:
+        return "drawn"
+    if scores.lower >= 0:
+        return "at-least-drawn"
+    if scores.upper <= 0:
+        return "at-most-drawn"
+    return "unknown"
 
-    low: int
-    high: int
 
-    @classmethod
-    def possible(cls, position: Position) -> ScoreRange:
-        """Every score the side to move could still get: what is known before any proof."""
-        cells, moves = position.geometry.cells, position.moves
-        return cls(-((cells - moves) // 2), (cells + 1 - moves) // 2)
-
-    @classmethod
-    def exactly(cls, score: int) -> ScoreRange:
-        return cls(score, score)
-
-    @property
-    def exact(self) -> bool:
-        return self.low == self.high
-
-    def narrowed(self, target: int, holds: bool) -> ScoreRange:
-        """The range after proving that the score is (``holds``) or is not at least ``target``."""
-        return ScoreRange(target, self.high) if holds else ScoreRange(self.low, target - 1)
-
-    def negated(self) -> ScoreRange:
-        """The range seen by the other player (a child's score is minus its parent's)."""
-        return ScoreRange(-self.high, -self.low)
-
-    def best_of(self, other: ScoreRange) -> ScoreRange:
-        """The range of the better of two moves' scores."""
-        return ScoreRange(max(self.low, other.low), max(self.high, other.high))
-
-    def outcome(self) -> str:
-        if self.low >= 1:
-            return "won"
-        if self.high <= -1:
-            return "lost"
-        if self.exact:
-            return "drawn"
-        if self.low >= 0:
-            return "at-least-drawn"
-        if self.high <= 0:
-            return "at-most-drawn"
-        return "unknown"
-
-    def text(self, possible: ScoreRange) -> str:
-        """``SCORE`` when exact, ``?`` when nothing beyond ``possible`` is proven, else ``LOW..HIGH``."""
-        if self.exact:
-            return str(self.low)
-        return "?" if self == possible else f"{self.low}..{self.high}"
-
-    def contains(self, score: int) -> bool:
-        return self.low <= score <= self.high
+def range_text(scores: ScoreRange, possible: ScoreRange) -> str:
+    """``SCORE`` when exact, ``?`` when nothing beyond ``possible`` is proven, else ``LOW..HIGH``."""
+    if scores.exact:
+        return str(scores.lower)
+    return "?" if scores == possible else f"{scores.lower}..{scores.upper}"
 
 
 @dataclass(frozen=True)
@@ -180,11 +146,11 @@ class Answer:
     def line(self, stats: bool) -> str:
         position = self.query.position
         if self.columns is None:
-            fields = [self.scores.text(ScoreRange.possible(position))]
+            fields = [range_text(self.scores, ScoreRange.possible(position))]
             if not self.scores.exact:
-                fields.append(self.scores.outcome())
+                fields.append(outcome_word(self.scores))
         else:
-            fields = [self.columns[column].text(ScoreRange.possible(position.play(column)).negated())
+            fields = [range_text(self.columns[column], ScoreRange.possible(position.play(column)).negated())
                       if column in self.columns else "-" for column in range(position.geometry.columns)]
         if stats:
             fields += [str(self.nodes), f"{self.seconds:.3f}"]
@@ -198,7 +164,7 @@ class Answer:
         if expected is None or self.scores.contains(expected):
             return None
         scores = self.scores
-        proven = str(scores.low) if scores.exact else f"{scores.low}..{scores.high} {self.stopped}"
+        proven = str(scores.lower) if scores.exact else f"{scores.lower}..{scores.upper} {self.stopped}"
         return f"{self.query.name} scores {proven}, expected {expected}"
 
 
@@ -308,7 +274,7 @@ def answer_query(query: Query, analyze: bool, limit: float, progress_stream: Tex
     with ProgressLine(progress_stream, query.name, limit) as progress:
         if analyze:
             columns, nodes = bound_columns(query.position, table, deadline, progress.show)
-            scores = _best(columns.values())
+            scores = best_of(list(columns.values()))
         else:
             scores, nodes = bound_score(query.position, table, deadline, progress.show)
             columns = None
@@ -343,7 +309,7 @@ def bound_score(position: Position, table: TranspositionTable, deadline: float,
             target, stop_at = outcome_target, deadline
         else:
             target, stop_at = _exact_target(scores), deadline
-        show(f"score {scores.text(ScoreRange.possible(position))}, proving >= {target}")
+        show(f"score {range_text(scores, ScoreRange.possible(position))}, proving >= {target}")
         proof = prove_at_least(position, target, table, SearchLimit(stop_at))
         if proof is not None:
             scores, nodes = scores.narrowed(target, proof.holds), nodes + proof.nodes
@@ -372,21 +338,16 @@ def bound_columns(position: Position, table: TranspositionTable, deadline: float
 
 def _exact_target(scores: ScoreRange) -> int:
     """The next score to prove on the way to the exact one: ``solve``'s null-window order (Pons)."""
-    return next_probe(scores.low, scores.high) + 1
+    return next_probe(scores.lower, scores.upper) + 1
 
 
 def _outcome_target(scores: ScoreRange) -> int | None:
     """The score to prove to settle the outcome (won, drawn or lost), None once it is settled."""
-    if scores.low <= 0 < scores.high:
+    if scores.lower <= 0 < scores.upper:
         return 1
-    if scores.low < 0 <= scores.high:
+    if scores.lower < 0 <= scores.upper:
         return 0
     return None
-
-
-def _best(columns: Iterable[ScoreRange]) -> ScoreRange:
-    """The position's score given its columns' (the best column decides it)."""
-    return functools.reduce(ScoreRange.best_of, columns)
 
 
 def _time_limit(args: argparse.Namespace) -> float:

@@ -13,9 +13,10 @@ import pytest
 from agents.exact_search import analyze, solve
 from agents.position import Position
 from agents.transposition_table import TranspositionTable
+from analysis.score_range import ScoreRange
 from cli import solve as solve_command
 from cli.main import main
-from cli.solve import ProgressLine, ScoreRange, bound_score
+from cli.solve import ProgressLine, bound_score, outcome_word, range_text
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 HARD = "1111222333"  # an early position pure Python cannot solve in minutes
@@ -176,7 +177,7 @@ def test_past_its_share_of_the_limit_the_search_settles_the_outcome_first(monkey
 ])
 def test_score_ranges_name_what_they_prove(low: int, high: int, outcome: str, text: str) -> None:
     scores = ScoreRange(low, high)
-    assert scores.outcome() == outcome and scores.text(ScoreRange(-16, 16)) == text
+    assert outcome_word(scores) == outcome and range_text(scores, ScoreRange(-16, 16)) == text
 
 
 class FakeTerminal(io.StringIO):
