@@ -201,25 +201,50 @@ def _fits(value: Any, kind: type) -> bool:
     return isinstance(value, kind) or (kind is float and isinstance(value, int))
 
 
-def check_agent_file(path: str) -> None:
-    """AgentSpecError unless ``path`` is a readable UTF-8 file that compiles as Python."""
+class SourceFileError(ValueError):
+    """A file that no Python loader could run: ``problem`` says why (words that follow the path),
+    ``remedy`` what fixes it where the reader knows, else each caller gives its own advice."""
+
+    def __init__(self, problem: str, remedy: str = "") -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.remedy = remedy
+
+
+def read_python_file(path: str) -> str:
+    """The text of ``path``; SourceFileError unless it is a readable UTF-8 file that compiles as Python.
+
+    Agent files and submissions are checked by this one reader, so every command names the same
+    problem the same way; each caller adds its own advice on what to do next.
+    """
+    if os.path.isdir(path):
+        raise SourceFileError("is a directory, not a .py file")
     if not os.path.isfile(path):
-        raise AgentSpecError(f"agent file {path!r} does not exist; give the path of a .py file that defines "
-                             "agent(observation, configuration)")
+        raise SourceFileError("does not exist")
     try:
         with open(path, "rb") as handle:
             data = handle.read()
     except OSError as error:
-        raise AgentSpecError(f"agent file {path!r} cannot be read ({error.strerror}); check its permissions") from None
+        raise SourceFileError(f"cannot be read ({error.strerror})", "check its permissions") from None
     try:
         source = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise AgentSpecError(f"agent file {path!r} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
-                             f"{error.start}); save it as UTF-8") from None
+        raise SourceFileError(f"is not UTF-8 text (byte {data[error.start]:#04x} at offset {error.start})",
+                              "save it as UTF-8") from None
     try:
         compile(source, path, "exec")
     except (SyntaxError, ValueError) as error:
         where = f"line {error.lineno}: " if isinstance(error, SyntaxError) and error.lineno else ""
         message = error.msg if isinstance(error, SyntaxError) else str(error)
-        raise AgentSpecError(f"agent file {path!r} is not valid Python ({where}{message}); fix it, then check it "
-                             "with connectx validate") from None
+        raise SourceFileError(f"is not valid Python ({where}{message})") from None
+    return source
+
+
+def check_agent_file(path: str) -> None:
+    """AgentSpecError unless ``path`` is a readable UTF-8 file that compiles as Python."""
+    try:
+        read_python_file(path)
+    except SourceFileError as error:
+        advice = error.remedy or ("give the path of a .py file that defines agent(observation, configuration)"
+                                  if not os.path.isfile(path) else "fix it, then check it with connectx validate")
+        raise AgentSpecError(f"agent file {path!r} {error.problem}; {advice}") from None

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.agent_spec import AgentSpec
+from agents.agent_spec import AgentSpec, SourceFileError, read_python_file
 from agents.kaggle_boundary import board_of, mark_of
 from agents.position import Position
 from agents.registry import AgentEntry, AgentSpecError
@@ -163,25 +163,12 @@ def read_build_record(source: str) -> BuildRecord | None:
 def read_submission(path: Path) -> str:
     """The text of the submission at ``path``; ValidationInputError if it is no file a check could judge."""
     rebuild = f"build one with `connectx build AGENT -o {path}`"
-    if not path.exists():
-        raise ValidationInputError(f"{path} does not exist: {rebuild}")
-    if path.is_dir():
-        raise ValidationInputError(f"{path} is a directory: give the submission file inside it, "
-                                   f"e.g. {path / 'submission.py'}")
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise ValidationInputError(f"{path} cannot be read ({error.strerror}): check its permissions") from None
-    try:
-        source = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ValidationInputError(f"{path} is not UTF-8 text (byte {error.start} is not): Kaggle reads submissions "
-                                   f"as UTF-8 Python; save it as UTF-8 or {rebuild}") from None
-    try:
-        tree = ast.parse(source, str(path))
-    except SyntaxError as error:
-        raise ValidationInputError(f"{path}:{error.lineno}: not Python ({error.msg}): "
-                                   f"fix that line or {rebuild}") from None
+        source = read_python_file(str(path))
+    except SourceFileError as error:
+        remedy = f"{error.remedy} or " if error.remedy else ""
+        raise ValidationInputError(f"{path} {error.problem}; {remedy}{rebuild}") from None
+    tree = ast.parse(source, str(path))
     if not any(_may_bind_a_callable(statement) for statement in tree.body):
         raise ValidationInputError(f"{path} binds no function at its top level, so Kaggle's loader finds no agent: "
                                    f"end it with def agent(observation, configuration), or {rebuild}")
