@@ -19,7 +19,7 @@ from types import ModuleType
 from harness import statistics
 from harness.results_text import interval_text, signed
 from harness.statistics import Interval
-from papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Experiment, Profile
+from papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Experiment, Profile, h_spec
 from papers.runner import ExperimentResult, move_samples, play_conditions, simulations_per_move
 from papers.verdicts import (
     ALPHA,
@@ -149,7 +149,7 @@ def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], ou
     config = experiment.config
     openings = f", from shared random {experiment.opening_plies}-ply openings" if experiment.opening_plies else ""
     lines = [f"## {experiment.paper}, {experiment.title}", "", experiment.setup,
-             f"{experiment.games} games per cell{openings}; board {config.columns}x{config.rows}, {config.inarow} "
+             f"{experiment.games_text()}{openings}; board {config.columns}x{config.rows}, {config.inarow} "
              f"in a row, actTimeout {config.act_timeout:g} s.", ""]
     if experiment.kind == SEATS:
         lines += _seats_table(result, out, plots)
@@ -306,7 +306,7 @@ def _nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> li
                      f"{n.value:.0f} [{n.low:.0f}, {n.high:.0f}] | "
                      + ("n/a" if e is None else f"{e.value:.0f} [{e.low:.0f}, {e.high:.0f}]")
                      + f" | {t.value:.1f} [{t.low:.1f}, {t.high:.1f}] |")
-    title = f"{experiment.paper}, Fig. 12/13"
+    title = f"{experiment.paper}, {experiment.title.split(':')[0]}"
     node_figure = plots.interval_series_plot(nodes, out / f"{experiment.key}-nodes.png", xlabel="move number",
                                              ylabel="nodes searched (geometric mean, 95% interval)", title=title,
                                              log_y=True, unit_range=False)
@@ -335,7 +335,7 @@ def geometric_interval(values: Sequence[float]) -> Interval:
     return Interval(math.exp(logs.value), math.exp(logs.low), math.exp(logs.high))
 
 
-KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table9")
+KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table7", "kang-table8", "kang-table9")
 """Kang's H1/H2 variants meet only each other: their games make a scale of their own."""
 
 
@@ -348,7 +348,7 @@ def _elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleTy
              "reason. Intervals are 95%, relative to the anchor.", ""]
     lines += _elo_table(results, ELO_EXPERIMENTS, ELO_ANCHOR, "The Sheoran agents and the solver",
                         out / "elo.png", plots)
-    lines += _elo_table(results, KANG_ELO_EXPERIMENTS, "minimax:depth=2,evaluation=h1",
+    lines += _elo_table(results, KANG_ELO_EXPERIMENTS, h_spec(2, "h1"),
                         "Kang's H1 and H2, on a scale of their own (no game ties them to the agents above)",
                         out / "kang-elo.png", plots)
     return lines
