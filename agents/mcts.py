@@ -262,6 +262,7 @@ class MctsStrategy:
             tree.simulate()
         child = choose_child(tree.root)
         self.last_stats = {"nodes": tree.simulations, "depth": 0, "evaluations": tree.rollouts,
+                           "simulations": tree.simulations,
                            "source": "proof" if tree.root.proven is not None else "search"}
         tree.root = child
         self.tree = tree
