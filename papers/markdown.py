@@ -261,19 +261,37 @@ def _heat_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[
     """Table 9 as the paper lays it out: one row per heuristic, one column per depth, each side's win rate."""
     experiment = result.experiment
     lines = _series_table(result, out, plots)[:-1]
-    first, second = (spec.split("evaluation=")[-1].upper() for spec in (experiment.cells[0].first,
-                                                                          experiment.cells[0].second))
-    rows: list[list[Interval | None]] = [[], []]
-    notes: list[list[str]] = [[], []]
-    for cell_result in result.cells:
-        total = cell_result.match.summary.total
-        theirs = win_rate(total.losses, total.draws, total.wins)
-        rows[0].append(win_rate(total.wins, total.draws, total.losses))
-        rows[1].append(theirs)
-        notes[0].append(f"n={total.games}")
-        notes[1].append(f"draws {total.draws}")
-    figure = plots.heat_map(rows, out / f"{experiment.key}.png", rows=[first, second],
-                            columns=[c.cell.x for c in result.cells], xlabel="search depth of both",
+    columns = list(dict.fromkeys(c.cell.x for c in result.cells))
+    series = list(dict.fromkeys(c.cell.series for c in result.cells))
+    labels: list[str] = []
+    rows: list[list[Interval | None]] = []
+    notes: list[list[str]] = []
+    for name in series:
+        # A series "H1 vs H2 (ours)" gives the rows "H1 (ours)" and "H2 (ours)".
+        first, _, rest = name.partition(" vs ")
+        second, suffix = rest.split(" ", 1) if " " in rest else (rest, "")
+        labels += [f"{first} {suffix}".strip(), f"{second} {suffix}".strip()]
+        by_x = {c.cell.x: c for c in result.cells if c.cell.series == name}
+        mine: list[Interval | None] = []
+        theirs: list[Interval | None] = []
+        mine_notes, their_notes = [], []
+        for x in columns:
+            cell_result = by_x.get(x)
+            if cell_result is None:
+                mine.append(None)
+                theirs.append(None)
+                mine_notes.append("")
+                their_notes.append("")
+                continue
+            total = cell_result.match.summary.total
+            mine.append(win_rate(total.wins, total.draws, total.losses))
+            theirs.append(win_rate(total.losses, total.draws, total.wins))
+            mine_notes.append(f"n={total.games}")
+            their_notes.append(f"draws {total.draws}")
+        rows += [mine, theirs]
+        notes += [mine_notes, their_notes]
+    figure = plots.heat_map(rows, out / f"{experiment.key}.png", rows=labels,
+                            columns=columns, xlabel="search depth of both",
                             ylabel="heuristic", colour_label="win rate", notes=notes,
                             title=f"{experiment.paper}, {experiment.title.split(':')[0]}: win rate of each heuristic")
     return lines + [f"![{experiment.title}]({figure.name})", "",
