@@ -18,9 +18,9 @@ that loss one ply later).
 3.2): every legal move is searched, and a node is a leaf when the depth is exhausted or the game
 is over (the last move made a line, or the board is full); every leaf, a finished game included,
 is scored by the static evaluation. The window evaluation counts a completed line as a window of
-inarow stones (81 points), H1 as its Feature 1; H2 has no term for a line, so under the paper's
-rules a finished line is scored as a decided win or loss, as H2's source program does (Kang et
-al.'s reference [14]: 255 - depth).
+inarow stones (81 points), H1 as its Feature 1 (so H1 with Feature 1 switched off does not see a
+line); H2 has no term for a line, so under the paper's rules a finished line is scored as a
+decided win or loss, as H2's source program does (Kang et al.'s reference [14]: 255 - depth).
 """
 
 from __future__ import annotations
@@ -76,8 +76,9 @@ class MinimaxSearch:
         self.root = root
         self.paper = rules == "paper"
         self.features = features
-        # Under the paper's rules a finished line is scored by the evaluation when it has a term for one.
-        self.line_is_evaluated = evaluation == "window" or evaluation == "h1" and 1 in features
+        # Under the paper's rules a finished line is scored by the evaluation, except H2's (see the module's
+        # docstring); H1 without its Feature 1 does not see a line at all, as the paper's Table 7 plays it.
+        self.line_is_evaluated = evaluation != "h2"
         self.shape: Geometry = root.geometry
         if weights is not None and len(weights) != self.shape.inarow:
             raise ValueError(f"{len(weights)} window weights for inarow {self.shape.inarow}: "

@@ -238,3 +238,15 @@ def test_beats_kaggle_random_in_kaggle_environments() -> None:
     for seed, specs, seat in [(1, ["minimax:seed=1", "kaggle:random"], 0), (2, ["kaggle:random", "minimax:seed=2"], 1)]:
         outcome = Outcome.of(run_game(specs, BoardConfig(), seed=seed))
         assert outcome.winner == seat, outcome
+
+
+def test_h1_without_feature_1_does_not_see_a_line_under_the_papers_rules() -> None:
+    """Kang's Table 7 plays H1 with single features; without Feature 1 a finished line is just another
+    board to score, so the value of every root move is minus H1 (features 3 and 4) of the child."""
+    features = frozenset({3, 4})
+    position = Position.from_moves("445566")
+    result = MinimaxSearch(position, "h1", rules="paper", features=features).search(1)
+    expected = {c: -h1(child.geometry, child.current, child.current ^ child.mask, features)
+                for c, child in position.children()}
+    assert result.score == max(expected.values()) < WIN_OFFSET
+    assert set(result.columns) == {c for c, v in expected.items() if v == result.score}
