@@ -218,15 +218,17 @@ QUICK = Profile(
 
 FULL = Profile(
     name="full", sheoran_games=100, adaptive_games=400, fig5_games=250, beside_games=100, kang_games=100,
-    deep_games=20, features_games=100, node_games=10, speed_games=10, solver_games=20,
+    deep_games=100, features_games=100, node_games=10, speed_games=100, solver_games=100,
     mcts_budgets_ms=(10, 50, 100, 250, 500, 1000), fig5_budgets_ms=(10, 100, 250, 1000),
     table6_depths=(2, 3, 4, 5, 6), table6_deep_depth=8, table9_depths=(2, 4, 6, 8),
     solver_spec="solver:time_budget=0.5", mcts_opponent_ms=250,
 )
 """The paper-sized run: 100 games per point of Fig. 3 and 4 as in the paper (400 for minimax 4/5 against
 negamax), 250 per point of Fig. 5 as in the paper, 100 per depth pair of Table 6 at depths 2 to 6 and per
-depth of Table 9 and per cell of Tables 7 and 8 (the paper's Table 5: 100 rounds), 20 per pair with depth 8
-(as far as time allows), 100 per point of our enhanced agents beside the papers'."""
+depth of Table 9 and per cell of Tables 7 and 8 (the paper's Table 5: 100 rounds), 100 per pair with depth 8
+too (about 10 CPU seconds a game), 100 per point of our enhanced agents beside the papers', 100 games of
+each side of Sheoran's speed claim and 100 per opponent of the solver: 12,920 games, about 11 CPU hours
+(measured by benchmarks/report_cost.py)."""
 
 PROFILES = {profile.name: profile for profile in (QUICK, FULL)}
 
