@@ -93,9 +93,15 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "games: the games over the design effect, at most the games played, and the number of clusters when "
         "every game had the same result. The repeats are counted beside each verdict.",
         "",
-        "MCTS and the solver stop on the wall clock, so a busy machine weakens them; the depth-limited agents "
-        "play the same moves at any speed. Each game records the machine's load average at its start and end "
-        "and its process's CPU seconds: the conditions table below is read from those records.",
+        "Every MCTS counts its time per move T_max in CPU seconds of the game's process (`clock=cpu`, "
+        "`time.process_time`), and its games allow 30 s of wall time per move (actTimeout), so a busy machine "
+        "can neither shorten an MCTS move's computation nor time a move out. kaggle-environments runs both "
+        "agents of a game in that one process, one move at a time, so the CPU seconds of an MCTS move are its "
+        "own; kaggle's built-in agents have no clock (they search to a fixed depth) and are only held to the "
+        "30 s. The solver alone stops on the wall clock (its own time budget), so a busy machine weakens it; "
+        "the depth-limited agents play the same moves at any speed. Each game records the machine's load "
+        "average at its start and end and its process's CPU seconds: the conditions table below is read from "
+        "those records.",
     ]
     if profile.name != "full":
         header += ["", f"**This is the {profile.name} profile, a smoke run: with this few games per point the "
