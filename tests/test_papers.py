@@ -455,13 +455,13 @@ def test_a_cell_directory_holding_another_run_stops_the_report_before_any_game(t
 def test_connectx_report_plays_real_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["report", "--quick", "--only", "kang-table9", "--jobs", "2", "--out", str(tmp_path)]) == 0
     printed = capsys.readouterr().out
-    assert "[2/2] kang-table9" in printed and "report in" in printed
+    assert "[4/4] kang-table9" in printed and "report in" in printed  # H1 vs H2 at depths 2 and 4, the papers' and ours
     report = (tmp_path / "quick" / "report.md").read_text()
     assert "Table 9: H1 against H2 at equal depths" in report and (tmp_path / "quick" / "kang-table9.png").exists()
     games = list((tmp_path / "quick" / "runs" / "kang-table9").glob("*/games.jsonl"))
     records = [GameRecord.from_json(json.loads(line)) for path in games
                for line in path.read_text().splitlines()]
-    assert len(records) == 12 and all(r.scored and r.config == KANG_CONFIG for r in records)
+    assert len(records) == 24 and all(r.scored and r.config == KANG_CONFIG for r in records)
     assert main(["report", "--quick", "--only", "nonesuch", "--out", str(tmp_path)]) == 2
     assert "unknown experiment" in capsys.readouterr().err
 
