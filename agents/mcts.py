@@ -4,11 +4,21 @@ Each simulation walks down the tree by UCB1 (mean value + c * sqrt(ln N / n), c 
 paper), adds one child, plays random moves to the end of the game and backs the result up the
 path. Three things go beyond the paper, none of which changes its idea:
 
-- *MCTS-solver*: a node whose outcome is known (its move completes a line, or its mover can
-  complete one at once, or every child is proven) is marked proven, proofs are propagated up
-  the tree, proven nodes are never rolled out again, and children proven lost are never chosen;
-- the tree is kept between moves and reused when the new position descends from the old root;
+- *MCTS-solver* (``proofs``): a node whose outcome is known (its move completes a line, or its
+  mover can complete one at once, or every child is proven) is marked proven, proofs are
+  propagated up the tree, proven nodes are never rolled out again, and children proven lost are
+  never chosen;
+- the tree is kept between moves and reused when the new position descends from the old root (``reuse``);
 - the move played is the one in ``final_choice_key``: a proven win, else the most visited child.
+
+With ``proofs=false`` and ``reuse=false`` it is the paper's plain UCB1 search: a finished game (a
+line or a full board) is a leaf whose result is backed up as a rollout's would be, nothing is
+proven, and the move played is the most visited child.
+
+The time budget is wall time (``clock="wall"``) or CPU seconds of this process (``clock="cpu"``,
+``time.process_time``): a move then gets the same computation however busy the machine is. Kaggle
+runs both agents of a game in one process, one move at a time, so the process's CPU time during a
+move is this agent's own.
 
 Values are stored from the point of view of the player who made the move into the node: a win
 for that player is 1, a draw 0.5, a loss 0.
@@ -18,6 +28,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Iterator
 
 from agents.position import Position
@@ -25,6 +36,7 @@ from agents.search_time import Deadline
 from agents.strategy import MoveStats
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
+CLOCKS = ("wall", "cpu")
 
 
 class Node:
@@ -32,15 +44,16 @@ class Node:
 
     __slots__ = ("position", "column", "children", "untried", "visits", "total", "proven")
 
-    def __init__(self, position: Position, column: int = -1, untried: list[int] | None = None) -> None:
+    def __init__(self, position: Position, column: int = -1, untried: list[int] | None = None,
+                 proofs: bool = True) -> None:
         self.position = position
         self.column = column
         self.children: list[Node] = []
         self.untried = position.legal_columns() if untried is None else untried
         self.visits = 0
         self.total = 0.0
-        self.proven: float | None = _known_value(position)
-        if self.proven is not None:
+        self.proven: float | None = _known_value(position) if proofs else None
+        if self.proven is not None or not proofs and position.is_over():
             self.untried = []
 
     def mean(self) -> float:
@@ -105,8 +118,9 @@ def rollout(position: Position, rng: random.Random) -> float:
 class TreeSearch:
     """A UCB1 tree over one root, grown by ``simulate`` and reusable after moves are played."""
 
-    def __init__(self, root: Position, exploration: float, rng: random.Random) -> None:
-        self.root = Node(root)
+    def __init__(self, root: Position, exploration: float, rng: random.Random, proofs: bool = True) -> None:
+        self.proofs = proofs
+        self.root = Node(root, proofs=proofs)
         self.exploration = exploration
         self.rng = rng
         self.simulations = 0
@@ -118,6 +132,8 @@ class TreeSearch:
         leaf = path[-1]
         if leaf.proven is not None:
             result = leaf.proven
+        elif not self.proofs and leaf.position.is_over():
+            result = WIN if leaf.position.is_won() else DRAW  # for the player who made the finishing move
         else:
             result = rollout(leaf.position, self.rng)
             self.rollouts += 1
@@ -131,9 +147,11 @@ class TreeSearch:
         while node.proven is None:
             if node.untried:
                 column = node.untried.pop(0)
-                child = Node(node.position.play(column), column)
+                child = Node(node.position.play(column), column, proofs=self.proofs)
                 node.children.append(child)
                 path.append(child)
+                return path
+            if not node.children:  # a finished game (only without proofs: with them it is proven)
                 return path
             node = max((c for c in node.children if c.proven != LOSS),
                        key=lambda c: ucb(c, node.visits, self.exploration))
@@ -146,6 +164,8 @@ class TreeSearch:
             node.visits += 1
             node.total += result
             result = 1.0 - result  # the parent's mover is the other player: a win for one is a loss for the other
+        if not self.proofs:
+            return
         for parent in reversed(path[:-1]):
             if parent.proven is not None or not _settle(parent):
                 break
@@ -186,19 +206,28 @@ class MctsStrategy:
     """Runs simulations until the time budget (or the simulation cap) is spent, keeping the tree."""
 
     def __init__(self, time_budget: float | None = None, simulations: int | None = None,
-                 exploration: float = 2.0, reuse: bool = True, seed: int | None = None) -> None:
+                 exploration: float = 2.0, reuse: bool = True, seed: int | None = None, proofs: bool = True,
+                 clock: str = "wall") -> None:
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"mcts time_budget {time_budget}: expected seconds > 0, or none for most of actTimeout")
         if simulations is not None and simulations < 1:
             raise ValueError(f"mcts simulations {simulations}: expected 1 or more, or none for no cap")
         if exploration < 0:
             raise ValueError(f"mcts exploration {exploration}: expected 0 or more")
+        if clock not in CLOCKS:
+            raise ValueError(f"mcts clock={clock}: expected one of {', '.join(CLOCKS)}")
+        if clock == "cpu" and time_budget is None:
+            raise ValueError("mcts clock=cpu needs a time_budget, the CPU seconds per move")
         # A simulation cap replaces the budget (a capped move is reproducible): it then stops only at
-        # the hard deadline, which the guard caps at ``time_budget`` otherwise.
-        self.time_budget = time_budget if simulations is None else None
+        # the hard deadline, which the guard caps at ``time_budget`` otherwise. On the CPU clock the
+        # strategy counts its own budget, so the guard leaves the wall deadline at Kaggle's.
+        capped = simulations is not None
+        self.time_budget = None if capped or clock == "cpu" else time_budget
+        self.cpu_budget = time_budget if clock == "cpu" and not capped else None
         self.simulations = simulations
         self.exploration = exploration
         self.reuse = reuse
+        self.proofs = proofs
         self.seed = seed
         self.rng = random.Random(seed)
         self.tree: TreeSearch | None = None
@@ -208,16 +237,19 @@ class MctsStrategy:
         """The tree for ``position`` grown until the budget, cap or a proof ends the move."""
         tree = self.tree
         if tree is None or not self.reuse or not tree.descend(position):
-            tree = TreeSearch(position, self.exploration, self.rng)
+            tree = TreeSearch(position, self.exploration, self.rng, self.proofs)
         tree.simulations = tree.rollouts = 0
         root = tree.root
         if root.proven is not None and not root.children:
             root.children = [Node(root.position.play(column), column) for column in root.position.legal_columns()]
         cap = self.simulations
+        cpu_stop = None if self.cpu_budget is None else time.process_time() + self.cpu_budget
         while tree.root.proven is None:
             if cap is not None and tree.simulations >= cap:
                 break
             if cap is None and deadline.expired():
+                break
+            if cpu_stop is not None and time.process_time() >= cpu_stop:
                 break
             tree.simulate()
             if cap is not None and deadline.expired():
@@ -230,6 +262,7 @@ class MctsStrategy:
             tree.simulate()
         child = choose_child(tree.root)
         self.last_stats = {"nodes": tree.simulations, "depth": 0, "evaluations": tree.rollouts,
+                           "simulations": tree.simulations,
                            "source": "proof" if tree.root.proven is not None else "search"}
         tree.root = child
         self.tree = tree
@@ -241,12 +274,18 @@ class MctsStrategy:
 
 
 def make_strategy(time_budget: float | None = None, simulations: int | None = None, exploration: float = 2.0,
-                  reuse: bool = True, seed: int | None = None) -> MctsStrategy:
+                  reuse: bool = True, seed: int | None = None, proofs: bool = True,
+                  clock: str = "wall") -> MctsStrategy:
     """UCB1 MCTS with random rollouts and MCTS-solver proofs.
 
     ``time_budget`` is seconds per move (default: Kaggle's actTimeout less the boundary's
     margin); ``simulations`` caps the simulations per move (with a cap the clock stops only at
-    the hard deadline, so a seed fixes the game); ``exploration`` is UCB1's c; ``reuse=false``
-    starts a fresh tree every move.
+    the hard deadline, so a seed fixes the game); ``exploration`` is UCB1's c (the paper's 2);
+    ``reuse=false`` starts a fresh tree every move; ``proofs=false`` turns off the MCTS-solver
+    proofs; ``clock=cpu`` measures ``time_budget`` in CPU seconds of this process rather than
+    wall seconds (Kaggle's actTimeout, wall time, still stops the move).
+
+    Sheoran's plain UCB1 MCTS as written: ``proofs=false,reuse=false`` (c = 2 and random rollouts
+    to the end of the game are the defaults).
     """
-    return MctsStrategy(time_budget, simulations, exploration, reuse, seed)
+    return MctsStrategy(time_budget, simulations, exploration, reuse, seed, proofs, clock)

@@ -8,10 +8,19 @@ the paper: 4 plies while more than a third of the cells are empty, 5 from then o
 Hu's heuristics H1 and H2 (``paper_heuristics``) can replace the window evaluation.
 
 Scores: ``agents.scores``' scale moved out by ``WIN_OFFSET`` (``scores.beyond``), so a sooner win
-scores higher, and every win outranks every evaluation. Two rules go beyond the paper: a position
-whose side to move can complete a line at once scores as that win, even at the horizon (one ply
-of tactics the static evaluation would miss), and moves that hand the opponent an immediate line
-are skipped (this changes no value: the tree would find that loss one ply later).
+scores higher, and every win outranks every evaluation. With ``rules="ours"`` (the default) two
+rules go beyond the paper: a position whose side to move can complete a line at once scores as
+that win, even at the horizon (one ply of tactics the static evaluation would miss), and moves
+that hand the opponent an immediate line are skipped (this changes no value: the tree would find
+that loss one ply later).
+
+``rules="paper"`` is the papers' search as written (Sheoran et al. Sec. 3.2.1, Kang et al. Sec.
+3.2): every legal move is searched, and a node is a leaf when the depth is exhausted or the game
+is over (the last move made a line, or the board is full); every leaf, a finished game included,
+is scored by the static evaluation. The window evaluation counts a completed line as a window of
+inarow stones (81 points), H1 as its Feature 1 (so H1 with Feature 1 switched off does not see a
+line); H2 has no term for a line, so under the paper's rules a finished line is scored as a
+decided win or loss, as H2's source program does (Kang et al.'s reference [14]: 255 - depth).
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from agents.paper_heuristics import h1, h2, parse_weights, window_score, window_weights
+from agents.paper_heuristics import H1_FEATURES, h1, h2, parse_features, parse_weights, window_score, window_weights
 from agents.position import Geometry, Position
 from agents.scores import beyond, loss_score, win_score
 from agents.search_result import SearchResult, deepen, last_of
@@ -33,6 +42,9 @@ WIN_OFFSET = 10**15
 board Kaggle plays)."""
 INFINITY = 10**18
 EVALUATIONS = ("window", "h1", "h2")
+RULES = ("ours", "paper")
+"""``ours``: a win one ply ahead counts at the horizon and moves handing the opponent a line are
+skipped; ``paper``: the papers' plain search, every leaf (a finished game too) scored statically."""
 
 
 def adaptive_depth(position: Position) -> int:
@@ -53,11 +65,20 @@ class MinimaxSearch:
     """
 
     def __init__(self, root: Position, evaluation: str = "window", weights: tuple[int, ...] | None = None,
-                 memo: bool = True, limit: SearchLimit = NO_LIMIT) -> None:
-        """``weights`` are for 1..inarow stones in a window (default: the paper's, ``window_weights``)."""
+                 memo: bool = True, limit: SearchLimit = NO_LIMIT, rules: str = "ours",
+                 features: frozenset[int] = H1_FEATURES) -> None:
+        """``weights`` are for 1..inarow stones in a window (default: the paper's, ``window_weights``);
+        ``rules`` is one of ``RULES``; ``features`` are H1's features in use."""
         if evaluation not in EVALUATIONS:
             raise ValueError(f"evaluation {evaluation!r}: expected one of {', '.join(EVALUATIONS)}")
+        if rules not in RULES:
+            raise ValueError(f"rules {rules!r}: expected one of {', '.join(RULES)}")
         self.root = root
+        self.paper = rules == "paper"
+        self.features = features
+        # Under the paper's rules a finished line is scored by the evaluation, except H2's (see the module's
+        # docstring); H1 without its Feature 1 does not see a line at all, as the paper's Table 7 plays it.
+        self.line_is_evaluated = evaluation != "h2"
         self.shape: Geometry = root.geometry
         if weights is not None and len(weights) != self.shape.inarow:
             raise ValueError(f"{len(weights)} window weights for inarow {self.shape.inarow}: "
@@ -77,7 +98,8 @@ class MinimaxSearch:
         """``(current, mask, moves) -> score`` for the side to move, computed from scratch."""
         shape, weights = self.shape, self.weights
         if evaluation == "h1":
-            return lambda current, mask, moves: h1(shape, current, current ^ mask)
+            features = self.features
+            return lambda current, mask, moves: h1(shape, current, current ^ mask, features)
         if evaluation == "h2":
             return lambda current, mask, moves: h2(shape, current, current ^ mask)
         if self.incremental:
@@ -108,6 +130,8 @@ class MinimaxSearch:
         self.nodes += 1  # the root is a position the search entered, as every child is
         shape, root = self.shape, self.root
         possible = shape.possible(root.mask)
+        if self.paper:
+            return self._root_moves(possible, depth, first)
         wins = root.winning_cells() & possible
         if wins:
             return SearchResult(tuple(root.winning_columns()), beyond(win_score(shape, root.moves), WIN_OFFSET), depth,
@@ -116,13 +140,18 @@ class MinimaxSearch:
         if not safe:
             return SearchResult(tuple(root.legal_columns()), beyond(loss_score(shape, root.moves), WIN_OFFSET), depth,
                                 self.nodes)
-        order = [c for c in shape.centre_order if safe & shape.column_masks[c]]
+        return self._root_moves(safe, depth, first)
+
+    def _root_moves(self, moves: int, depth: int, first: int | None) -> SearchResult:
+        """Every root move among the cells ``moves``, ``first`` first, and the columns that reach the best value."""
+        shape, root = self.shape, self.root
+        order = [c for c in shape.centre_order if moves & shape.column_masks[c]]
         if first in order:
             order.remove(first)
             order.insert(0, first)
         best, columns = -INFINITY, []
         for column in order:
-            score = -self._child(root.current, root.mask, root.moves, safe & shape.column_masks[column],
+            score = -self._child(root.current, root.mask, root.moves, moves & shape.column_masks[column],
                                  depth - 1, -INFINITY, 1 - best)  # alpha best - 1: a tie comes back exact
             if score > best:
                 best, columns = score, [column]
@@ -147,6 +176,8 @@ class MinimaxSearch:
         if not self.nodes & self.check_mask and self.limit.expired():
             raise OutOfTime
         shape = self.shape
+        if self.paper:
+            return self._paper_node(current, mask, moves, depth, alpha, beta)
         if shape.winning_cells(current, mask) & shape.possible(mask):
             return beyond(win_score(shape, moves), WIN_OFFSET)
         if moves == shape.cells:
@@ -159,6 +190,30 @@ class MinimaxSearch:
         best = -INFINITY
         for column in shape.centre_order:
             move = safe & shape.column_masks[column]
+            if not move:
+                continue
+            score = -self._child(current, mask, moves, move, depth - 1, -beta, -alpha)
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _paper_node(self, current: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
+        """The papers' node: a leaf (depth spent, a line, a full board) is evaluated, else every move searched."""
+        shape = self.shape
+        if shape.has_line(current ^ mask):
+            if not self.line_is_evaluated:
+                return beyond(-win_score(shape, moves - 1), WIN_OFFSET)
+            return self.evaluate(current, mask, moves)
+        if depth <= 0 or moves == shape.cells:
+            return self.evaluate(current, mask, moves)
+        possible = shape.possible(mask)
+        best = -INFINITY
+        for column in shape.centre_order:
+            move = possible & shape.column_masks[column]
             if not move:
                 continue
             score = -self._child(current, mask, moves, move, depth - 1, -beta, -alpha)
@@ -215,13 +270,19 @@ class MinimaxStrategy:
     """Chooses by alpha-beta at the adaptive (or a fixed) depth; a seeded generator breaks ties."""
 
     def __init__(self, depth: int | None = None, evaluation: str = "window", weights: str | None = None,
-                 memo: bool = True, seed: int | None = None) -> None:
+                 memo: bool = True, seed: int | None = None, rules: str = "ours", features: str = "1234") -> None:
         if depth is not None and depth < 1:
             raise ValueError(f"minimax depth {depth}: expected 1 or more, or none for the paper's 4/5 rule")
         if evaluation not in EVALUATIONS:
             raise ValueError(f"evaluation {evaluation!r}: expected one of {', '.join(EVALUATIONS)}")
+        if rules not in RULES:
+            raise ValueError(f"rules={rules}: expected one of {', '.join(RULES)}")
+        self.features = parse_features(features)
+        if evaluation != "h1" and self.features != H1_FEATURES:
+            raise ValueError(f"features={features}: H1's features apply only with evaluation=h1")
         self.depth = depth
         self.evaluation = evaluation
+        self.rules = rules
         self.weights = None if weights is None else window_weights_of(weights)
         self.memo = memo
         self.seed = seed
@@ -233,7 +294,7 @@ class MinimaxStrategy:
 
     def search_for(self, position: Position, limit: SearchLimit = NO_LIMIT) -> MinimaxSearch:
         """A fresh search over ``position`` configured as this strategy is."""
-        return MinimaxSearch(position, self.evaluation, self.weights, self.memo, limit)
+        return MinimaxSearch(position, self.evaluation, self.weights, self.memo, limit, self.rules, self.features)
 
     def choose(self, position: Position, deadline: Deadline) -> int:
         search = self.search_for(position, deadline.limit())
@@ -250,11 +311,23 @@ class MinimaxStrategy:
 
 
 def make_strategy(depth: int | None = None, evaluation: str = "window", weights: str | None = None,
-                  memo: bool = True, seed: int | None = None) -> MinimaxStrategy:
+                  memo: bool = True, seed: int | None = None, rules: str = "ours",
+                  features: str = "1234") -> MinimaxStrategy:
     """Sheoran et al.'s minimax: depth 4/5 by the paper's rule unless ``depth`` is given.
 
     ``evaluation`` is ``window`` (the paper's), ``h1`` or ``h2`` (Kang, Wang & Hu); ``weights``
     replaces the window weights for 1..inarow stones, written ``1/3/9/81``; ``memo=false`` turns
-    off the incremental table and the evaluation memo (same moves, slower); ``seed`` breaks ties.
+    off the incremental table and the evaluation memo (same moves, slower: Sheoran's unoptimised
+    minimax, which recounts every window at every leaf); ``seed`` breaks ties.
+
+    ``rules=paper`` searches as the papers wrote it: every legal move, and every leaf (the depth
+    exhausted, or the game over) scored by the evaluation; ``rules=ours`` (the default) adds two
+    rules, a win one ply ahead counted at the horizon and no move that hands the opponent a line.
+    ``features`` (with ``evaluation=h1`` only) lists the digits of H1's features in use, ``1234``
+    all four (Kang et al.'s Tables 7 and 8 use single features and combinations, like ``34``).
+
+    Sheoran's agents as written: ``rules=paper,memo=false,depth=1`` (2, 3) for the unoptimised
+    minimax of the paper's depths up to 3, ``rules=paper`` for the optimised one at depth 4/5.
+    Kang's: ``rules=paper,evaluation=h1,depth=4`` (H1 with all features), ``evaluation=h2`` for H2.
     """
-    return MinimaxStrategy(depth, evaluation, weights, memo, seed)
+    return MinimaxStrategy(depth, evaluation, weights, memo, seed, rules, features)

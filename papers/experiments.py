@@ -3,8 +3,15 @@
 Two papers seeded this project. Sheoran et al. (2021) compare a depth-limited minimax (depths 1,
 2, 3 and their adaptive 4/5) and an MCTS on a per-move time limit against Kaggle's built-in
 ``random`` and ``negamax`` and against each other (their Fig. 3, 4, 5). Kang, Wang & Hu (2019)
-play minimax with their heuristic H1 against itself at pairs of depths (Table 6), against the
-heuristic H2 (Table 9), and count nodes and time per move at depths 4 and 6 (Fig. 12, 13).
+play minimax with their heuristic H1 against itself at pairs of depths (Table 6), H1's features
+alone and combined against the heuristic H2 (Tables 7 and 8), H1 against H2 (Table 9), and count
+nodes and time per move at depths 4 and 6 (Fig. 12, 13).
+
+Every experiment plays the papers' agents as written (``minimax:rules=paper``, the unoptimised
+``memo=false`` one at Sheoran's depths up to 3, plain UCB1 ``mcts:proofs=false,reuse=false``), the
+claims are tested on them, and our enhanced agents play beside them where the difference teaches
+something (their claims are marked "(ours)"). MCTS's time limit T_max is counted in CPU seconds of
+the game's process (``clock=cpu``), so a busy machine cannot shorten it.
 
 Each experiment is a set of ``Cell`` s, one colour-swapped match each, and the ``Claim`` s of its
 paper: a number where the text gives one (the figures themselves are images we cannot read, so
@@ -31,7 +38,7 @@ NODES = "nodes"
 """Nodes searched and time per move against the move number (Kang's Fig. 12 and 13)."""
 KINDS = (SERIES, SEATS, NODES)
 
-CLAIM_TESTS = ("win_rate", "above_half", "below_half", "rises", "falls_with_move", "nodes_track_time")
+CLAIM_TESTS = ("win_rate", "above_half", "below_half", "rises", "falls_with_move", "nodes_track_time", "faster")
 """How a claim is checked against our games (``papers.verdicts`` holds the tests):
 
 - ``win_rate``: the pooled win rate of ``cells`` against the paper's number, by a score test of that
@@ -44,14 +51,16 @@ CLAIM_TESTS = ("win_rate", "above_half", "below_half", "rises", "falls_with_move
 - ``falls_with_move``: the correlation of log nodes with the move number (Fisher's z), ``effect`` a
   correlation;
 - ``nodes_track_time``: the correlation of nodes and seconds over every move searched, ``effect`` a
-  correlation.
+  correlation;
+- ``faster``: the moves of ``cells`` against the same moves of ``baseline`` (the same games, move for
+  move), by the mean over games of log(baseline seconds / seconds); ``effect`` is that log ratio.
 """
 
 DEFAULT_EFFECTS = {"win_rate": 0.05, "above_half": 0.10, "below_half": 0.10, "rises": 0.10,
-                   "falls_with_move": 0.3, "nodes_track_time": 0.3}
+                   "falls_with_move": 0.3, "nodes_track_time": 0.3, "faster": math.log(1.1)}
 """The effect a test should detect when a claim states none: 5 points off a quoted rate, a score of
 60% (40%) for "wins"/"loses", a rise of 10 points across a series, a correlation of 0.3 (a "medium"
-correlation in Cohen's terms)."""
+correlation in Cohen's terms), a move 10% faster."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +73,8 @@ class Cell:
     second: str
     value: float | None = None
     """``x`` as a number where it is one (T_max in ms), so figures can place it on a log axis."""
+    games: int | None = None
+    """This cell's games when they differ from the experiment's (a claim that needs more)."""
 
     @property
     def slug(self) -> str:
@@ -103,6 +114,8 @@ class Claim:
             raise ValueError(f"claim {self.text!r}: a win_rate claim needs the paper's value")
         if self.test == "rises" and not self.baseline and len(self.scores) != len(self.cells):
             raise ValueError(f"claim {self.text!r}: a rise over a series needs one score per cell, or a baseline")
+        if self.test == "faster" and not self.baseline:
+            raise ValueError(f"claim {self.text!r}: a speed claim needs the baseline it is faster than")
 
 
 @dataclass(frozen=True)
@@ -134,9 +147,10 @@ class Experiment:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"experiment {self.key}: kind {self.kind!r}, expected one of {', '.join(KINDS)}")
-        if self.games < 2 or self.games % 2:
-            raise ValueError(f"experiment {self.key}: {self.games} games per cell; use an even number, "
-                             "2 or more, so every game has its colour-swapped twin")
+        for games in {self.games} | {c.games for c in self.cells if c.games is not None}:
+            if games < 2 or games % 2:
+                raise ValueError(f"experiment {self.key}: {games} games per cell; use an even number, "
+                                 "2 or more, so every game has its colour-swapped twin")
         known = {(cell.series, cell.x) for cell in self.cells}
         for claim in self.claims:
             for point in claim.cells + claim.baseline:
@@ -146,6 +160,19 @@ class Experiment:
     def cell(self, series: str, x: str) -> Cell:
         return next(c for c in self.cells if (c.series, c.x) == (series, x))
 
+    def games_of(self, cell: Cell) -> int:
+        """The games ``cell`` plays: its own count, else the experiment's."""
+        return self.games if cell.games is None else cell.games
+
+    def games_text(self) -> str:
+        """``100 games per cell`` and the cells that play another number."""
+        others: dict[int, list[str]] = {}
+        for cell in self.cells:
+            if cell.games is not None and cell.games != self.games:
+                others.setdefault(cell.games, []).append(f"{cell.series} at {cell.x}")
+        extra = "".join(f"; {games} in {', '.join(names)}" for games, names in others.items())
+        return f"{self.games} games per cell{extra}"
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -153,13 +180,27 @@ class Profile:
 
     name: str
     sheoran_games: int
+    """Per point of Fig. 3 and 4 (the paper's 100)."""
+    adaptive_games: int
+    """Minimax 4/5 against kaggle's negamax, the paper's 93.75%: enough games to tell it from ours."""
     fig5_games: int
+    """Per point of Fig. 5 (the paper's 250)."""
+    beside_games: int
+    """Per point of our enhanced agents where they play beside the papers' (no claim rests on them alone)."""
     kang_games: int
+    """Per cell of Tables 6 (depths ``table6_depths``) and 9 (the paper's Table 5: 100 rounds)."""
+    deep_games: int
+    """Per cell of Table 6 with a side at ``table6_deep_depth``."""
+    features_games: int
+    """Per cell of Tables 7 and 8."""
     node_games: int
+    speed_games: int
+    """Games of Sheoran's minimax with and without its table (the same games, move for move)."""
     solver_games: int
     mcts_budgets_ms: tuple[int, ...]
     fig5_budgets_ms: tuple[int, ...]
     table6_depths: tuple[int, ...]
+    table6_deep_depth: int | None
     table9_depths: tuple[int, ...]
     solver_spec: str
     mcts_opponent_ms: int
@@ -168,80 +209,127 @@ class Profile:
 
 
 QUICK = Profile(
-    name="quick", sheoran_games=6, fig5_games=6, kang_games=6, node_games=2, solver_games=4,
-    mcts_budgets_ms=(10, 100, 250), fig5_budgets_ms=(10, 100), table6_depths=(1, 2, 4), table9_depths=(2, 4),
-    solver_spec="solver:time_budget=0.25", mcts_opponent_ms=250,
+    name="quick", sheoran_games=6, adaptive_games=6, fig5_games=6, beside_games=2, kang_games=6, deep_games=2,
+    features_games=2, node_games=2, speed_games=2, solver_games=4,
+    mcts_budgets_ms=(10, 100, 250), fig5_budgets_ms=(10, 100), table6_depths=(1, 2, 4), table6_deep_depth=None,
+    table9_depths=(2, 4), solver_spec="solver:time_budget=0.25", mcts_opponent_ms=250,
 )
-"""A smoke run (about 200 games): every experiment, every figure and table, intervals far too wide to conclude."""
+"""A smoke run (about 400 games): every experiment, every figure and table, intervals far too wide to conclude."""
 
 FULL = Profile(
-    name="full", sheoran_games=100, fig5_games=50, kang_games=20, node_games=10, solver_games=20,
+    name="full", sheoran_games=100, adaptive_games=400, fig5_games=250, beside_games=100, kang_games=100,
+    deep_games=100, features_games=100, node_games=10, speed_games=100, solver_games=100,
     mcts_budgets_ms=(10, 50, 100, 250, 500, 1000), fig5_budgets_ms=(10, 100, 250, 1000),
-    table6_depths=(1, 2, 3, 4, 5, 6), table9_depths=(2, 4, 6, 8),
+    table6_depths=(2, 3, 4, 5, 6), table6_deep_depth=8, table9_depths=(2, 4, 6, 8),
     solver_spec="solver:time_budget=0.5", mcts_opponent_ms=250,
 )
-"""The paper-sized run: 100 games per point of Fig. 3 and 4 as in the paper, 50 (the paper: 250) per point
-of Fig. 5, 20 per depth pair of Table 6 (the paper: 10), 20 per depth of Table 9, 10 per depth of Fig. 12/13
-and 20 per opponent of the solver (3440 games)."""
+"""The paper-sized run: 100 games per point of Fig. 3 and 4 as in the paper (400 for minimax 4/5 against
+negamax), 250 per point of Fig. 5 as in the paper, 100 per depth pair of Table 6 at depths 2 to 6 and per
+depth of Table 9 and per cell of Tables 7 and 8 (the paper's Table 5: 100 rounds), 100 per pair with depth 8
+too (about 10 CPU seconds a game), 100 per point of our enhanced agents beside the papers', 100 games of
+each side of Sheoran's speed claim and 100 per opponent of the solver: 12,920 games, about 11 CPU hours
+(measured by benchmarks/report_cost.py)."""
 
 PROFILES = {profile.name: profile for profile in (QUICK, FULL)}
 
 ADAPTIVE = "4/5"
 OPPONENTS = ("kaggle:random", "kaggle:negamax")
+OURS = " (ours)"
+"""Appended to a series or claim played by our enhanced agents rather than the papers' as written."""
 
 
 def minimax_spec(depth: str) -> str:
-    """The registry spec of Sheoran's minimax at ``depth`` ("1", "2", "3" or the adaptive "4/5")."""
+    """Our enhanced minimax at ``depth`` ("1", "2", "3" or the adaptive "4/5")."""
     return AgentSpec.registered("minimax", **({} if depth == ADAPTIVE else {"depth": int(depth)})).text
 
 
+def paper_minimax_spec(depth: str) -> str:
+    """Sheoran's minimax as written: the unoptimised one (no table, ``memo=false``) at depths up to 3,
+    as the paper played them, and the optimised one at the adaptive 4/5."""
+    if depth == ADAPTIVE:
+        return AgentSpec.registered("minimax", rules="paper").text
+    return AgentSpec.registered("minimax", depth=int(depth), memo=False, rules="paper").text
+
+
 def mcts_spec(budget_ms: int) -> str:
-    return AgentSpec.registered("mcts").with_time_budget(budget_ms / 1000).text
+    """Our enhanced MCTS (solver proofs, tree reuse) with T_max in CPU seconds."""
+    return AgentSpec.registered("mcts", clock="cpu").with_time_budget(budget_ms / 1000).text
 
 
-def h_spec(depth: int, heuristic: str) -> str:
-    return AgentSpec.registered("minimax", depth=depth, evaluation=heuristic).text
+def plain_mcts_spec(budget_ms: int) -> str:
+    """Sheoran's MCTS as written: plain UCB1 (c = 2, random rollouts), T_max in CPU seconds."""
+    return AgentSpec.registered("mcts", clock="cpu", proofs=False, reuse=False).with_time_budget(budget_ms / 1000).text
+
+
+def h_spec(depth: int, heuristic: str, rules: str = "paper", features: str | None = None) -> str:
+    """Kang's minimax with ``heuristic`` at ``depth``: as written (``rules=paper``) unless ``rules`` says ours."""
+    extra = {"features": features} if features is not None else {}
+    return AgentSpec.registered("minimax", depth=depth, evaluation=heuristic, rules=rules, **extra).text
 
 
 def budget_label(budget_ms: int) -> str:
     return f"{budget_ms} ms"
 
 
-MINIMAX_NOTE = ("Our minimax goes beyond the paper in two rules: it takes an immediate win even at the horizon "
-                "and never plays a move that hands the opponent a line at once. kaggle's negamax, as installed, "
-                "is a plain negamax to depth 4 (no pruning) that takes an immediate win, scores a move at the "
-                "horizon by its own stones beside and below the cell it lands in, and breaks ties at random; "
-                "it may differ from the version the paper played in 2021.")
-MCTS_NOTE = ("Our MCTS adds MCTS-solver proofs and keeps its tree between moves; the paper's time limit "
-             "T_max is per move, as ours is, but its machine and language speed are unknown, so equal "
-             "milliseconds need not mean equal simulations.")
-KANG_CONFIG = BoardConfig(act_timeout=20.0)
-"""Kang et al. searched to a fixed depth with no clock; 20 s per move lets every search finish its depth
+NEGAMAX_TEXT = ("kaggle's negamax, as installed, is a plain negamax to depth 4 (no pruning, no memo) that takes "
+                "an immediate win at every node; at the horizon it scores a move as (cells + 1 - stones) / 2, "
+                "the score of a win at that ply, plus one for each own stone left or right of the cell it lands "
+                "in and for the one below it (counted only above the second row), and it breaks ties by a coin "
+                "flip per column. It may differ from the version the paper played in 2021.")
+MINIMAX_NOTE = ("The papers' minimax is played as written: every move searched, every leaf (a finished game "
+                "included) scored by the window count, so depth 1 neither sees the opponent's reply nor values a "
+                "win above the count. Our enhanced minimax, beside it, also takes an immediate win at the horizon "
+                "and never plays a move that hands the opponent a line. " + NEGAMAX_TEXT)
+MCTS_NOTE = ("The papers' MCTS is played as written: plain UCB1 with c = 2 and random rollouts, a fresh tree each "
+             "move. Our enhanced MCTS, beside it, adds MCTS-solver proofs and keeps its tree between moves. T_max "
+             "is per move, as in the paper, and counted in CPU seconds of the game's process; the paper's machine "
+             "and language speed are unknown, so equal milliseconds need not mean equal simulations.")
+CLOCK_CONFIG = BoardConfig(act_timeout=30.0)
+"""For cells with an MCTS: its T_max is counted in CPU seconds (``clock=cpu``), and actTimeout, wall time,
+is 30 s, so a busy machine can neither shorten a move's computation nor time a move out."""
+SEARCH_CONFIG = BoardConfig(act_timeout=30.0)
+"""For Sheoran's minimax cells: it searches to a fixed depth, and the unoptimised one and kaggle's negamax
+(no pruning) can take seconds on a busy machine; 30 s lets every move finish."""
+KANG_CONFIG = BoardConfig(act_timeout=30.0)
+"""Kang et al. searched to a fixed depth with no clock; 30 s per move lets every search finish its depth
 (H1 at depth 8 takes over a second on some positions, past Kaggle's 2 s once the machine is busy)."""
 KANG_OPENING_PLIES = 4
 """Random plies before Kang's agents take over: their searches are deterministic, so without them the
 games of a cell would repeat; 4 plies give 2401 openings where 2 would give 49."""
-KANG_NOTE = ("Kang et al. made a random move every third move and played 10 rounds; we start each "
-             "colour-swapped pair from a shared random 4-ply opening instead, so games differ while both "
-             "sides see the same position. H1's values for its features 3 and 4 are ours: the paper orders "
-             "them without printing the numbers (see agents/paper_heuristics.py), so our H1 is a reading of the "
-             "paper, not necessarily its exact function.")
+KANG_NOTE = ("Kang et al.'s minimax is played as written (every leaf, a finished game included, scored by the "
+             "heuristic; H1's broken three scored 900,000). They made a random move every third move and played "
+             "100 rounds (Table 5); we start each colour-swapped pair from a shared random 4-ply opening instead, "
+             "so games differ while both sides see the same position. H1's values for its features 3 and 4 are "
+             "ours: the paper orders them without printing the numbers in its text (see "
+             "agents/paper_heuristics.py), so our H1 is a reading of the paper, not necessarily its exact "
+             "function. H2 has no term for a line; as in its source program, a finished line scores as a win.")
+SPEED_NOTE = ("Both agents play the same games move for move (the table changes the work, not the moves); time is "
+              "each move's wall seconds in the game, and the games of both cells were played one after another, "
+              "so load may differ between them.")
 
 
 def sheoran_fig3(profile: Profile) -> Experiment:
     depths = ("1", "2", "3", ADAPTIVE)
-    cells = tuple(Cell(f"vs {opponent}", depth, minimax_spec(depth), opponent)
+    cells = tuple(Cell(f"vs {opponent}", depth, paper_minimax_spec(depth), opponent,
+                       games=profile.adaptive_games if (opponent, depth) == ("kaggle:negamax", ADAPTIVE) else None)
                   for opponent in OPPONENTS for depth in depths)
     random_series, negamax_series = (f"vs {opponent}" for opponent in OPPONENTS)
+    ours_series = negamax_series + OURS
+    cells += tuple(Cell(ours_series, depth, minimax_spec(depth), "kaggle:negamax",
+                        games=profile.adaptive_games if depth == ADAPTIVE else profile.beside_games)
+                   for depth in depths)
     return Experiment(
         key="sheoran-fig3", paper=SHEORAN, title="Fig. 3: minimax against kaggle's random and negamax, by depth",
-        setup="minimax at depths 1, 2, 3 and the adaptive 4/5 (4 while more than a third of the board is empty, "
-              "then 5) against kaggle's built-in agents; the paper played 100 games per point.",
-        kind=SERIES, cells=cells, games=profile.sheoran_games, x_label="minimax depth",
+        setup="Sheoran's minimax as written (the unoptimised one at depths 1, 2, 3, the optimised one at the "
+              "adaptive 4/5: 4 while more than a third of the board is empty, then 5) against kaggle's built-in "
+              "agents; our enhanced minimax against negamax beside it. The paper played 100 games per point.",
+        kind=SERIES, cells=cells, games=profile.sheoran_games, x_label="minimax depth", config=SEARCH_CONFIG,
         claims=(
             # Sheoran et al., Sec. 4.1: "beat negamax in 93.75% of the all games played".
             Claim("the optimised minimax (depth 4/5) beats negamax in 93.75% of the games", "win_rate",
                   ((negamax_series, ADAPTIVE),), 0.9375, note=MINIMAX_NOTE),
+            Claim("the optimised minimax (depth 4/5) beats negamax in 93.75% of the games" + OURS, "win_rate",
+                  ((ours_series, ADAPTIVE),), 0.9375, note=MINIMAX_NOTE),
             # Sec. 4.1: "able to defeat random agents in all of the games consistently"; a 99% rate is
             # the departure the test should see.
             Claim("minimax beats the random agent in all of the games, at every depth", "win_rate",
@@ -250,7 +338,10 @@ def sheoran_fig3(profile: Profile) -> Experiment:
                        "in n games still leaves 100% inside the interval only while n is small."),
             Claim("up to depth 3, minimax does not get good results against negamax (read: it wins at most "
                   "half its games)", "below_half", tuple((negamax_series, d) for d in ("1", "2", "3")),
-                  note=MINIMAX_NOTE + " Those two rules give even depth 1 the tactics of a deeper search."),
+                  note=MINIMAX_NOTE),
+            Claim("up to depth 3, minimax does not get good results against negamax" + OURS, "below_half",
+                  tuple((ours_series, d) for d in ("1", "2", "3")),
+                  note=MINIMAX_NOTE + " Our two rules give even depth 1 the tactics of a deeper search."),
             Claim("depth 4/5 does much better against negamax than depths up to 3", "rises",
                   ((negamax_series, ADAPTIVE),), baseline=tuple((negamax_series, d) for d in ("1", "2", "3")),
                   note=MINIMAX_NOTE, effect=0.15),
@@ -263,13 +354,17 @@ def sheoran_fig3(profile: Profile) -> Experiment:
 
 def sheoran_fig4(profile: Profile) -> Experiment:
     budgets = profile.mcts_budgets_ms
-    cells = tuple(Cell(f"vs {opponent}", budget_label(b), mcts_spec(b), opponent, float(b))
+    cells = tuple(Cell(f"vs {opponent}", budget_label(b), plain_mcts_spec(b), opponent, float(b))
                   for opponent in OPPONENTS for b in budgets)
+    cells += tuple(Cell("vs kaggle:negamax" + OURS, budget_label(b), mcts_spec(b), "kaggle:negamax", float(b),
+                        games=profile.beside_games) for b in budgets)
     return Experiment(
         key="sheoran-fig4", paper=SHEORAN, title="Fig. 4: MCTS against kaggle's random and negamax, by time per move",
-        setup="MCTS (UCB1, c = 2, random rollouts) with a per-move time limit T_max against kaggle's built-in "
-              "agents; the paper played 100 games per point and gives no number in its text.",
-        kind=SERIES, cells=cells, games=profile.sheoran_games, x_label="MCTS time per move (T_max)",
+        setup="Sheoran's MCTS as written (plain UCB1, c = 2, random rollouts, a fresh tree each move) with a "
+              "per-move limit T_max in CPU seconds against kaggle's built-in agents; our enhanced MCTS against "
+              "negamax beside it. The paper played 100 games per point and gives no number in its text.",
+        kind=SERIES, cells=cells, games=profile.sheoran_games, x_label="MCTS time per move (T_max, CPU)",
+        config=CLOCK_CONFIG,
         claims=tuple(
             Claim(f"as T_max grows, MCTS wins more often against {opponent.removeprefix('kaggle:')}", "rises",
                   tuple((f"vs {opponent}", budget_label(b)) for b in budgets),
@@ -282,19 +377,27 @@ def sheoran_fig4(profile: Profile) -> Experiment:
 def sheoran_fig5(profile: Profile) -> Experiment:
     depths = ("1", "2", "3", ADAPTIVE)
     budgets = profile.fig5_budgets_ms
-    cells = tuple(Cell(f"depth {depth}", budget_label(b), minimax_spec(depth), mcts_spec(b), float(b))
+    cells = tuple(Cell(f"depth {depth}", budget_label(b), paper_minimax_spec(depth), plain_mcts_spec(b), float(b))
                   for depth in depths for b in budgets)
+    cells += tuple(Cell(f"depth {depth}{OURS}", budget_label(b), minimax_spec(depth), mcts_spec(b), float(b),
+                        games=profile.beside_games) for depth in ("1", ADAPTIVE) for b in budgets)
     smallest, largest = budget_label(budgets[0]), budget_label(budgets[-1])
     return Experiment(
         key="sheoran-fig5", paper=SHEORAN, title="Fig. 5: minimax at each depth against MCTS at each time per move",
-        setup="minimax at depths 1, 2, 3 and 4/5 against MCTS at each T_max; the paper played 250 games per point.",
-        kind=SERIES, cells=cells, games=profile.fig5_games, x_label="MCTS time per move (T_max)",
+        setup="Sheoran's minimax as written at depths 1, 2, 3 (unoptimised) and 4/5 (optimised) against their "
+              "plain UCB1 MCTS at each T_max (CPU seconds); our enhanced minimax at depths 1 and 4/5 against our "
+              "enhanced MCTS beside them. The paper played 250 games per point.",
+        kind=SERIES, cells=cells, games=profile.fig5_games, x_label="MCTS time per move (T_max, CPU)",
+        config=CLOCK_CONFIG,
         claims=(
             # Sec. 4.3 and 5: "an average win rate of 79%" of the depth 4/5 minimax against MCTS.
             Claim("minimax at depth 4/5 wins 79% of its games against MCTS on average over T_max", "win_rate",
                   tuple((f"depth {ADAPTIVE}", budget_label(b)) for b in budgets), 0.79,
                   note=MCTS_NOTE + " The average depends on which T_max values are swept; the paper's are not "
                                    "listed in its text."),
+            Claim("minimax at depth 4/5 wins 79% of its games against MCTS on average over T_max" + OURS,
+                  "win_rate", tuple((f"depth {ADAPTIVE}{OURS}", budget_label(b)) for b in budgets), 0.79,
+                  note=MCTS_NOTE),
             Claim("at a small T_max, minimax beats MCTS even at low depths", "above_half",
                   tuple((f"depth {d}", smallest) for d in ("1", "2", "3")), note=MINIMAX_NOTE, effect=0.15),
             Claim("at a larger T_max, MCTS dominates minimax up to depth 3", "below_half",
@@ -311,14 +414,37 @@ def sheoran_fig5(profile: Profile) -> Experiment:
     )
 
 
+def sheoran_speed(profile: Profile) -> Experiment:
+    on = AgentSpec.registered("minimax", rules="paper").text
+    off = AgentSpec.registered("minimax", rules="paper", memo=False).text
+    cells = (Cell("table", "self-play", on, on), Cell("no table", "self-play", off, off))
+    return Experiment(
+        key="sheoran-speed", paper=SHEORAN, title="Sec. 3.2.1: the dynamic-programming table makes minimax faster",
+        setup="Sheoran's minimax as written at depth 4/5 against itself, with its window-count table and memo "
+              "(memo=true) and without (memo=false: every window recounted at every leaf), over the same games "
+              "from the same openings. " + SPEED_NOTE,
+        kind=NODES, cells=cells, games=profile.speed_games, opening_plies=KANG_OPENING_PLIES, config=SEARCH_CONFIG,
+        x_label="move number",
+        claims=(
+            Claim("with the table, minimax takes less time per move on the same positions", "faster",
+                  (("table", "self-play"),), baseline=(("no table", "self-play"),), note=SPEED_NOTE),
+        ),
+    )
+
+
 def kang_table6(profile: Profile) -> Experiment:
     depths = profile.table6_depths
     cells = tuple(Cell(f"depth {a}", f"depth {b}", h_spec(a, "h1"), h_spec(b, "h1"))
                   for i, a in enumerate(depths) for b in depths[i:])
+    deep = profile.table6_deep_depth
+    if deep is not None:
+        cells += tuple(Cell(f"depth {a}", f"depth {deep}", h_spec(a, "h1"), h_spec(deep, "h1"),
+                            games=profile.deep_games) for a in depths + (deep,))
     return Experiment(
         key="kang-table6", paper=KANG, title="Table 6: H1 against itself at each pair of depths",
-        setup="minimax with Kang's heuristic H1 against itself; rows are the first mover's depth, columns the "
-              "second mover's. The paper played 10 rounds per pair and gives its table as an image.",
+        setup="Kang's minimax with H1 as written against itself; rows are the first mover's depth, columns the "
+              "second mover's. The paper played 10 rounds per pair (Table 6's title; its Table 5 says 100) and "
+              "gives its table as an image.",
         kind=SEATS, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
         x_label="depth",
         claims=(
@@ -328,21 +454,69 @@ def kang_table6(profile: Profile) -> Experiment:
     )
 
 
+TABLE7_FEATURES = ("1", "2", "3", "4")
+TABLE8_FEATURES = ("34", "234", "12", "1234")
+"""Kang's Table 5, situation 2: each feature alone (Table 7); features 4 and 3, 4 3 and 2, all (Table 8);
+and features 1 and 2, which its text says come close to H2."""
+FEATURES_DEPTH = 4
+"""Kang's Table 5, situation 2: "Let Depth = 4"."""
+
+
+def feature_label(features: str) -> str:
+    return "F" + "+F".join(sorted(features))
+
+
+def kang_features(profile: Profile, table: str, sets: tuple[str, ...]) -> Experiment:
+    cells = tuple(Cell("H1 vs H2", feature_label(f), h_spec(FEATURES_DEPTH, "h1", features=f),
+                       h_spec(FEATURES_DEPTH, "h2")) for f in sets)
+    point = {f: ("H1 vs H2", feature_label(f)) for f in sets}
+    claims: tuple[Claim, ...]
+    if table == "7":
+        claims = (Claim("no single feature of H1 is enough to defeat H2 (each wins at most half)", "below_half",
+                        tuple(point.values()), note=KANG_NOTE),)
+        title = "Table 7: each feature of H1 alone against H2, depth 4"
+    else:
+        claims = (
+            Claim("the more features H1 combines, the more it wins against H2 (F3+F4, F2+F3+F4, all)", "rises",
+                  (point["34"], point["234"], point["1234"]), scores=(2.0, 3.0, 4.0), note=KANG_NOTE),
+            Claim("H1 with features 1 and 2 only is close to H2 (scores within 10 points of half)", "win_rate",
+                  (point["12"],), 0.5, effect=0.10, note=KANG_NOTE + " Read as a win rate of 50%, the score test "
+                  "of which has the power to see 10 points either way."),
+        )
+        title = "Table 8: combined features of H1 against H2, depth 4"
+    return Experiment(
+        key=f"kang-table{table}", paper=KANG, title=title,
+        setup="Kang's minimax as written with H1 restricted to some of its features (1: a line, 2: three "
+              "connected and the broken three, 3: two connected, 4: an isolated stone) against H2, both at "
+              "depth 4 (Table 5, situation 2); the paper gives its table as an image.",
+        kind=SERIES, cells=cells, games=profile.features_games, opening_plies=KANG_OPENING_PLIES,
+        config=KANG_CONFIG, x_label="H1's features", claims=claims, ordered_x=False,
+    )
+
+
 def kang_table9(profile: Profile) -> Experiment:
     depths = profile.table9_depths
+    ours = "H1 vs H2" + OURS
     cells = tuple(Cell("H1 vs H2", f"depth {d}", h_spec(d, "h1"), h_spec(d, "h2")) for d in depths)
-    claims = [Claim("at depth 2, H1 is much weaker than H2", "below_half", (("H1 vs H2", "depth 2"),),
-                    note=KANG_NOTE, effect=0.15)] if 2 in depths else []
-    if 4 in depths:
-        claims.append(Claim("at depth 4, H1 is a little stronger than H2", "above_half", (("H1 vs H2", "depth 4"),),
-                            note=KANG_NOTE, effect=0.05))
-    deep = tuple(("H1 vs H2", f"depth {d}") for d in depths if d >= 4)
-    if deep:
-        claims.append(Claim("from depth 4 on, H1 wins more than H2 (pooled over the depths from 4)", "above_half",
-                            deep, note=KANG_NOTE))
+    cells += tuple(Cell(ours, f"depth {d}", h_spec(d, "h1", rules="ours"), h_spec(d, "h2", rules="ours"))
+                   for d in depths)
+    claims = []
+    for series, suffix in (("H1 vs H2", ""), (ours, OURS)):
+        if 2 in depths:
+            claims.append(Claim("at depth 2, H1 is much weaker than H2" + suffix, "below_half",
+                                ((series, "depth 2"),), note=KANG_NOTE, effect=0.15))
+        if 4 in depths:
+            claims.append(Claim("at depth 4, H1 is a little stronger than H2" + suffix, "above_half",
+                                ((series, "depth 4"),), note=KANG_NOTE, effect=0.05))
+        deep = tuple((series, f"depth {d}") for d in depths if d >= 4)
+        if deep:
+            claims.append(Claim("from depth 4 on, H1 wins more than H2 (pooled over the depths from 4)" + suffix,
+                                "above_half", deep, note=KANG_NOTE))
     return Experiment(
         key="kang-table9", paper=KANG, title="Table 9: H1 against H2 at equal depths",
-        setup="minimax with H1 against minimax with H2 at the same depth; the paper gives its table as an image.",
+        setup="Kang's minimax as written with H1 against it with H2 at the same depth, and our enhanced minimax "
+              "(a win one ply ahead counted at the horizon, no move that hands the opponent a line) with the same "
+              "heuristics beside it; the paper gives its table as an image.",
         kind=SERIES, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
         x_label="search depth of both",
         claims=tuple(claims), heat_map=True,
@@ -353,9 +527,9 @@ def kang_nodes(profile: Profile) -> Experiment:
     cells = tuple(Cell(f"depth {d}", "self-play", h_spec(d, "h1"), h_spec(d, "h1")) for d in (4, 6))
     return Experiment(
         key="kang-fig12-13", paper=KANG, title="Fig. 12 and 13: nodes searched and time per move, depths 4 and 6",
-        setup="H1 against itself at depth 4 and at depth 6. Time per move is each move's duration in the "
-              "kaggle-environments game; nodes, the depth reached and evaluations are what each move's search "
-              "reported as it played, recorded with the game.",
+        setup="Kang's minimax as written with H1 against itself at depth 4 and at depth 6. Time per move is each "
+              "move's duration in the kaggle-environments game; nodes, the depth reached and evaluations are what "
+              "each move's search reported as it played, recorded with the game.",
         kind=NODES, cells=cells, games=profile.node_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
         x_label="move number",
         claims=(
@@ -370,13 +544,15 @@ def kang_nodes(profile: Profile) -> Experiment:
 
 
 def solver_gauntlet(profile: Profile) -> Experiment:
-    opponents = ("kaggle:random", "kaggle:negamax", "random", "negamax", "minimax", mcts_spec(profile.mcts_opponent_ms))
+    opponents = ("kaggle:random", "kaggle:negamax", "random", "negamax", "minimax",
+                 plain_mcts_spec(profile.mcts_opponent_ms))
     cells = tuple(Cell("solver", opponent, profile.solver_spec, opponent) for opponent in opponents)
     return Experiment(
         key="solver", paper="this project", title="Our solver against every other agent",
         setup=f"{profile.solver_spec} (the opening book where present, then iterative deepening into an exact "
               "solve within its time) against each other agent. No paper reports this; the claim is ours.",
         kind=SERIES, cells=cells, games=profile.solver_games, x_label="opponent", ordered_x=False,
+        config=CLOCK_CONFIG,
         claims=(Claim("the solver scores above one half against the other agents (pooled over them)", "above_half",
                       tuple((c.series, c.x) for c in cells)),),
     )
@@ -384,8 +560,10 @@ def solver_gauntlet(profile: Profile) -> Experiment:
 
 def experiments(profile: Profile) -> tuple[Experiment, ...]:
     """Every experiment of the report, in the order it is written."""
-    return (sheoran_fig3(profile), sheoran_fig4(profile), sheoran_fig5(profile), kang_table6(profile),
-            kang_table9(profile), kang_nodes(profile), solver_gauntlet(profile))
+    return (sheoran_fig3(profile), sheoran_fig4(profile), sheoran_fig5(profile), sheoran_speed(profile),
+            kang_table6(profile), kang_features(profile, "7", TABLE7_FEATURES),
+            kang_features(profile, "8", TABLE8_FEATURES), kang_table9(profile), kang_nodes(profile),
+            solver_gauntlet(profile))
 
 
 ELO_EXPERIMENTS = ("sheoran-fig3", "sheoran-fig4", "sheoran-fig5", "solver")

@@ -19,7 +19,7 @@ from types import ModuleType
 from harness import statistics
 from harness.results_text import interval_text, signed
 from harness.statistics import Interval
-from papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Experiment, Profile
+from papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Experiment, Profile, h_spec
 from papers.runner import ExperimentResult, move_samples, play_conditions, simulations_per_move
 from papers.verdicts import (
     ALPHA,
@@ -93,9 +93,15 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "games: the games over the design effect, at most the games played, and the number of clusters when "
         "every game had the same result. The repeats are counted beside each verdict.",
         "",
-        "MCTS and the solver stop on the wall clock, so a busy machine weakens them; the depth-limited agents "
-        "play the same moves at any speed. Each game records the machine's load average at its start and end "
-        "and its process's CPU seconds: the conditions table below is read from those records.",
+        "Every MCTS counts its time per move T_max in CPU seconds of the game's process (`clock=cpu`, "
+        "`time.process_time`), and its games allow 30 s of wall time per move (actTimeout), so a busy machine "
+        "can neither shorten an MCTS move's computation nor time a move out. kaggle-environments runs both "
+        "agents of a game in that one process, one move at a time, so the CPU seconds of an MCTS move are its "
+        "own; kaggle's built-in agents have no clock (they search to a fixed depth) and are only held to the "
+        "30 s. The solver alone stops on the wall clock (its own time budget), so a busy machine weakens it; "
+        "the depth-limited agents play the same moves at any speed. Each game records the machine's load "
+        "average at its start and end and its process's CPU seconds: the conditions table below is read from "
+        "those records.",
     ]
     if profile.name != "full":
         header += ["", f"**This is the {profile.name} profile, a smoke run: with this few games per point the "
@@ -149,7 +155,7 @@ def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], ou
     config = experiment.config
     openings = f", from shared random {experiment.opening_plies}-ply openings" if experiment.opening_plies else ""
     lines = [f"## {experiment.paper}, {experiment.title}", "", experiment.setup,
-             f"{experiment.games} games per cell{openings}; board {config.columns}x{config.rows}, {config.inarow} "
+             f"{experiment.games_text()}{openings}; board {config.columns}x{config.rows}, {config.inarow} "
              f"in a row, actTimeout {config.act_timeout:g} s.", ""]
     if experiment.kind == SEATS:
         lines += _seats_table(result, out, plots)
@@ -261,19 +267,37 @@ def _heat_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[
     """Table 9 as the paper lays it out: one row per heuristic, one column per depth, each side's win rate."""
     experiment = result.experiment
     lines = _series_table(result, out, plots)[:-1]
-    first, second = (spec.split("evaluation=")[-1].upper() for spec in (experiment.cells[0].first,
-                                                                          experiment.cells[0].second))
-    rows: list[list[Interval | None]] = [[], []]
-    notes: list[list[str]] = [[], []]
-    for cell_result in result.cells:
-        total = cell_result.match.summary.total
-        theirs = win_rate(total.losses, total.draws, total.wins)
-        rows[0].append(win_rate(total.wins, total.draws, total.losses))
-        rows[1].append(theirs)
-        notes[0].append(f"n={total.games}")
-        notes[1].append(f"draws {total.draws}")
-    figure = plots.heat_map(rows, out / f"{experiment.key}.png", rows=[first, second],
-                            columns=[c.cell.x for c in result.cells], xlabel="search depth of both",
+    columns = list(dict.fromkeys(c.cell.x for c in result.cells))
+    series = list(dict.fromkeys(c.cell.series for c in result.cells))
+    labels: list[str] = []
+    rows: list[list[Interval | None]] = []
+    notes: list[list[str]] = []
+    for name in series:
+        # A series "H1 vs H2 (ours)" gives the rows "H1 (ours)" and "H2 (ours)".
+        first, _, rest = name.partition(" vs ")
+        second, suffix = rest.split(" ", 1) if " " in rest else (rest, "")
+        labels += [f"{first} {suffix}".strip(), f"{second} {suffix}".strip()]
+        by_x = {c.cell.x: c for c in result.cells if c.cell.series == name}
+        mine: list[Interval | None] = []
+        theirs: list[Interval | None] = []
+        mine_notes, their_notes = [], []
+        for x in columns:
+            cell_result = by_x.get(x)
+            if cell_result is None:
+                mine.append(None)
+                theirs.append(None)
+                mine_notes.append("")
+                their_notes.append("")
+                continue
+            total = cell_result.match.summary.total
+            mine.append(win_rate(total.wins, total.draws, total.losses))
+            theirs.append(win_rate(total.losses, total.draws, total.wins))
+            mine_notes.append(f"n={total.games}")
+            their_notes.append(f"draws {total.draws}")
+        rows += [mine, theirs]
+        notes += [mine_notes, their_notes]
+    figure = plots.heat_map(rows, out / f"{experiment.key}.png", rows=labels,
+                            columns=columns, xlabel="search depth of both",
                             ylabel="heuristic", colour_label="win rate", notes=notes,
                             title=f"{experiment.paper}, {experiment.title.split(':')[0]}: win rate of each heuristic")
     return lines + [f"![{experiment.title}]({figure.name})", "",
@@ -306,7 +330,7 @@ def _nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> li
                      f"{n.value:.0f} [{n.low:.0f}, {n.high:.0f}] | "
                      + ("n/a" if e is None else f"{e.value:.0f} [{e.low:.0f}, {e.high:.0f}]")
                      + f" | {t.value:.1f} [{t.low:.1f}, {t.high:.1f}] |")
-    title = f"{experiment.paper}, Fig. 12/13"
+    title = f"{experiment.paper}, {experiment.title.split(':')[0]}"
     node_figure = plots.interval_series_plot(nodes, out / f"{experiment.key}-nodes.png", xlabel="move number",
                                              ylabel="nodes searched (geometric mean, 95% interval)", title=title,
                                              log_y=True, unit_range=False)
@@ -335,7 +359,7 @@ def geometric_interval(values: Sequence[float]) -> Interval:
     return Interval(math.exp(logs.value), math.exp(logs.low), math.exp(logs.high))
 
 
-KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table9")
+KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table7", "kang-table8", "kang-table9")
 """Kang's H1/H2 variants meet only each other: their games make a scale of their own."""
 
 
@@ -348,7 +372,7 @@ def _elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleTy
              "reason. Intervals are 95%, relative to the anchor.", ""]
     lines += _elo_table(results, ELO_EXPERIMENTS, ELO_ANCHOR, "The Sheoran agents and the solver",
                         out / "elo.png", plots)
-    lines += _elo_table(results, KANG_ELO_EXPERIMENTS, "minimax:depth=2,evaluation=h1",
+    lines += _elo_table(results, KANG_ELO_EXPERIMENTS, h_spec(2, "h1"),
                         "Kang's H1 and H2, on a scale of their own (no game ties them to the agents above)",
                         out / "kang-elo.png", plots)
     return lines

@@ -65,7 +65,8 @@ def chosen_experiments(profile: Profile, only: Sequence[str] = ()) -> list[Exper
 
 def cell_plan(profile: Profile, experiment: Experiment, cell: Cell) -> MatchPlan:
     """The match a cell plays: its two agents on the experiment's board, the profile's schedule seed."""
-    return MatchPlan(AgentSpec.parse(cell.first), AgentSpec.parse(cell.second), experiment.games, experiment.config,
+    return MatchPlan(AgentSpec.parse(cell.first), AgentSpec.parse(cell.second), experiment.games_of(cell),
+                     experiment.config,
                      profile.seed, experiment.opening_plies)
 
 
@@ -134,6 +135,8 @@ class MoveSample:
     depth: int | None = None
     evaluations: int | None = None
     simulations: int | None = None
+    game: int = -1
+    """The game's index in its cell's match (the same index in two cells is the same schedule slot)."""
 
 
 def move_samples(result: ExperimentResult) -> list[MoveSample]:
@@ -161,7 +164,7 @@ def move_samples(result: ExperimentResult) -> list[MoveSample]:
                 samples.append(MoveSample(cell_result.cell.series, ply + 1, nodes, seconds,
                                           depth if isinstance(depth, int) else None,
                                           evaluations if isinstance(evaluations, int) else None,
-                                          simulations if isinstance(simulations, int) else None))
+                                          simulations if isinstance(simulations, int) else None, record.index))
     return samples
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 from harness import statistics
 from harness.game import GameRecord
@@ -181,6 +182,8 @@ def judge(claim: Claim, result: ExperimentResult) -> Verdict:
 
 def measure(claim: Claim, result: ExperimentResult) -> Evidence:
     """Run ``claim``'s test on the games of ``result`` (see ``papers.experiments.CLAIM_TESTS``)."""
+    if claim.test == "faster":
+        return _speed_evidence(claim, result)
     if claim.test in ("falls_with_move", "nodes_track_time"):
         series = {s for s, _ in claim.cells}
         samples = [s for s in move_samples(result) if s.series in series]
@@ -312,3 +315,48 @@ def _move_evidence(claim: Claim, samples: list[MoveSample], games: int) -> Evide
     test += f"; power against r = {direction * effect:+g}; the moves of one game are not independent, so " \
             "this p-value is optimistic"
     return Evidence(ours, games, test, z, power)
+
+
+def _speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
+    """The claimed cells' moves against the baseline's same moves: a z test of the mean over games of the
+    mean log(baseline seconds / seconds), games being the independent units.
+
+    Two moves are the same when they have the same game index and move number in the two cells and
+    the games agree move for move (the schedule gives both cells the same openings and seeds).
+    """
+    wanted, baseline = set(claim.cells), set(claim.baseline)
+    by_key: dict[tuple[bool, int, int], MoveSample] = {}
+    cell_of = {c.cell.series: (c.cell.series, c.cell.x) for c in result.cells}
+    for sample in move_samples(result):
+        point = cell_of[sample.series]
+        if point in wanted or point in baseline:
+            by_key[(point in wanted, sample.game, sample.move)] = sample
+    ratios: dict[int, list[float]] = {}
+    evaluations = [0, 0]
+    for (claimed, game, move), fast in by_key.items():
+        slow = by_key.get((False, game, move))
+        if not claimed or slow is None or not fast.seconds > 0 or not slow.seconds > 0:
+            continue
+        ratios.setdefault(game, []).append(math.log(slow.seconds / fast.seconds))
+        evaluations[0] += fast.evaluations or 0
+        evaluations[1] += slow.evaluations or 0
+    per_game = [sum(values) / len(values) for values in ratios.values()]
+    moves = sum(len(values) for values in ratios.values())
+    test = "z test of the mean over games of log(seconds without / with), paired move by move"
+    if len(per_game) < 2:
+        return Evidence(f"{moves} paired moves in {len(per_game)} games, too few", len(per_game), test, math.nan,
+                        _no_power)
+    mean = statistics.mean_interval(per_game)
+    spread = max((mean.high - mean.value) / statistics.Z95, 1e-12)
+    z = mean.value / spread
+    effect = claim.detectable
+
+    def power(level: float) -> float:
+        normal, shift = NormalDist(), effect / spread
+        critical = normal.inv_cdf(1 - level / 2)
+        return normal.cdf(shift - critical) + normal.cdf(-shift - critical)
+
+    fewer = f"; evaluations {evaluations[0]:,} against {evaluations[1]:,}" if evaluations[1] else ""
+    ours = (f"{math.exp(mean.value):.2f}x as fast [{math.exp(mean.low):.2f}, {math.exp(mean.high):.2f}] over "
+            f"{moves} paired moves in {len(per_game)} games{fewer}")
+    return Evidence(ours, len(per_game), test + f"; power against {math.exp(effect):.2f}x as fast", z, power)

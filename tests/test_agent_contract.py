@@ -12,6 +12,11 @@ Kaggle's deadline, actTimeout less the guard's 0.3 s margin, so they are asked w
 of 1 s (to keep the suite quick): the 0.3 s margin is their slack, as on Kaggle, where a late
 move loses the game. Agents with a node or simulation cap get a small one for the determinism
 check, since a clock is never reproducible.
+
+The papers' agents as written are registry parameters (``FAITHFUL``), held to the same contract:
+Sheoran's unoptimised and optimised minimax and plain UCB1 MCTS (on the wall and on the CPU clock),
+Kang's H1 (all features and a combination) and H2. They are not asked to take a win or block a
+loss: the papers' depth 1 minimax does not block, and plain MCTS finds tactics only by sampling.
 """
 
 from __future__ import annotations
@@ -38,6 +43,14 @@ def built(text: str) -> GuardedAgent:
 
 AGENTS = sorted(REGISTRY)
 SEARCHERS = [name for name in AGENTS if name != "random"]
+FAITHFUL = [
+    "minimax:rules=paper,memo=false,depth=3", "minimax:rules=paper",
+    "minimax:rules=paper,evaluation=h1,depth=4", "minimax:rules=paper,evaluation=h1,features=34,depth=4",
+    "minimax:rules=paper,evaluation=h2,depth=4",
+    "mcts:proofs=false,reuse=false", "mcts:proofs=false,reuse=false,clock=cpu",
+]
+"""The papers' agents as written (see ``agents.minimax.make_strategy`` and ``agents.mcts.make_strategy``)."""
+VARIANTS = AGENTS + FAITHFUL
 GEOMETRIES = [(6, 7, 4), (4, 4, 3), (4, 5, 3), (7, 9, 5), (6, 1, 4), (1, 6, 4), (3, 3, 4), (5, 5, 6),
               (6, 25, 4), (12, 12, 5), (40, 40, 40)]
 """``(rows, columns, inarow)``: Kaggle's board, small and odd ones, one-row and one-column ones, boards
@@ -49,18 +62,32 @@ ACT_TIMEOUT_ON_KAGGLES_CLOCK = 1.0
 """For agents without a time_budget: the search gets 0.7 s, the guard's 0.3 s margin is the slack."""
 
 
-def act_timeout_for(name: str) -> float:
-    return ACT_TIMEOUT if "time_budget" in REGISTRY[name].parameters() else ACT_TIMEOUT_ON_KAGGLES_CLOCK
+def registered(variant: str) -> str:
+    """The registry name of a variant (``mcts`` for ``mcts:proofs=false``)."""
+    return variant.partition(":")[0]
 
 
-def spec(name: str, seed: int = 1, capped: bool = False) -> str:
+def act_timeout_for(variant: str) -> float:
+    return ACT_TIMEOUT if "time_budget" in REGISTRY[registered(variant)].parameters() else ACT_TIMEOUT_ON_KAGGLES_CLOCK
+
+
+def spec(variant: str, seed: int = 1, capped: bool = False) -> str:
+    """``variant`` (a registry name, or a name with parameters) with a seed, the contract's time
+    budget where the agent takes one, and with ``capped`` its node or simulation cap."""
+    name, _, given = variant.partition(":")
     params = REGISTRY[name].parameters()
-    parts = [f"seed={seed}"]
+    parts = [given] if given else []
+    parts.append(f"seed={seed}")
     if "time_budget" in params:
         parts.append("time_budget=0.2")
     if capped:
         parts += [f"{key}={value}" for key, value in CAPS.items() if key in params]
     return f"{name}:{','.join(parts)}"
+
+
+def at_defaults(variant: str) -> str:
+    """``variant`` as it plays by default: no time budget, except where its clock needs one (the CPU clock)."""
+    return f"{variant},time_budget=0.1" if "clock=cpu" in variant else variant
 
 
 def ask(agent: Any, position: Position, act_timeout: float = ACT_TIMEOUT, overage: float = 60.0) -> Any:
@@ -128,20 +155,20 @@ def contract_positions(rows: int, columns: int, inarow: int) -> list[Position]:
             + list(random_positions(rows, columns, inarow, 2, seed)))
 
 
-@pytest.mark.parametrize("name", AGENTS)
+@pytest.mark.parametrize("name", VARIANTS)
 @pytest.mark.parametrize("rows,columns,inarow", GEOMETRIES)
 def test_keeps_the_contract_on_every_geometry(name: str, rows: int, columns: int, inarow: int) -> None:
     agent = built(spec(name))
     assert contract_violations(agent, contract_positions(rows, columns, inarow), act_timeout_for(name)) == []
 
 
-@pytest.mark.parametrize("name", AGENTS)
+@pytest.mark.parametrize("name", VARIANTS)
 @pytest.mark.parametrize("rows,columns,inarow", WIDE_AND_LARGE)
 def test_keeps_kaggles_clock_at_its_defaults_on_wide_and_large_boards(name: str, rows: int, columns: int,
                                                                       inarow: int) -> None:
     """The registry defaults (no time_budget) with a short actTimeout of 0.5 s: the search gets 0.2 s and
     the guard's margin of 0.3 s is all the slack, as on Kaggle. The bank is empty, so no move may draw."""
-    agent = built(name)
+    agent = built(at_defaults(name))
     positions = [Position.initial(rows, columns, inarow), half_full(rows, columns, inarow, seed=rows + columns)]
     assert contract_violations(agent, [p for p in positions if p is not None], act_timeout=0.5, overage=0.0) == []
 
@@ -161,7 +188,7 @@ def nearly_full_boards(count: int, seed: int, empty: int = 3) -> Iterator[Positi
             yield position
 
 
-@pytest.mark.parametrize("name", AGENTS)
+@pytest.mark.parametrize("name", VARIANTS)
 def test_keeps_the_contract_on_nearly_full_boards(name: str) -> None:
     agent = built(spec(name))
     assert contract_violations(agent, list(nearly_full_boards(4, seed=5)), act_timeout_for(name)) == []
@@ -188,7 +215,7 @@ def test_blocks_an_immediate_loss(name: str, moves: str, rows: int, columns: int
     assert ask(agent, position) == forced[0] and agent.faults == []
 
 
-@pytest.mark.parametrize("name", AGENTS)
+@pytest.mark.parametrize("name", VARIANTS)
 def test_reports_each_moves_search_statistics_in_a_fresh_dict(name: str) -> None:
     agent = built(spec(name, capped=True))
     seen = []
@@ -202,7 +229,7 @@ def test_reports_each_moves_search_statistics_in_a_fresh_dict(name: str) -> None
         assert any(stats["nodes"] > 0 for stats in seen)
 
 
-@pytest.mark.parametrize("name", AGENTS)
+@pytest.mark.parametrize("name", VARIANTS)
 def test_is_deterministic_under_a_seed(name: str) -> None:
     first, second = built(spec(name, capped=True)), built(spec(name, capped=True))
     positions = list(random_positions(6, 7, 4, 5, seed=11))
@@ -211,7 +238,7 @@ def test_is_deterministic_under_a_seed(name: str) -> None:
 
 
 @pytest.mark.games
-@pytest.mark.parametrize("name", AGENTS)
+@pytest.mark.parametrize("name", VARIANTS)
 @pytest.mark.parametrize("opponent,config,first", [
     ("kaggle:random", BoardConfig(), True),
     ("kaggle:negamax", BoardConfig(rows=4, columns=5, inarow=3), False),

@@ -7,6 +7,8 @@ import random
 import pytest
 
 from agents.paper_heuristics import (
+    H1_BROKEN_THREE,
+    H1_FEATURES,
     H1_HALF_OPEN_THREE,
     H1_OPEN_THREE,
     H1_OPEN_TWO,
@@ -15,6 +17,7 @@ from agents.paper_heuristics import (
     cell_values,
     h1,
     h2,
+    parse_features,
     parse_weights,
     window_score,
     window_weights,
@@ -105,3 +108,34 @@ def test_h1_open_and_half_open_threes() -> None:
     # X e1 f1 g1: only d1 is playable beside it (the board ends after g1), a half-open three.
     # O's e2 f2 has d2 over an empty d1 (not playable) and g2 playable with no cell beyond: room 1.
     assert score_h1("55667") == -H1_HALF_OPEN_THREE + H1_ROOM
+
+
+def test_h1_scores_the_broken_three_of_the_papers_figure_8() -> None:
+    """x holds b1 c2 e4 with d3 empty (Kang et al., Figure 8): Feature 2's special case, 900,000 to x,
+    though d3 cannot be played yet. o (c1 d2 e1 e2 e3) has no three that can grow: its runs are blocked."""
+    position = Position.from_rows("......./......./....x../....o../..xoo../.xoxo.x")
+    assert position.moves % 2 == 0  # x to move
+    shape, x, o = position.geometry, position.current, position.current ^ position.mask
+    assert h1(shape, x, o, frozenset({2})) == H1_BROKEN_THREE
+    assert H1_BROKEN_THREE == 900_000
+    filled = Position.from_rows("......./......./....x../...oo../..xoo../.xoxoxx")  # d3 taken by o: no threat left
+    assert h1(filled.geometry, filled.current, filled.current ^ filled.mask, frozenset({2})) == 0
+
+
+@pytest.mark.parametrize("rows, columns, inarow", [(6, 7, 4), (4, 5, 3), (7, 9, 5)])
+def test_h1_is_the_sum_of_its_features_switched_on_one_at_a_time(rows: int, columns: int, inarow: int) -> None:
+    """Each feature switch removes exactly that feature's values (Kang et al.'s Tables 7 and 8 rely on it)."""
+    shape = geometry(rows, columns, inarow)
+    for position in random_positions(rows, columns, inarow, 40, seed=rows * columns):
+        mine, theirs = position.current, position.current ^ position.mask
+        singles = [h1(shape, mine, theirs, frozenset({f})) for f in H1_FEATURES]
+        assert h1(shape, mine, theirs) == sum(singles)
+        assert h1(shape, mine, theirs, frozenset({3, 4})) == singles[2] + singles[3]
+
+
+def test_parse_features_reads_digits_and_explains_mistakes() -> None:
+    assert parse_features("1234") == H1_FEATURES
+    assert parse_features("34") == frozenset({3, 4})
+    for text in ("", "5", "1,2", "11"):
+        with pytest.raises(ValueError, match="digits of H1's features"):
+            parse_features(text)

@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from agents import mcts
 from agents.kaggle_boundary import board_of, mark_of
 from agents.mcts import DRAW, LOSS, WIN, MctsStrategy, Node, TreeSearch, choose_child, rollout, ucb
 from agents.position import Position
@@ -175,8 +176,61 @@ def test_a_new_game_starts_a_new_tree() -> None:
     assert tree.root.position == Position.from_moves("1") and tree.root.visits == 100
 
 
+def proven_nodes(node: Node) -> int:
+    return (node.proven is not None) + sum(proven_nodes(child) for child in node.children)
+
+
+def test_without_proofs_nothing_is_proven_and_the_forced_win_is_found_less_often() -> None:
+    """The paper's plain UCB1 (``proofs=false``) only averages rollouts: in 3344 (b1 or e1 wins by force)
+    the solver proves the win within 100 simulations for every seed, while plain UCB1, which must see
+    the win through random rollouts, finds it for only some seeds."""
+    position = Position.from_moves("3344")
+    plain = [MctsStrategy(simulations=100, seed=seed, proofs=False, reuse=False) for seed in range(20)]
+    solver = [MctsStrategy(simulations=100, seed=seed) for seed in range(20)]
+    plain_found = sum(s.choose(position, Deadline.after(60)) in (1, 4) for s in plain)
+    solver_found = sum(s.choose(position, Deadline.after(60)) in (1, 4) for s in solver)
+    assert solver_found == 20 and plain_found < 18, (solver_found, plain_found)
+    tree = MctsStrategy(simulations=2000, seed=1, proofs=False).search(position, Deadline.after(60))
+    assert proven_nodes(tree.root) == 0 and tree.simulations == 2000  # no proof ends the search early
+
+
+def test_without_proofs_a_finished_game_backs_up_its_result() -> None:
+    """A leaf where the game is over is scored as it stands: x to play g1 wins, so that child's mean is 1."""
+    tree = TreeSearch(Position.from_moves("445566"), 2.0, random.Random(1), proofs=False)
+    for _ in range(200):
+        tree.simulate()
+    winning = [child for child in tree.root.children if child.position.is_won()]
+    assert winning and all(child.mean() == WIN and not child.children for child in winning)
+
+
+def test_the_cpu_clock_counts_the_processs_cpu_seconds_not_the_wall(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``clock=cpu`` the budget is read on ``time.process_time``, and the guard leaves the wall
+    deadline at Kaggle's. A fake CPU clock that advances 1 ms per reading ends a 0.05 s budget at its
+    50th reading (one starts the move, one precedes each simulation): 49 simulations, whatever the wall."""
+    strategy = REGISTRY["mcts"].build({"time_budget": 0.05, "clock": "cpu", "seed": 1}).strategy
+    assert strategy.time_budget is None and strategy.cpu_budget == 0.05
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(mcts.time, "process_time", lambda: next(ticks) / 1000)
+    strategy.choose(Position.initial(), Deadline.after(60))
+    assert strategy.last_stats["nodes"] == strategy.last_stats["simulations"] == 49
+
+
+def test_the_cpu_clock_spends_its_budget_in_cpu_seconds() -> None:
+    agent = REGISTRY["mcts"].build({"time_budget": 0.2, "clock": "cpu", "seed": 1})
+    position = Position.from_moves("4453")
+    cpu = time.process_time()
+    agent({"board": board_of(position), "mark": mark_of(position)},
+          {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 60.3})
+    cpu = time.process_time() - cpu
+    assert 0.2 <= cpu < 0.2 + 0.3 and agent.faults == []
+
+
 def test_rejects_meaningless_settings() -> None:
     with pytest.raises(ValueError, match="time_budget"):
         MctsStrategy(time_budget=0)
     with pytest.raises(ValueError, match="simulations"):
         MctsStrategy(simulations=0)
+    with pytest.raises(ValueError, match="clock=moon"):
+        MctsStrategy(time_budget=1, clock="moon")
+    with pytest.raises(ValueError, match="clock=cpu needs a time_budget"):
+        MctsStrategy(clock="cpu")

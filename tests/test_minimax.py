@@ -50,6 +50,16 @@ def plain_minimax(position: Position, depth: int, evaluation: str) -> int:
     return max(-plain_minimax(child, depth - 1, evaluation) for _, child in position.children())
 
 
+def paper_minimax(position: Position, depth: int, evaluation: str) -> int:
+    """Textbook negamax as the papers wrote it: a leaf when the depth is spent or the game is over,
+    every leaf scored by the evaluation (H2, which has no term for a line, scores a line as a loss)."""
+    if position.is_won() and evaluation == "h2":
+        return beyond(-win_score(position.geometry, position.moves - 1), WIN_OFFSET)
+    if depth == 0 or position.is_over():
+        return static(position, evaluation)
+    return max(-paper_minimax(child, depth - 1, evaluation) for _, child in position.children())
+
+
 def random_positions(rows: int, columns: int, inarow: int, count: int, seed: int) -> list[Position]:
     rng = random.Random(seed)
     positions = []
@@ -76,6 +86,66 @@ def test_alpha_beta_gives_plain_minimax_values_and_moves(rows: int, columns: int
         result = MinimaxSearch(position, evaluation).search(depth)
         assert result.score == best, repr(position)
         assert set(result.columns) == {c for c, value in expected.items() if value == best}, repr(position)
+
+
+@pytest.mark.parametrize("rows, columns, inarow, depth, evaluation, memo", [
+    (6, 7, 4, 1, "window", False), (6, 7, 4, 2, "window", False), (6, 7, 4, 3, "window", False),
+    (6, 7, 4, 3, "window", True), (4, 5, 3, 4, "window", True), (6, 7, 4, 3, "h1", True), (6, 7, 4, 3, "h2", True),
+])
+def test_the_papers_rules_give_the_papers_plain_minimax(rows: int, columns: int, inarow: int, depth: int,
+                                                        evaluation: str, memo: bool) -> None:
+    """Under ``rules=paper`` alpha-beta returns what the papers' plain minimax returns, leaf by leaf."""
+    for position in random_positions(rows, columns, inarow, 12, seed=depth * 11 + rows):
+        expected = {column: -paper_minimax(child, depth - 1, evaluation) for column, child in position.children()}
+        best = max(expected.values())
+        result = MinimaxSearch(position, evaluation, memo=memo, rules="paper").search(depth)
+        assert result.score == best, repr(position)
+        assert set(result.columns) == {c for c, value in expected.items() if value == best}, repr(position)
+
+
+def test_at_depth_one_only_our_rules_block_the_opponents_line() -> None:
+    """Moves 1 5 2 2 4: x holds a1 b1 d1 and wins at c1 next unless o blocks there. Our extra rule
+    (never hand the opponent a line) makes even depth 1 block; the paper's depth 1 scores only the
+    board after its own move (the window count), where d2 counts for more, and plays into the loss."""
+    position = Position.from_moves("15224")
+    assert position.non_losing_columns() == [2]
+    assert MinimaxSearch(position, rules="ours").search(1).columns == (2,)
+    paper = MinimaxSearch(position, rules="paper").search(1)
+    assert paper.columns == (3,)
+    assert position.play(3).winning_columns() == [2]
+    block, chosen = (-static(position.play(c), "window") for c in (2, 3))
+    assert paper.score == chosen > block
+    assert MinimaxSearch(position, rules="paper").search(2).columns == (2,)  # one ply deeper it sees the line
+
+
+def test_the_papers_rules_score_a_finished_line_by_the_evaluation() -> None:
+    """With x to win at once, the paper's depth 1 values the win as the window count of the board with
+    the line (81 points per full window), not as a decided win beyond every evaluation."""
+    position = Position.from_moves("445566")
+    paper = MinimaxSearch(position, rules="paper").search(1)
+    wins = position.winning_columns()
+    assert set(paper.columns) <= set(wins)
+    assert paper.score == max(-static(position.play(c), "window") for c in wins) < WIN_OFFSET
+    assert MinimaxSearch(position, rules="ours").search(1).score > WIN_OFFSET
+
+
+def test_the_papers_depth_4_5_agent_and_the_unoptimised_one_choose_alike() -> None:
+    """Sheoran's optimisation (the table and the memo) changes the work only: same columns, fewer evaluations."""
+    for position in random_positions(6, 7, 4, 4, seed=9):
+        optimised = MinimaxSearch(position, rules="paper")
+        unoptimised = MinimaxSearch(position, rules="paper", memo=False)
+        assert optimised.deepen(4) == unoptimised.deepen(4)
+        assert optimised.evaluations < unoptimised.evaluations
+
+
+def test_the_rules_and_features_are_checked() -> None:
+    with pytest.raises(ValueError, match="rules=both: expected one of ours, paper"):
+        make_agent(rules="both")
+    with pytest.raises(ValueError, match="only with evaluation=h1"):
+        make_agent(features="34")
+    with pytest.raises(ValueError, match="features=5"):
+        make_agent(evaluation="h1", features="5")
+    assert built("minimax:evaluation=h1,features=34,rules=paper").strategy.features == frozenset({3, 4})
 
 
 @pytest.mark.parametrize("evaluation", ["window", "h1", "h2"])
@@ -168,3 +238,15 @@ def test_beats_kaggle_random_in_kaggle_environments() -> None:
     for seed, specs, seat in [(1, ["minimax:seed=1", "kaggle:random"], 0), (2, ["kaggle:random", "minimax:seed=2"], 1)]:
         outcome = Outcome.of(run_game(specs, BoardConfig(), seed=seed))
         assert outcome.winner == seat, outcome
+
+
+def test_h1_without_feature_1_does_not_see_a_line_under_the_papers_rules() -> None:
+    """Kang's Table 7 plays H1 with single features; without Feature 1 a finished line is just another
+    board to score, so the value of every root move is minus H1 (features 3 and 4) of the child."""
+    features = frozenset({3, 4})
+    position = Position.from_moves("445566")
+    result = MinimaxSearch(position, "h1", rules="paper", features=features).search(1)
+    expected = {c: -h1(child.geometry, child.current, child.current ^ child.mask, features)
+                for c, child in position.children()}
+    assert result.score == max(expected.values()) < WIN_OFFSET
+    assert set(result.columns) == {c for c, v in expected.items() if v == result.score}
