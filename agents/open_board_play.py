@@ -1,0 +1,140 @@
+"""How ``solver`` plays where no opening book helps: principal-variation search on a clock that fits the board.
+
+Each move, in order:
+
+1. when an exact proof is within reach (at most ``PROOF_REACH`` empty cells), the exact search's
+   proofs (``anytime_search.proofs``: a won position is kept won, a drawn one is never lost, then
+   the exact solve) for ``PROOF_SHARE`` of the move's time, and, if nothing is proven by then and
+   the move runs on Kaggle's clock, once more with a slice of the overage bank: the one place
+   where spending the bank turns an estimate into a certainty;
+2. ``principal_variation.deepening`` with the open-line and threat evaluation for the rest of the
+   move's time. A new depth starts only while less than ``SOFT_SHARE`` of the move's time is
+   spent (a depth takes several times the one before, so a late start would rarely finish); if
+   the last two depths disagree on the best move, the move may draw ``UNSTABLE_OVERAGE`` from the
+   bank to finish one more depth, the other case where more time changes the move played.
+
+The tables live for the whole game (emptied on a new game or board size), so one move's search
+speeds up the next.
+"""
+
+from __future__ import annotations
+
+import time
+
+from agents.alphabeta import SearchLimit
+from agents.anytime_search import proofs
+from agents.kaggle_boundary import Deadline
+from agents.line_evaluation import Evaluation, LineWeights, line_evaluator
+from agents.position import Geometry, Position
+from agents.principal_variation import Estimate, VariationTable, deepening
+from agents.transposition_table import TranspositionTable
+
+PROOF_REACH = 25
+"""Empty cells from which the exact proofs are tried: a 5x5 board from its first move, and about
+the point where a proof on a 4-in-a-row board finishes in a second of Python."""
+
+PROOF_SHARE = 0.5
+"""Share of the move's time the proofs may take before the depth-limited search gets the rest."""
+
+PROOF_OVERAGE = 4.0
+"""Seconds of overage at most that one move may draw to finish a proof within reach."""
+
+SOFT_SHARE = 0.4
+"""No new depth starts once this share of the move's time is spent."""
+
+UNSTABLE_OVERAGE = 1.0
+"""Seconds of overage a move may draw when its last two depths disagree on the best move."""
+
+OVERAGE_SHARE = 0.1
+"""At most this share of the bank on any one draw, so it lasts the whole game."""
+
+
+class OpenBoardPlay:
+    """The non-book play of ``solver``: its tables and its time rules.
+
+    ``time_budget`` caps the seconds per move and ``max_nodes`` replaces the clock by node
+    counts (reproducible games); either turns the overage bank off, as in ``SolverStrategy``.
+    """
+
+    def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
+                 weights: LineWeights | None = None, proof_reach: int = PROOF_REACH,
+                 soft_share: float = SOFT_SHARE, unstable_overage: float = UNSTABLE_OVERAGE) -> None:
+        self.time_budget = time_budget
+        self.max_nodes = max_nodes
+        self.weights = weights
+        self.proof_reach = proof_reach
+        self.soft_share = soft_share
+        self.unstable_overage = unstable_overage
+        self.table = VariationTable()
+        self.exact_table = TranspositionTable()
+        self._geometry: Geometry | None = None
+        self._evaluate: Evaluation | None = None
+
+    def reset(self) -> None:
+        self.table.clear()
+        self.exact_table.clear()
+
+    def choose(self, position: Position, deadline: Deadline) -> int:
+        if position.geometry != self._geometry:
+            self.reset()
+            self._geometry = position.geometry
+            self._evaluate = line_evaluator(position.geometry, self.weights)
+        started = time.perf_counter()
+        stop_at = deadline.expires_at
+        on_kaggle_clock = self.time_budget is None and self.max_nodes is None
+        if self.time_budget is not None:
+            stop_at = min(stop_at, started + self.time_budget)
+        if position.geometry.cells - position.moves <= self.proof_reach:
+            proven = self._prove(position, deadline, started, stop_at, on_kaggle_clock)
+            if proven is not None:
+                return proven
+        return self._deepen(position, deadline, stop_at, on_kaggle_clock)
+
+    def _prove(self, position: Position, deadline: Deadline, started: float, stop_at: float,
+               on_kaggle_clock: bool) -> int | None:
+        """The proofs' column once a proof holds (or the exact solve is done), else None."""
+        if self.max_nodes is not None:
+            limit = SearchLimit(max_nodes=self.max_nodes // 2)
+        else:
+            limit = SearchLimit(started + PROOF_SHARE * (stop_at - started))
+        column = self._proven_column(position, limit)
+        if column is None and on_kaggle_clock:
+            slice_ = min(PROOF_OVERAGE, OVERAGE_SHARE * deadline.overage)
+            if slice_ > 0:
+                column = self._proven_column(position, SearchLimit(deadline.extended(slice_).expires_at))
+        return column
+
+    def _proven_column(self, position: Position, limit: SearchLimit) -> int | None:
+        column = None
+        for result in proofs(position, self.exact_table, limit):
+            column = result.column
+        return column
+
+    def _deepen(self, position: Position, deadline: Deadline, stop_at: float, on_kaggle_clock: bool) -> int:
+        """The column of the last depth the clock (and maybe one draw on the bank) let finish."""
+        started = time.perf_counter()
+        soft_at = started + self.soft_share * max(0.0, stop_at - started)
+        limit = SearchLimit(stop_at, self.max_nodes if self.max_nodes is not None else float("inf"))
+        last: Estimate | None = None
+        previous: Estimate | None = None
+        drawn = False
+        wanted = 0
+        while True:
+            for estimate in deepening(position, self.table, limit, self._evaluate,
+                                      last.column if last is not None else None):
+                if last is None or estimate.depth > last.depth:
+                    previous, last = last, estimate
+                if self.max_nodes is None and estimate.depth >= wanted and time.perf_counter() >= soft_at:
+                    break
+            if last is None:
+                return position.legal_columns()[0]
+            if not on_kaggle_clock or drawn or last.proven or previous is None or previous.column == last.column:
+                return last.column
+            slice_ = min(self.unstable_overage, OVERAGE_SHARE * deadline.overage)
+            if slice_ <= 0:
+                return last.column
+            # The last two depths disagree: one more depth decides between them.
+            drawn = True
+            limit = SearchLimit(deadline.extended(slice_).expires_at)
+            soft_at = time.perf_counter()
+            wanted = last.depth + 1  # the table replays the depths done so far in a moment
