@@ -146,21 +146,25 @@ def _compile_open_lines(shape: Geometry, lines: tuple[int, ...]) -> Callable[[in
     counted = [k for k in range(1, inarow) if lines[k]]
     if not counted:
         return lambda mine, theirs: 0
-    planes = inarow.bit_length()  # enough bits to count up to inarow stones without overflow
+    # No window holds inarow stones of a side in a position the search evaluates (the game would be
+    # over), so inarow - 1 is the largest count and this many bit planes hold it without overflow.
+    planes = max(1, (inarow - 1).bit_length())
     code = ["def open_lines(mine, theirs):", "    total = 0"]
     for stones, other, sign in (("mine", "theirs", "+"), ("theirs", "mine", "-")):
         code.append(f"    free = {board} & ~{other}")
         for d in shape.directions:
             code.append("    w = free" + "".join(f" & (free >> {j * d})" for j in range(1, inarow)))
-            code.append(f"    s = {stones} & w")
-            code.append("    c0 = s" + "".join(f"; c{i} = 0" for i in range(1, planes)))
+            code.append(f"    c0 = {stones} & w" + "".join(f"; c{i} = 0" for i in range(1, planes)))
             for j in range(1, inarow):
                 code.append(f"    x = ({stones} >> {j * d}) & w")
-                for i in range(planes):
-                    code.append(f"    carry = c{i} & x; c{i} ^= x; x = carry" if i < planes - 1 else f"    c{i} |= x")
+                for i in range(planes - 1):
+                    code.append(f"    carry = c{i} & x; c{i} ^= x; x = carry")
+                code.append(f"    c{planes - 1} |= x")
             for k in counted:
+                # c0, c1, ... lie inside w already: the planes spell the count k
                 exact = " & ".join(f"c{i}" if k >> i & 1 else f"~c{i}" for i in range(planes))
-                code.append(f"    total {sign}= {lines[k]} * (w & {exact}).bit_count()")
+                weight = "" if lines[k] == 1 else f"{lines[k]} * "
+                code.append(f"    total {sign}= {weight}({exact}).bit_count()")
     code.append("    return total")
     namespace: dict[str, Callable[[int, int], int]] = {}
     exec("\n".join(code), namespace)
