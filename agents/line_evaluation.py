@@ -48,6 +48,10 @@ OTHER_THREAT = 24
 """A threat on the other parity: it still forces the opponent's play in its column."""
 
 
+STACKED_THREAT = 0
+"""A threat right above another of the same side: whoever blocks the lower one hands over the upper."""
+
+
 @dataclass(frozen=True)
 class LineWeights:
     """What each feature is worth in raw units before the value is scaled into (-1, 1).
@@ -59,6 +63,7 @@ class LineWeights:
     lines: tuple[int, ...]
     good_threat: int = GOOD_THREAT
     other_threat: int = OTHER_THREAT
+    stacked_threat: int = STACKED_THREAT
 
 
 def line_weights(inarow: int) -> LineWeights:
@@ -81,7 +86,8 @@ def first_player_rows(shape: Geometry) -> int:
 def raw_bound(shape: Geometry, weights: LineWeights) -> int:
     """More than the raw value can reach in magnitude, so dividing by it lands strictly inside (-1, 1)."""
     windows = len(shape.windows())
-    return windows * max(weights.lines, default=0) + shape.cells * max(weights.good_threat, weights.other_threat) + 1
+    threat = max(weights.good_threat, weights.other_threat) + weights.stacked_threat
+    return windows * max(weights.lines, default=0) + shape.cells * threat + 1
 
 
 def reference_value(shape: Geometry, current: int, mask: int, moves: int,
@@ -106,8 +112,9 @@ def _threat_value(shape: Geometry, current: int, mask: int, moves: int, threats:
     good, other = weights.good_threat, weights.other_threat
     mine_good = (mine & own_rows).bit_count()
     theirs_good = (threats & ~own_rows).bit_count()
+    stacked = (mine & (mine >> 1)).bit_count() - (threats & (threats >> 1)).bit_count()
     return (good * mine_good + other * (mine.bit_count() - mine_good)
-            - good * theirs_good - other * (threats.bit_count() - theirs_good))
+            - good * theirs_good - other * (threats.bit_count() - theirs_good) + weights.stacked_threat * stacked)
 
 
 @cache
@@ -119,7 +126,7 @@ def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> Evalu
     second_rows = shape.board_mask ^ first_rows
     open_lines = _compile_open_lines(shape, weights.lines)
     winning_cells_of = shape.winning_cells_of
-    good, other = weights.good_threat, weights.other_threat
+    good, other, stacked = weights.good_threat, weights.other_threat, weights.stacked_threat
 
     def evaluate(current: int, mask: int, moves: int, threats: int) -> float:
         own_rows, their_rows = (first_rows, second_rows) if moves % 2 == 0 else (second_rows, first_rows)
@@ -129,6 +136,8 @@ def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> Evalu
         raw = (open_lines(current, current ^ mask)
                + good * (mine_good - theirs_good)
                + other * (mine.bit_count() - mine_good - threats.bit_count() + theirs_good))
+        if stacked:
+            raw += stacked * ((mine & (mine >> 1)).bit_count() - (threats & (threats >> 1)).bit_count())
         return raw * scale
 
     return evaluate

