@@ -28,11 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
+from agents.horizon_evaluation import Evaluation
 from agents.position import Geometry
-
-Evaluation = Callable[[int, int, int, int], float]
-"""``evaluate(current, mask, moves, threats) -> value`` for the side to move; ``threats`` are the
-opponent's winning cells, which the search already knows."""
 
 LINE_WEIGHT_BASE = 4
 """A window with one more stone of a side counts this many times more (1, 4, 16, ...)."""

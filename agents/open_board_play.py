@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import time
 
-from agents.alphabeta import SearchLimit
 from agents.anytime_search import proofs
-from agents.kaggle_boundary import Deadline
-from agents.line_evaluation import Evaluation, LineWeights, line_evaluator
+from agents.horizon_evaluation import Evaluation
+from agents.line_evaluation import LineWeights, line_evaluator
 from agents.position import Geometry, Position
-from agents.principal_variation import Estimate, VariationTable, deepening
+from agents.principal_variation import VariationTable, deepening
+from agents.search_result import SearchCounts, SearchResult, last_of
+from agents.search_time import Deadline, SearchLimit
+from agents.strategy import MoveStats
 from agents.transposition_table import TranspositionTable
 
 PROOF_REACH = 25
@@ -68,6 +70,7 @@ class OpenBoardPlay:
         self.unstable_overage = unstable_overage
         self.table = VariationTable()
         self.exact_table = TranspositionTable()
+        self.last_stats: MoveStats = {}
         self._geometry: Geometry | None = None
         self._evaluate: Evaluation | None = None
 
@@ -85,57 +88,65 @@ class OpenBoardPlay:
         on_kaggle_clock = self.time_budget is None and self.max_nodes is None
         if self.time_budget is not None:
             stop_at = min(stop_at, started + self.time_budget)
+        counts = SearchCounts()
+        chosen = None
         if position.geometry.cells - position.moves <= self.proof_reach:
-            proven = self._prove(position, deadline, started, stop_at, on_kaggle_clock)
-            if proven is not None:
-                return proven
-        return self._deepen(position, deadline, stop_at, on_kaggle_clock)
+            chosen = self._prove(position, deadline, started, stop_at, on_kaggle_clock, counts)
+        if chosen is None:
+            chosen = self._deepen(position, deadline, stop_at, on_kaggle_clock, counts)
+        self.last_stats = {"nodes": counts.nodes, "depth": chosen.depth if chosen else 0,
+                           "evaluations": counts.evaluations, "source": move_source(chosen)}
+        return chosen.column if chosen is not None else position.legal_columns()[0]
 
     def _prove(self, position: Position, deadline: Deadline, started: float, stop_at: float,
-               on_kaggle_clock: bool) -> int | None:
-        """The proofs' column once a proof holds (or the exact solve is done), else None."""
+               on_kaggle_clock: bool, counts: SearchCounts) -> SearchResult | None:
+        """The proofs' last result once a proof holds (or the exact solve is done), else None."""
         if self.max_nodes is not None:
             limit = SearchLimit(max_nodes=self.max_nodes // 2)
         else:
             limit = SearchLimit(started + PROOF_SHARE * (stop_at - started))
-        column = self._proven_column(position, limit)
-        if column is None and on_kaggle_clock:
+        proven = last_of(proofs(position, self.exact_table, limit, counts))
+        if proven is None and on_kaggle_clock:
             slice_ = min(PROOF_OVERAGE, OVERAGE_SHARE * deadline.overage)
             if slice_ > 0:
-                column = self._proven_column(position, SearchLimit(deadline.extended(slice_).expires_at))
-        return column
+                limit = SearchLimit(deadline.extended(slice_).expires_at)
+                proven = last_of(proofs(position, self.exact_table, limit, counts))
+        return proven
 
-    def _proven_column(self, position: Position, limit: SearchLimit) -> int | None:
-        column = None
-        for result in proofs(position, self.exact_table, limit):
-            column = result.column
-        return column
-
-    def _deepen(self, position: Position, deadline: Deadline, stop_at: float, on_kaggle_clock: bool) -> int:
-        """The column of the last depth the clock (and maybe one draw on the bank) let finish."""
+    def _deepen(self, position: Position, deadline: Deadline, stop_at: float, on_kaggle_clock: bool,
+                counts: SearchCounts) -> SearchResult | None:
+        """The last depth the clock (and maybe one draw on the bank) let finish; None if none did."""
         started = time.perf_counter()
         soft_at = started + self.soft_share * max(0.0, stop_at - started)
         limit = SearchLimit(stop_at, self.max_nodes if self.max_nodes is not None else float("inf"))
-        last: Estimate | None = None
-        previous: Estimate | None = None
+        last: SearchResult | None = None
+        previous: SearchResult | None = None
         drawn = False
         wanted = 0
         while True:
-            for estimate in deepening(position, self.table, limit, self._evaluate,
-                                      last.column if last is not None else None):
-                if last is None or estimate.depth > last.depth:
-                    previous, last = last, estimate
-                if self.max_nodes is None and estimate.depth >= wanted and time.perf_counter() >= soft_at:
+            for result in deepening(position, self.table, limit, self._evaluate,
+                                    last.column if last is not None else None, counts):
+                if last is None or result.depth > last.depth:
+                    previous, last = last, result
+                if self.max_nodes is None and result.depth >= wanted and time.perf_counter() >= soft_at:
                     break
-            if last is None:
-                return position.legal_columns()[0]
-            if not on_kaggle_clock or drawn or last.proven or previous is None or previous.column == last.column:
-                return last.column
+            if last is None or not on_kaggle_clock or drawn or last.proven or previous is None \
+                    or previous.column == last.column:
+                return last
             slice_ = min(self.unstable_overage, OVERAGE_SHARE * deadline.overage)
             if slice_ <= 0:
-                return last.column
+                return last
             # The last two depths disagree: one more depth decides between them.
             drawn = True
             limit = SearchLimit(deadline.extended(slice_).expires_at)
             soft_at = time.perf_counter()
             wanted = last.depth + 1  # the table replays the depths done so far in a moment
+
+
+def move_source(result: SearchResult | None) -> str:
+    """What chose the move, for its statistics: the exact solve, a proof, the depth-limited search, or nothing."""
+    if result is None:
+        return "fallback"
+    if result.exact:
+        return "exact"
+    return "proof" if result.proven else "search"

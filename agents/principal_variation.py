@@ -1,6 +1,6 @@
 """Depth-limited principal-variation search with a transposition table, for boards nothing can prove yet.
 
-``deepening`` searches depth 1, 2, 3, ... and yields one ``Estimate`` per completed depth; the
+``deepening`` searches depth 1, 2, 3, ... and yields one ``SearchResult`` per completed depth; the
 caller plays the column of the last one it received, so the search can be cut off at any moment.
 What makes each depth cheaper than a plain alpha-beta of that depth:
 
@@ -14,11 +14,11 @@ What makes each depth cheaper than a plain alpha-beta of that depth:
   parent won there), only moves that do not hand the opponent a line are tried, and the window
   is clipped to the scores still possible.
 
-Scores are the exact search's scale (``alphabeta``): a win with the stone played when ``moves``
+Scores are ``agents.scores``' scale: a win with the stone played when ``moves``
 stones are on the board scores ``(cells + 1 - moves) // 2``, a loss the opponent's win negated, a
 draw 0; a position cut off at the horizon is worth the evaluation, strictly inside (-1, 1). A
 value of at least 1 (at most -1) is therefore a proven win (loss), whatever depth found it, and
-the table keeps such bounds for every depth. ``negamax`` is fail-soft, as ``alphabeta``'s.
+the table keeps such bounds for every depth. ``negamax`` is fail-soft, as ``exact_search``'s.
 """
 
 from __future__ import annotations
@@ -26,12 +26,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
-from agents.alphabeta import MAX_SEARCH_PLIES, NO_LIMIT, SearchLimit, clock_check_mask, paused_gc, win_score
-from agents.line_evaluation import Evaluation, line_evaluator
+from agents.exact_search import MAX_SEARCH_PLIES, paused_gc
+from agents.horizon_evaluation import Evaluation
+from agents.line_evaluation import line_evaluator
 from agents.move_order import centre_first_masks, sorted_moves
 from agents.position import Geometry, Position
+from agents.scores import loss_score, win_score
+from agents.search_result import SearchCounts, SearchResult, deepen
+from agents.search_time import NO_LIMIT, OutOfTime, SearchLimit, clock_check_mask
 
 DEFAULT_CAPACITY = 1 << 20
 """Entries the table holds before it is emptied: about 150 MB of dict and tuples at most."""
@@ -42,10 +45,6 @@ PROVEN = 1.0
 NULL_WIDTH = 1e-9
 """The width of a null window: below the gap between any two distinct values (evaluations are
 multiples of ``1 / line_evaluation.raw_bound``, proven scores whole numbers)."""
-
-
-class _OutOfTime(Exception):
-    """Raised inside a search at its limit; it never leaves this module's functions."""
 
 
 class VariationTable:
@@ -72,26 +71,6 @@ class VariationTable:
         return len(self.entries)
 
 
-@dataclass(frozen=True)
-class Estimate:
-    """The best column at one depth and its value (see the module docstring for the scale).
-
-    ``exact`` when the search saw the end of every line of play (the value is then the game's
-    exact result, a win's size aside); ``nodes`` counts the positions this depth entered.
-    """
-
-    column: int
-    score: float
-    depth: int
-    nodes: int
-    exact: bool
-
-    @property
-    def proven(self) -> bool:
-        """Whether the value is a proven win or loss (or the search saw to the end)."""
-        return self.exact or abs(self.score) >= PROVEN
-
-
 DepthNegamax = Callable[[int, int, int, float, float, int, int], float]
 
 
@@ -100,11 +79,10 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
     """``negamax(current, mask, moves, alpha, beta, threats, depth)`` and a node counter.
 
     The mover of ``current`` cannot complete a line at once; ``threats`` are the opponent's
-    winning cells. Raises ``_OutOfTime`` at ``limit``.
+    winning cells. Raises ``OutOfTime`` at ``limit``.
     """
     cells = shape.cells
-    bottom = shape.bottom_mask
-    board = shape.board_mask
+    non_losing_moves = shape.non_losing_moves
     winning_cells_of = shape.winning_cells_of
     column_masks = centre_first_masks(shape)
     entries = table.entries
@@ -121,18 +99,12 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
         nodes += 1
         if not nodes & check_mask:
             if clock() >= stop_at or nodes >= max_nodes:
-                raise _OutOfTime
+                raise OutOfTime
             if len(entries) >= capacity:
                 entries.clear()
-        possible = (mask + bottom) & board
-        forced = possible & threats
-        if forced:
-            if forced & (forced - 1):
-                return -((cells - moves) // 2)  # two threats to block: the opponent wins next move
-            possible = forced
-        possible &= ~(threats >> 1)  # never play just below an opponent's threat
+        possible = non_losing_moves(mask, threats)
         if not possible:
-            return -((cells - moves) // 2)
+            return -((cells - moves) // 2)  # every move hands the opponent a win: scores.loss_score
         if moves >= cells - 2:
             return 0
         if depth <= 0:
@@ -185,12 +157,17 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
 
 
 def deepening(position: Position, table: VariationTable | None = None, limit: SearchLimit = NO_LIMIT,
-              evaluate: Evaluation | None = None, first_column: int | None = None) -> Iterator[Estimate]:
-    """One ``Estimate`` per completed depth of ``position`` (not over), until ``limit`` or a proof.
+              evaluate: Evaluation | None = None, first_column: int | None = None,
+              counts: SearchCounts | None = None) -> Iterator[SearchResult]:
+    """One ``SearchResult`` per completed depth of ``position`` (not over), until ``limit`` or a proof.
 
     ``first_column`` is searched first at depth 1 (a hint, such as the column the previous move's
     search expected); later depths start with the previous depth's best. The iterations stop once
-    a value is proven or a depth reaches the end of the game.
+    a value is proven or a depth reaches the end of the game. A result is ``proven`` when its value
+    is a proven win or loss (or ``exact``: the search saw the end of every line of play); a move
+    with nothing to weigh (an immediate win, a forced loss, the only safe move) comes at depth 0.
+    ``counts`` gets the nodes of every depth added, the one the limit cut short (or the caller
+    stopped) included.
     """
     if position.is_over():
         raise ValueError(f"the game is over in {position!r}: there is no move to search")
@@ -198,43 +175,47 @@ def deepening(position: Position, table: VariationTable | None = None, limit: Se
     current, mask, moves = position.current, position.mask, position.moves
     wins = position.winning_columns()
     if wins:
-        yield Estimate(wins[0], float(win_score(shape, moves)), 0, 1, True)
+        yield SearchResult((wins[0],), float(win_score(shape, moves)), 0, 1, exact=True, proven=True)
         return
     safe = position.non_losing_columns()
     if not safe:
         threats = position.opponent_winning_cells() & shape.possible(mask)
         block = [c for c in position.legal_columns() if threats & shape.column_masks[c]]
-        yield Estimate((block or position.legal_columns())[0], -float(win_score(shape, moves + 1)), 0, 1, True)
+        yield SearchResult(((block or position.legal_columns())[0],), float(loss_score(shape, moves)), 0, 1,
+                           exact=True, proven=True)
         return
     if len(safe) == 1:
-        yield Estimate(safe[0], 0.0, 0, 1, False)  # forced: nothing to weigh, whatever it is worth
+        yield SearchResult((safe[0],), 0.0, 0, 1)  # forced: nothing to weigh, whatever it is worth
         return
     table = table if table is not None else VariationTable()
     negamax, counter = variation_negamax(shape, evaluate or line_evaluator(shape), table, limit)
     opponent = current ^ mask
-    order = [c for c in safe if c == first_column] + [c for c in safe if c != first_column]
     remaining = shape.cells - moves
+
+    def at_depth(depth: int, previous: SearchResult | None) -> SearchResult:
+        first = previous.column if previous is not None else first_column
+        before = counter()
+        alpha, best = -math.inf, safe[0]
+        for column in [c for c in safe if c == first] + [c for c in safe if c != first]:
+            move = position.move_bit(column)
+            threats = shape.winning_cells_of(current | move, mask | move)  # the child's threats: ours after the move
+            if alpha == -math.inf:
+                score = -negamax(opponent, mask | move, moves + 1, -math.inf, math.inf, threats, depth - 1)
+            else:  # a null window asks only "better than alpha?"; the full window re-searches a yes
+                score = -negamax(opponent, mask | move, moves + 1, -alpha - NULL_WIDTH, -alpha, threats, depth - 1)
+                if score > alpha:
+                    score = -negamax(opponent, mask | move, moves + 1, -math.inf, -score, threats, depth - 1)
+            if score > alpha:
+                alpha, best = score, column
+        exact = depth >= remaining
+        return SearchResult((best,), alpha, depth, counter() - before, exact, exact or abs(alpha) >= PROVEN)
+
     with paused_gc():
-        for depth in range(1, min(remaining, MAX_SEARCH_PLIES) + 1):
-            before = counter()
-            try:
-                alpha, best = -math.inf, order[0]
-                for column in order:
-                    move = position.move_bit(column)
-                    threats = shape.winning_cells_of(current | move, mask | move)
-                    if alpha == -math.inf:
-                        score = -negamax(opponent, mask | move, moves + 1, -math.inf, math.inf, threats, depth - 1)
-                    else:
-                        score = -negamax(opponent, mask | move, moves + 1, -alpha - NULL_WIDTH, -alpha, threats,
-                                         depth - 1)
-                        if score > alpha:
-                            score = -negamax(opponent, mask | move, moves + 1, -math.inf, -score, threats, depth - 1)
-                    if score > alpha:
-                        alpha, best = score, column
-            except _OutOfTime:
-                return
-            exact = depth >= remaining
-            yield Estimate(best, alpha, depth, counter() - before, exact)
-            if exact or abs(alpha) >= PROVEN:
-                return
-            order = [best] + [c for c in order if c != best]
+        try:
+            for result in deepen(at_depth, range(1, min(remaining, MAX_SEARCH_PLIES) + 1), limit):
+                yield result
+                if result.proven:
+                    return
+        finally:
+            if counts is not None:
+                counts.nodes += counter()

@@ -10,8 +10,9 @@ import random
 
 import pytest
 
-from agents.alphabeta import SearchLimit, solve
-from agents.kaggle_boundary import Deadline, GuardedAgent
+from agents import solver_agent
+from agents.exact_search import solve
+from agents.kaggle_boundary import GuardedAgent, board_of
 from agents.line_evaluation import (
     LineWeights,
     first_player_rows,
@@ -23,6 +24,8 @@ from agents.line_evaluation import (
 from agents.open_board_play import OpenBoardPlay
 from agents.position import Position, geometry
 from agents.principal_variation import PROVEN, VariationTable, deepening
+from agents.registry import REGISTRY
+from agents.search_time import Deadline, SearchLimit
 
 BOARDS = [(6, 7, 4), (7, 8, 4), (7, 9, 4), (5, 6, 4), (8, 10, 5), (4, 4, 3), (5, 5, 4), (6, 7, 2), (3, 3, 1),
           (6, 7, 6)]
@@ -216,9 +219,9 @@ def exhaustive_outcome(position: Position, memo: dict[tuple[int, int], tuple[int
 
 @pytest.mark.parametrize("rows,columns,inarow", [(4, 4, 3), (4, 5, 4)])
 def test_small_boards_are_played_perfectly_from_the_first_move(rows: int, columns: int, inarow: int) -> None:
-    agent = GuardedAgent("open", OpenBoardPlay())
+    agent = REGISTRY["solver"].build({})
     position = Position.initial(rows, columns, inarow)
-    observation = {"board": position.to_board(), "mark": 1, "remainingOverageTime": 60.0}
+    observation = {"board": board_of(position), "mark": 1, "remainingOverageTime": 60.0}
     configuration = {"rows": rows, "columns": columns, "inarow": inarow, "actTimeout": 2.0}
     column = agent(observation, configuration)
     memo: dict[tuple[int, int], tuple[int, int]] = {}
@@ -227,3 +230,17 @@ def test_small_boards_are_played_perfectly_from_the_first_move(rows: int, column
     value = 1 if child.is_won() else -exhaustive_outcome(child, memo)
     assert value == best
     assert not agent.faults
+
+
+def test_seven_by_six_keeps_the_book_and_the_proofs_and_other_boards_take_the_new_play() -> None:
+    positions = [Position.from_moves(moves) for moves in ("", "4", "4455", "3344", "2617")]
+    for position in positions:
+        new = solver_agent.SolverStrategy(max_nodes=3000, use_book=False)
+        previous = solver_agent.SolverStrategy(max_nodes=3000, use_book=False, open_board=False)
+        assert new.choose(position, Deadline.after(60.0)) == previous.choose(position, Deadline.after(60.0))
+        assert new.last_stats == previous.last_stats
+    wide = Position.from_moves("45", rows=7, columns=8, inarow=4)
+    strategy = solver_agent.SolverStrategy(max_nodes=3000)
+    expected = OpenBoardPlay(max_nodes=3000).choose(wide, Deadline.after(60.0))
+    assert strategy.choose(wide, Deadline.after(60.0)) == expected
+    assert strategy.last_stats["source"] == "search"
