@@ -26,6 +26,8 @@ from agents.position import Position, geometry
 from agents.principal_variation import PROVEN, VariationTable, deepening
 from agents.registry import REGISTRY
 from agents.search_time import Deadline, SearchLimit
+from harness.engine import BoardConfig
+from harness.game import GameSpec, play_game
 
 BOARDS = [(6, 7, 4), (7, 8, 4), (7, 9, 4), (5, 6, 4), (8, 10, 5), (4, 4, 3), (5, 5, 4), (6, 7, 2), (3, 3, 1),
           (6, 7, 6)]
@@ -244,3 +246,17 @@ def test_seven_by_six_keeps_the_book_and_the_proofs_and_other_boards_take_the_ne
     expected = OpenBoardPlay(max_nodes=3000).choose(wide, Deadline.after(60.0))
     assert strategy.choose(wide, Deadline.after(60.0)) == expected
     assert strategy.last_stats["source"] == "search"
+
+
+@pytest.mark.games
+@pytest.mark.parametrize("rows,columns,inarow", [(4, 4, 3), (4, 5, 4)])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_small_boards_solved_through_kaggle_never_score_below_their_value(rows: int, columns: int, inarow: int,
+                                                                          seat: int) -> None:
+    memo: dict[tuple[int, int], tuple[int, int]] = {}
+    first_player_value = exhaustive_outcome(Position.initial(rows, columns, inarow), memo)
+    agents = ("solver", "kaggle:negamax") if seat == 0 else ("kaggle:negamax", "solver")
+    record = play_game(GameSpec(0, agents, BoardConfig(rows, columns, inarow), seed=7))
+    assert record.cause in ("line", "draw"), (record.cause, record.detail)
+    outcome = 0 if record.winner is None else 1 if record.winner == seat else -1
+    assert outcome >= (first_player_value if seat == 0 else -first_player_value), record.moves
