@@ -41,9 +41,12 @@ PROOF_SHARE = 0.5
 PROOF_OVERAGE = 4.0
 """Seconds of overage at most that one move may draw to finish a proof within reach."""
 
-SOFT_SHARE = 0.7
-"""No new depth starts once this share of the move's time is spent (0.7 beat 0.4 by 0.64 in
-40 games at 0.25 s a move, for half the move time again; the mean move stays well under 1.5 s)."""
+SOFT_SHARE = 0.9
+"""No new depth starts once this share of the move's time is spent. At 0.25 s a move, 0.7 beat 0.4
+by 0.64 in 40 games on 8x7/4, and 0.9 beat 0.7 by 0.575 in 80 (44/4/32 over 8x7/4 and 9x7/4): a
+depth cut short still fills the game-long table for the next move. On Kaggle's clock a new depth
+may start until 1.53 s of the 1.7 s a move gets; ``benchmarks/other_boards.py`` reports the mean
+and the largest move time."""
 
 UNSTABLE_OVERAGE = 1.0
 """Seconds of overage a move may draw when its last two depths disagree on the best move."""
