@@ -104,10 +104,10 @@ class OpenBoardPlay:
     def _prove(self, position: Position, deadline: Deadline, started: float, stop_at: float,
                on_kaggle_clock: bool, counts: SearchCounts) -> SearchResult | None:
         """The proofs' last result once a proof holds (or the exact solve is done), else None."""
-        if self.max_nodes is not None:
-            limit = SearchLimit(max_nodes=self.max_nodes // 2)
-        else:
+        if self.max_nodes is None:
             limit = SearchLimit(started + PROOF_SHARE * (stop_at - started))
+        else:
+            limit = SearchLimit(max_nodes=self.max_nodes // 2)
         proven = last_of(proofs(position, self.exact_table, limit, counts))
         if proven is None and on_kaggle_clock:
             slice_ = min(PROOF_OVERAGE, OVERAGE_SHARE * deadline.overage)
