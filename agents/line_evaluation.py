@@ -1,0 +1,177 @@
+"""A horizon evaluation for any board: open lines counted by length, and threats weighed by row parity.
+
+Two things decide a Connect-X game that a shallow search cannot see:
+
+* **Open lines.** A window (``inarow`` cells in a line) that holds none of the opponent's stones
+  can still become a line; the more of the mover's stones it holds, the closer it is. Early in a
+  game no search reaches a threat, and these counts are what tells a central, connected position
+  from a scattered one.
+* **Threats and zugzwang** (Allis 1988, generalised). A threat is an empty cell that would
+  complete a line. When the board fills up and neither side may play under the other's threat,
+  the player who must play beneath a threat hands it over. With every other column full, the
+  stone below a threat on row ``r`` (1-based from the bottom) is played after
+  ``cells - rows + r - 2`` stones, so a threat is the first player's to keep when
+  ``cells - rows + r`` is odd, the second player's when it is even: on 7x6 the first player's
+  odd rows and the second player's even rows, as Allis has it, and the other way round on boards
+  such as 8x7 where ``cells - rows`` is odd. A threat on its owner's parity counts for more.
+
+The value is from the side to move's view and strictly inside (-1, 1), below every proven win
+and above every proven loss of the exact search's scale, so a depth-limited search can mix both.
+The window counts are bit-sliced: for each direction the windows free of the opponent are one
+mask, the stones in them are added as bit planes, and straight-line code is compiled once per
+board size, as ``position`` compiles its winning-cell routine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from agents.horizon_evaluation import Evaluation
+from agents.position import Geometry
+
+LINE_WEIGHT_BASE = 4
+"""A window with one more stone of a side counts this many times more (1, 4, 16, ...)."""
+
+COUNTED_LENGTHS = 3
+"""Window counts are kept for the longest this many lengths below a threat (``inarow - 2`` stones
+down to ``inarow - 4``): shorter ones barely move the value and cost as much to count."""
+
+GOOD_THREAT = 60
+"""A threat on its owner's parity: worth several open lines of ``inarow - 2``."""
+
+OTHER_THREAT = 24
+"""A threat on the other parity: it still forces the opponent's play in its column."""
+
+
+STACKED_THREAT = 0
+"""A threat right above another of the same side: whoever blocks the lower one hands over the upper."""
+
+
+@dataclass(frozen=True)
+class LineWeights:
+    """What each feature is worth in raw units before the value is scaled into (-1, 1).
+
+    ``lines[k]`` weighs an open window holding exactly ``k`` of a side's stones (0 for lengths
+    not counted).
+    """
+
+    lines: tuple[int, ...]
+    good_threat: int = GOOD_THREAT
+    other_threat: int = OTHER_THREAT
+    stacked_threat: int = STACKED_THREAT
+
+
+def line_weights(inarow: int) -> LineWeights:
+    """The default weights for ``inarow``: ``LINE_WEIGHT_BASE ** (k - lowest)`` for the counted lengths."""
+    lowest = max(1, inarow - 1 - COUNTED_LENGTHS)
+    lines = tuple(LINE_WEIGHT_BASE ** (k - lowest) if lowest <= k <= inarow - 2 else 0 for k in range(inarow))
+    return LineWeights(lines)
+
+
+def first_player_rows(shape: Geometry) -> int:
+    """The cells whose threats the first player keeps in a zugzwang (see the module docstring)."""
+    rows = 0
+    for row in range(shape.rows):  # 0-based row, so the docstring's r is row + 1
+        if (shape.cells - shape.rows + row + 1) % 2 == 1:
+            for bottom in shape.bottom_bits:
+                rows |= bottom << row
+    return rows
+
+
+def raw_bound(shape: Geometry, weights: LineWeights) -> int:
+    """More than the raw value can reach in magnitude, so dividing by it lands strictly inside (-1, 1)."""
+    windows = len(shape.windows())
+    threat = max(weights.good_threat, weights.other_threat) + weights.stacked_threat
+    return windows * max(weights.lines, default=0) + shape.cells * threat + 1
+
+
+def reference_value(shape: Geometry, current: int, mask: int, moves: int,
+                    weights: LineWeights | None = None) -> float:
+    """The evaluation counted window by window: the plain definition the compiled one must match."""
+    weights = weights if weights is not None else line_weights(shape.inarow)
+    opponent = current ^ mask
+    raw = 0
+    for window in shape.windows():
+        for stones, other, sign in ((current, opponent, 1), (opponent, current, -1)):
+            count = (window & stones).bit_count()
+            if not window & other and count < shape.inarow:
+                raw += sign * weights.lines[count]
+    raw += _threat_value(shape, current, mask, moves, shape.winning_cells(opponent, mask), weights)
+    return raw / raw_bound(shape, weights)
+
+
+def _threat_value(shape: Geometry, current: int, mask: int, moves: int, threats: int, weights: LineWeights) -> int:
+    first_rows = first_player_rows(shape)
+    own_rows = first_rows if moves % 2 == 0 else shape.board_mask ^ first_rows
+    mine = shape.winning_cells(current, mask)
+    good, other = weights.good_threat, weights.other_threat
+    mine_good = (mine & own_rows).bit_count()
+    theirs_good = (threats & ~own_rows).bit_count()
+    stacked = (mine & (mine >> 1)).bit_count() - (threats & (threats >> 1)).bit_count()
+    return (good * mine_good + other * (mine.bit_count() - mine_good)
+            - good * theirs_good - other * (threats.bit_count() - theirs_good) + weights.stacked_threat * stacked)
+
+
+@cache
+def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> Evaluation:
+    """The compiled evaluation for ``shape`` (see the module docstring and ``reference_value``)."""
+    weights = weights if weights is not None else line_weights(shape.inarow)
+    scale = 1.0 / raw_bound(shape, weights)
+    first_rows = first_player_rows(shape)
+    second_rows = shape.board_mask ^ first_rows
+    open_lines = _compile_open_lines(shape, weights.lines)
+    winning_cells_of = shape.winning_cells_of
+    good, other, stacked = weights.good_threat, weights.other_threat, weights.stacked_threat
+
+    def evaluate(current: int, mask: int, moves: int, threats: int) -> float:
+        own_rows, their_rows = (first_rows, second_rows) if moves % 2 == 0 else (second_rows, first_rows)
+        mine = winning_cells_of(current, mask)
+        mine_good = (mine & own_rows).bit_count()
+        theirs_good = (threats & their_rows).bit_count()
+        raw = (open_lines(current, current ^ mask)
+               + good * (mine_good - theirs_good)
+               + other * (mine.bit_count() - mine_good - threats.bit_count() + theirs_good))
+        if stacked:
+            raw += stacked * ((mine & (mine >> 1)).bit_count() - (threats & (threats >> 1)).bit_count())
+        return raw * scale
+
+    return evaluate
+
+
+def _compile_open_lines(shape: Geometry, lines: tuple[int, ...]) -> Callable[[int, int], int]:
+    """``open_lines(mine, theirs)``: sum of ``lines[k]`` over my open windows minus theirs, compiled.
+
+    For each direction ``d``, ``w`` marks the first cell of every window free of the other side
+    (a window that would cross the sentinel row or leave the board includes a cell outside
+    ``board_mask`` and drops out); the side's stones shifted by ``j * d`` for ``j < inarow`` are
+    added into the bit planes ``c0, c1, ...``, so each window's stone count is read off the planes.
+    """
+    inarow, board = shape.inarow, shape.board_mask
+    counted = [k for k in range(1, inarow) if lines[k]]
+    if not counted:
+        return lambda mine, theirs: 0
+    # No window holds inarow stones of a side in a position the search evaluates (the game would be
+    # over), so inarow - 1 is the largest count and this many bit planes hold it without overflow.
+    planes = max(1, (inarow - 1).bit_length())
+    code = ["def open_lines(mine, theirs):", "    total = 0"]
+    for stones, other, sign in (("mine", "theirs", "+"), ("theirs", "mine", "-")):
+        code.append(f"    free = {board} & ~{other}")
+        for d in shape.directions:
+            code.append("    w = free" + "".join(f" & (free >> {j * d})" for j in range(1, inarow)))
+            code.append(f"    c0 = {stones} & w" + "".join(f"; c{i} = 0" for i in range(1, planes)))
+            for j in range(1, inarow):
+                code.append(f"    x = ({stones} >> {j * d}) & w")
+                for i in range(planes - 1):
+                    code.append(f"    carry = c{i} & x; c{i} ^= x; x = carry")
+                code.append(f"    c{planes - 1} |= x")
+            for k in counted:
+                # c0, c1, ... lie inside w already: the planes spell the count k
+                exact = " & ".join(f"c{i}" if k >> i & 1 else f"~c{i}" for i in range(planes))
+                weight = "" if lines[k] == 1 else f"{lines[k]} * "
+                code.append(f"    total {sign}= {weight}({exact}).bit_count()")
+    code.append("    return total")
+    namespace: dict[str, Callable[[int, int], int]] = {}
+    exec("\n".join(code), namespace)
+    return namespace["open_lines"]

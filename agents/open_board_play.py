@@ -1,0 +1,155 @@
+"""How ``solver`` plays where no opening book helps: principal-variation search on a clock that fits the board.
+
+Each move, in order:
+
+1. when an exact proof is within reach (at most ``PROOF_REACH`` empty cells), the exact search's
+   proofs (``anytime_search.proofs``: a won position is kept won, a drawn one is never lost, then
+   the exact solve) for ``PROOF_SHARE`` of the move's time, and, if nothing is proven by then and
+   the move runs on Kaggle's clock, once more with a slice of the overage bank: the one place
+   where spending the bank turns an estimate into a certainty;
+2. ``principal_variation.deepening`` with the open-line and threat evaluation for the rest of the
+   move's time. A new depth starts only while less than ``SOFT_SHARE`` of the move's time is
+   spent (a depth takes several times the one before, so a late start would rarely finish); if
+   the last two depths disagree on the best move, the move may draw ``UNSTABLE_OVERAGE`` from the
+   bank to finish one more depth, the other case where more time changes the move played.
+
+The tables live for the whole game (emptied on a new game or board size), so one move's search
+speeds up the next.
+"""
+
+from __future__ import annotations
+
+import time
+
+from agents.anytime_search import proofs
+from agents.horizon_evaluation import Evaluation
+from agents.line_evaluation import LineWeights, line_evaluator
+from agents.position import Geometry, Position
+from agents.principal_variation import VariationTable, deepening
+from agents.search_result import SearchCounts, SearchResult, last_of
+from agents.search_time import Deadline, SearchLimit
+from agents.strategy import MoveStats
+from agents.transposition_table import TranspositionTable
+
+PROOF_REACH = 25
+"""Empty cells from which the exact proofs are tried: a 5x5 board from its first move, and about
+the point where a proof on a 4-in-a-row board finishes in a second of Python."""
+
+PROOF_SHARE = 0.5
+"""Share of the move's time the proofs may take before the depth-limited search gets the rest."""
+
+PROOF_OVERAGE = 4.0
+"""Seconds of overage at most that one move may draw to finish a proof within reach."""
+
+SOFT_SHARE = 0.9
+"""No new depth starts once this share of the move's time is spent. At 0.25 s a move, 0.7 beat 0.4
+by 0.64 in 40 games on 8x7/4, and 0.9 beat 0.7 by 0.575 in 80 (44/4/32 over 8x7/4 and 9x7/4): a
+depth cut short still fills the game-long table for the next move. On Kaggle's clock a new depth
+may start until 1.53 s of the 1.7 s a move gets; ``benchmarks/other_boards.py`` reports the mean
+and the largest move time."""
+
+UNSTABLE_OVERAGE = 1.0
+"""Seconds of overage a move may draw when its last two depths disagree on the best move."""
+
+OVERAGE_SHARE = 0.1
+"""At most this share of the bank on any one draw, so it lasts the whole game."""
+
+
+class OpenBoardPlay:
+    """The non-book play of ``solver``: its tables and its time rules.
+
+    ``time_budget`` caps the seconds per move and ``max_nodes`` replaces the clock by node
+    counts (reproducible games); either turns the overage bank off, as in ``SolverStrategy``.
+    """
+
+    def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
+                 weights: LineWeights | None = None, proof_reach: int = PROOF_REACH,
+                 soft_share: float = SOFT_SHARE, unstable_overage: float = UNSTABLE_OVERAGE) -> None:
+        self.time_budget = time_budget
+        self.max_nodes = max_nodes
+        self.weights = weights
+        self.proof_reach = proof_reach
+        self.soft_share = soft_share
+        self.unstable_overage = unstable_overage
+        self.table = VariationTable()
+        self.exact_table = TranspositionTable()
+        self.last_stats: MoveStats = {}
+        self._geometry: Geometry | None = None
+        self._evaluate: Evaluation | None = None
+
+    def reset(self) -> None:
+        self.table.clear()
+        self.exact_table.clear()
+
+    def choose(self, position: Position, deadline: Deadline) -> int:
+        if position.geometry != self._geometry:
+            self.reset()
+            self._geometry = position.geometry
+            self._evaluate = line_evaluator(position.geometry, self.weights)
+        started = time.perf_counter()
+        stop_at = deadline.expires_at
+        on_kaggle_clock = self.time_budget is None and self.max_nodes is None
+        if self.time_budget is not None:
+            stop_at = min(stop_at, started + self.time_budget)
+        counts = SearchCounts()
+        chosen = None
+        if position.geometry.cells - position.moves <= self.proof_reach:
+            chosen = self._prove(position, deadline, started, stop_at, on_kaggle_clock, counts)
+        if chosen is None:
+            chosen = self._deepen(position, deadline, stop_at, on_kaggle_clock, counts)
+        self.last_stats = {"nodes": counts.nodes, "depth": chosen.depth if chosen else 0,
+                           "evaluations": counts.evaluations, "source": move_source(chosen)}
+        return chosen.column if chosen is not None else position.legal_columns()[0]
+
+    def _prove(self, position: Position, deadline: Deadline, started: float, stop_at: float,
+               on_kaggle_clock: bool, counts: SearchCounts) -> SearchResult | None:
+        """The proofs' last result once a proof holds (or the exact solve is done), else None."""
+        if self.max_nodes is None:
+            limit = SearchLimit(started + PROOF_SHARE * (stop_at - started))
+        else:
+            limit = SearchLimit(max_nodes=self.max_nodes // 2)
+        proven = last_of(proofs(position, self.exact_table, limit, counts))
+        if proven is None and on_kaggle_clock:
+            slice_ = min(PROOF_OVERAGE, OVERAGE_SHARE * deadline.overage)
+            if slice_ > 0:
+                limit = SearchLimit(deadline.extended(slice_).expires_at)
+                proven = last_of(proofs(position, self.exact_table, limit, counts))
+        return proven
+
+    def _deepen(self, position: Position, deadline: Deadline, stop_at: float, on_kaggle_clock: bool,
+                counts: SearchCounts) -> SearchResult | None:
+        """The last depth the clock (and maybe one draw on the bank) let finish; None if none did."""
+        started = time.perf_counter()
+        soft_at = started + self.soft_share * max(0.0, stop_at - started)
+        limit = SearchLimit(stop_at, self.max_nodes if self.max_nodes is not None else float("inf"))
+        last: SearchResult | None = None
+        previous: SearchResult | None = None
+        drawn = False
+        wanted = 0
+        while True:
+            for result in deepening(position, self.table, limit, self._evaluate,
+                                    last.column if last is not None else None, counts):
+                if last is None or result.depth > last.depth:
+                    previous, last = last, result
+                if self.max_nodes is None and result.depth >= wanted and time.perf_counter() >= soft_at:
+                    break
+            if last is None or not on_kaggle_clock or drawn or last.proven or previous is None \
+                    or previous.column == last.column:
+                return last
+            slice_ = min(self.unstable_overage, OVERAGE_SHARE * deadline.overage)
+            if slice_ <= 0:
+                return last
+            # The last two depths disagree: one more depth decides between them.
+            drawn = True
+            limit = SearchLimit(deadline.extended(slice_).expires_at)
+            soft_at = time.perf_counter()
+            wanted = last.depth + 1  # the table replays the depths done so far in a moment
+
+
+def move_source(result: SearchResult | None) -> str:
+    """What chose the move, for its statistics: the exact solve, a proof, the depth-limited search, or nothing."""
+    if result is None:
+        return "fallback"
+    if result.exact:
+        return "exact"
+    return "proof" if result.proven else "search"

@@ -1,0 +1,262 @@
+"""The solver off 7x6: the open-line and threat evaluation, the principal-variation search, small boards solved.
+
+Times are bounded by node counts or CPU time, never by wall-clock bounds a loaded machine could break.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from agents import solver_agent
+from agents.exact_search import solve
+from agents.kaggle_boundary import GuardedAgent, board_of
+from agents.line_evaluation import (
+    LineWeights,
+    first_player_rows,
+    line_evaluator,
+    line_weights,
+    raw_bound,
+    reference_value,
+)
+from agents.open_board_play import OpenBoardPlay
+from agents.position import Position, geometry
+from agents.principal_variation import PROVEN, VariationTable, deepening
+from agents.registry import REGISTRY
+from agents.search_time import Deadline, SearchLimit
+from harness.engine import BoardConfig
+from harness.game import GameSpec, play_game
+
+BOARDS = [(6, 7, 4), (7, 8, 4), (7, 9, 4), (5, 6, 4), (8, 10, 5), (4, 4, 3), (5, 5, 4), (6, 7, 2), (3, 3, 1),
+          (6, 7, 6)]
+"""Rows, columns, inarow: Kaggle's board, the issue's boards, small ones and the edge cases of inarow."""
+
+
+def random_position(rng: random.Random, rows: int, columns: int, inarow: int, stones: int) -> Position:
+    """A position after up to ``stones`` random moves, still open: a move that would end the game is not played."""
+    position = Position.initial(rows, columns, inarow)
+    for _ in range(stones):
+        options = [c for c in position.legal_columns() if not position.play(c).is_over()]
+        if not options:
+            break
+        position = position.play(rng.choice(options))
+    return position
+
+
+def evaluate(position: Position, weights: LineWeights | None = None) -> float:
+    return line_evaluator(position.geometry, weights)(position.current, position.mask, position.moves,
+                                                        position.opponent_winning_cells())
+
+
+@pytest.mark.parametrize("rows,columns,inarow", BOARDS)
+def test_the_compiled_evaluation_counts_what_the_plain_definition_counts(rows: int, columns: int,
+                                                                       inarow: int) -> None:
+    rng = random.Random(rows * 100 + columns * 10 + inarow)
+    for _ in range(40):
+        position = random_position(rng, rows, columns, inarow, rng.randrange(rows * columns))
+        value = evaluate(position)
+        assert value == pytest.approx(reference_value(position.geometry, position.current, position.mask,
+                                                      position.moves), abs=1e-12)
+        assert -1 < value < 1
+
+
+@pytest.mark.parametrize("rows,columns,inarow", BOARDS)
+def test_the_evaluation_is_the_same_position_seen_from_the_other_side_negated(rows: int, columns: int,
+                                                                             inarow: int) -> None:
+    rng = random.Random(rows + columns + inarow)
+    evaluation = line_evaluator(geometry(rows, columns, inarow))
+    for _ in range(30):
+        position = random_position(rng, rows, columns, inarow, rng.randrange(rows * columns))
+        opponent = position.current ^ position.mask
+        mine = position.winning_cells()
+        theirs = position.opponent_winning_cells()
+        seen_by_mover = evaluation(position.current, position.mask, position.moves, theirs)
+        seen_by_opponent = evaluation(opponent, position.mask, position.moves + 1, mine)
+        assert seen_by_opponent == pytest.approx(-seen_by_mover, abs=1e-12)
+
+
+def test_zugzwang_rows_follow_allis_on_7x6_and_flip_where_the_board_above_a_column_is_odd() -> None:
+    def rows_of(rows: int, columns: int) -> list[int]:
+        shape = geometry(rows, columns, 4)
+        cells = first_player_rows(shape)
+        return [row for row in range(rows) if cells >> row & 1]
+
+    assert rows_of(6, 7) == [0, 2, 4]  # Allis: the first player's threats on odd rows, counted from 1
+    assert rows_of(7, 9) == [0, 2, 4, 6]  # 8 other columns of 7: an even count below, as on 7x6
+    assert rows_of(7, 8) == [1, 3, 5]  # 7 other columns of 7: 49 stones, odd, so the parity flips
+    assert rows_of(5, 6) == [1, 3]
+
+
+def bottom_row(shape_rows: int, shape_columns: int, columns: list[int]) -> tuple[int, int]:
+    """``(stones, mask)`` of stones on the bottom row of ``columns`` of a ``shape_rows`` x ``shape_columns`` board."""
+    shape = geometry(shape_rows, shape_columns, 4)
+    stones = sum(1 << (column * shape.height) for column in columns)
+    return stones, stones
+
+
+def test_stones_in_one_open_line_are_worth_more_than_the_same_stones_apart() -> None:
+    shape = geometry(6, 7, 4)
+    evaluation = line_evaluator(shape)
+    together, mask = bottom_row(6, 7, [2, 3])
+    apart, apart_mask = bottom_row(6, 7, [0, 6])
+    assert evaluation(together, mask, 0, 0) > evaluation(apart, apart_mask, 0, 0) > 0
+
+
+@pytest.mark.parametrize("rows,columns,first_keeps_bottom_row", [(6, 7, True), (7, 9, True), (7, 8, False)])
+def test_a_threat_on_its_owners_parity_is_worth_more(rows: int, columns: int, first_keeps_bottom_row: bool) -> None:
+    # Three stones on the bottom row threaten the fourth cell of it: the same stones are worth more
+    # to the player who keeps bottom-row threats in a zugzwang (the first player on 7x6).
+    evaluation = line_evaluator(geometry(rows, columns, 4))
+    stones, mask = bottom_row(rows, columns, [0, 1, 2])
+    weights = line_weights(4)
+    gap = (weights.good_threat - weights.other_threat) / raw_bound(geometry(rows, columns, 4), weights)
+    as_first, as_second = evaluation(stones, mask, 0, 0), evaluation(stones, mask, 1, 0)
+    assert (as_first - as_second) == pytest.approx(gap if first_keeps_bottom_row else -gap, abs=1e-12)
+
+
+def plain_depth_value(position: Position, depth: int) -> float:
+    """Negamax over every move to ``depth`` with the same evaluation and proven scores: no pruning, no table."""
+    shape = position.geometry
+    if position.winning_columns():
+        return (shape.cells + 1 - position.moves) // 2
+    if position.is_full():
+        return 0.0
+    safe = position.non_losing_columns()
+    if not safe:
+        return -((shape.cells - position.moves) // 2)
+    if position.moves >= shape.cells - 2:
+        return 0.0
+    if depth == 0:
+        return evaluate(position)
+    return max(-plain_depth_value(position.play(column), depth - 1) for column in safe)
+
+
+@pytest.mark.parametrize("rows,columns,inarow,depth", [(4, 4, 3, 3), (5, 5, 4, 3), (6, 7, 4, 2)])
+def test_each_depth_is_worth_what_plain_negamax_finds(rows: int, columns: int, inarow: int, depth: int) -> None:
+    rng = random.Random(depth * rows)
+    for _ in range(6):
+        position = random_position(rng, rows, columns, inarow, rng.randrange(2, rows * columns // 2))
+        if not position.non_losing_columns() or position.winning_columns():
+            continue
+        at_depth = next((result for result in deepening(position, VariationTable(), SearchLimit(max_nodes=10**6))
+                         if result.depth >= depth), None)
+        if at_depth is None or at_depth.depth != depth:  # a forced move, or proven before this depth
+            continue
+        expected = max(-plain_depth_value(position.play(c), depth - 1) for c in position.non_losing_columns())
+        assert at_depth.score == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("rows,columns,inarow", [(4, 4, 3), (5, 4, 3)])
+def test_searched_to_the_end_the_value_is_the_exact_solvers(rows: int, columns: int, inarow: int) -> None:
+    rng = random.Random(rows * columns)
+    checked = 0
+    for _ in range(60):
+        position = random_position(rng, rows, columns, inarow, rng.randrange(2, rows * columns - 4))
+        if position.is_over():
+            continue
+        last = list(deepening(position, VariationTable(), SearchLimit(max_nodes=10**7)))[-1]
+        exact = solve(position)
+        assert exact is not None
+        if last.depth == 0:  # an immediate win, a loss, or a forced move: nothing searched
+            continue
+        assert last.proven
+        assert math.copysign(1, last.score) == math.copysign(1, exact.score) or exact.score == last.score == 0
+        if last.exact:
+            assert last.score == exact.score
+        checked += 1
+    assert checked >= 10
+
+
+def test_finds_the_win_a_few_moves_away_and_the_only_defence_against_one() -> None:
+    # Player 1 has columns 4 and 5 of the bottom row: a third stone on either side leaves two open ends.
+    position = Position.from_moves("4151", rows=7, columns=8, inarow=4)
+    won = list(deepening(position, VariationTable(), SearchLimit(max_nodes=50_000)))[-1]
+    assert won.score >= PROVEN
+    assert won.column in (2, 4)
+    defence = Position.from_moves("415", rows=7, columns=8, inarow=4)  # only c1 or f1 stops that now
+    blocked = list(deepening(defence, VariationTable(), SearchLimit(max_nodes=50_000)))[-1]
+    assert blocked.column in (2, 5)
+
+
+def test_a_node_cap_makes_the_move_the_same_every_time() -> None:
+    rng = random.Random(3)
+    for _ in range(3):
+        position = random_position(rng, 7, 9, 4, 8)
+        moves = {GuardedAgent("open", OpenBoardPlay(max_nodes=20_000)).strategy.choose(
+            position, Deadline.after(60.0)) for _ in range(2)}
+        assert len(moves) == 1
+
+
+def exhaustive_outcome(position: Position, memo: dict[tuple[int, int], tuple[int, int]], alpha: int = -1,
+                       beta: int = 1) -> int:
+    """-1, 0 or 1 for the side to move: every move tried (alpha-beta over the three outcomes only),
+    with a table of the proven bounds; written from the rules alone, sharing nothing with the searches."""
+    key = (position.current, position.mask)
+    if key in memo:
+        low, high = memo[key]
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+    window = (alpha, beta)
+    best = -1
+    for column in position.legal_columns():
+        child = position.play(column)
+        if child.is_won():
+            value = 1
+        elif child.is_full():
+            value = 0
+        else:
+            value = -exhaustive_outcome(child, memo, -beta, -alpha)
+        best = max(best, value)
+        alpha = max(alpha, value)
+        if alpha >= beta:
+            break
+    memo[key] = (best, 1) if best >= window[1] else (-1, best) if best <= window[0] else (best, best)
+    return best
+
+
+@pytest.mark.parametrize("rows,columns,inarow", [(4, 4, 3), (4, 5, 4)])
+def test_small_boards_are_played_perfectly_from_the_first_move(rows: int, columns: int, inarow: int) -> None:
+    agent = REGISTRY["solver"].build({})
+    position = Position.initial(rows, columns, inarow)
+    observation = {"board": board_of(position), "mark": 1, "remainingOverageTime": 60.0}
+    configuration = {"rows": rows, "columns": columns, "inarow": inarow, "actTimeout": 2.0}
+    column = agent(observation, configuration)
+    memo: dict[tuple[int, int], tuple[int, int]] = {}
+    best = exhaustive_outcome(position, memo)
+    child = position.play(column)
+    value = 1 if child.is_won() else -exhaustive_outcome(child, memo)
+    assert value == best
+    assert not agent.faults
+
+
+def test_seven_by_six_keeps_the_book_and_the_proofs_and_other_boards_take_the_new_play() -> None:
+    positions = [Position.from_moves(moves) for moves in ("", "4", "4455", "3344", "2617")]
+    for position in positions:
+        new = solver_agent.SolverStrategy(max_nodes=3000, use_book=False)
+        previous = solver_agent.SolverStrategy(max_nodes=3000, use_book=False, open_board=False)
+        assert new.choose(position, Deadline.after(60.0)) == previous.choose(position, Deadline.after(60.0))
+        assert new.last_stats == previous.last_stats
+    wide = Position.from_moves("45", rows=7, columns=8, inarow=4)
+    strategy = solver_agent.SolverStrategy(max_nodes=3000)
+    expected = OpenBoardPlay(max_nodes=3000).choose(wide, Deadline.after(60.0))
+    assert strategy.choose(wide, Deadline.after(60.0)) == expected
+    assert strategy.last_stats["source"] == "search"
+
+
+@pytest.mark.games
+@pytest.mark.parametrize("rows,columns,inarow", [(4, 4, 3), (4, 5, 4)])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_small_boards_solved_through_kaggle_never_score_below_their_value(rows: int, columns: int, inarow: int,
+                                                                          seat: int) -> None:
+    memo: dict[tuple[int, int], tuple[int, int]] = {}
+    first_player_value = exhaustive_outcome(Position.initial(rows, columns, inarow), memo)
+    agents = ("solver", "kaggle:negamax") if seat == 0 else ("kaggle:negamax", "solver")
+    record = play_game(GameSpec(0, agents, BoardConfig(rows, columns, inarow), seed=7))
+    assert record.cause in ("line", "draw"), (record.cause, record.detail)
+    outcome = 0 if record.winner is None else 1 if record.winner == seat else -1
+    assert outcome >= (first_player_value if seat == 0 else -first_player_value), record.moves
