@@ -102,7 +102,8 @@ REGISTRY: dict[str, AgentEntry] = {
         AgentEntry("mcts", mcts.make_strategy, "UCB1 tree search with random rollouts and solver proofs, on a clock",
                    seed="seed", time_budget="time_budget", cap="simulations"),
         AgentEntry("solver", solver_agent.make_strategy,
-                   "opening book, then iterative deepening and an exact alpha-beta solver on the clock",
+                   "opening book on 7x6, then iterative deepening and an exact alpha-beta solver on the clock; "
+                   "other boards: principal-variation search with a threat evaluation, proofs within reach",
                    seed="seed", time_budget="time_budget", cap="max_nodes"),
     )
 }

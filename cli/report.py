@@ -3,7 +3,7 @@
 Plays every experiment through the harness into OUT/<profile>/runs/ (one directory per match,
 always resumed: run the same command again to continue an interrupted report) and writes
 OUT/<profile>/report.md with one PNG per figure: each result with its 95% interval beside the
-paper's number, and a verdict. --quick is a smoke run of about 200 games (under 10 minutes on 2
+paper's number, and a verdict. --quick is a smoke run of about 270 games (under 10 minutes on 2
 cores); the full profile plays the paper-sized counts listed in papers/experiments.py.
 """
 
