@@ -187,19 +187,7 @@ class MinimaxSearch:
         safe = shape.non_losing(current, mask)  # moves handing the opponent a line are skipped: 0 if all do
         if not safe:
             return beyond(loss_score(shape, moves), WIN_OFFSET)
-        best = -INFINITY
-        for column in shape.centre_order:
-            move = safe & shape.column_masks[column]
-            if not move:
-                continue
-            score = -self._child(current, mask, moves, move, depth - 1, -beta, -alpha)
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        return best
+        return self._best_move_score(current, mask, moves, safe, depth, alpha, beta)
 
     def _paper_node(self, current: int, mask: int, moves: int, depth: int, alpha: int, beta: int) -> int:
         """The papers' node: a leaf (depth spent, a line, a full board) is evaluated, else every move searched."""
@@ -210,10 +198,15 @@ class MinimaxSearch:
             return self.evaluate(current, mask, moves)
         if depth <= 0 or moves == shape.cells:
             return self.evaluate(current, mask, moves)
-        possible = shape.possible(mask)
+        return self._best_move_score(current, mask, moves, shape.possible(mask), depth, alpha, beta)
+
+    def _best_move_score(self, current: int, mask: int, moves: int, movable: int, depth: int, alpha: int,
+                         beta: int) -> int:
+        """The best score among the moves in ``movable`` (one bit per column), centre first, cut at ``beta``."""
+        shape = self.shape
         best = -INFINITY
         for column in shape.centre_order:
-            move = possible & shape.column_masks[column]
+            move = movable & shape.column_masks[column]
             if not move:
                 continue
             score = -self._child(current, mask, moves, move, depth - 1, -beta, -alpha)
