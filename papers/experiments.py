@@ -386,7 +386,8 @@ def sheoran_fig3(profile: Profile) -> Experiment:
             Claim("up to depth 3, minimax does not get good results against negamax (read: it wins at most "
                   "half its games at each depth)", "below_half", tuple((negamax_series, d) for d in ("1", "2", "3")),
                   note=AGAINST_NEGAMAX_NOTE, each=True),
-            Claim("up to depth 3, minimax does not get good results against negamax" + OURS, "below_half",
+            Claim("up to depth 3, minimax does not get good results against negamax (at each depth)" + OURS,
+                  "below_half",
                   tuple((ours_series, d) for d in ("1", "2", "3")), each=True,
                   note=AGAINST_NEGAMAX_NOTE + " Our two rules give even depth 1 the tactics of a deeper search."),
             Claim("depth 4/5 does much better against negamax than each depth up to 3", "rises",
@@ -474,7 +475,8 @@ def sheoran_speed(profile: Profile) -> Experiment:
         kind=NODES, cells=cells, games=profile.speed_games, opening_plies=KANG_OPENING_PLIES, config=SEARCH_CONFIG,
         x_label="move number",
         claims=(
-            Claim("with the table, minimax takes less time per move on the same positions", "faster",
+            Claim("with the table, minimax takes less time on the same positions (the same games, move for move)",
+                  "faster",
                   (("table", "self-play"),), baseline=(("no table", "self-play"),), note=SPEED_NOTE),
         ),
     )
@@ -519,6 +521,9 @@ def feature_label(features: str) -> str:
     return "F" + "+F".join(sorted(features))
 
 
+SIMILAR_READING = "similar (read as within 10 points)"
+
+
 def kang_features(profile: Profile, table: str, sets: tuple[str, ...]) -> Experiment:
     cells = tuple(Cell("H1 vs H2", feature_label(f), h_spec(FEATURES_DEPTH, "h1", features=f),
                        h_spec(FEATURES_DEPTH, "h2")) for f in sets)
@@ -529,9 +534,9 @@ def kang_features(profile: Profile, table: str, sets: tuple[str, ...]) -> Experi
             Claim("no single feature of H1 is enough to defeat H2 (each scores below half)", "below_half",
                   tuple(point.values()), note=KANG_NOTE, each=True),
             Claim("Feature 1 has a similar winning percentage as Feature 3 (within 10 points)", "similar",
-                  (point["1"],), baseline=(point["3"],), note=KANG_NOTE),
+                  (point["1"],), baseline=(point["3"],), note=KANG_NOTE, reading=SIMILAR_READING),
             Claim("Feature 2 is also similar to Feature 4 in terms of their winning percentage (within 10 points)",
-                  "similar", (point["2"],), baseline=(point["4"],), note=KANG_NOTE),
+                  "similar", (point["2"],), baseline=(point["4"],), note=KANG_NOTE, reading=SIMILAR_READING),
         )
         title = "Table 7: each feature of H1 alone against H2, depth 4"
     else:

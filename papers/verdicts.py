@@ -132,7 +132,12 @@ def pooled_score(cells: Sequence[CellResult], counting: str = WIN) -> ClusteredS
 def effective_text(score: ClusteredScore) -> str:
     """How many games a score rests on: ``n games (k repeats), worth n_eff independent ones``."""
     repeats = f", {score.duplicates} repeating another move for move" if score.duplicates else ""
-    return f"{score.games} games{repeats}, worth {score.effective:.0f} independent ones"
+    return f"{score.games} games{repeats}, worth {_independent(score.effective)}"
+
+
+def _independent(effective: float) -> str:
+    """``worth`` how many independent games: ``1 independent one``, ``12 independent ones``."""
+    return f"{effective:.0f} independent {'one' if round(effective) == 1 else 'ones'}"
 
 
 def clustered_percent(score: ClusteredScore) -> str:
@@ -280,7 +285,7 @@ def _untested(ours: str, games: int, test: str, kind: str = DIRECTION) -> Eviden
 
 
 def _points(value: float) -> str:
-    return f"{100 * value:+.1f}"
+    return f"{100 * value + 0.0:+.1f}"  # + 0.0 turns -0.0 into 0.0
 
 
 def _rate_evidence(claim: Claim, score: ClusteredScore) -> Evidence:
@@ -409,7 +414,7 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     xs = [score for _, _, score in measured]
     ours = "won " + ", ".join(f"{clustered_percent(m)} at {label}" for label, m, _ in measured)
     repeats = f", {duplicates} repeating another move for move" if duplicates else ""
-    ours += f" ({games} games{repeats}, worth {sum(totals):.0f} independent ones)"
+    ours += f" ({games} games{repeats}, worth {_independent(sum(totals))})"
     ceiling = _at_ceiling([m for _, m, _ in measured])
     if ceiling:
         return _untested(ours + f"; every game of the series was {ceiling}: it is at its "
@@ -494,7 +499,7 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     what = "scored" if claim.counts == SCORE else "won"
     ours = (f"{_cell_name(a)} {what} {clustered_percent(first)}, {_cell_name(b)} {clustered_percent(second)}; "
             f"difference {_points(measured.value)} points [{_points(measured.low)}, {_points(measured.high)}] "
-            f"({games} games, worth {first.effective + second.effective:.0f} independent ones)")
+            f"({games} games, worth {_independent(first.effective + second.effective)})")
     pooled = (first.value * first.effective + second.value * second.effective) / (first.effective + second.effective)
     null_spread = math.sqrt(max(pooled * (1 - pooled), 0.01) * (1 / adjusted[0][1] + 1 / adjusted[1][1]))
 
@@ -589,7 +594,8 @@ def _speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
         if diverging else ""
     repeats = f"; {duplicates} repeating another move for move" if duplicates else ""
     if len(units) < 2:
-        return _untested(f"{len(timed)} same games with CPU times in {len(units)} independent groups, too few"
+        return _untested(f"{len(timed)} same games with CPU times in {len(units)} independent "
+                         f"group{'s' if len(units) != 1 else ''}, too few"
                          + dropped, len(timed), test)
     n = len(units)
     mean = sum(units) / n
