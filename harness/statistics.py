@@ -524,21 +524,131 @@ def holm(p_values: Sequence[float]) -> list[float]:
 
 
 def holm_levels(p_values: Sequence[float], alpha: float) -> list[float]:
-    """The significance level Holm compares each p-value with: alpha / (m - rank), rank from 0 by p."""
+    """The significance level Holm's procedure holds each p-value to, for stating a test's power.
+
+    Sorted ascending, Holm rejects the i-th smallest (from 0) at alpha / (m - i) while every smaller
+    one was rejected; say it rejects k. A rejected p-value met the level alpha / (m - its rank). One
+    not rejected was never compared with a level of its own: it would have been rejected at
+    alpha / (m - k), the level the step-down stopped at, if it had been the smallest left (and no
+    higher level could reach it), so that is the level its power is stated at. Giving it
+    alpha / (m - its rank) instead would overstate the power of exactly the tests with large p-values.
+    """
     m = len(p_values)
-    levels = [alpha] * m
-    for rank, index in enumerate(sorted(range(m), key=lambda i: p_values[i])):
-        levels[index] = alpha / (m - rank)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    rejected = 0
+    while rejected < m and p_values[order[rejected]] < alpha / (m - rejected):
+        rejected += 1
+    levels = [alpha / (m - rejected) if rejected < m else alpha] * m
+    for rank in range(rejected):
+        levels[order[rank]] = alpha / (m - rank)
     return levels
+
+
+def t_p_value(t: float, df: float) -> float:
+    """The two-sided p-value of Student's t statistic ``t`` with ``df`` degrees of freedom (1 for NaN)."""
+    if math.isnan(t):
+        return 1.0
+    if math.isinf(t):
+        return 0.0
+    return _incomplete_beta(df / 2, 0.5, df / (df + t * t))
+
+
+def t_quantile(probability: float, df: float) -> float:
+    """The ``probability`` quantile of Student's t with ``df`` degrees of freedom (by bisection on ``t_p_value``)."""
+    if probability == 0.5:
+        return 0.0
+    tail = 2 * min(probability, 1 - probability)
+    low, high = 0.0, 1.0
+    while t_p_value(high, df) > tail:
+        high *= 2
+    for _ in range(200):
+        middle = (low + high) / 2
+        low, high = (middle, high) if t_p_value(middle, df) > tail else (low, middle)
+    return math.copysign((low + high) / 2, probability - 0.5)
+
+
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularized incomplete beta function I_x(a, b), by its continued fraction (Numerical Recipes 6.4)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x > (a + 1) / (a + b + 2):
+        return 1.0 - _incomplete_beta(b, a, 1.0 - x)
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    result = d
+    for m in range(1, 300):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            result *= d * c
+        if abs(d * c - 1.0) < 1e-15:
+            break
+    return front * result / a
+
+
+def upper_p_value(z: float) -> float:
+    """The one-sided p-value P(Z >= z) of a standard normal statistic (1 for NaN)."""
+    return 1.0 if math.isnan(z) else 1.0 - NormalDist().cdf(z)
+
+
+def equivalence_z(value: float, claimed: float, margin: float, effective: float) -> float:
+    """The statistic of the two one-sided score tests (TOST) that a rate lies within ``margin`` of ``claimed``.
+
+    Each side is the score test of its boundary (claimed - margin, claimed + margin), with that
+    boundary's binomial variance, so it stays finite at 0% and 100%; a boundary outside [0, 1]
+    cannot be crossed and its side is +inf. The smaller of the two is returned: equivalence is shown
+    at alpha when it exceeds the one-sided alpha quantile (the TOST p-value is ``upper_p_value`` of it).
+    """
+    sides = []
+    for boundary, sign in ((claimed - margin, 1.0), (claimed + margin, -1.0)):
+        if not 0.0 < boundary < 1.0:
+            sides.append(math.inf)
+        else:
+            sides.append(sign * (value - boundary) / math.sqrt(boundary * (1 - boundary) / effective))
+    return min(sides)
+
+
+def equivalence_power(claimed: float, margin: float, effective: float, alpha: float) -> float:
+    """The power of ``equivalence_z``'s TOST at ``alpha`` when the rate really is ``claimed`` (normal approximation)."""
+    if effective <= 0:
+        return 0.0
+    normal = NormalDist()
+    critical = normal.inv_cdf(1 - alpha)
+    spread = math.sqrt(claimed * (1 - claimed)) or 1e-12
+    misses = 0.0
+    for boundary in (claimed - margin, claimed + margin):
+        if 0.0 < boundary < 1.0:
+            shift = margin * math.sqrt(effective) - critical * math.sqrt(boundary * (1 - boundary))
+            misses += 1 - normal.cdf(shift / spread)
+    return max(0.0, 1.0 - misses)
+
+
+def difference_interval(a: Interval, b: Interval) -> Interval:
+    """The difference ``a - b`` of two independent proportions with Newcombe's hybrid score interval.
+
+    Built from each proportion's own (Wilson) interval (Newcombe 1998, method 10), so it stays sensible
+    at 0% and 100%, where the Wald interval of a difference collapses.
+    """
+    value = a.value - b.value
+    low = value - math.sqrt((a.value - a.low) ** 2 + (b.high - b.value) ** 2)
+    high = value + math.sqrt((a.high - a.value) ** 2 + (b.value - b.low) ** 2)
+    return Interval(value, max(-1.0, low), min(1.0, high))
 
 
 @dataclass(frozen=True)
 class ClusteredScore:
     """A mean score over games that are not all independent, and how many independent games it is worth.
 
-    ``clusters`` counts the groups of games tied together (a colour-swapped pair, identical games);
-    ``effective`` is the games divided by the design effect (the clustered variance over the
-    variance the games would have if independent), never more than ``games``.
+    ``clusters`` counts the groups of games tied together (a colour-swapped pair, identical games, a
+    shared opening); ``effective`` is the number of independent games whose binomial variance equals
+    the clustered variance of the mean (``clustered_score``), never more than ``games``.
     """
 
     value: float
@@ -562,28 +672,42 @@ def wilson_bounds(value: float, games: float, z: float = Z95) -> Interval:
     return Interval(value, max(0.0, centre - spread), min(1.0, centre + spread))
 
 
-def clustered_score(outcomes: Sequence[float], groups: Sequence[Sequence[int]], duplicates: int = 0) -> ClusteredScore:
+def clustered_score(outcomes: Sequence[float], groups: Sequence[Sequence[int]], duplicates: int = 0,
+                    strata: Sequence[int] | None = None) -> ClusteredScore:
     """The mean of ``outcomes`` (1 win, 0.5 draw, 0 loss) with the games of each of ``groups`` (indices into
     ``outcomes``, together covering every game once) as one cluster.
 
-    The clustered (sandwich) variance sum_c (sum_{g in c} (y_g - mean))^2 / n^2 is, with colour-swapped
-    pairs as clusters, the variance of the pentanomial mean pair score; identical games merged into a
-    cluster count once. When every game scored the same there is no variance to compare, and the
-    clusters are the effective games.
+    ``strata[g]`` names the cell game g was played in when several cells are pooled (default: one
+    cell). Cells can differ in rate, so each game's residual is taken about its own cell's mean, not
+    the grand mean: the variance of the pooled mean is then the sum of the cells' clustered variances
+    (a cluster may span cells, as the games of one shared opening do), and differences between the
+    cells, which are fixed by the design, do not count as noise. The clustered (sandwich) variance is
+    V = sum_c (sum_{g in c} (y_g - mean_{cell of g}))^2 / n^2; with colour-swapped pairs as clusters it
+    is the variance of the pentanomial mean pair score, and identical games merged into a cluster count
+    once. The effective number of games is mean (1 - mean) / V, the games for which Wilson's interval
+    has that variance, at most n. When V is 0 it is n if some cell's games differ (every cluster split
+    evenly), else the number of clusters (every cell's games scored alike: nothing to estimate V from).
     """
     y = np.asarray(outcomes, dtype=float)
     n = len(y)
     if n == 0:
         return ClusteredScore(math.nan, 0, 0, 0.0, duplicates)
     mean = float(y.mean())
-    independent = float(((y - mean) ** 2).sum())
-    clustered = sum(float((y[list(group)] - mean).sum()) ** 2 for group in groups)
-    if independent <= 0:
+    cells = np.zeros(n, dtype=int) if strata is None else np.asarray(strata, dtype=int)
+    residuals = y.copy()
+    varied = False
+    for cell in np.unique(cells):
+        members = cells == cell
+        residuals[members] -= y[members].mean()
+        varied = varied or bool(np.any(y[members] != y[members][0]))
+    clustered = sum(float(residuals[list(group)].sum()) ** 2 for group in groups) / (n * n)
+    binomial = mean * (1 - mean)
+    if binomial <= 0 or (clustered <= 0 and not varied):
         effective = float(len(groups))
     elif clustered <= 0:
         effective = float(n)
     else:
-        effective = min(float(n), n * independent / clustered)
+        effective = min(float(n), binomial / clustered)
     return ClusteredScore(mean, n, len(groups), effective, duplicates)
 
 

@@ -50,8 +50,8 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         experiment = result.experiment
         verdicts = [(claim, next(judged)) for claim in experiment.claims]
         summary_rows += [f"| {experiment.paper}, {experiment.title.split(':')[0]} | {claim.text} | "
-                         f"{_paper_number(claim)} | {verdict.ours} | {verdict.test} | {_p(verdict.p_value)} | "
-                         f"{_p(verdict.adjusted)} | {_power(verdict)} | **{verdict.status}** |"
+                         f"{_paper_number(claim)} | {verdict.ours} | {verdict.test} | {_p_values(verdict)} | "
+                         f"{_adjusted(verdict)} | {_power(verdict)} | **{verdict.status}** |"
                          for claim, verdict in verdicts]
         sections.append(_section(result, verdicts, out, plots))
     total_games = sum(len(c.match.records) for r in results for c in r.cells)
@@ -75,23 +75,37 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "The papers' figures and tables are images we cannot read; we compare with the numbers and "
         "statements in their text (the figures mark those numbers).",
         "",
-        "**How a verdict is reached.** Each claim has one test: a score test of the paper's number for a "
-        "claimed rate, a score test of 50% for \"wins\" or \"loses\", a Cochran-Armitage trend test over the "
-        "whole series for \"rises\" (over log T_max for time limits), Fisher's z for a correlation. The "
-        f"{len(claims)} p-values form one family, corrected by Holm's method at alpha = {ALPHA:g}. A claimed "
-        "direction *agrees* when its test is significant that way and is *contradicted* when it is significant "
-        f"the other way, or when it is not significant although the test had {100 * POWER_NEEDED:.0f}% power "
-        "or more to see the effect the claim's words imply (stated per claim); a claimed rate is *contradicted* "
-        f"when its test rejects it and *agrees* when it does not and the test had {100 * POWER_NEEDED:.0f}% "
-        "power to reject a rate the stated distance away. Anything else is *not settled*. Power is computed "
-        "at the level Holm compares that claim's p-value with.",
+        "**How a verdict is reached.** Each claim has one test: for a claimed rate, a score test of the paper's "
+        "number and two one-sided tests (TOST) that the rate lies within a stated margin of it; a score test of "
+        "50% for \"wins\" or \"loses\"; a Cochran-Armitage trend test over the whole series for \"rises\" "
+        "(over log T_max for time limits); two one-sided tests on the difference for \"similar\"; Fisher's z "
+        "for a correlation (within each depth); Student's t for the speed claim. The p-values of the "
+        f"{len(claims)} claims (two for a claimed rate or similarity) form one family, corrected by Holm's "
+        f"method at alpha = {ALPHA:g}. A claimed direction *agrees* when its test is significant that way and "
+        "is *contradicted* when it is significant the other way, or when it is not significant although the "
+        f"test had {100 * POWER_NEEDED:.0f}% power or more to see the effect the claim's words imply (stated "
+        "per claim). A claim about each of several cells (\"at each depth\") is an intersection-union test: it "
+        "agrees only when every cell is significant the claimed way (its p-value is the largest of the cells') "
+        "and is contradicted when some cell is significant the other way (the smallest p-value times the "
+        "cells). Where the words imply a size (\"much better\", \"easily\", \"dominates\", \"much "
+        "weaker\") the effect we measured is printed beside it, and a significant claim whose effect has a 95% "
+        "interval wholly below that size (in some cell, for a claim about each cell) is marked *agrees in "
+        "direction; smaller than the words imply*. A claimed rate is *contradicted* when the paper's number is "
+        "rejected, *agrees* when the margin is shown and the number is not rejected, and *agrees within its "
+        "margin, though not at the paper's exact number* when both are; a claim of 0% or 100% is contradicted "
+        f"by one counterexample and agrees when our games had {100 * POWER_NEEDED:.0f}% power to show one. "
+        "Anything else is *not settled*. Power is stated at the level Holm held the claim to: alpha / (m - "
+        "rank) for a p-value Holm rejected (rank from 0 in ascending order), and alpha / (m - k) for every "
+        "other, k being the number Holm rejected (the level the step-down stopped at).",
         "",
         "**Games that are not independent.** The two games of a colour-swapped pair share their opening, and "
         "deterministic agents can repeat a whole game move for move. Each cell's games are grouped into "
-        "clusters (a pair, joined with every game repeating one of its move sequences); rates, intervals, "
-        "tests and powers use the clustered (for pairs, pentanomial) variance, i.e. an effective number of "
-        "games: the games over the design effect, at most the games played, and the number of clusters when "
-        "every game had the same result. The repeats are counted beside each verdict.",
+        "clusters (a pair, joined with every game repeating one of its move sequences and, when cells are "
+        "pooled, with the games of the other cells played from the same opening); rates, intervals, tests and "
+        "powers use the clustered (for pairs, pentanomial) variance, each cell's games taken about their own "
+        "cell's mean, i.e. an effective number of games: those whose binomial variance equals the clustered "
+        "one, at most the games played, and the number of clusters when every game had the same result. The "
+        "repeats are counted beside each verdict.",
         "",
         "Every MCTS counts its time per move T_max in CPU seconds of the game's process (`clock=cpu`, "
         "`time.process_time`), and its games allow 30 s of wall time per move (actTimeout), so a busy machine "
@@ -118,7 +132,22 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
 
 
 def _paper_number(claim: Claim) -> str:
+    if claim.reading:
+        return claim.reading
     return f"{100 * claim.paper_value:g}%" if claim.paper_value is not None else "(direction only)"
+
+
+def _p_values(verdict: Verdict) -> str:
+    """The claim's p-value, and for a claimed rate or similarity that of its margin (TOST) beside it."""
+    if verdict.p_equivalence is None:
+        return _p(verdict.p_value)
+    return f"{_p(verdict.p_value)}; margin {_p(verdict.p_equivalence)}"
+
+
+def _adjusted(verdict: Verdict) -> str:
+    if verdict.adjusted_equivalence is None:
+        return _p(verdict.adjusted)
+    return f"{_p(verdict.adjusted)}; margin {_p(verdict.adjusted_equivalence)}"
 
 
 def _p(value: float) -> str:
@@ -168,7 +197,7 @@ def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], ou
     lines += ["", "What the paper says, and what we measured:", ""]
     for claim, verdict in verdicts:
         lines.append(f"- *{claim.text}*: **{verdict.status}**; ours: {verdict.ours}. Test: {verdict.test}; "
-                     f"p = {_p(verdict.p_value)}, {_p(verdict.adjusted)} after Holm; power {_power(verdict)}."
+                     f"p = {_p_values(verdict)}, {_adjusted(verdict)} after Holm; power {_power(verdict)}."
                      + (f" Caveat: {claim.note}" if claim.note else ""))
     return "\n".join(lines) + "\n"
 

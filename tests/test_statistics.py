@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from statistics import NormalDist
 
 import numpy as np
 import pytest
@@ -331,8 +332,45 @@ def test_holm_matches_the_textbook_example() -> None:
     p = [0.01, 0.04, 0.03, 0.005]
     assert st.holm(p) == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert [adjusted < 0.05 for adjusted in st.holm(p)] == [True, False, False, True]
-    assert st.holm_levels(p, 0.05) == pytest.approx([0.05 / 3, 0.05, 0.05 / 2, 0.05 / 4])
+    # H4 and H1 were rejected at 0.05 / 4 and 0.05 / 3; the step-down stopped at 0.05 / 2 (k = 2 rejections),
+    # the level both others are held to (H2's own rank would give it 0.05, overstating its power).
+    assert st.holm_levels(p, 0.05) == pytest.approx([0.05 / 3, 0.05 / 2, 0.05 / 2, 0.05 / 4])
+    assert st.holm_levels([0.2, 0.3, 0.9], 0.05) == pytest.approx([0.05 / 3] * 3)  # nothing rejected
+    assert st.holm_levels([0.001, 0.002], 0.05) == pytest.approx([0.025, 0.05])  # everything rejected
     assert st.holm([0.5]) == [0.5] and st.holm([0.9, 0.8]) == [1.0, 1.0]
+
+
+def test_student_t_matches_the_printed_table() -> None:
+    # Two-sided 5% points of Student's t (any textbook table): 12.706 (1 df), 2.776 (4), 2.228 (10), 2.042 (30).
+    for df, point in ((1, 12.706), (4, 2.776), (10, 2.228), (30, 2.042)):
+        assert st.t_p_value(point, df) == pytest.approx(0.05, abs=2e-4)
+        assert st.t_quantile(0.975, df) == pytest.approx(point, abs=1e-3)
+    assert st.t_quantile(0.025, 4) == pytest.approx(-2.776, abs=1e-3)
+    assert st.t_p_value(1.959964, 1e7) == pytest.approx(0.05, abs=1e-5)  # the normal's, with df -> infinity
+    assert st.t_p_value(math.nan, 5) == 1.0 and st.t_p_value(0.0, 5) == pytest.approx(1.0)
+
+
+def test_the_equivalence_test_and_its_power_match_simulation() -> None:
+    rng = np.random.default_rng(11)
+    trials, n, claimed, margin = 4000, 400, 0.9375, 0.05
+    # The rate really is the claimed one: TOST at 5% shows the +-5 point margin this often.
+    z = np.array([st.equivalence_z(w / n, claimed, margin, n) for w in rng.binomial(n, claimed, trials)])
+    assert st.equivalence_power(claimed, margin, n, 0.05) == pytest.approx((z > NormalDist().inv_cdf(0.95)).mean(),
+                                                                           abs=0.03)
+    # At the boundary (88.75%) it shows equivalence at most 5% of the time: the test keeps its size.
+    z = np.array([st.equivalence_z(w / n, claimed, margin, n) for w in rng.binomial(n, claimed - margin, trials)])
+    assert (z > NormalDist().inv_cdf(0.95)).mean() <= 0.06
+    # 96.5% of 400 lies within 5 points of 93.75% (both one-sided tests reject), 100% of 20 does not show it.
+    assert st.upper_p_value(st.equivalence_z(0.965, claimed, margin, 400)) < 0.001
+    assert st.upper_p_value(st.equivalence_z(1.0, claimed, margin, 20)) > 0.05
+    assert st.equivalence_z(0.5, 0.98, 0.05, 100) < 0  # far below: no equivalence; the upper side is vacuous
+
+
+def test_newcombes_difference_interval_matches_his_example() -> None:
+    # Newcombe (1998), Stat. Med. 17:873, example (a): 56/70 against 48/80, method 10: 0.0524 to 0.3339.
+    difference = st.difference_interval(st.wilson_interval(56, 0, 14), st.wilson_interval(48, 0, 32))
+    assert difference.value == pytest.approx(0.2)
+    assert (difference.low, difference.high) == pytest.approx((0.0524, 0.3339), abs=1e-4)
 
 
 def test_the_stated_powers_match_simulation() -> None:
@@ -371,6 +409,24 @@ def test_clustered_scores_count_pairs_that_agree_once_and_repeats_not_at_all() -
     perfect = st.clustered_score([1.0] * 40, pairs, duplicates=3)
     assert perfect.effective == 20 and perfect.duplicates == 3 and perfect.interval().low == pytest.approx(
         20 / (20 + st.Z95 ** 2))
+
+
+def test_pooled_cells_are_clustered_about_their_own_means() -> None:
+    # Two cells of 20 agreeing pairs: one wins 70% of its pairs, the other 30%. About the grand mean (50%) every
+    # pair is a full point off; about its own cell's mean a won pair is 0.6 off and a lost one 1.4.
+    first = [1.0, 1.0] * 14 + [0.0, 0.0] * 6
+    second = [1.0, 1.0] * 6 + [0.0, 0.0] * 14
+    pairs = [[i, i + 1] for i in range(0, 80, 2)]
+    pooled = st.clustered_score(first + second, pairs, strata=[0] * 40 + [1] * 40)
+    grand = st.clustered_score(first + second, pairs)
+    assert grand.effective == pytest.approx(0.25 * 80 ** 2 / 40)  # 40 pairs at one point each
+    # The variance of the pooled mean is the sum of the cells' clustered variances, each weighted (1/2)^2.
+    cells = [st.clustered_score(cell, pairs[:20]) for cell in (first, second)]
+    variance = sum(0.25 * c.value * (1 - c.value) / c.effective for c in cells)
+    assert pooled.effective == pytest.approx(0.25 / variance) == pytest.approx(0.25 * 80 ** 2 / 33.6)
+    assert pooled.effective > grand.effective
+    # Each cell scored alike within itself (all won, all lost): nothing to estimate from but the clusters.
+    assert st.clustered_score([1.0] * 4 + [0.0] * 4, pairs[:4], strata=[0] * 4 + [1] * 4).effective == 4
 
 
 def test_only_strongly_connected_players_can_be_rated() -> None:
