@@ -13,7 +13,14 @@ Two things decide a Connect-X game that a shallow search cannot see:
   ``cells - rows + r - 2`` stones, so a threat is the first player's to keep when
   ``cells - rows + r`` is odd, the second player's when it is even: on 7x6 the first player's
   odd rows and the second player's even rows, as Allis has it, and the other way round on boards
-  such as 8x7 where ``cells - rows`` is odd. A threat on its owner's parity counts for more.
+  such as 8x7 where ``cells - rows`` is odd.
+* **The lowest threat of a column** is the one that counts: its column fills up to it first, and
+  whoever's threat it is, a threat above it is reached only after it is taken or blocked. So the
+  lowest threat weighs most on its owner's parity, less on the other, and a threat above another
+  (either side's) in its column weighs little. A threat the mover could play at once is left out:
+  the mover will block it (the search never evaluates a position whose mover can win at once).
+  Measured at 0.25 s a move on 8x7/4 and 9x7/4, this beat counting every threat alike (55-1-24 in
+  80 games); a bonus for the side whose lowest threats alone sit on its parity lost (0.41-0.44).
 
 The value is from the side to move's view and strictly inside (-1, 1), below every proven win
 and above every proven loss of the exact search's scale, so a depth-limited search can mix both.
@@ -38,15 +45,14 @@ COUNTED_LENGTHS = 3
 """Window counts are kept for the longest this many lengths below a threat (``inarow - 2`` stones
 down to ``inarow - 4``): shorter ones barely move the value and cost as much to count."""
 
-GOOD_THREAT = 60
-"""A threat on its owner's parity: worth several open lines of ``inarow - 2``."""
+GOOD_THREAT = 120
+"""The lowest threat of its column on its owner's parity: worth several open lines of ``inarow - 2``."""
 
 OTHER_THREAT = 24
-"""A threat on the other parity: it still forces the opponent's play in its column."""
+"""The lowest threat of its column on the other parity: it still forces the opponent's play in its column."""
 
-
-STACKED_THREAT = 0
-"""A threat right above another of the same side: whoever blocks the lower one hands over the upper."""
+COVERED_THREAT = 8
+"""A threat above another in its column: reached only once the lower one is taken or blocked."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,7 @@ class LineWeights:
     lines: tuple[int, ...]
     good_threat: int = GOOD_THREAT
     other_threat: int = OTHER_THREAT
-    stacked_threat: int = STACKED_THREAT
+    covered_threat: int = COVERED_THREAT
 
 
 def line_weights(inarow: int) -> LineWeights:
@@ -83,7 +89,7 @@ def first_player_rows(shape: Geometry) -> int:
 def raw_bound(shape: Geometry, weights: LineWeights) -> int:
     """More than the raw value can reach in magnitude, so dividing by it lands strictly inside (-1, 1)."""
     windows = len(shape.windows())
-    threat = max(weights.good_threat, weights.other_threat) + weights.stacked_threat
+    threat = max(weights.good_threat, weights.other_threat, weights.covered_threat)
     return windows * max(weights.lines, default=0) + shape.cells * threat + 1
 
 
@@ -98,20 +104,27 @@ def reference_value(shape: Geometry, current: int, mask: int, moves: int,
             count = (window & stones).bit_count()
             if not window & other and count < shape.inarow:
                 raw += sign * weights.lines[count]
-    raw += _threat_value(shape, current, mask, moves, shape.winning_cells(opponent, mask), weights)
+    raw += _threat_value(shape, current, mask, moves, weights)
     return raw / raw_bound(shape, weights)
 
 
-def _threat_value(shape: Geometry, current: int, mask: int, moves: int, threats: int, weights: LineWeights) -> int:
+def _threat_value(shape: Geometry, current: int, mask: int, moves: int, weights: LineWeights) -> int:
+    """The threats' part of ``reference_value``, column by column from the bottom."""
     first_rows = first_player_rows(shape)
     own_rows = first_rows if moves % 2 == 0 else shape.board_mask ^ first_rows
-    mine = shape.winning_cells(current, mask)
-    good, other = weights.good_threat, weights.other_threat
-    mine_good = (mine & own_rows).bit_count()
-    theirs_good = (threats & ~own_rows).bit_count()
-    stacked = (mine & (mine >> 1)).bit_count() - (threats & (threats >> 1)).bit_count()
-    return (good * mine_good + other * (mine.bit_count() - mine_good)
-            - good * theirs_good - other * (threats.bit_count() - theirs_good) + weights.stacked_threat * stacked)
+    playable = shape.possible(mask)
+    mine = shape.winning_cells(current, mask) & ~playable
+    theirs = shape.winning_cells(current ^ mask, mask) & ~playable
+    raw = 0
+    for column in shape.column_masks:
+        cells = [bit for bit in (1 << index for index in range(column.bit_length())) if bit & column & (mine | theirs)]
+        for place, cell in enumerate(cells):
+            for stones, sign, parity in ((mine, 1, own_rows), (theirs, -1, shape.board_mask ^ own_rows)):
+                if cell & stones:
+                    weight = weights.covered_threat if place else \
+                        weights.good_threat if cell & parity else weights.other_threat
+                    raw += sign * weight
+    return raw
 
 
 @cache
@@ -123,18 +136,25 @@ def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> Evalu
     second_rows = shape.board_mask ^ first_rows
     open_lines = _compile_open_lines(shape, weights.lines)
     winning_cells_of = shape.winning_cells_of
-    good, other, stacked = weights.good_threat, weights.other_threat, weights.stacked_threat
+    board, bottom = shape.board_mask, shape.bottom_mask
+    good, other, covered = weights.good_threat, weights.other_threat, weights.covered_threat
 
     def evaluate(current: int, mask: int, moves: int, threats: int) -> float:
         own_rows, their_rows = (first_rows, second_rows) if moves % 2 == 0 else (second_rows, first_rows)
-        mine = winning_cells_of(current, mask)
-        mine_good = (mine & own_rows).bit_count()
-        theirs_good = (threats & their_rows).bit_count()
+        unplayable = ~(mask + bottom)  # mask + bottom: the cell each column would take next
+        mine = winning_cells_of(current, mask) & unplayable
+        theirs = threats & unplayable
+        either = mine | theirs
+        # Adding a 1 to each column of either's complement carries up to that column's lowest
+        # threat and stops there (a column without one carries into its empty sentinel bit).
+        lowest = either & ((either ^ board) + bottom)
+        my_lowest, their_lowest = mine & lowest, theirs & lowest
+        my_good = (my_lowest & own_rows).bit_count()
+        their_good = (their_lowest & their_rows).bit_count()
         raw = (open_lines(current, current ^ mask)
-               + good * (mine_good - theirs_good)
-               + other * (mine.bit_count() - mine_good - threats.bit_count() + theirs_good))
-        if stacked:
-            raw += stacked * ((mine & (mine >> 1)).bit_count() - (threats & (threats >> 1)).bit_count())
+               + good * (my_good - their_good)
+               + other * (my_lowest.bit_count() - my_good - their_lowest.bit_count() + their_good)
+               + covered * ((mine & ~lowest).bit_count() - (theirs & ~lowest).bit_count()))
         return raw * scale
 
     return evaluate

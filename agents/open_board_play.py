@@ -2,16 +2,19 @@
 
 Each move, in order:
 
-1. when an exact proof is within reach (at most ``PROOF_REACH`` empty cells), the exact search's
+1. a forced move (an immediate win, or at most one move that does not hand the opponent a line)
+   is answered at once: nothing to weigh, and no time or overage spent on it;
+2. when an exact proof is within reach (at most ``PROOF_REACH`` empty cells), the exact search's
    proofs (``anytime_search.proofs``: a won position is kept won, a drawn one is never lost, then
-   the exact solve) for ``PROOF_SHARE`` of the move's time, and, if nothing is proven by then and
-   the move runs on Kaggle's clock, once more with a slice of the overage bank: the one place
-   where spending the bank turns an estimate into a certainty;
-2. ``principal_variation.deepening`` with the open-line and threat evaluation for the rest of the
+   the exact solve) for ``PROOF_SHARE`` of the move's time;
+3. ``principal_variation.deepening`` with the open-line and threat evaluation for the rest of the
    move's time. A new depth starts only while less than ``SOFT_SHARE`` of the move's time is
-   spent (a depth takes several times the one before, so a late start would rarely finish); if
-   the last two depths disagree on the best move, the move may draw ``UNSTABLE_OVERAGE`` from the
-   bank to finish one more depth, the other case where more time changes the move played.
+   spent (a depth takes several times the one before, so a late start would rarely finish);
+4. overage, in the two cases where more time changes the move played, and on Kaggle's clock only:
+   within a proof's reach and nothing proven, the proofs once more with a slice of the bank (the
+   depth-limited move stands if they fail); out of reach, when the last depth's best move differs
+   from the best of the depth two below (the same parity: depths of opposite parity often
+   alternate between two moves), ``UNSTABLE_OVERAGE`` to finish one more depth.
 
 The tables live for the whole game (emptied on a new game or board size), so one move's search
 speeds up the next.
@@ -92,54 +95,56 @@ class OpenBoardPlay:
         if self.time_budget is not None:
             stop_at = min(stop_at, started + self.time_budget)
         counts = SearchCounts()
-        chosen = None
-        if position.geometry.cells - position.moves <= self.proof_reach:
-            chosen = self._prove(position, deadline, started, stop_at, on_kaggle_clock, counts)
+        forced = bool(position.winning_columns()) or len(position.non_losing_columns()) <= 1
+        provable = not forced and position.geometry.cells - position.moves <= self.proof_reach
+        chosen = self._prove(position, self._proof_limit(started, stop_at), counts) if provable else None
         if chosen is None:
-            chosen = self._deepen(position, deadline, stop_at, on_kaggle_clock, counts)
+            chosen = self._deepen(position, deadline, stop_at, on_kaggle_clock and not provable, counts)
+        if provable and on_kaggle_clock and not (chosen is not None and chosen.proven):
+            # Nothing proven within the move's time: a slice of the bank may turn the estimate into a certainty.
+            slice_ = min(PROOF_OVERAGE, OVERAGE_SHARE * deadline.overage)
+            if slice_ > 0:
+                chosen = self._prove(position, deadline.extended(slice_).limit(), counts) or chosen
         self.last_stats = {"nodes": counts.nodes, "depth": chosen.depth if chosen else 0,
                            "evaluations": counts.evaluations, "source": move_source(chosen)}
         return chosen.column if chosen is not None else position.legal_columns()[0]
 
-    def _prove(self, position: Position, deadline: Deadline, started: float, stop_at: float,
-               on_kaggle_clock: bool, counts: SearchCounts) -> SearchResult | None:
-        """The proofs' last result once a proof holds (or the exact solve is done), else None."""
+    def _proof_limit(self, started: float, stop_at: float) -> SearchLimit:
+        """The proofs' share of the move: ``PROOF_SHARE`` of its time, or half its nodes."""
         if self.max_nodes is None:
-            limit = SearchLimit(started + PROOF_SHARE * (stop_at - started))
-        else:
-            limit = SearchLimit(max_nodes=self.max_nodes // 2)
-        proven = last_of(proofs(position, self.exact_table, limit, counts))
-        if proven is None and on_kaggle_clock:
-            slice_ = min(PROOF_OVERAGE, OVERAGE_SHARE * deadline.overage)
-            if slice_ > 0:
-                limit = SearchLimit(deadline.extended(slice_).expires_at)
-                proven = last_of(proofs(position, self.exact_table, limit, counts))
-        return proven
+            return SearchLimit(started + PROOF_SHARE * (stop_at - started))
+        return SearchLimit(max_nodes=self.max_nodes // 2)
 
-    def _deepen(self, position: Position, deadline: Deadline, stop_at: float, on_kaggle_clock: bool,
+    def _prove(self, position: Position, limit: SearchLimit, counts: SearchCounts) -> SearchResult | None:
+        """The proofs' last result if a proof holds (or the exact solve is done) within ``limit``, else None."""
+        return last_of(proofs(position, self.exact_table, limit, counts))
+
+    def _deepen(self, position: Position, deadline: Deadline, stop_at: float, may_draw: bool,
                 counts: SearchCounts) -> SearchResult | None:
-        """The last depth the clock (and maybe one draw on the bank) let finish; None if none did."""
+        """The last depth the clock (and, if ``may_draw``, one draw on the bank) let finish; None if none did."""
         started = time.perf_counter()
         soft_at = started + self.soft_share * max(0.0, stop_at - started)
         limit = SearchLimit(stop_at, self.max_nodes if self.max_nodes is not None else float("inf"))
+        columns: dict[int, int] = {}  # the best column of each completed depth
         last: SearchResult | None = None
-        previous: SearchResult | None = None
         drawn = False
         wanted = 0
         while True:
             for result in deepening(position, self.table, limit, self._evaluate,
                                     last.column if last is not None else None, counts):
-                if last is None or result.depth > last.depth:
-                    previous, last = last, result
+                if last is None or result.depth > last.depth or result.proven and not last.proven:
+                    last = result
+                    columns[result.depth] = result.column
                 if self.max_nodes is None and result.depth >= wanted and time.perf_counter() >= soft_at:
                     break
-            if last is None or not on_kaggle_clock or drawn or last.proven or previous is None \
-                    or previous.column == last.column:
+            if last is None or not may_draw or drawn or last.proven or \
+                    columns.get(last.depth - 2, last.column) == last.column:
                 return last
             slice_ = min(self.unstable_overage, OVERAGE_SHARE * deadline.overage)
             if slice_ <= 0:
                 return last
-            # The last two depths disagree: one more depth decides between them.
+            # The best move changed since the last depth of the same parity (depths of opposite
+            # parity often alternate between two moves): one more depth decides between them.
             drawn = True
             limit = SearchLimit(deadline.extended(slice_).expires_at)
             soft_at = time.perf_counter()

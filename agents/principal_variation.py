@@ -27,7 +27,7 @@ import math
 import time
 from collections.abc import Callable, Iterator
 
-from agents.exact_search import MAX_SEARCH_PLIES, paused_gc
+from agents.exact_search import MAX_SEARCH_PLIES, NodeCounter, paused_gc
 from agents.horizon_evaluation import Evaluation
 from agents.line_evaluation import line_evaluator
 from agents.move_order import centre_first_masks, sorted_moves
@@ -75,8 +75,8 @@ DepthNegamax = Callable[[int, int, int, float, float, int, int], float]
 
 
 def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTable,
-                      limit: SearchLimit) -> tuple[DepthNegamax, Callable[[], int]]:
-    """``negamax(current, mask, moves, alpha, beta, threats, depth)`` and a node counter.
+                      limit: SearchLimit) -> tuple[DepthNegamax, NodeCounter]:
+    """``negamax(current, mask, moves, alpha, beta, threats, depth)`` and its counts of nodes and evaluations.
 
     The mover of ``current`` cannot complete a line at once; ``threats`` are the opponent's
     winning cells. Raises ``OutOfTime`` at ``limit``.
@@ -93,9 +93,10 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
     check_mask = clock_check_mask(shape)
     null_width = NULL_WIDTH
     nodes = 0
+    evaluations = 0
 
     def negamax(current: int, mask: int, moves: int, alpha: float, beta: float, threats: int, depth: int) -> float:
-        nonlocal nodes
+        nonlocal nodes, evaluations
         nodes += 1
         if not nodes & check_mask:
             if clock() >= stop_at or nodes >= max_nodes:
@@ -108,6 +109,7 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
         if moves >= cells - 2:
             return 0
         if depth <= 0:
+            evaluations += 1
             return evaluate(current, mask, moves, threats)
         low: float = -((cells - 2 - moves) // 2)
         high: float = (cells - 1 - moves) // 2
@@ -148,12 +150,15 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
                         break
         lower = best if best > original_alpha else -math.inf
         upper = best if best < beta else math.inf
-        if entry is not None and entry[0] == depth:
-            lower, upper = max(lower, entry[1]), min(upper, entry[2])
+        if entry is not None:  # keep what still holds: the same depth's bounds, and proven ones from any depth
+            if entry[0] == depth or entry[1] >= PROVEN:
+                lower = max(lower, entry[1])
+            if entry[0] == depth or entry[2] <= -PROVEN:
+                upper = min(upper, entry[2])
         entries[key] = (depth, lower, upper, best_move)
         return best
 
-    return negamax, lambda: nodes
+    return negamax, NodeCounter(lambda: nodes, lambda: evaluations)
 
 
 def deepening(position: Position, table: VariationTable | None = None, limit: SearchLimit = NO_LIMIT,
@@ -194,7 +199,7 @@ def deepening(position: Position, table: VariationTable | None = None, limit: Se
 
     def at_depth(depth: int, previous: SearchResult | None) -> SearchResult:
         first = previous.column if previous is not None else first_column
-        before = counter()
+        before = counter.nodes
         alpha, best = -math.inf, safe[0]
         for column in [c for c in safe if c == first] + [c for c in safe if c != first]:
             move = position.move_bit(column)
@@ -208,7 +213,7 @@ def deepening(position: Position, table: VariationTable | None = None, limit: Se
             if score > alpha:
                 alpha, best = score, column
         exact = depth >= remaining
-        return SearchResult((best,), alpha, depth, counter() - before, exact, exact or abs(alpha) >= PROVEN)
+        return SearchResult((best,), alpha, depth, counter.nodes - before, exact, exact or abs(alpha) >= PROVEN)
 
     with paused_gc():
         try:
@@ -218,4 +223,5 @@ def deepening(position: Position, table: VariationTable | None = None, limit: Se
                     return
         finally:
             if counts is not None:
-                counts.nodes += counter()
+                counts.nodes += counter.nodes
+                counts.evaluations += counter.evaluations

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -25,6 +26,7 @@ from agents.open_board_play import OpenBoardPlay
 from agents.position import Position, geometry
 from agents.principal_variation import PROVEN, VariationTable, deepening
 from agents.registry import REGISTRY
+from agents.search_result import SearchResult
 from agents.search_time import Deadline, SearchLimit
 from harness.engine import BoardConfig
 from harness.game import GameSpec, play_game
@@ -104,16 +106,43 @@ def test_stones_in_one_open_line_are_worth_more_than_the_same_stones_apart() -> 
     assert evaluation(together, mask, 0, 0) > evaluation(apart, apart_mask, 0, 0) > 0
 
 
-@pytest.mark.parametrize("rows,columns,first_keeps_bottom_row", [(6, 7, True), (7, 9, True), (7, 8, False)])
-def test_a_threat_on_its_owners_parity_is_worth_more(rows: int, columns: int, first_keeps_bottom_row: bool) -> None:
-    # Three stones on the bottom row threaten the fourth cell of it: the same stones are worth more
-    # to the player who keeps bottom-row threats in a zugzwang (the first player on 7x6).
-    evaluation = line_evaluator(geometry(rows, columns, 4))
-    stones, mask = bottom_row(rows, columns, [0, 1, 2])
+@pytest.mark.parametrize("rows,columns,first_keeps_second_row", [(6, 7, False), (7, 9, False), (7, 8, True)])
+def test_a_threat_on_its_owners_parity_is_worth_more(rows: int, columns: int, first_keeps_second_row: bool) -> None:
+    # The mover's three stones on the second row threaten the fourth cell of it, whose column is
+    # empty below: the same stones are worth more to the player who keeps second-row threats in a
+    # zugzwang (the second player on 7x6). The opponent's bottom-row threat is playable at once,
+    # so it is left out and the mover's threat is the lowest of its column.
+    shape = geometry(rows, columns, 4)
+    stones = sum(1 << (column * shape.height + 1) for column in range(3))
+    mask = stones | sum(1 << (column * shape.height) for column in range(3))
+    evaluation = line_evaluator(shape)
     weights = line_weights(4)
-    gap = (weights.good_threat - weights.other_threat) / raw_bound(geometry(rows, columns, 4), weights)
+    gap = (weights.good_threat - weights.other_threat) / raw_bound(shape, weights)
     as_first, as_second = evaluation(stones, mask, 0, 0), evaluation(stones, mask, 1, 0)
-    assert (as_first - as_second) == pytest.approx(gap if first_keeps_bottom_row else -gap, abs=1e-12)
+    assert (as_first - as_second) == pytest.approx(gap if first_keeps_second_row else -gap, abs=1e-12)
+
+
+def test_a_columns_lowest_threat_counts_and_a_threat_above_it_counts_little() -> None:
+    # 7x6, the first player to move: its stones on the second row threaten column 3's second row
+    # (both sides' bottom-row threats there are playable, so left out); the opponent's three stones on
+    # the third row threaten the cell above it, which counts only as covered.
+    shape = geometry(6, 7, 4)
+    weights = line_weights(4)
+
+    def at(column: int, row: int) -> int:
+        return 1 << (column * shape.height + row)
+
+    def raw_threats(current: int, mask: int) -> float:
+        with_threats = reference_value(shape, current, mask, 0, weights) * raw_bound(shape, weights)
+        lines_only = LineWeights(weights.lines, 0, 0, 0)
+        return with_threats - reference_value(shape, current, mask, 0, lines_only) * raw_bound(shape, lines_only)
+
+    mine = sum(at(column, 1) for column in (0, 1, 2, 4, 5, 6)) | sum(at(column, 0) for column in (4, 5, 6))
+    theirs = sum(at(column, 0) for column in (0, 1, 2)) | sum(at(column, 2) for column in (4, 5, 6))
+    assert shape.winning_cells(mine, mine | theirs) == at(3, 0) | at(3, 1)
+    assert shape.winning_cells(theirs, mine | theirs) == at(3, 0) | at(3, 2)
+    # the second row is the second player's parity on 7x6, so the first player's lowest threat is an other one
+    assert raw_threats(mine, mine | theirs) == pytest.approx(weights.other_threat - weights.covered_threat)
 
 
 def plain_depth_value(position: Position, depth: int) -> float:
@@ -187,6 +216,50 @@ def test_a_node_cap_makes_the_move_the_same_every_time() -> None:
         moves = {GuardedAgent("open", OpenBoardPlay(max_nodes=20_000)).strategy.choose(
             position, Deadline.after(60.0)) for _ in range(2)}
         assert len(moves) == 1
+
+
+FORCED_10X8 = '....oo..../....xo...x/x.o.oxxx.x/o.x.ooooxo/o.o.xxxooo/x.xooooxxx/oxoxxxxoox/xxxoxoxxoo'
+"""10x8/5 with 23 empty cells (within the proofs' reach) and a single move that does not hand the opponent a line."""
+
+PROVABLE_10X8 = '...oxo..x./...xxo.oox/...ooo.xxo/...xxo.oxo/..ooox.xox/..xoxo.oxo/xoxoox.xxo/xooxxxxoxx'
+"""10x8/5 with 25 empty cells: within the proofs' reach, but no proof finishes in a fraction of a second."""
+
+
+def test_a_forced_move_is_answered_without_searching_or_drawing_on_the_bank() -> None:
+    position = Position.from_rows(FORCED_10X8, inarow=5)
+    assert len(position.non_losing_columns()) == 1
+    play = OpenBoardPlay()
+    deadline = Deadline.after(0.3, 3.0)
+    assert play.choose(position, deadline) == position.non_losing_columns()[0]
+    assert deadline.bank.drawn == 0
+    assert play.last_stats["nodes"] == 0
+
+
+def test_when_the_banks_proof_fails_the_move_is_the_deep_searchs() -> None:
+    position = Position.from_rows(PROVABLE_10X8, inarow=5)
+    play = OpenBoardPlay()
+    deadline = Deadline.after(0.4, 0.5)  # a 0.05 s slice of the bank: too little for a proof here
+    play.choose(position, deadline)
+    assert deadline.bank.drawn > 0
+    if play.last_stats["source"] == "search":  # (on a machine fast enough to prove it, nothing to check)
+        assert play.last_stats["depth"] >= 3
+        assert play.last_stats["evaluations"] > 0
+
+
+@pytest.mark.parametrize("best_by_depth,draws", [((2, 3, 2, 3), False), ((4, 4, 4, 1), True), ((4, 1), False)])
+def test_the_bank_pays_for_one_more_depth_only_when_the_best_move_changed_since_the_same_parity(
+        monkeypatch: pytest.MonkeyPatch, best_by_depth: tuple[int, ...], draws: bool) -> None:
+    from agents import open_board_play
+
+    def scripted(position: Position, *args: object) -> Iterator[SearchResult]:
+        for depth, column in enumerate(best_by_depth, start=1):
+            yield SearchResult((column,), 0.0, depth, 1)
+
+    monkeypatch.setattr(open_board_play, "deepening", scripted)
+    play = OpenBoardPlay()
+    deadline = Deadline.after(30.0, 10.0)  # the script ends long before the clock: only the rule decides a draw
+    play.choose(Position.initial(7, 8, 4).play(3), deadline)
+    assert (deadline.bank.drawn > 0) == draws
 
 
 def exhaustive_outcome(position: Position, memo: dict[tuple[int, int], tuple[int, int]], alpha: int = -1,
