@@ -155,7 +155,8 @@ def heat_map(values: Sequence[Sequence[Interval | None]], path: Path, *, rows: S
     cell was not played and stays blank.
     """
     data = np.array([[math.nan if v is None else v.value for v in row] for row in values], dtype=float)
-    figure, axes = plt.subplots(figsize=(1.6 + 1.25 * len(columns), 1.4 + 0.85 * len(rows)))
+    width = 1.6 + 1.25 * len(columns)
+    figure, axes = plt.subplots(figsize=(width, 1.4 + 0.85 * len(rows)))
     image = axes.imshow(np.ma.masked_invalid(data), cmap="RdBu", vmin=0.0, vmax=1.0, aspect="auto")
     for r, row in enumerate(values):
         for c, interval in enumerate(row):
@@ -172,7 +173,8 @@ def heat_map(values: Sequence[Sequence[Interval | None]], path: Path, *, rows: S
     axes.xaxis.set_label_position("top")
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
-    axes.set_title(textwrap.fill(title, 70), fontsize="medium", pad=12 + 12 * bool(xlabel))
+    # About nine characters of a medium-size title fit an inch, so a narrow map wraps it sooner.
+    axes.set_title(textwrap.fill(title, max(28, int(9 * width))), fontsize="medium", pad=12 + 12 * bool(xlabel))
     bar = figure.colorbar(image, ax=axes, fraction=0.05, pad=0.03)
     bar.set_label(colour_label)
     bar.ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))

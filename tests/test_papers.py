@@ -780,3 +780,21 @@ def test_table6_text_table_and_heat_map_put_the_first_mover_in_the_columns(tmp_p
     text = write_report(QUICK, results, tmp_path).read_text()
     assert "columns are the first mover's depth, rows the second mover's" in text
     assert drawn == {"xlabel": "first mover's depth", "ylabel": "second mover's depth"}
+
+
+def test_a_narrow_heat_maps_long_title_is_wrapped_to_fit_the_figure(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from matplotlib.figure import Figure
+
+    from harness import plots
+
+    kept: list[Figure] = []
+    monkeypatch.setattr(plots.plt, "close", kept.append)  # keep the figure to measure it
+    rate = statistics.Interval(0.5, 0.3, 0.7)
+    plots.heat_map([[rate, rate], [rate, rate]], tmp_path / "map.png", rows=["H1", "H2"],
+                   columns=["depth 2", "depth 4"], xlabel="search depth of both", ylabel="heuristic",
+                   title="Kang, Wang & Hu 2019, Table 9: win rate of each heuristic against the other "
+                         "at the same search depth, both seats", colour_label="win rate")
+    figure = kept[0]
+    box = figure.axes[0].title.get_window_extent(figure.canvas.get_renderer())
+    assert box.x0 >= 0 and box.x1 <= figure.bbox.width
