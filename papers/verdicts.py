@@ -314,8 +314,8 @@ def _rate_evidence(claim: Claim, score: ClusteredScore) -> Evidence:
     def power(level: float) -> float:
         return statistics.equivalence_power(claimed, margin, score.effective, level)
 
-    test = (f"score test of {100 * claimed:g}% (rejected: contradicted) and two one-sided tests of a rate within "
-            f"{100 * margin:g} points of it (rejected: agrees); power: of showing the margin if the rate is "
+    test = (f"score test of {100 * claimed:g}% (if rejected: contradicted) and two one-sided tests of a rate within "
+            f"{100 * margin:g} points of it (if rejected: agrees); power: of showing the margin if the rate is "
             f"{100 * claimed:g}%")
     return Evidence(ours, score.games, test, statistics.normal_p_value(z), power, EQUIVALENCE,
                     p_equivalence=statistics.upper_p_value(equivalence), duplicates=score.duplicates)
@@ -507,7 +507,7 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
         critical = NormalDist().inv_cdf(1 - level)
         return max(0.0, 2 * NormalDist().cdf(margin / null_spread - critical) - 1)
 
-    test += (f" of {100 * margin:g} points (rejected: agrees) and of a difference beyond it (rejected: "
+    test += (f" of {100 * margin:g} points (if rejected: agrees) and of a difference beyond it (if rejected: "
              "contradicted); power: of showing the margin if the rates are equal")
     return Evidence(ours, games, test, statistics.upper_p_value(beyond), power, EQUIVALENCE,
                     p_equivalence=statistics.upper_p_value(equivalence),
