@@ -63,19 +63,21 @@ class OpenBoardPlay:
 
     ``time_budget`` caps the seconds per move and ``max_nodes`` replaces the clock by node
     counts (reproducible games); either turns the overage bank off, as in ``SolverStrategy``.
+    ``table_capacity`` bounds both tables in entries (default: each table's own).
     """
 
     def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
                  weights: LineWeights | None = None, proof_reach: int = PROOF_REACH,
-                 soft_share: float = SOFT_SHARE, unstable_overage: float = UNSTABLE_OVERAGE) -> None:
+                 soft_share: float = SOFT_SHARE, unstable_overage: float = UNSTABLE_OVERAGE,
+                 table_capacity: int | None = None) -> None:
         self.time_budget = time_budget
         self.max_nodes = max_nodes
         self.weights = weights
         self.proof_reach = proof_reach
         self.soft_share = soft_share
         self.unstable_overage = unstable_overage
-        self.table = VariationTable()
-        self.exact_table = TranspositionTable()
+        self.table = VariationTable() if table_capacity is None else VariationTable(table_capacity)
+        self.exact_table = TranspositionTable() if table_capacity is None else TranspositionTable(table_capacity)
         self.last_stats: MoveStats = {}
         self._geometry: Geometry | None = None
         self._evaluate: Evaluation | None = None

@@ -56,19 +56,19 @@ class SolverStrategy:
     """Book, then iterative deepening and exact solving, with one table for the game."""
 
     def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
-                 table_capacity: int = DEFAULT_CAPACITY, use_book: bool = True, open_board: bool = True) -> None:
+                 table_capacity: int | None = None, use_book: bool = True, open_board: bool = True) -> None:
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"solver time_budget {time_budget}: expected a positive number of seconds per move")
         if max_nodes is not None and max_nodes < 1:
             raise ValueError(f"solver max_nodes {max_nodes}: expected a positive number of nodes per move")
         self.time_budget = time_budget
         self.max_nodes = max_nodes
-        self.table = TranspositionTable(table_capacity)
+        self.table = TranspositionTable(DEFAULT_CAPACITY if table_capacity is None else table_capacity)
         # Loaded now, not inside a move: decoding takes about 0.3 s, more than a short actTimeout
         # leaves a move (on Kaggle a submission is made while its first move's clock already runs).
         self._book = _load_book() if use_book else None
         self._geometry: Geometry | None = None
-        self._open_board = OpenBoardPlay(time_budget, max_nodes) if open_board else None
+        self._open_board = OpenBoardPlay(time_budget, max_nodes, table_capacity=table_capacity) if open_board else None
         self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
@@ -139,15 +139,16 @@ def _load_book() -> OpeningBook | None:
 
 
 def make_strategy(time_budget: float | None = None, seed: int | None = None, max_nodes: int | None = None,
-                  use_book: bool = True, table_size: int = DEFAULT_CAPACITY, open_board: bool = True) -> SolverStrategy:
+                  use_book: bool = True, table_size: int | None = None, open_board: bool = True) -> SolverStrategy:
     """The solver agent.
 
     ``time_budget`` caps the seconds per move (default: Kaggle's ``actTimeout`` less the safety
     margin, plus slices of the overage bank). ``max_nodes`` searches a fixed number of nodes per
     move instead of watching the clock, which makes games reproducible (choose a cap that fits
-    the time limit). ``table_size`` bounds the transposition table in entries. The search has no
-    randomness: ``seed`` is accepted like every agent's, and the same position always gets the
-    same move under ``max_nodes``. ``open_board=false`` plays boards other than 7x6x4 as 7x6x4
-    past its book (the solver before issue 15, kept for the benchmarks' comparison).
+    the time limit). ``table_size`` bounds every transposition table in entries (default: each
+    table's own, about 250 MB at most). The search has no randomness: ``seed`` is accepted like
+    every agent's, and the same position always gets the same move under ``max_nodes``.
+    ``open_board=false`` plays boards other than 7x6x4 as 7x6x4 past its book (the solver before
+    issue 15, kept for the benchmarks' comparison).
     """
     return SolverStrategy(time_budget, max_nodes, table_size, use_book, open_board)

@@ -27,7 +27,7 @@ from agents.position import Position, geometry
 from agents.principal_variation import PROVEN, VariationTable, deepening
 from agents.registry import REGISTRY
 from agents.search_result import SearchResult
-from agents.search_time import Deadline, SearchLimit
+from agents.search_time import Deadline, SearchLimit, clock_check_mask
 from harness.engine import BoardConfig
 from harness.game import GameSpec, play_game
 
@@ -216,6 +216,18 @@ def test_a_node_cap_makes_the_move_the_same_every_time() -> None:
         moves = {GuardedAgent("open", OpenBoardPlay(max_nodes=20_000)).strategy.choose(
             position, Deadline.after(60.0)) for _ in range(2)}
         assert len(moves) == 1
+
+
+def test_the_solvers_table_size_bounds_its_tables_on_other_boards_too() -> None:
+    strategy = REGISTRY["solver"].build({"table_size": 64, "max_nodes": 5_000}, None).strategy
+    position = Position.initial(7, 8, 4).play(3).play(4)
+    column = strategy.choose(position, Deadline.after(60.0))
+    assert column in position.legal_columns()
+    open_board = strategy._open_board
+    assert open_board is not None
+    assert open_board.table.capacity == open_board.exact_table.capacity == 64
+    # the table is emptied when found full, which the search looks at with the clock
+    assert len(open_board.table) <= 64 + clock_check_mask(position.geometry) + 1
 
 
 FORCED_10X8 = '....oo..../....xo...x/x.o.oxxx.x/o.x.ooooxo/o.o.xxxooo/x.xooooxxx/oxoxxxxoox/xxxoxoxxoo'
