@@ -236,8 +236,8 @@ def test_a_pooled_claim_names_the_cells_that_go_the_other_way() -> None:
 
 
 FIG4_NEGAMAX_WINS = (89, 94, 96, 99, 98, 98)
-"""MCTS's wins in 100 games against kaggle's negamax at 10, 50, 100, 250, 500 and 1000 ms, as committed in
-reports/full/runs/sheoran-fig4 (the issue's example: a trend p = 0.0002 that the old rule called unsettled)."""
+"""MCTS's wins in 100 games against kaggle's negamax at 10, 50, 100, 250, 500 and 1000 ms in the full report
+before issue 16 (the issue's example: a trend p = 0.0002 that the old rule called unsettled)."""
 
 
 def test_a_rise_is_a_trend_over_the_whole_series_and_finds_the_issues_fig4_trend() -> None:
