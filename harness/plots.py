@@ -193,16 +193,18 @@ def elo_panels_plot(panels: Sequence[tuple[str, Mapping[str, Sequence[tuple[str 
     """
     figure, axes_row = plt.subplots(1, len(panels), figsize=(4.2 * len(panels) + 1, 4.2), sharey=True, squeeze=False)
     for axes, (xlabel, series, log_x) in zip(axes_row[0], panels, strict=True):
+        # categories (depths such as "4/5") share one axis across the panel's series, in sorted order
+        categories = sorted({x for points in series.values() for x, _ in points if isinstance(x, str)})
         for name, points in series.items():
             if not points:
                 continue
             categorical = any(isinstance(x, str) for x, _ in points)
-            xs = [float(i) for i in range(len(points))] if categorical else [float(x) for x, _ in points]
+            xs = [float(categories.index(str(x))) for x, _ in points] if categorical else [float(x) for x, _ in points]
             errors = [[max(0.0, i.value - i.low) for _, i in points], [max(0.0, i.high - i.value) for _, i in points]]
             axes.errorbar(xs, [i.value for _, i in points], yerr=errors, marker="o", markersize=5, capsize=3,
                           label=name)
             if categorical:
-                axes.set_xticks(range(len(points)), [str(x) for x, _ in points])
+                axes.set_xticks(range(len(categories)), categories)
             elif log_x:
                 axes.set_xscale("log")
                 axes.set_xticks(xs, [f"{x:g}" for x in xs])

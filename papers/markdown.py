@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import datetime
 import math
-import re
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
+from agents.agent_spec import AgentSpec
 from harness import statistics
 from harness.results_text import interval_text, signed
 from harness.statistics import Interval
@@ -440,42 +440,64 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
         lines += ["", "Not rated:"]
         for name in outside:
             lines.append(f"- `{name}`: {_why_unrated(name, points, rated)}")
-    by_depth = [(match.group(1) or "4/5", r) for r in ratings if (match := _MINIMAX.fullmatch(r.name))]
-    by_time = [(float(match.group(1)), r) for r in ratings if (match := _MCTS.fullmatch(r.name))]
+
     def elo(rating: statistics.Rating) -> str:
         return f"{signed(rating.elo)} " + ("(anchor)" if rating.name == anchor else
                                            interval_text(rating.low, rating.high))
 
-    def as_interval(rating: statistics.Rating) -> Interval:
-        return Interval(rating.elo, rating.low, rating.high)
-
     panels: list[tuple[str, dict[str, list[tuple[str | float, Interval]]], bool]] = []
-    if by_depth:
-        lines += ["", "By depth: " + "; ".join(f"{depth}: {elo(r)}" for depth, r in sorted(by_depth))]
-        panels.append(("minimax depth", {"minimax": [(d, as_interval(r)) for d, r in sorted(by_depth)]}, False))
-    if by_time:
-        lines += ["", "By T_max: " + "; ".join(f"{1000 * t:g} ms: {elo(r)}" for t, r in sorted(by_time))]
-        panels.append(("MCTS time per move (ms)", {"mcts": [(1000 * t, as_interval(r)) for t, r in sorted(by_time)]},
-                       True))
-    kang: dict[str, list[tuple[str | float, Interval]]] = {}
-    for heuristic in ("h1", "h2"):
-        depths = sorted((int(m.group(1)), r) for r in ratings
-                        if (m := _KANG.fullmatch(r.name)) and m.group(2) == heuristic)
-        if depths:
-            lines += ["", f"{heuristic.upper()} by depth: " + "; ".join(f"{d}: {elo(r)}" for d, r in depths)]
-            kang[heuristic.upper()] = [(float(d), as_interval(r)) for d, r in depths]
-    if kang:
-        panels.append(("search depth", kang, False))
+    for axis, log_x, series in zip(("minimax depth", "MCTS time per move (ms)", "search depth"), (False, True, False),
+                                   elo_series(ratings), strict=True):
+        for label, rated_points in series.items():
+            at = "; ".join(f"{x:g} ms: {elo(r)}" if log_x else f"{x if isinstance(x, str) else f'{x:g}'}: {elo(r)}"
+                           for x, r in rated_points)
+            lines += ["", f"{label} by {'T_max' if log_x else 'depth'}: {at}"]
+        if series:
+            panels.append((axis, {label: [(x, Interval(r.elo, r.low, r.high)) for x, r in rated_points]
+                                  for label, rated_points in series.items()}, log_x))
     if panels:
-        caption = "Elo by depth" + (" and by time per move" if by_time else "")
+        caption = "Elo by depth" + (" and by time per move" if any(log_x for _, _, log_x in panels) else "")
         plots.elo_panels_plot(panels, figure, f"{caption} ({anchor} = 0)")
         lines += ["", f"![{caption}]({figure.name})"]
     return lines + [""]
 
 
-_MINIMAX = re.compile(r"minimax(?::depth=(\d+))?")
-_MCTS = re.compile(r"mcts:time_budget=([0-9.]+)")
-_KANG = re.compile(r"minimax:depth=(\d+),evaluation=(h\d)")
+EloSeries = dict[str, list[tuple[str | float, statistics.Rating]]]
+
+
+def elo_series(ratings: Sequence[statistics.Rating]) -> tuple[EloSeries, EloSeries, EloSeries]:
+    """The ratings that form a series, by label: minimax by depth, MCTS by T_max (ms), Kang's H1 and H2 by depth.
+
+    Each paper's agent as written and our enhanced one are separate series (the papers' curves
+    are about theirs); an agent with any other parameter (Kang's feature switches, a memo turned
+    off at depth 4/5) is a point of no series.
+    """
+    by_depth: EloSeries = {}
+    by_time: EloSeries = {}
+    by_heuristic: EloSeries = {}
+    for rating in ratings:
+        spec = AgentSpec.parse(rating.name)
+        parameters = spec.kwargs
+        paper = parameters.pop("rules", None) == "paper"
+        if spec.name == "minimax" and parameters.get("evaluation") in ("h1", "h2") and set(parameters) == {
+                "depth", "evaluation"}:
+            label = parameters["evaluation"].upper() + ("" if paper else " (ours)")
+            by_heuristic.setdefault(label, []).append((float(parameters["depth"]), rating))
+        elif spec.name == "minimax" and set(parameters) <= {"depth", "memo"} and \
+                parameters.get("memo", True) == ("depth" not in parameters or not paper):  # Sheoran: no table to 3
+            label = "Sheoran's minimax" if paper else "our minimax"
+            depth = str(parameters["depth"]) if "depth" in parameters else "4/5"
+            by_depth.setdefault(label, []).append((depth, rating))
+        elif spec.name == "mcts" and set(parameters) - {"clock", "proofs", "reuse"} == {"time_budget"}:
+            plain = parameters.get("proofs") is False and parameters.get("reuse") is False
+            ours = "proofs" not in parameters and "reuse" not in parameters
+            if plain or ours:
+                label = "Sheoran's MCTS (plain UCB1)" if plain else "our MCTS"
+                by_time.setdefault(label, []).append((1000 * float(parameters["time_budget"]), rating))
+    for series in (by_depth, by_time, by_heuristic):
+        for points in series.values():
+            points.sort(key=lambda point: point[0])
+    return by_depth, by_time, by_heuristic
 
 
 def _why_unrated(name: str, points: dict[tuple[str, str], tuple[float, int]], rated: set[str]) -> str:

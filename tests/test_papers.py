@@ -798,3 +798,21 @@ def test_a_narrow_heat_maps_long_title_is_wrapped_to_fit_the_figure(tmp_path: Pa
     figure = kept[0]
     box = figure.axes[0].title.get_window_extent(figure.canvas.get_renderer())
     assert box.x0 >= 0 and box.x1 <= figure.bbox.width
+
+
+def test_elo_series_keep_each_papers_agent_apart_from_ours_and_leave_out_variants() -> None:
+    names = ["minimax:depth=1,memo=false,rules=paper", "minimax:rules=paper", "minimax:depth=2", "minimax",
+             "minimax:memo=false,rules=paper", "minimax:depth=2,rules=paper",
+             "mcts:clock=cpu,proofs=false,reuse=false,time_budget=0.01", "mcts:clock=cpu,time_budget=1",
+             "mcts:clock=cpu,proofs=false,time_budget=0.1", "minimax:depth=4,evaluation=h1,rules=paper",
+             "minimax:depth=4,evaluation=h1,rules=paper,features=12", "minimax:depth=8,evaluation=h2,rules=paper",
+             "minimax:depth=2,evaluation=h2,rules=ours", "kaggle:random", "solver:time_budget=0.5"]
+    ratings = [statistics.Rating(name, float(i), i - 1.0, i + 1.0, 10) for i, name in enumerate(names)]
+
+    def xs(series: markdown.EloSeries) -> dict[str, list[str | float]]:
+        return {label: [x for x, _ in points] for label, points in series.items()}
+
+    by_depth, by_time, by_heuristic = markdown.elo_series(ratings)
+    assert xs(by_depth) == {"Sheoran's minimax": ["1", "4/5"], "our minimax": ["2", "4/5"]}
+    assert xs(by_time) == {"Sheoran's MCTS (plain UCB1)": [10.0], "our MCTS": [1000.0]}
+    assert xs(by_heuristic) == {"H1": [4.0], "H2": [8.0], "H2 (ours)": [2.0]}
