@@ -140,20 +140,21 @@ def _paper_number(claim: Claim) -> str:
 def _p_values(verdict: Verdict) -> str:
     """The claim's p-value, and for a claimed rate or similarity that of its margin (TOST) beside it."""
     if verdict.p_equivalence is None:
-        return _p(verdict.p_value)
-    return f"{_p(verdict.p_value)}; margin {_p(verdict.p_equivalence)}"
+        return p_value_text(verdict.p_value)
+    return f"{p_value_text(verdict.p_value)}; margin {p_value_text(verdict.p_equivalence)}"
 
 
 def _adjusted(verdict: Verdict) -> str:
     if verdict.adjusted_equivalence is None:
-        return _p(verdict.adjusted)
-    return f"{_p(verdict.adjusted)}; margin {_p(verdict.adjusted_equivalence)}"
+        return p_value_text(verdict.adjusted)
+    return f"{p_value_text(verdict.adjusted)}; margin {p_value_text(verdict.adjusted_equivalence)}"
 
 
-def _p(value: float) -> str:
+def p_value_text(value: float) -> str:
+    """A p-value to two significant digits (three below 0.1, so that 0.0497 never reads as 0.05)."""
     if value < 1e-4:
         return "< 0.0001"
-    return f"{value:.2g}" if value < 0.01 else f"{value:.2f}"
+    return f"{value:.2g}" if value < 0.01 else f"{value:.3g}" if value < 0.1 else f"{value:.2f}"
 
 
 def _power(verdict: Verdict) -> str:

@@ -816,3 +816,8 @@ def test_elo_series_keep_each_papers_agent_apart_from_ours_and_leave_out_variant
     assert xs(by_depth) == {"Sheoran's minimax": ["1", "4/5"], "our minimax": ["2", "4/5"]}
     assert xs(by_time) == {"Sheoran's MCTS (plain UCB1)": [10.0], "our MCTS": [1000.0]}
     assert xs(by_heuristic) == {"H1": [4.0], "H2": [8.0], "H2 (ours)": [2.0]}
+
+
+def test_a_p_value_just_below_the_level_never_prints_as_the_level() -> None:
+    assert [markdown.p_value_text(p) for p in (0.00004, 0.0027, 0.0497, 0.066, 0.15, 1.0)] == [
+        "< 0.0001", "0.0027", "0.0497", "0.066", "0.15", "1.00"]
