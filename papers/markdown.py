@@ -450,8 +450,7 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
     for axis, log_x, series in zip(("minimax depth", "MCTS time per move (ms)", "search depth"), (False, True, False),
                                    elo_series(ratings), strict=True):
         for label, rated_points in series.items():
-            at = "; ".join(f"{x:g} ms: {elo(r)}" if log_x else f"{x if isinstance(x, str) else f'{x:g}'}: {elo(r)}"
-                           for x, r in rated_points)
+            at = "; ".join(f"{_point_label(x, log_x)}: {elo(r)}" for x, r in rated_points)
             lines += ["", f"{label} by {'T_max' if log_x else 'depth'}: {at}"]
         if series:
             panels.append((axis, {label: [(x, Interval(r.elo, r.low, r.high)) for x, r in rated_points]
@@ -484,8 +483,9 @@ def elo_series(ratings: Sequence[statistics.Rating]) -> tuple[EloSeries, EloSeri
                 "depth", "evaluation"}:
             label = parameters["evaluation"].upper() + ("" if paper else " (ours)")
             by_heuristic.setdefault(label, []).append((float(parameters["depth"]), rating))
+        # Sheoran's minimax as written has no table at depths 1-3 (memo=false) and one at 4/5; ours always has one
         elif spec.name == "minimax" and set(parameters) <= {"depth", "memo"} and \
-                parameters.get("memo", True) == ("depth" not in parameters or not paper):  # Sheoran: no table to 3
+                parameters.get("memo", True) == ("depth" not in parameters or not paper):
             label = "Sheoran's minimax" if paper else "our minimax"
             depth = str(parameters["depth"]) if "depth" in parameters else "4/5"
             by_depth.setdefault(label, []).append((depth, rating))
@@ -499,6 +499,13 @@ def elo_series(ratings: Sequence[statistics.Rating]) -> tuple[EloSeries, EloSeri
         for points in series.values():
             points.sort(key=lambda point: point[0])
     return by_depth, by_time, by_heuristic
+
+
+def _point_label(x: str | float, in_ms: bool) -> str:
+    """A series point's x as the report writes it: a depth (``4/5``, ``8``) or a T_max (``250 ms``)."""
+    if isinstance(x, str):
+        return x
+    return f"{x:g} ms" if in_ms else f"{x:g}"
 
 
 def _why_unrated(name: str, points: dict[tuple[str, str], tuple[float, int]], rated: set[str]) -> str:
