@@ -169,7 +169,8 @@ def test_each_depth_is_worth_what_plain_negamax_finds(rows: int, columns: int, i
         position = random_position(rng, rows, columns, inarow, rng.randrange(2, rows * columns // 2))
         if not position.non_losing_columns() or position.winning_columns():
             continue
-        at_depth = next((result for result in deepening(position, VariationTable(), SearchLimit(max_nodes=10**6))
+        at_depth = next((result for result in deepening(position, VariationTable(), SearchLimit(max_nodes=10**6),
+                                                        reductions=False)
                          if result.depth >= depth), None)
         if at_depth is None or at_depth.depth != depth:  # a forced move, or proven before this depth
             continue
@@ -197,6 +198,21 @@ def test_searched_to_the_end_the_value_is_the_exact_solvers(rows: int, columns: 
         checked += 1
     assert checked >= 10
 
+
+
+def test_late_move_reductions_reach_a_depth_with_fewer_nodes() -> None:
+    rng = random.Random(13)
+    nodes = {True: 0, False: 0}
+    positions = (random_position(rng, 7, 8, 4, 8) for _ in range(100))
+    undecided = [position for position in positions
+                 if not position.winning_columns() and len(position.non_losing_columns()) > 1]
+    for position in undecided[:4]:
+        for reductions in nodes:
+            for result in deepening(position, VariationTable(), reductions=reductions):
+                nodes[reductions] += result.nodes
+                if result.depth >= 9:
+                    break
+    assert nodes[True] < 0.8 * nodes[False]
 
 def test_finds_the_win_a_few_moves_away_and_the_only_defence_against_one() -> None:
     # Player 1 has columns 4 and 5 of the bottom row: a third stone on either side leaves two open ends.

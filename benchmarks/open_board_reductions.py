@@ -1,0 +1,85 @@
+"""What late-move reductions save the solver's search on boards without a book: nodes to a depth.
+
+``agents.principal_variation`` searches late moves of a node a ply shallower first
+(``REDUCED_FROM``, ``REDUCTION``). This script searches middlegame positions of 8x7/4 and 9x7/4
+(random legal moves from the empty board, kept when the mover has no immediate win and at least
+two safe moves) to ``--depth`` with and without the reductions, each from an empty table, and
+prints per board the nodes and seconds of both, their ratios, and how often the two searches
+chose the same move where neither proved a result. The nodes are exact; the seconds are one run
+on a shared machine, so read their ratio, not their value.
+
+Usage: .venv/bin/python benchmarks/open_board_reductions.py [--depth 12] [--positions 12] [--seed 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from conditions import machine_conditions
+
+from agents.position import Position
+from agents.principal_variation import PROVEN, VariationTable, deepening
+from agents.search_result import SearchResult
+
+BOARDS = ((7, 8, 4), (7, 9, 4))
+"""Rows, columns, in a row: 8x7/4 and 9x7/4, the issue's boards."""
+
+
+def middlegame(rng: random.Random, rows: int, columns: int, inarow: int) -> Position:
+    """A position after 8 to 16 random moves that is still open, with something to weigh."""
+    while True:
+        position = Position.initial(rows, columns, inarow)
+        for _ in range(rng.randrange(8, 17)):
+            options = [c for c in position.legal_columns() if not position.play(c).is_over()]
+            if not options:
+                break
+            position = position.play(rng.choice(options))
+        if not position.winning_columns() and len(position.non_losing_columns()) > 1:
+            return position
+
+
+def search(position: Position, depth: int, reductions: bool) -> tuple[int, float, SearchResult]:
+    """Nodes and seconds to complete ``depth`` (or a proof before it), and the last result."""
+    started, nodes = time.perf_counter(), 0
+    last: SearchResult | None = None
+    for last in deepening(position, VariationTable(), reductions=reductions):
+        nodes += last.nodes
+        if last.depth >= depth:
+            break
+    assert last is not None
+    return nodes, time.perf_counter() - started, last
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--depth", type=int, default=12, help="depth to complete (default 12)")
+    parser.add_argument("--positions", type=int, default=12, help="positions per board (default 12)")
+    parser.add_argument("--seed", type=int, default=5, help="seed of the random positions (default 5)")
+    args = parser.parse_args(argv)
+    print(f"late-move reductions, nodes to depth {args.depth}; {machine_conditions()}", flush=True)
+    rng = random.Random(args.seed)
+    for rows, columns, inarow in BOARDS:
+        totals = {True: [0, 0.0], False: [0, 0.0]}
+        same = unproven = 0
+        for _ in range(args.positions):
+            position = middlegame(rng, rows, columns, inarow)
+            results = {}
+            for reductions in (False, True):
+                nodes, seconds, results[reductions] = search(position, args.depth, reductions)
+                totals[reductions][0] += nodes
+                totals[reductions][1] += seconds
+            if all(abs(result.score) < PROVEN for result in results.values()):
+                unproven += 1
+                same += results[True].column == results[False].column
+        (full_nodes, full_seconds), (reduced_nodes, reduced_seconds) = totals[False], totals[True]
+        print(f"{columns}x{rows}/{inarow}, {args.positions} positions: nodes {reduced_nodes:,} reduced against "
+              f"{full_nodes:,} ({reduced_nodes / full_nodes:.2f}x), seconds {reduced_seconds:.1f} against "
+              f"{full_seconds:.1f} ({reduced_seconds / full_seconds:.2f}x); the same move in {same} of the "
+              f"{unproven} unproven", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
