@@ -199,7 +199,6 @@ def test_searched_to_the_end_the_value_is_the_exact_solvers(rows: int, columns: 
     assert checked >= 10
 
 
-
 def test_late_move_reductions_reach_a_depth_with_fewer_nodes() -> None:
     rng = random.Random(13)
     nodes = {True: 0, False: 0}
@@ -213,6 +212,7 @@ def test_late_move_reductions_reach_a_depth_with_fewer_nodes() -> None:
                 if result.depth >= 9:
                     break
     assert nodes[True] < 0.8 * nodes[False]
+
 
 def test_finds_the_win_a_few_moves_away_and_the_only_defence_against_one() -> None:
     # Player 1 has columns 4 and 5 of the bottom row: a third stone on either side leaves two open ends.
