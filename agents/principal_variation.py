@@ -113,7 +113,7 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
     check_mask = clock_check_mask(shape)
     null_width = NULL_WIDTH
     min_depth = REDUCTION_MIN_DEPTH if reductions else cells  # no node is searched as deep as the board has cells
-    reduced_from = REDUCED_FROM
+    reduced_from, reduction = REDUCED_FROM, REDUCTION
     nodes = 0
     evaluations = 0
 
@@ -162,13 +162,10 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
             if index == 0:
                 score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, child_threats, depth - 1)
             else:
-                if reduce_here and index >= reduced_from:
-                    score = -negamax(opponent, mask | move, moves + 1, -alpha - null_width, -alpha, child_threats,
-                                     depth - 1 - REDUCTION)
-                    if score > alpha:  # better, as far as the shallower search sees: ask again at full depth
-                        score = -negamax(opponent, mask | move, moves + 1, -alpha - null_width, -alpha,
-                                         child_threats, depth - 1)
-                else:
+                reduced = reduce_here and index >= reduced_from
+                score = -negamax(opponent, mask | move, moves + 1, -alpha - null_width, -alpha, child_threats,
+                                 depth - 1 - reduction if reduced else depth - 1)
+                if reduced and score > alpha:  # better, as far as the shallower search sees: ask again at full depth
                     score = -negamax(opponent, mask | move, moves + 1, -alpha - null_width, -alpha, child_threats,
                                      depth - 1)
                 if alpha < score < beta:
