@@ -2,8 +2,8 @@
 
 ``agents.principal_variation`` searches late moves of a node a ply shallower first
 (``REDUCED_FROM``, ``REDUCTION``). This script searches middlegame positions of 8x7/4 and 9x7/4
-(random legal moves from the empty board, kept when the mover has no immediate win and at least
-two safe moves) to ``--depth`` with and without the reductions, each from an empty table, and
+(8 to 16 random moves from the empty board, ``random_positions``, kept when the mover has at
+least two safe moves) to ``--depth`` with and without the reductions, each from an empty table, and
 prints per board the nodes and seconds of both, their ratios, and how often the two searches
 chose the same move where neither proved a result. The nodes are exact; the seconds are one run
 on a shared machine, so read their ratio, not their value.
@@ -14,10 +14,10 @@ Usage: .venv/bin/python benchmarks/open_board_reductions.py [--depth 12] [--posi
 from __future__ import annotations
 
 import argparse
-import random
 import time
 
 from conditions import machine_conditions
+from random_positions import random_positions
 
 from agents.position import Position
 from agents.principal_variation import PROVEN, VariationTable, deepening
@@ -25,19 +25,6 @@ from agents.search_result import SearchResult
 
 BOARDS = ((7, 8, 4), (7, 9, 4))
 """Rows, columns, in a row: 8x7/4 and 9x7/4, the issue's boards."""
-
-
-def middlegame(rng: random.Random, rows: int, columns: int, inarow: int) -> Position:
-    """A position after 8 to 16 random moves that is still open, with something to weigh."""
-    while True:
-        position = Position.initial(rows, columns, inarow)
-        for _ in range(rng.randrange(8, 17)):
-            options = [c for c in position.legal_columns() if not position.play(c).is_over()]
-            if not options:
-                break
-            position = position.play(rng.choice(options))
-        if not position.winning_columns() and len(position.non_losing_columns()) > 1:
-            return position
 
 
 def search(position: Position, depth: int, reductions: bool) -> tuple[int, float, SearchResult]:
@@ -59,12 +46,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5, help="seed of the random positions (default 5)")
     args = parser.parse_args(argv)
     print(f"late-move reductions, nodes to depth {args.depth}; {machine_conditions()}", flush=True)
-    rng = random.Random(args.seed)
     for rows, columns, inarow in BOARDS:
         totals = {True: [0, 0.0], False: [0, 0.0]}
         same = unproven = 0
-        for _ in range(args.positions):
-            position = middlegame(rng, rows, columns, inarow)
+        # a surplus of positions, since those with a single safe move have nothing to search
+        candidates = random_positions(4 * args.positions, args.seed, lambda _, rng: rng.randrange(8, 17),
+                                      (rows, columns, inarow))
+        for position in [p for p in candidates if len(p.non_losing_columns()) > 1][:args.positions]:
             results = {}
             for reductions in (False, True):
                 nodes, seconds, results[reductions] = search(position, args.depth, reductions)

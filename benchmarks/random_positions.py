@@ -11,13 +11,15 @@ from collections.abc import Callable
 from agents.position import Position
 
 
-def random_positions(count: int, seed: int, plies_of: Callable[[int, random.Random], int]) -> list[Position]:
-    """``count`` positions, game ``i`` of ``plies_of(i, rng)`` random plies; games that end or leave the
-    mover a win at once are dropped, since a search would answer those without searching."""
+def random_positions(count: int, seed: int, plies_of: Callable[[int, random.Random], int],
+                     board: tuple[int, int, int] = (6, 7, 4)) -> list[Position]:
+    """``count`` positions on ``board`` (rows, columns, in a row), game ``i`` of ``plies_of(i, rng)`` random
+    plies; games that end or leave the mover a win at once are dropped, since a search would answer
+    those without searching."""
     rng = random.Random(seed)
     positions: list[Position] = []
     while len(positions) < count:
-        position = Position.initial()
+        position = Position.initial(*board)
         for _ in range(plies_of(len(positions), rng)):
             position = position.play(rng.choice(position.legal_columns()))
             if position.is_over() or position.winning_columns():
