@@ -234,8 +234,8 @@ def test_proofs_made_with_a_table_kept_for_the_whole_game_hold() -> None:
                 else:  # a proven win is won by its column; a proven loss is lost whatever is played
                     assert math.copysign(1, last.score) == math.copysign(1, exact.score) == math.copysign(1, played)
                 checked += 1
-            ours = last is not None and rng.random() < 0.7
-            position = position.play(last.column if ours else rng.choice(position.legal_columns()))
+            ours = last.column if last is not None and rng.random() < 0.7 else None
+            position = position.play(ours if ours is not None else rng.choice(position.legal_columns()))
     assert checked >= 20
 
 
