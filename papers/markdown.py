@@ -56,6 +56,7 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         sections.append(_section(result, verdicts, out, plots))
     total_games = sum(len(c.match.records) for r in results for c in r.cells)
     new_games = sum(c.played for r in results for c in r.cells)
+    game_hours = sum(play_conditions(r).game_seconds for r in results) / 3600
     header = [
         "# The seed papers' experiments, reproduced",
         "",
@@ -66,9 +67,9 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "Fisher information for Elo.",
         "",
         *[f"- {line}" for line in conditions],
-        f"- written {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC"
-        + (f"; this invocation played {new_games} of them in {seconds / 60:.1f} min of wall time"
-           if seconds is not None else ""),
+        f"- the games took {game_hours:.1f} h of game time in all (each game's wall time, summed; per "
+        "experiment in the conditions table)",
+        f"- written {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC" + _invocation_text(new_games, seconds),
         f"- rerun: `connectx report{' --quick' if profile.name == 'quick' else ''} --out {out.parent}` "
         "(it resumes from the games recorded under `runs/`)",
         "",
@@ -155,6 +156,15 @@ def p_value_text(value: float) -> str:
     if value < 1e-4:
         return "< 0.0001"
     return f"{value:.2g}" if value < 0.01 else f"{value:.3g}" if value < 0.1 else f"{value:.2f}"
+
+
+def _invocation_text(new_games: int, seconds: float | None) -> str:
+    """What this invocation played: a report written again from stored games says so rather than "0 games"."""
+    if seconds is None:
+        return ""
+    if new_games == 0:
+        return "; every game was recorded before, and this invocation played none"
+    return f"; this invocation played {new_games} of them in {seconds / 60:.1f} min of wall time"
 
 
 def _power(verdict: Verdict) -> str:

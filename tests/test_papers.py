@@ -95,7 +95,7 @@ def fake_game(spec: GameSpec) -> GameRecord:
     search_stats = (tuple(stats[0]), tuple(stats[1])) if any(stats[0] + stats[1]) else NO_STATS
     return GameRecord(spec.index, spec.names, config, spec.seed, spec.opening, tuple(moves), winner,
                       ("DONE", "DONE"), "draw" if winner is None else "line", durations=durations,
-                      search_stats=search_stats)
+                      wall_seconds=9.0, search_stats=search_stats)
 
 
 def counting(game):
@@ -378,6 +378,7 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
         assert claim.text in text
     assert f"{total} games" in text and "machine: test" in text and "quick profile, a smoke run" in text
     assert f"this invocation played {total} of them" in text
+    assert f"- the games took {total * 9.0 / 3600:.1f} h of game time in all" in text
     assert "| rank | agent | Elo |" in text and "`solver:time_budget=0.25`" in text
     assert any(line.startswith("| depth 4 | ") and " | 4 | " in line for line in text.splitlines())  # depth reached
     negamax_rows = [line for line in text.splitlines() if line.startswith("| vs kaggle:negamax |")]
@@ -398,7 +399,7 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     resumed = run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=again)
     assert calls_again == []
     rewritten = write_report(QUICK, resumed, tmp_path, ["machine: test"], 1.0).read_text()
-    assert without_clock(rewritten) == without_clock(text) and "this invocation played 0 of them" in rewritten
+    assert without_clock(rewritten) == without_clock(text) and "this invocation played none" in rewritten
 
 
 def test_only_agents_tied_together_by_won_and_lost_points_are_rated(tmp_path: Path) -> None:
