@@ -7,7 +7,8 @@ from shared random openings (``--openings`` plies, the same for both games of a 
 and scored by the harness in kaggle-environments on Kaggle's clock (``actTimeout`` 2 s and the
 60 s overage bank). The cells are played in rounds of ``--step`` games each, so a run stopped
 early still covers every cell; each cell's games go to
-out/benchmarks/other-boards/<board>/<solver>-vs-<opponent>/ and ``--resume`` continues them.
+out/benchmarks/other-boards/<board>/<solver>-vs-<opponent>/, ``--resume`` continues them, and
+``--table`` prints the table of the whole pairs stored so far without playing a game.
 
 The boards: 8x7/4, 9x7/4 and 10x8/5, the issue's examples, and 7x7/4 in place of its 6x5/4. On
 6x5/4 most 2-ply openings are already decided and within the proofs' reach a few plies later:
@@ -20,7 +21,7 @@ The table gives, per cell, the games played, W/D/L, the score with its Wilson 95
 target, and the solver's mean and largest move time.
 
 Usage: .venv/bin/python benchmarks/other_boards.py [--games 60] [--step 10] [--boards 8x7/4 ...]
-       [--opponents mcts minimax previous] [--jobs N] [--resume]
+       [--opponents mcts minimax previous] [--jobs N] [--resume | --table]
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from conditions import machine_conditions
 
 from harness.engine import BoardConfig
 from harness.match import MatchResult, MatchSummary, run_match
+from harness.results_store import ResultsStore
 from harness.scheduling import default_jobs
 
 OUT = Path("out") / "benchmarks" / "other-boards"
@@ -106,10 +108,19 @@ class Progress:
 
 def recorded_games(directory: Path) -> int:
     """Games already stored in a cell's run directory (0 when there is none)."""
-    games = directory / "games.jsonl"
-    if not games.is_file():
-        return 0
-    return sum(1 for line in games.read_text().splitlines() if line.strip())
+    return len(ResultsStore(directory).load())
+
+
+def complete_pairs(directory: Path) -> int:
+    """The stored games of a cell up to its first missing one, in whole colour-swapped pairs.
+
+    Games finish out of order on several jobs, so a stopped run may hold game 13 but not game 12.
+    """
+    stored = {record.index for record in ResultsStore(directory).load()}
+    games = 0
+    while games in stored:
+        games += 1
+    return games - games % 2
 
 
 def table(results: dict[Cell, MatchResult], solver: str) -> str:
@@ -139,6 +150,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--openings", type=int, default=2, help="random opening plies shared by a pair (default 2)")
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="games at once (default: the cores)")
     parser.add_argument("--resume", action="store_true", help="continue the runs in their output directories")
+    parser.add_argument("--table", action="store_true",
+                        help="print the table of the complete pairs stored so far and play nothing")
     return parser.parse_args(argv)
 
 
@@ -154,6 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"other_boards: {error}", file=sys.stderr)
         return 2
     cells = [Cell(board, opponent) for board in args.boards for opponent in args.opponents]
+    if args.table:
+        return print_stored(cells, args)
     if not args.resume:
         existing = [cell.directory(args.solver) for cell in cells if cell.directory(args.solver).exists()]
         if existing:
@@ -173,11 +188,32 @@ def main(argv: list[str] | None = None) -> int:
                                       on_game=lambda record, summary, cell=cell: progress.game(cell, summary))
     print(file=sys.stderr)
     print(f"\nat the end {machine_conditions()}")
-    print(table(results, args.solver))
+    print_results(results, args.solver)
+    return 0
+
+
+def print_stored(cells: list[Cell], args: argparse.Namespace) -> int:
+    """``--table``: the table of what each cell's directory holds in whole pairs, with no game played."""
+    results: dict[Cell, MatchResult] = {}
+    for cell in cells:
+        games = min(args.games, complete_pairs(cell.directory(args.solver)))
+        if games:
+            results[cell] = run_match(args.solver, OPPONENTS[cell.opponent], games, config=cell.config, seed=15,
+                                      opening_plies=args.openings, jobs=1, out=cell.directory(args.solver),
+                                      resume=True)
+    if not results:
+        print(f"other_boards: no games stored under {OUT}; play some first (without --table)", file=sys.stderr)
+        return 2
+    print(f"{args.solver} on boards without a book: the games stored so far")
+    print_results(results, args.solver)
+    return 0
+
+
+def print_results(results: dict[Cell, MatchResult], solver: str) -> None:
+    print(table(results, solver))
     slow = [cell for cell, result in results.items()
             if result.summary.times[result.summary.first].mean >= MEAN_MOVE_TARGET]
     print(f"mean move under {MEAN_MOVE_TARGET} s in every cell: {'met' if not slow else 'NOT met'}")
-    return 0
 
 
 if __name__ == "__main__":
