@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from agents import solver_agent
-from agents.exact_search import solve
+from agents.exact_search import analyze, solve
 from agents.kaggle_boundary import GuardedAgent, board_of
 from agents.line_evaluation import (
     LineWeights,
@@ -26,7 +26,6 @@ from agents.open_board_play import OpenBoardPlay
 from agents.position import Position, geometry
 from agents.principal_variation import PROVEN, VariationTable, deepening
 from agents.registry import REGISTRY
-from agents.scores import win_score
 from agents.search_result import SearchResult
 from agents.search_time import Deadline, SearchLimit, clock_check_mask
 from agents.transposition_table import TranspositionTable
@@ -201,18 +200,6 @@ def test_searched_to_the_end_the_value_is_the_exact_solvers(rows: int, columns: 
     assert checked >= 10
 
 
-def exact_value_of_move(position: Position, column: int, table: TranspositionTable) -> int:
-    """The exact score of playing ``column`` in ``position``, for the side that plays it."""
-    if position.is_winning_move(column):
-        return win_score(position.geometry, position.moves)
-    child = position.play(column)
-    if child.is_full():
-        return 0
-    solution = solve(child, table)
-    assert solution is not None
-    return -solution.score
-
-
 def test_proofs_made_with_a_table_kept_for_the_whole_game_hold() -> None:
     # As in play: one table for the game, deeper depths and reductions from earlier moves in it,
     # a search cut short at a node cap, and a third of the moves not the search's own.
@@ -226,13 +213,13 @@ def test_proofs_made_with_a_table_kept_for_the_whole_game_hold() -> None:
             for last in deepening(position, table, SearchLimit(max_nodes=rng.randrange(2_000, 20_000))):  # noqa: B007
                 pass
             if last is not None and last.proven and last.depth > 0:
-                exact = solve(position, exact_table)
-                assert exact is not None
-                played = exact_value_of_move(position, last.column, exact_table)
+                scores = analyze(position, exact_table)
+                assert scores is not None
+                exact, played = max(scores.values()), scores[last.column]
                 if last.exact:
-                    assert last.score == exact.score == played
+                    assert last.score == exact == played
                 else:  # a proven win is won by its column; a proven loss is lost whatever is played
-                    assert math.copysign(1, last.score) == math.copysign(1, exact.score) == math.copysign(1, played)
+                    assert math.copysign(1, last.score) == math.copysign(1, exact) == math.copysign(1, played)
                 checked += 1
             ours = last.column if last is not None and rng.random() < 0.7 else None
             position = position.play(ours if ours is not None else rng.choice(position.legal_columns()))
