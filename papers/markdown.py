@@ -20,7 +20,7 @@ from harness import statistics
 from harness.results_text import interval_text, signed
 from harness.statistics import Interval
 from papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Experiment, Profile, h_spec
-from papers.runner import ExperimentResult, move_samples, play_conditions, simulations_per_move
+from papers.runner import ExperimentResult, PlayConditions, move_samples, play_conditions, simulations_per_move
 from papers.verdicts import (
     ALPHA,
     POWER_NEEDED,
@@ -56,7 +56,8 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         sections.append(_section(result, verdicts, out, plots))
     total_games = sum(len(c.match.records) for r in results for c in r.cells)
     new_games = sum(c.played for r in results for c in r.cells)
-    game_hours = sum(play_conditions(r).game_seconds for r in results) / 3600
+    played = {r.experiment.key: play_conditions(r) for r in results}
+    game_hours = sum(c.game_seconds for c in played.values()) / 3600
     header = [
         "# The seed papers' experiments, reproduced",
         "",
@@ -125,7 +126,7 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
     header += ["", "## Every claim beside our measurement", "",
                "| source | the paper says | paper's number | ours (95%) | test | p | p (Holm) | power | verdict |",
                "|---|---|---:|---|---|---:|---:|---:|---|", *summary_rows, ""]
-    header += _conditions_section(results)
+    header += _conditions_section(played)
     elo = _elo_section(results, out, plots)
     path = out / REPORT_FILE
     path.write_text("\n".join(header + sections + elo) + "\n")
@@ -171,8 +172,8 @@ def _power(verdict: Verdict) -> str:
     return "n/a" if math.isnan(verdict.power) else f"{100 * verdict.power:.0f}% (at {verdict.level:.2g})"
 
 
-def _conditions_section(results: Sequence[ExperimentResult]) -> list[str]:
-    """How busy the machine was while each experiment's games were played, from the game records."""
+def _conditions_section(played: dict[str, PlayConditions]) -> list[str]:
+    """How busy the machine was while each experiment's games were played (``played``: by experiment key)."""
     lines = ["## The conditions the games were played under", "",
              "Read from the game records: the machine's 1-minute load average at the start and end of each game "
              "(median and maximum over those samples), the median share of its wall time each game's process "
@@ -180,12 +181,11 @@ def _conditions_section(results: Sequence[ExperimentResult]) -> list[str]:
              "wall time summed.", "",
              "| experiment | games | with conditions recorded | load average (median, max) | CPU / wall "
              "(median) | slowest move | game time |", "|---|---:|---:|---|---:|---:|---:|"]
-    for result in results:
-        c = play_conditions(result)
+    for key, c in played.items():
         load = "not recorded" if not c.recorded else f"{c.load_median:.2f}, {c.load_max:.2f}"
         share = "n/a" if not c.recorded else f"{100 * c.cpu_share_median:.0f}%"
         slowest = "n/a" if math.isnan(c.slowest_move) else f"{c.slowest_move:.2f} s"
-        lines.append(f"| {result.experiment.key} | {c.games} | {c.recorded} | {load} | {share} | {slowest} | "
+        lines.append(f"| {key} | {c.games} | {c.recorded} | {load} | {share} | {slowest} | "
                      f"{c.game_seconds / 60:.1f} min |")
     return lines + [""]
 
