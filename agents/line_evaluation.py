@@ -1,6 +1,6 @@
-"""A horizon evaluation for any board: open lines counted by length, and threats weighed by row parity.
+"""A horizon evaluation for any board: open lines counted by length, threats weighed by row parity, zugzwang.
 
-Two things decide a Connect-X game that a shallow search cannot see:
+What decides a Connect-X game that a shallow search cannot see:
 
 * **Open lines.** A window (``inarow`` cells in a line) that holds none of the opponent's stones
   can still become a line; the more of the mover's stones it holds, the closer it is. Early in a
@@ -23,6 +23,14 @@ Two things decide a Connect-X game that a shallow search cannot see:
   parity, this beat counting every threat alike by 55-1-24 in 80 games on 8x7/4 and 9x7/4; then,
   on 8x7/4, the same without the bonus beat it 23-1-16 and a larger bonus lost 17-1-22, so there
   is none.
+* **The fill-up game** (``agents.zugzwang``) plays the zugzwang out with every threat of both
+  sides at once: who wins when the board fills up with the threats as they are. It weighs more
+  than any single threat. On 654 exactly solved positions of 26 to 36 empty cells (7x7/4, 8x7/4,
+  9x7/4, from benchmark games), the evaluation without it ranked 0.736 of the pairs of positions
+  with different values in the right order, the fill-up game alone 0.765, and both 0.806. In play
+  at 0.5 s a move, the evaluation with it beat the same without it 91-12-57 in 160 colour-swapped
+  games from random 2-ply openings, 40 on each of 7x7/4, 8x7/4, 9x7/4 and 10x8/5 (0.606, Wilson
+  95% [0.529, 0.679]; 0.76 on 8x7/4, 0.60 on 7x7/4, 0.54 on 9x7/4, 0.53 on 10x8/5).
 
 The value is from the side to move's view and strictly inside (-1, 1), below every proven win
 and above every proven loss of the exact search's scale, so a depth-limited search can mix both.
@@ -39,6 +47,7 @@ from functools import cache
 
 from agents.horizon_evaluation import Evaluation
 from agents.position import Geometry
+from agents.zugzwang import fill_up_game
 
 LINE_WEIGHT_BASE = 4
 """A window with one more stone of a side counts this many times more (1, 4, 16, ...)."""
@@ -56,6 +65,9 @@ OTHER_THREAT = 24
 COVERED_THREAT = 8
 """A threat above another in its column: reached only once the lower one is taken or blocked."""
 
+ZUGZWANG = 240
+"""The fill-up game won (``agents.zugzwang``), or lost: more than any one threat, as it weighs them all."""
+
 
 @dataclass(frozen=True)
 class LineWeights:
@@ -69,6 +81,7 @@ class LineWeights:
     good_threat: int = GOOD_THREAT
     other_threat: int = OTHER_THREAT
     covered_threat: int = COVERED_THREAT
+    zugzwang: int = ZUGZWANG
 
 
 def line_weights(inarow: int) -> LineWeights:
@@ -92,7 +105,7 @@ def raw_bound(shape: Geometry, weights: LineWeights) -> int:
     """More than the raw value can reach in magnitude, so dividing by it lands strictly inside (-1, 1)."""
     windows = len(shape.windows())
     threat = max(weights.good_threat, weights.other_threat, weights.covered_threat)
-    return windows * max(weights.lines, default=0) + shape.cells * threat + 1
+    return windows * max(weights.lines, default=0) + shape.cells * threat + weights.zugzwang + 1
 
 
 def reference_value(shape: Geometry, current: int, mask: int, moves: int,
@@ -107,6 +120,8 @@ def reference_value(shape: Geometry, current: int, mask: int, moves: int,
             if not window & other and count < shape.inarow:
                 raw += sign * weights.lines[count]
     raw += _threat_value(shape, current, mask, moves, weights)
+    fill_up = fill_up_game(shape)(shape.winning_cells(current, mask), shape.winning_cells(opponent, mask), mask, moves)
+    raw += weights.zugzwang * fill_up
     return raw / raw_bound(shape, weights)
 
 
@@ -140,11 +155,13 @@ def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> Evalu
     winning_cells_of = shape.winning_cells_of
     board, bottom = shape.board_mask, shape.bottom_mask
     good, other, covered = weights.good_threat, weights.other_threat, weights.covered_threat
+    zugzwang, fill_up = weights.zugzwang, fill_up_game(shape)
 
     def evaluate(current: int, mask: int, moves: int, threats: int) -> float:
         own_rows, their_rows = (first_rows, second_rows) if moves % 2 == 0 else (second_rows, first_rows)
         unplayable = ~(mask + bottom)  # mask + bottom: the cell each column would take next
-        mine = winning_cells_of(current, mask) & unplayable
+        all_mine = winning_cells_of(current, mask)
+        mine = all_mine & unplayable
         theirs = threats & unplayable
         either = mine | theirs
         # Adding a 1 to each column of either's complement carries up to that column's lowest
@@ -156,7 +173,8 @@ def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> Evalu
         raw = (open_lines(current, current ^ mask)
                + good * (my_good - their_good)
                + other * (my_lowest.bit_count() - my_good - their_lowest.bit_count() + their_good)
-               + covered * ((mine & ~lowest).bit_count() - (theirs & ~lowest).bit_count()))
+               + covered * ((mine & ~lowest).bit_count() - (theirs & ~lowest).bit_count())
+               + zugzwang * fill_up(all_mine, threats, mask, moves))
         return raw * scale
 
     return evaluate
