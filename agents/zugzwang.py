@@ -16,9 +16,10 @@ threats of both sides fixed as they are now:
   threats of the opponent lose.
 
 The game is solved exactly by memoised negamax over (pool parity, the columns' critical cells,
-side to move): a handful of threat columns at most, so a few dozen states. Its value is +1 when the
-side to move wins it, -1 when the opponent does, 0 when the board fills up with no threat taken.
-New threats made while filling are not foreseen: this is a horizon evaluation, not a proof.
+side to move): there are few, as a position has a handful of threat columns at most, and the
+memo keeps them from one evaluation to the next. Its value is +1 when the side to move wins it,
+-1 when the opponent does, 0 when the board fills up with no threat taken. New threats made
+while filling are not foreseen: this is a horizon evaluation, not a proof.
 """
 
 from __future__ import annotations
