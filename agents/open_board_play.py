@@ -10,7 +10,11 @@ Each move, in order:
 3. ``principal_variation.deepening`` with the open-line and threat evaluation for the rest of the
    move's time. A new depth starts only while less than ``SOFT_SHARE`` of the move's time is
    spent (a depth takes several times the one before, so a late start would rarely finish);
-4. overage, in the two cases where more time changes the move played, and on Kaggle's clock only:
+4. once a draw is proven (by the proofs, or by a depth that reached the end of the game), the
+   moves that keep it are proven one by one and the depth-limited search chooses among them,
+   within ``DRAW_SHARE`` of the move's time: against perfect play they are all the same, but the
+   one the evaluation likes best leaves a fallible opponent the most ways to go wrong;
+5. overage, in the two cases where more time changes the move played, and on Kaggle's clock only:
    within a proof's reach and nothing proven, the proofs once more with a slice of the bank (the
    depth-limited move stands if they fail); out of reach, when the last depth's best move differs
    from the best of the depth two below (the same parity: depths of opposite parity often
@@ -25,6 +29,7 @@ from __future__ import annotations
 import time
 
 from agents.anytime_search import proofs
+from agents.exact_search import prove_at_least
 from agents.horizon_evaluation import Evaluation
 from agents.line_evaluation import LineWeights, line_evaluator
 from agents.position import Geometry, Position
@@ -50,6 +55,12 @@ by 0.64 in 40 games on 8x7/4, and 0.9 beat 0.7 by 0.575 in 80 (44/4/32 over 8x7/
 depth cut short still fills the game-long table for the next move. On Kaggle's clock a new depth
 may start until 1.53 s of the 1.7 s a move gets; ``benchmarks/other_boards.py`` reports the mean
 and the largest move time."""
+
+DRAW_SHARE = 0.3
+"""Share of the move's time spent, once a draw is proven, on choosing among the moves that keep it.
+The seven games the solver drew against ``minimax`` in the benchmark (six on 10x8/5, one on 7x7/4),
+replayed from the first position its proofs decided with the same seats and seed: one became a
+win, the others stayed drawn."""
 
 UNSTABLE_OVERAGE = 1.0
 """Seconds of overage a move may draw when its last two depths disagree on the best move."""
@@ -102,6 +113,8 @@ class OpenBoardPlay:
         chosen = self._prove(position, self._proof_limit(started, stop_at), counts) if provable else None
         if chosen is None:
             chosen = self._deepen(position, deadline, stop_at, on_kaggle_clock and not provable, counts)
+        if chosen is not None and chosen.proven and chosen.score == 0 and not forced:
+            chosen = self._liveliest_draw(position, chosen, started, stop_at, counts)
         if provable and on_kaggle_clock and not (chosen is not None and chosen.proven):
             # Nothing proven within the move's time: a slice of the bank may turn the estimate into a certainty.
             slice_ = min(PROOF_OVERAGE, OVERAGE_SHARE * deadline.overage)
@@ -120,6 +133,32 @@ class OpenBoardPlay:
     def _prove(self, position: Position, limit: SearchLimit, counts: SearchCounts) -> SearchResult | None:
         """The proofs' last result if a proof holds (or the exact solve is done) within ``limit``, else None."""
         return last_of(proofs(position, self.exact_table, limit, counts))
+
+    def _liveliest_draw(self, position: Position, drawn: SearchResult, started: float, stop_at: float,
+                        counts: SearchCounts) -> SearchResult:
+        """Of the moves that keep a proven draw, the one the depth-limited search values most.
+
+        Every one of them draws against perfect play; the one the evaluation likes best leaves a
+        fallible opponent the most ways to go wrong. ``drawn`` stands if the clock runs out first.
+        """
+        if self.max_nodes is None:
+            limit = SearchLimit(max(time.perf_counter(), started + DRAW_SHARE * (stop_at - started)))
+        else:
+            limit = SearchLimit(max_nodes=self.max_nodes // 4)
+        drawing = []
+        for column in position.non_losing_columns():
+            proof = prove_at_least(position.play(column), 1, self.exact_table, limit, counts)
+            if proof is None:
+                return drawn
+            if not proof.holds:  # the opponent cannot win after it
+                drawing.append(column)
+        if len(drawing) <= 1:
+            return drawn
+        liveliest = last_of(deepening(position, self.table, limit, self._evaluate, drawn.column, counts,
+                                      columns=drawing))
+        if liveliest is None:
+            return drawn
+        return SearchResult((liveliest.column,), 0.0, drawn.depth, drawn.nodes + liveliest.nodes, proven=True)
 
     def _deepen(self, position: Position, deadline: Deadline, stop_at: float, may_draw: bool,
                 counts: SearchCounts) -> SearchResult | None:

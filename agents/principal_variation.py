@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 
 from agents.exact_search import MAX_SEARCH_PLIES, NodeCounter, paused_gc
 from agents.horizon_evaluation import Evaluation
@@ -191,7 +191,8 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
 
 def deepening(position: Position, table: VariationTable | None = None, limit: SearchLimit = NO_LIMIT,
               evaluate: Evaluation | None = None, first_column: int | None = None,
-              counts: SearchCounts | None = None, reductions: bool = True) -> Iterator[SearchResult]:
+              counts: SearchCounts | None = None, reductions: bool = True,
+              columns: Collection[int] | None = None) -> Iterator[SearchResult]:
     """One ``SearchResult`` per completed depth of ``position`` (not over), until ``limit`` or a proof.
 
     ``first_column`` is searched first at depth 1 (a hint, such as the column the previous move's
@@ -200,7 +201,8 @@ def deepening(position: Position, table: VariationTable | None = None, limit: Se
     is a proven win or loss (or ``exact``: the search saw the end of every line of play); a move
     with nothing to weigh (an immediate win, a forced loss, the only safe move) comes at depth 0.
     ``counts`` gets the nodes of every depth added, the one the limit cut short (or the caller
-    stopped) included. ``reductions`` as in ``variation_negamax``.
+    stopped) included. ``reductions`` as in ``variation_negamax``. ``columns``, when given, are
+    the only root moves weighed (the safe ones among them; a win is still played at once).
     """
     if position.is_over():
         raise ValueError(f"the game is over in {position!r}: there is no move to search")
@@ -211,6 +213,8 @@ def deepening(position: Position, table: VariationTable | None = None, limit: Se
         yield SearchResult((wins[0],), float(win_score(shape, moves)), 0, 1, exact=True, proven=True)
         return
     safe = position.non_losing_columns()
+    if safe and columns is not None:
+        safe = [column for column in safe if column in columns] or safe
     if not safe:
         threats = position.opponent_winning_cells() & shape.possible(mask)
         block = [c for c in position.legal_columns() if threats & shape.column_masks[c]]

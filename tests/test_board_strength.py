@@ -282,6 +282,36 @@ PROVABLE_10X8 = '...oxo..x./...xxo.oox/...ooo.xxo/...xxo.oxo/..ooox.xox/..xoxo.o
 """10x8/5 with 25 empty cells: within the proofs' reach, but no proof finishes in a fraction of a second."""
 
 
+def test_the_search_weighs_only_the_root_columns_it_is_given() -> None:
+    position = Position.initial(6, 7, 4)
+    for columns in ([0], [1, 5], [6, 2, 4]):
+        results = list(deepening(position, limit=SearchLimit(max_nodes=20_000), columns=columns))
+        assert results and all(result.column in columns for result in results)
+
+
+def test_a_proven_draw_is_kept_and_the_evaluation_chooses_among_the_moves_that_keep_it() -> None:
+    # Drawn 6x5/4 positions within the proofs' reach: the move must keep the draw, and it is not
+    # always the one the exact solve would play (the first drawing move in its order).
+    rng = random.Random(11)
+    table = TranspositionTable()
+    kept = differed = 0
+    while kept < 12:
+        position = random_position(rng, 5, 6, 4, rng.randrange(8, 16))
+        if position.is_over() or position.winning_columns() or len(position.non_losing_columns()) < 2:
+            continue
+        exact = solve(position, table)
+        assert exact is not None
+        drawing = [c for c in position.non_losing_columns() if -solve(position.play(c), table).score == 0]
+        if exact.score != 0 or len(drawing) < 2:
+            continue
+        play = OpenBoardPlay(max_nodes=400_000)
+        column = play.choose(position, Deadline.after(60.0))
+        assert column in drawing
+        kept += 1
+        differed += column != exact.column
+    assert differed > 0
+
+
 def test_a_forced_move_is_answered_without_searching_or_drawing_on_the_bank() -> None:
     position = Position.from_rows(FORCED_10X8, inarow=5)
     assert len(position.non_losing_columns()) == 1
