@@ -18,9 +18,7 @@ Each move, in order:
    within a proof's reach and nothing proven, the proofs once more with a slice of the bank (the
    depth-limited move stands if they fail); out of reach, when the last depth's best move differs
    from the best of the depth two below (the same parity: depths of opposite parity often
-   alternate between two moves), up to ``UNSTABLE_OVERAGE`` to finish the next depth of that
-   parity, paid by the time the game's settled moves left (``MEAN_MOVE``). A move whose best
-   column held ``EASY_DEPTHS`` depths stops once ``EASY_SHARE`` of its time is spent.
+   alternate between two moves), ``UNSTABLE_OVERAGE`` to finish one more depth.
 
 The tables live for the whole game (emptied on a new game or board size), so one move's search
 speeds up the next.
@@ -64,25 +62,8 @@ The seven games the solver drew against ``minimax`` in the benchmark (six on 10x
 replayed from the first position its proofs decided with the same seats and seed: one became a
 win, the others stayed drawn."""
 
-EASY_DEPTHS = 4
-"""A move whose best column held this many depths in a row is settled: it stops once ``EASY_SHARE``
-of its time is spent, and the time it leaves pays for the unsettled ones (``MEAN_MOVE``)."""
-
-EASY_SHARE = 0.4
-"""Share of the move's time after which a settled move stops. Replayed on the depth-by-depth record
-of 8 s searches of 65 middlegame positions from the benchmark's games (7x7/4, 8x7/4, 9x7/4,
-10x8/5), the move played at 1.7 s agreed with the 8 s search's as often with the stop as without
-it (0.723, one more depth on the bank included) in 26% less time (1.34 s against 1.82 s); with
-two more depths where the best move changed it agreed in 0.769 (at 1.74 s, before ``MEAN_MOVE``)."""
-
-UNSTABLE_OVERAGE = 4.0
-"""Seconds of overage at most a move may draw when its best move changed since the last depth of
-the same parity, to finish the next depth of that parity (two more depths)."""
-
-MEAN_MOVE = 1.4
-"""The game's mean move time (every move of the game so far and this one) that overage for an
-unsettled move may not push above: time the settled and forced moves left unspent goes to the
-moves whose best column is still changing, and the game's mean stays under the 1.5 s asked."""
+UNSTABLE_OVERAGE = 1.0
+"""Seconds of overage a move may draw when its last two depths disagree on the best move."""
 
 OVERAGE_SHARE = 0.1
 """At most this share of the bank on any one draw, so it lasts the whole game."""
@@ -109,16 +90,12 @@ class OpenBoardPlay:
         self.table = VariationTable() if table_capacity is None else VariationTable(table_capacity)
         self.exact_table = TranspositionTable() if table_capacity is None else TranspositionTable(table_capacity)
         self.last_stats: MoveStats = {}
-        self.game_seconds = 0.0
-        self.game_moves = 0
         self._geometry: Geometry | None = None
         self._evaluate: Evaluation | None = None
 
     def reset(self) -> None:
         self.table.clear()
         self.exact_table.clear()
-        self.game_seconds = 0.0
-        self.game_moves = 0
 
     def choose(self, position: Position, deadline: Deadline) -> int:
         if position.geometry != self._geometry:
@@ -145,8 +122,6 @@ class OpenBoardPlay:
                 chosen = self._prove(position, deadline.extended(slice_).limit(), counts) or chosen
         self.last_stats = {"nodes": counts.nodes, "depth": chosen.depth if chosen else 0,
                            "evaluations": counts.evaluations, "source": move_source(chosen)}
-        self.game_seconds += time.perf_counter() - deadline.started_at
-        self.game_moves += 1
         return chosen.column if chosen is not None else position.legal_columns()[0]
 
     def _proof_limit(self, started: float, stop_at: float) -> SearchLimit:
@@ -190,7 +165,6 @@ class OpenBoardPlay:
         """The last depth the clock (and, if ``may_draw``, one draw on the bank) let finish; None if none did."""
         started = time.perf_counter()
         soft_at = started + self.soft_share * max(0.0, stop_at - started)
-        easy_at = started + EASY_SHARE * max(0.0, stop_at - started)
         limit = SearchLimit(stop_at, self.max_nodes if self.max_nodes is not None else float("inf"))
         columns: dict[int, int] = {}  # the best column of each completed depth
         last: SearchResult | None = None
@@ -202,27 +176,20 @@ class OpenBoardPlay:
                 if last is None or result.depth > last.depth or result.proven and not last.proven:
                     last = result
                     columns[result.depth] = result.column
-                if self.max_nodes is None and not drawn and time.perf_counter() >= easy_at and \
-                        all(columns.get(last.depth - k) == last.column for k in range(1, EASY_DEPTHS)):
-                    return last  # settled: the time left goes to the moves still changing
                 if self.max_nodes is None and result.depth >= wanted and time.perf_counter() >= soft_at:
                     break
             if last is None or not may_draw or drawn or last.proven or \
                     columns.get(last.depth - 2, last.column) == last.column:
                 return last
-            slice_ = min(self.unstable_overage, OVERAGE_SHARE * deadline.overage, self._unspent(deadline))
+            slice_ = min(self.unstable_overage, OVERAGE_SHARE * deadline.overage)
             if slice_ <= 0:
                 return last
             # The best move changed since the last depth of the same parity (depths of opposite
-            # parity often alternate between two moves): the next depth of that parity decides.
+            # parity often alternate between two moves): one more depth decides between them.
             drawn = True
             limit = SearchLimit(deadline.extended(slice_).expires_at)
             soft_at = time.perf_counter()
-            wanted = last.depth + 2  # the table replays the depths done so far in a moment
-
-    def _unspent(self, deadline: Deadline) -> float:
-        """Seconds this move may still take with the game's mean move at most ``MEAN_MOVE``."""
-        return MEAN_MOVE * (self.game_moves + 1) - self.game_seconds - (time.perf_counter() - deadline.started_at)
+            wanted = last.depth + 1  # the table replays the depths done so far in a moment
 
 
 def move_source(result: SearchResult | None) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -348,45 +347,6 @@ def test_the_bank_pays_for_one_more_depth_only_when_the_best_move_changed_since_
     deadline = Deadline.after(30.0, 10.0)  # the script ends long before the clock: only the rule decides a draw
     play.choose(Position.initial(7, 8, 4).play(3), deadline)
     assert (deadline.bank.drawn > 0) == draws
-
-
-def test_the_bank_pays_only_while_the_games_mean_move_stays_under_its_goal(monkeypatch: pytest.MonkeyPatch) -> None:
-    from agents import open_board_play
-
-    def unsettled(position: Position, *args: object) -> Iterator[SearchResult]:
-        for depth, column in enumerate((4, 4, 4, 1), start=1):
-            yield SearchResult((column,), 0.0, depth, 1)
-
-    monkeypatch.setattr(open_board_play, "deepening", unsettled)
-    position = Position.initial(7, 8, 4).play(3)
-    goal = open_board_play.MEAN_MOVE
-    for seconds_so_far, draws in ((10 * goal - 2.0, True), (11 * goal, False)):  # 10 moves before, then this one
-        play = OpenBoardPlay()
-        play.choose(position, Deadline.after(30.0))  # the game's first move: the board is set up
-        play.game_moves, play.game_seconds = 10, seconds_so_far
-        deadline = Deadline.after(30.0, 10.0)
-        play.choose(position, deadline)
-        assert (deadline.bank.drawn > 0) == draws
-        assert play.game_moves == 11
-
-
-@pytest.mark.parametrize("best_by_depth,settles", [((3, 3, 3, 3, 3, 3, 3, 3), True), ((3, 2, 3, 2, 3, 2, 3, 2), False)])
-def test_a_move_whose_best_column_held_for_several_depths_stops_early(
-        monkeypatch: pytest.MonkeyPatch, best_by_depth: tuple[int, ...], settles: bool) -> None:
-    from agents import open_board_play
-
-    def slow(position: Position, *args: object) -> Iterator[SearchResult]:
-        for depth, column in enumerate(best_by_depth, start=1):
-            time.sleep(0.1)
-            yield SearchResult((column,), 0.0, depth, 1)
-
-    monkeypatch.setattr(open_board_play, "deepening", slow)
-    play = OpenBoardPlay(time_budget=1.0)
-    started = time.perf_counter()
-    play.choose(Position.initial(7, 8, 4).play(3), Deadline.after(30.0))
-    elapsed = time.perf_counter() - started
-    # settled: the fourth equal depth after 40% of the second (about 0.4 s); else up to the 0.9 s soft limit
-    assert (elapsed < 0.7) == settles
 
 
 def exhaustive_outcome(position: Position, memo: dict[tuple[int, int], tuple[int, int]], alpha: int = -1,
