@@ -7,8 +7,12 @@ from shared random openings (``--openings`` plies, the same for both games of a 
 and scored by the harness in kaggle-environments on Kaggle's clock (``actTimeout`` 2 s and the
 60 s overage bank). The cells are played in rounds of ``--step`` games each, so a run stopped
 early still covers every cell; each cell's games go to
-out/benchmarks/other-boards/<board>/<solver>-vs-<opponent>/, ``--resume`` continues them, and
-``--table`` prints the table of the whole pairs stored so far without playing a game.
+benchmarks/results/other-boards/<board>/<solver>-vs-<opponent>/ (``--out``), ``--resume``
+continues them, and ``--table`` prints the table of the whole pairs stored so far without playing a
+game. The games are kept in the repository: the whole run takes about 5.5 hours of both cores, more
+than one sitting, and the table can be checked from a clone. Each cell records a digest of the
+agents' code it was played with (``agents.sha256``), and a cell played by other code is refused on
+``--resume`` and marked in ``--table``: its games measure another agent.
 
 The boards: 8x7/4, 9x7/4 and 10x8/5, the issue's examples, and 7x7/4 in place of its 6x5/4. On
 6x5/4 most 2-ply openings are already decided and within the proofs' reach a few plies later:
@@ -21,12 +25,13 @@ The table gives, per cell, the games played, W/D/L, the score with its Wilson 95
 target, and the solver's mean and largest move time.
 
 Usage: .venv/bin/python benchmarks/other_boards.py [--games 60] [--step 10] [--boards 8x7/4 ...]
-       [--opponents mcts minimax previous] [--jobs N] [--resume | --table]
+       [--opponents mcts minimax previous] [--jobs N] [--out DIR] [--resume | --table]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 from dataclasses import dataclass
@@ -39,7 +44,10 @@ from harness.match import MatchResult, MatchSummary, run_match
 from harness.results_store import ResultsStore
 from harness.scheduling import default_jobs
 
-OUT = Path("out") / "benchmarks" / "other-boards"
+OUT = Path("benchmarks") / "results" / "other-boards"
+AGENTS = Path(__file__).resolve().parent.parent / "agents"
+FINGERPRINT = "agents.sha256"
+"""The file in each cell's directory naming the agents' code its games were played with."""
 BOARDS = ("8x7/4", "9x7/4", "7x7/4", "10x8/5")
 """Columns x rows / in a row: Kaggle writes the columns first."""
 
@@ -65,8 +73,8 @@ class Cell:
     def config(self) -> BoardConfig:
         return board_config(self.board)
 
-    def directory(self, solver: str) -> Path:
-        return OUT / self.board.replace("/", "-") / f"{slug(solver)}-vs-{slug(OPPONENTS[self.opponent])}"
+    def directory(self, root: Path, solver: str) -> Path:
+        return root / self.board.replace("/", "-") / f"{slug(solver)}-vs-{slug(OPPONENTS[self.opponent])}"
 
 
 def slug(spec: str) -> str:
@@ -104,6 +112,22 @@ class Progress:
         print(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, "
               f"{cell.board} vs {cell.opponent}: {total.wins}/{total.draws}/{total.losses}, "
               f"about {left / 60:.0f} min left ", end="", file=sys.stderr, flush=True)
+
+
+def agents_fingerprint() -> str:
+    """A digest of every source and data file under agents/: what a cell's games measure."""
+    digest = hashlib.sha256()
+    for path in sorted(AGENTS.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(AGENTS).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def played_by_other_code(directory: Path, fingerprint: str) -> bool:
+    """Whether a cell's stored games were played by agents' code other than ``fingerprint``'s."""
+    recorded = directory / FINGERPRINT
+    return directory.exists() and (not recorded.exists() or recorded.read_text().strip() != fingerprint)
 
 
 def recorded_games(directory: Path) -> int:
@@ -149,6 +173,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--solver", default=SOLVER, help="the solver's spec (default: solver, Kaggle's clock)")
     parser.add_argument("--openings", type=int, default=2, help="random opening plies shared by a pair (default 2)")
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="games at once (default: the cores)")
+    parser.add_argument("--out", type=Path, default=OUT, help=f"where the cells' games are kept (default {OUT})")
     parser.add_argument("--resume", action="store_true", help="continue the runs in their output directories")
     parser.add_argument("--table", action="store_true",
                         help="print the table of the complete pairs stored so far and play nothing")
@@ -169,19 +194,27 @@ def main(argv: list[str] | None = None) -> int:
     cells = [Cell(board, opponent) for board in args.boards for opponent in args.opponents]
     if args.table:
         return print_stored(cells, args)
-    if not args.resume:
-        existing = [cell.directory(args.solver) for cell in cells if cell.directory(args.solver).exists()]
-        if existing:
-            print(f"other_boards: {existing[0]} exists; continue it with --resume, or remove it", file=sys.stderr)
-            return 2
+    directories = {cell: cell.directory(args.out, args.solver) for cell in cells}
+    existing = [directory for directory in directories.values() if directory.exists()]
+    if existing and not args.resume:
+        print(f"other_boards: {existing[0]} exists; continue it with --resume, or remove it", file=sys.stderr)
+        return 2
+    fingerprint = agents_fingerprint()
+    stale = [directory for directory in existing if played_by_other_code(directory, fingerprint)]
+    if stale:
+        print(f"other_boards: {stale[0]} holds games played by other agents' code (agents/ changed since); "
+              "move it aside to play the cell again", file=sys.stderr)
+        return 2
     print(f"{args.solver} on boards without a book, {args.jobs} jobs; at the start {machine_conditions()}")
-    done = sum(min(args.games, recorded_games(cell.directory(args.solver))) for cell in cells)
+    done = sum(min(args.games, recorded_games(directory)) for directory in directories.values())
     progress = Progress(args.games * len(cells), done)
     results: dict[Cell, MatchResult] = {}
     for target in range(args.step, args.games + args.step, args.step):
         for cell in cells:
             games = min(target, args.games)
-            directory = cell.directory(args.solver)
+            directory = directories[cell]
+            directory.mkdir(parents=True, exist_ok=True)
+            (directory / FINGERPRINT).write_text(fingerprint + "\n")
             results[cell] = run_match(args.solver, OPPONENTS[cell.opponent], games, config=cell.config, seed=15,
                                       opening_plies=args.openings, jobs=args.jobs, out=directory,
                                       resume=directory.exists(),
@@ -195,17 +228,23 @@ def main(argv: list[str] | None = None) -> int:
 def print_stored(cells: list[Cell], args: argparse.Namespace) -> int:
     """``--table``: the table of what each cell's directory holds in whole pairs, with no game played."""
     results: dict[Cell, MatchResult] = {}
+    fingerprint = agents_fingerprint()
+    stale = []
     for cell in cells:
-        games = min(args.games, complete_pairs(cell.directory(args.solver)))
+        directory = cell.directory(args.out, args.solver)
+        games = min(args.games, complete_pairs(directory))
         if games:
             results[cell] = run_match(args.solver, OPPONENTS[cell.opponent], games, config=cell.config, seed=15,
-                                      opening_plies=args.openings, jobs=1, out=cell.directory(args.solver),
-                                      resume=True)
+                                      opening_plies=args.openings, jobs=1, out=directory, resume=True)
+            if played_by_other_code(directory, fingerprint):
+                stale.append(f"{cell.board} vs {cell.opponent}")
     if not results:
-        print(f"other_boards: no games stored under {OUT}; play some first (without --table)", file=sys.stderr)
+        print(f"other_boards: no games stored under {args.out}; play some first (without --table)", file=sys.stderr)
         return 2
     print(f"{args.solver} on boards without a book: the games stored so far")
     print_results(results, args.solver)
+    if stale:
+        print(f"played by other agents' code than this checkout's (agents/ changed since): {', '.join(stale)}")
     return 0
 
 
