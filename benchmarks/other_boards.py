@@ -40,7 +40,7 @@ from pathlib import Path
 from conditions import machine_conditions
 
 from harness.engine import BoardConfig
-from harness.match import MatchResult, MatchSummary, run_match
+from harness.match import MatchResult, MatchSummary, OnGame, run_match
 from harness.results_store import ResultsStore
 from harness.scheduling import default_jobs
 
@@ -101,7 +101,11 @@ class Progress:
         self.started = time.monotonic()
         self.played = 0
 
-    def game(self, cell: Cell, summary: MatchSummary) -> None:
+    def on_game(self, label: str) -> OnGame:
+        """The harness's callback for the games of the match ``label`` names (``8x7/4 vs mcts``)."""
+        return lambda record, summary: self.game(label, summary)
+
+    def game(self, label: str, summary: MatchSummary) -> None:
         self.done += 1
         self.played += 1
         width = 30
@@ -110,7 +114,7 @@ class Progress:
         left = elapsed / self.played * max(0, self.total - self.done)
         total = summary.total
         print(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, "
-              f"{cell.board} vs {cell.opponent}: {total.wins}/{total.draws}/{total.losses}, "
+              f"{label}: {total.wins}/{total.draws}/{total.losses}, "
               f"about {left / 60:.0f} min left ", end="", file=sys.stderr, flush=True)
 
 
@@ -218,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             results[cell] = run_match(args.solver, OPPONENTS[cell.opponent], games, config=cell.config, seed=15,
                                       opening_plies=args.openings, jobs=args.jobs, out=directory,
                                       resume=directory.exists(),
-                                      on_game=lambda record, summary, cell=cell: progress.game(cell, summary))
+                                      on_game=progress.on_game(f"{cell.board} vs {cell.opponent}"))
     print(file=sys.stderr)
     print(f"\nat the end {machine_conditions()}")
     print_results(results, args.solver)

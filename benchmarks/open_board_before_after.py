@@ -1,0 +1,171 @@
+"""This checkout's solver against another revision's, in real games on boards without a book.
+
+How a change to the solver's open-board play is judged before it lands: colour-swapped pairs
+from shared random openings, played and scored by the harness in kaggle-environments, as issue
+15's benchmark (``other_boards.py``) plays them. Both sides are submission files that ``connectx
+build`` makes of the same agent spec (``--agent``): the revision's from ``git archive REV`` in a
+temporary directory, this checkout's from its working tree. Each file holds its own copy of the
+code, so the two versions play in one process as Kaggle's loader runs them, and an experiment
+needs nothing but a commit to compare against.
+
+The boards are played in rounds of ``--step`` games each, so a run stopped early still covers
+every board. The games and both files go to out/before-after/<revision>-<agent>/ (``--out``), and
+``--resume`` continues them; it refuses to go on when this checkout's file comes out different
+from the stored one (the working tree changed since, and the games would mix two agents).
+
+The table gives, per board and over all of them, this checkout's wins, draws and losses, its
+score with the Wilson 95% interval, and both sides' mean and largest move time. The default spec
+plays on Kaggle's clock (``actTimeout`` 2 s and the overage bank); ``solver:time_budget=0.25``
+plays quick games at a fixed time a move.
+
+Usage: .venv/bin/python benchmarks/open_board_before_after.py --before REV [--agent solver]
+       [--games 40] [--step 10] [--boards 8x7/4 9x7/4 7x7/4] [--jobs N] [--out DIR] [--resume]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+from conditions import machine_conditions
+from other_boards import Progress, board_config, recorded_games, slug
+
+from harness.match import MatchResult, run_match
+from harness.scheduling import default_jobs
+from harness.statistics import wilson_interval
+
+ROOT = Path(__file__).resolve().parent.parent
+BOARDS = ("8x7/4", "9x7/4", "7x7/4")
+"""The boards of issue 15 whose games take about as long as 7x6's: 10x8/5 games take twice as long."""
+SEED = 26
+"""Fixes the random openings: the same pairs for every revision compared."""
+BEFORE, AFTER = "before.py", "after.py"
+
+
+class RunError(Exception):
+    """A revision, an agent spec or an output directory this run cannot use; the message says what to do."""
+
+
+def commit_of(revision: str) -> str:
+    """The full hash of ``revision`` in this repository; RunError if it names no commit."""
+    found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"], cwd=ROOT,
+                           capture_output=True, text=True, check=False)
+    if found.returncode != 0:
+        raise RunError(f"--before {revision}: not a commit of this repository; give one such as HEAD or a hash")
+    return found.stdout.strip()
+
+
+def build(checkout: Path, agent: str, output: Path) -> None:
+    """``connectx build agent -o output`` with ``checkout``'s code; RunError with the build's own message."""
+    built = subprocess.run([sys.executable, "-m", "cli.main", "build", agent, "-o", str(output)], cwd=checkout,
+                           env={**os.environ, "PYTHONPATH": str(checkout)}, capture_output=True, text=True,
+                           check=False)
+    if built.returncode != 0:
+        reason = (built.stderr.strip().splitlines() or [f"exit {built.returncode}"])[-1]
+        raise RunError(f"building {agent} from {checkout} failed: {reason}")
+
+
+def build_both(commit: str, agent: str, into: Path) -> None:
+    """``before.py`` from ``commit`` and ``after.py`` from the working tree, both in ``into``."""
+    archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True, check=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+            tar.extractall(scratch, filter="data")
+        build(Path(scratch), agent, into / BEFORE)
+    build(ROOT, agent, into / AFTER)
+
+
+def prepare(out: Path, commit: str, agent: str, resume: bool) -> None:
+    """Both submission files in ``out``, built now; on ``resume``, checked against the stored ones.
+
+    Nothing is written when a check fails.
+    """
+    if out.exists() and not resume:
+        raise RunError(f"{out} exists; continue it with --resume, or remove it")
+    with tempfile.TemporaryDirectory() as scratch:
+        built = Path(scratch)
+        build_both(commit, agent, built)
+        if resume and (out / AFTER).exists() and (out / AFTER).read_bytes() != (built / AFTER).read_bytes():
+            raise RunError(f"{out / AFTER} was built from other code than this working tree's; "
+                           "play the change in a new --out directory")
+        out.mkdir(parents=True, exist_ok=True)
+        for name in (BEFORE, AFTER):
+            if not (out / name).exists():
+                (out / name).write_bytes((built / name).read_bytes())
+
+
+def table(results: dict[str, MatchResult]) -> str:
+    """The Markdown table of every board played and the total, from this checkout's side."""
+    lines = ["| board | games | W/D/L | score (Wilson 95%) | after mean s | max s | before mean s | max s |",
+             "|---|---:|---|---|---:|---:|---:|---:|"]
+    wins = draws = losses = 0
+    for board, result in results.items():
+        summary = result.summary
+        total, score = summary.total, summary.score
+        after, before = summary.times[summary.first], summary.times[summary.second]
+        wins, draws, losses = wins + total.wins, draws + total.draws, losses + total.losses
+        lines.append(f"| {board} | {total.games} | {total.wins}/{total.draws}/{total.losses} | "
+                     f"{score.value:.3f} [{score.low:.3f}, {score.high:.3f}] | "
+                     f"{after.mean:.2f} | {after.max:.2f} | {before.mean:.2f} | {before.max:.2f} |")
+    score = wilson_interval(wins, draws, losses)
+    lines.append(f"| **total** | {wins + draws + losses} | {wins}/{draws}/{losses} | "
+                 f"{score.value:.3f} [{score.low:.3f}, {score.high:.3f}] | | | | |")
+    return "\n".join(lines)
+
+
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", required=True, help="the revision to play against (a commit, HEAD, a branch)")
+    parser.add_argument("--agent", default="solver", help="the agent spec both sides are built from (default solver)")
+    parser.add_argument("--games", type=int, default=40, help="games per board, even (default 40)")
+    parser.add_argument("--step", type=int, default=10, help="games per board per round, even (default 10)")
+    parser.add_argument("--boards", nargs="+", default=list(BOARDS), help="boards as COLUMNSxROWS/INAROW")
+    parser.add_argument("--openings", type=int, default=2, help="random opening plies shared by a pair (default 2)")
+    parser.add_argument("--jobs", type=int, default=default_jobs(), help="games at once (default: the cores)")
+    parser.add_argument("--out", type=Path, help="where the games and both files go "
+                                                 "(default out/before-after/<revision>-<agent>)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in its output directory")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_arguments(argv)
+    try:
+        for board in args.boards:
+            board_config(board)
+        if args.games < 2 or args.games % 2 or args.step < 2 or args.step % 2:
+            raise RunError(f"--games {args.games} --step {args.step}: give even numbers of at least 2 "
+                           "(colour-swapped pairs)")
+        commit = commit_of(args.before)
+        out = args.out or ROOT / "out" / "before-after" / f"{commit[:12]}-{slug(args.agent)}"
+        prepare(out, commit, args.agent, args.resume)
+    except (RunError, ValueError) as error:
+        print(f"open_board_before_after: {error}", file=sys.stderr)
+        return 2
+    print(f"{args.agent}: this working tree (after) against {commit[:12]} (before), {args.jobs} jobs; "
+          f"at the start {machine_conditions()}", flush=True)
+    after, before = str(out / AFTER), str(out / BEFORE)
+    directories = {board: out / board.replace("/", "-") for board in args.boards}
+    progress = Progress(args.games * len(args.boards),
+                        sum(min(args.games, recorded_games(directory)) for directory in directories.values()))
+    results: dict[str, MatchResult] = {}
+    for target in range(args.step, args.games + args.step, args.step):
+        for board, directory in directories.items():
+            results[board] = run_match(after, before, min(target, args.games), config=board_config(board),
+                                       seed=SEED, opening_plies=args.openings, jobs=args.jobs, out=directory,
+                                       resume=directory.exists(),
+                                       on_game=progress.on_game(board))
+    print(file=sys.stderr)
+    print(f"at the end {machine_conditions()}")
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

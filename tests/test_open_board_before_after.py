@@ -1,0 +1,59 @@
+"""``benchmarks/open_board_before_after.py``: this checkout's agent against a revision's, resumed, bad input refused."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+QUICK = ("--agent", "solver:time_budget=0.02", "--boards", "5x4/3", "--games", "2", "--step", "2", "--jobs", "1")
+
+
+def run_benchmark(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "benchmarks/open_board_before_after.py", *arguments], cwd=REPO,
+                          capture_output=True, text=True, timeout=180)
+
+
+def test_plays_both_revisions_keeps_the_games_and_resumes_without_playing_them_again(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    run = run_benchmark("--before", "HEAD", "--out", str(out), *QUICK)
+    assert run.returncode == 0, run.stderr
+    assert "| 5x4/3 | 2 |" in run.stdout and "| **total** | 2 |" in run.stdout
+    games = out / "5x4-3" / "games.jsonl"
+    assert len(games.read_text().splitlines()) == 2
+    first_line = subprocess.run(["git", "show", "HEAD:agents/open_board_play.py"], cwd=REPO, capture_output=True,
+                                text=True, check=True).stdout.splitlines()[0]
+    assert first_line in (out / "before.py").read_text()  # the revision's code, bundled
+    stored = games.read_text()
+    run = run_benchmark("--before", "HEAD", "--out", str(out), "--resume", *QUICK)
+    assert run.returncode == 0, run.stderr
+    assert "| 5x4/3 | 2 |" in run.stdout
+    assert games.read_text() == stored
+
+
+def test_a_resume_whose_working_tree_built_another_agent_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert run_benchmark("--before", "HEAD", "--out", str(out), *QUICK).returncode == 0
+    after = out / "after.py"
+    after.write_text(after.read_text() + "\n# an edit\n")
+    contents = {path: path.read_bytes() for path in out.rglob("*") if path.is_file()}
+    run = run_benchmark("--before", "HEAD", "--out", str(out), "--resume", *QUICK)
+    assert run.returncode == 2
+    assert "was built from other code than this working tree's" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == contents
+    run = run_benchmark("--before", "HEAD", "--out", str(out), *QUICK)
+    assert run.returncode == 2 and "exists; continue it with --resume" in run.stderr
+
+
+def test_bad_input_is_one_line_with_exit_2_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    for arguments, message in ((("--before", "no-such-revision"), "not a commit of this repository"),
+                               (("--before", "HEAD", "--agent", "solver:depth=3"), "building solver:depth=3"),
+                               (("--before", "HEAD", "--boards", "8x7"), "expected COLUMNSxROWS/INAROW"),
+                               (("--before", "HEAD", "--games", "3"), "give even numbers")):
+        run = run_benchmark(*arguments, "--out", str(out))
+        assert run.returncode == 2, arguments
+        assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+        assert not out.exists()
