@@ -25,22 +25,20 @@ Usage: .venv/bin/python benchmarks/open_board_before_after.py --before REV [--ag
 from __future__ import annotations
 
 import argparse
-import io
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 from pathlib import Path
 
 from conditions import machine_conditions
 from other_boards import Progress, board_config, recorded_games, slug
+from revisions import ROOT, RevisionError, checkout_of, commit_of
 
 from harness.match import MatchResult, run_match
 from harness.scheduling import default_jobs
 from harness.statistics import wilson_interval
 
-ROOT = Path(__file__).resolve().parent.parent
 BOARDS = ("8x7/4", "9x7/4", "7x7/4")
 """The boards of issue 15 whose games take about as long as 7x6's: 10x8/5 games take twice as long."""
 SEED = 26
@@ -49,16 +47,7 @@ BEFORE, AFTER = "before.py", "after.py"
 
 
 class RunError(Exception):
-    """A revision, an agent spec or an output directory this run cannot use; the message says what to do."""
-
-
-def commit_of(revision: str) -> str:
-    """The full hash of ``revision`` in this repository; RunError if it names no commit."""
-    found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"], cwd=ROOT,
-                           capture_output=True, text=True, check=False)
-    if found.returncode != 0:
-        raise RunError(f"--before {revision}: not a commit of this repository; give one such as HEAD or a hash")
-    return found.stdout.strip()
+    """An agent spec or an output directory this run cannot use; the message says what to do."""
 
 
 def build(checkout: Path, agent: str, output: Path) -> None:
@@ -73,11 +62,8 @@ def build(checkout: Path, agent: str, output: Path) -> None:
 
 def build_both(commit: str, agent: str, into: Path) -> None:
     """``before.py`` from ``commit`` and ``after.py`` from the working tree, both in ``into``."""
-    archive = subprocess.run(["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True, check=True)
-    with tempfile.TemporaryDirectory() as scratch:
-        with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
-            tar.extractall(scratch, filter="data")
-        build(Path(scratch), agent, into / BEFORE)
+    with checkout_of(commit) as checkout:
+        build(checkout, agent, into / BEFORE)
     build(ROOT, agent, into / AFTER)
 
 
@@ -145,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         commit = commit_of(args.before)
         out = args.out or ROOT / "out" / "before-after" / f"{commit[:12]}-{slug(args.agent)}"
         prepare(out, commit, args.agent, args.resume)
-    except (RunError, ValueError) as error:
+    except (RunError, RevisionError, ValueError) as error:
         print(f"open_board_before_after: {error}", file=sys.stderr)
         return 2
     print(f"{args.agent}: this working tree (after) against {commit[:12]} (before), {args.jobs} jobs; "
