@@ -1,12 +1,12 @@
 """How fast the solver's open-board search is, against another revision's: the same positions to the same depth.
 
-The positions are the solver's own, from the first ``--games`` games against ``mcts`` that
-``other_boards.py`` keeps (benchmarks/results/other-boards/<board>/solver-vs-mcts/): each position
-from the third ply to ``--plies`` where the solver was to move with two safe moves or more is
-searched to ``--depth`` (or a proof), with one table for the whole game, as the solver searches
-in play. Each line gives the nodes, the seconds, the nodes per second and a digest of every
-search's column and value: a change that only makes the search faster finds the same nodes and
-the same digest.
+The positions are the solver's own, from games it played against ``mcts`` in ``other_boards.py``
+(three on each of 8x7/4 and 9x7/4, kept in benchmarks/open_board_games.jsonl so that the positions
+stay the same whatever that benchmark stores later): each position from the third ply to
+``--plies`` where the solver was to move with two safe moves or more is searched to ``--depth``
+(or a proof), with one table for the whole game, as the solver searches in play. Each line
+gives the nodes, the seconds, the nodes per second and a digest of every search's column and
+value: a change that only makes the search faster finds the same nodes and the same digest.
 
 With ``--before REV`` the revision's code (``git archive``) and this working tree's are measured
 in turn, ``--rounds`` times each in fresh processes, and the ratio of their seconds is printed.
@@ -34,7 +34,7 @@ from conditions import machine_conditions
 from other_boards import board_config
 from revisions import ROOT, RevisionError, checkout_of, commit_of
 
-GAMES = ROOT / "benchmarks" / "results" / "other-boards"
+GAMES = Path(__file__).resolve().parent / "open_board_games.jsonl"
 BOARDS = ("8x7/4", "9x7/4")
 
 
@@ -47,17 +47,11 @@ class Measure:
     digest: str
 
 
-def games_file(board: str) -> Path:
-    """Where ``other_boards.py`` keeps the games of ``solver`` against ``mcts`` on ``board``."""
-    return GAMES / board.replace("/", "-") / "solver-vs-mcts" / "games.jsonl"
-
-
 def solver_moves(board: str, games: int) -> Iterator[tuple[list[int], int]]:
-    """The moves (0-based columns) and the solver's seat of the first ``games`` stored games against ``mcts``."""
-    records = [json.loads(line) for line in games_file(board).read_text().splitlines()]
-    records.sort(key=lambda record: record["index"])
-    for record in records[:games]:
-        yield record["moves"], record["agents"].index("solver")
+    """The moves (0-based columns) and the solver's seat of the first ``games`` stored games on ``board``."""
+    records = [json.loads(line) for line in GAMES.read_text().splitlines()]
+    for record in [record for record in records if record["board"] == board][:games]:
+        yield record["moves"], record["solver_seat"]
 
 
 def measure(board: str, games: int, plies: int, depth: int) -> Measure:
@@ -107,7 +101,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", help="the revision to compare against (a commit, HEAD, a branch)")
     parser.add_argument("--boards", nargs="+", default=list(BOARDS), help="boards as COLUMNSxROWS/INAROW")
-    parser.add_argument("--games", type=int, default=3, help="stored games per board (default 3)")
+    parser.add_argument("--games", type=int, default=3, help="stored games per board, at most 3 (default 3)")
     parser.add_argument("--plies", type=int, default=30, help="positions up to this ply (default 30)")
     parser.add_argument("--depth", type=int, default=10, help="depth each search completes (default 10)")
     parser.add_argument("--rounds", type=int, default=2, help="measurements of each version (default 2)")
@@ -123,9 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for board in args.boards:
             board_config(board)
-            if not games_file(board).exists():
-                raise ValueError(f"board {board}: no stored games of solver against mcts under {GAMES}; "
-                                 "play some with other_boards.py first")
+            if next(solver_moves(board, 1), None) is None:
+                raise ValueError(f"board {board}: {GAMES.name} holds no games on it; give one of {', '.join(BOARDS)}")
         if min(args.games, args.plies, args.depth, args.rounds) < 1:
             raise ValueError("--games, --plies, --depth and --rounds: give positive numbers")
         commit = commit_of(args.before) if args.before else None

@@ -33,7 +33,7 @@ def test_both_versions_search_the_stored_positions_and_the_verdict_matches_their
 def test_bad_input_is_one_line_with_exit_2() -> None:
     for arguments, message in ((("--before", "no-such-revision"), "not a commit of this repository"),
                                (("--boards", "8x7"), "expected COLUMNSxROWS/INAROW"),
-                               (("--boards", "5x4/3"), "no stored games of solver against mcts"),
+                               (("--boards", "5x4/3"), "holds no games on it"),
                                (("--depth", "0"), "give positive numbers")):
         run = run_benchmark(*arguments)
         assert run.returncode == 2, arguments
