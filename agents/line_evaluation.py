@@ -45,9 +45,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from agents.horizon_evaluation import Evaluation
 from agents.position import Geometry
 from agents.zugzwang import fill_up_game
+
+LineEvaluation = Callable[[int, int, int, int, int], float]
+"""``evaluate(current, mask, moves, threats, own) -> value`` for the side to move: ``threats`` are
+the opponent's winning cells and ``own`` the mover's, both of which the search already knows
+(``own`` is the parent's ``threats`` less the cell just played), so neither is computed again at
+every leaf."""
 
 LINE_WEIGHT_BASE = 4
 """A window with one more stone of a side counts this many times more (1, 4, 16, ...)."""
@@ -145,23 +150,21 @@ def _threat_value(shape: Geometry, current: int, mask: int, moves: int, weights:
 
 
 @cache
-def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> Evaluation:
+def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> LineEvaluation:
     """The compiled evaluation for ``shape`` (see the module docstring and ``reference_value``)."""
     weights = weights if weights is not None else line_weights(shape.inarow)
     scale = 1.0 / raw_bound(shape, weights)
     first_rows = first_player_rows(shape)
     second_rows = shape.board_mask ^ first_rows
     open_lines = _compile_open_lines(shape, weights.lines)
-    winning_cells_of = shape.winning_cells_of
     board, bottom = shape.board_mask, shape.bottom_mask
     good, other, covered = weights.good_threat, weights.other_threat, weights.covered_threat
     zugzwang, fill_up = weights.zugzwang, fill_up_game(shape)
 
-    def evaluate(current: int, mask: int, moves: int, threats: int) -> float:
+    def evaluate(current: int, mask: int, moves: int, threats: int, own: int) -> float:
         own_rows, their_rows = (first_rows, second_rows) if moves % 2 == 0 else (second_rows, first_rows)
         unplayable = ~(mask + bottom)  # mask + bottom: the cell each column would take next
-        all_mine = winning_cells_of(current, mask)
-        mine = all_mine & unplayable
+        mine = own & unplayable
         theirs = threats & unplayable
         either = mine | theirs
         # Adding a 1 to each column of either's complement carries up to that column's lowest
@@ -174,7 +177,7 @@ def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> Evalu
                + good * (my_good - their_good)
                + other * (my_lowest.bit_count() - my_good - their_lowest.bit_count() + their_good)
                + covered * ((mine & ~lowest).bit_count() - (theirs & ~lowest).bit_count())
-               + zugzwang * fill_up(all_mine, threats, mask, moves))
+               + zugzwang * fill_up(own, threats, mask, moves))
         return raw * scale
 
     return evaluate

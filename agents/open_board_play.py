@@ -30,8 +30,7 @@ import time
 
 from agents.anytime_search import proofs
 from agents.exact_search import prove_at_least
-from agents.horizon_evaluation import Evaluation
-from agents.line_evaluation import LineWeights, line_evaluator
+from agents.line_evaluation import LineEvaluation, LineWeights, line_evaluator
 from agents.position import Geometry, Position
 from agents.principal_variation import VariationTable, deepening
 from agents.search_result import SearchCounts, SearchResult, last_of
@@ -91,7 +90,7 @@ class OpenBoardPlay:
         self.exact_table = TranspositionTable() if table_capacity is None else TranspositionTable(table_capacity)
         self.last_stats: MoveStats = {}
         self._geometry: Geometry | None = None
-        self._evaluate: Evaluation | None = None
+        self._evaluate: LineEvaluation | None = None
 
     def reset(self) -> None:
         self.table.clear()

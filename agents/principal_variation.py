@@ -19,6 +19,14 @@ What makes each depth cheaper than a plain alpha-beta of that depth:
   parent won there), only moves that do not hand the opponent a line are tried, and the window
   is clipped to the scores still possible.
 
+A node also works less than it would naively: the table's move is searched before the other moves
+are scored for the ordering (they are not scored at all when it cuts off), and each side's winning
+cells are passed down rather than computed again (a child's mover has the winning cells its
+opponent's ``threats`` were, less the cell just filled), so a leaf's evaluation needs none of its
+own. The search is the same, node for node; on the solver's positions from benchmark games it
+takes 0.84 to 0.87 of the time on 8x7/4 and 0.87 on 9x7/4, in two runs of
+``benchmarks/open_board_speed.py --rounds 3`` on a 2-core machine.
+
 Scores are ``agents.scores``' scale: a win with the stone played when ``moves``
 stones are on the board scores ``(cells + 1 - moves) // 2``, a loss the opponent's win negated, a
 draw 0; a position cut off at the horizon is worth the evaluation, strictly inside (-1, 1). A
@@ -33,8 +41,7 @@ import time
 from collections.abc import Callable, Collection, Iterator
 
 from agents.exact_search import MAX_SEARCH_PLIES, NodeCounter, paused_gc
-from agents.horizon_evaluation import Evaluation
-from agents.line_evaluation import line_evaluator
+from agents.line_evaluation import LineEvaluation, line_evaluator
 from agents.move_order import centre_first_masks, sorted_moves
 from agents.position import Geometry, Position
 from agents.scores import loss_score, win_score
@@ -90,16 +97,17 @@ class VariationTable:
         return len(self.entries)
 
 
-DepthNegamax = Callable[[int, int, int, float, float, int, int], float]
+DepthNegamax = Callable[[int, int, int, float, float, int, int, int], float]
 
 
-def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTable,
+def variation_negamax(shape: Geometry, evaluate: LineEvaluation, table: VariationTable,
                       limit: SearchLimit, reductions: bool = True) -> tuple[DepthNegamax, NodeCounter]:
-    """``negamax(current, mask, moves, alpha, beta, threats, depth)`` and its counts of nodes and evaluations.
+    """``negamax(current, mask, moves, alpha, beta, threats, depth, own)`` and its counts of nodes and evaluations.
 
     The mover of ``current`` cannot complete a line at once; ``threats`` are the opponent's
-    winning cells. Raises ``OutOfTime`` at ``limit``. ``reductions=False`` searches every move
-    to the full depth (each depth's value is then a plain negamax's of that depth).
+    winning cells and ``own`` the mover's. Raises ``OutOfTime`` at ``limit``.
+    ``reductions=False`` searches every move to the full depth (each depth's value is then a plain
+    negamax's of that depth).
     """
     cells = shape.cells
     non_losing_moves = shape.non_losing_moves
@@ -117,7 +125,8 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
     nodes = 0
     evaluations = 0
 
-    def negamax(current: int, mask: int, moves: int, alpha: float, beta: float, threats: int, depth: int) -> float:
+    def negamax(current: int, mask: int, moves: int, alpha: float, beta: float, threats: int, depth: int,
+                own: int) -> float:
         nonlocal nodes, evaluations
         nodes += 1
         if not nodes & check_mask:
@@ -132,7 +141,7 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
             return 0
         if depth <= 0:
             evaluations += 1
-            return evaluate(current, mask, moves, threats)
+            return evaluate(current, mask, moves, threats, own)
         low: float = -((cells - 2 - moves) // 2)
         high: float = (cells - 1 - moves) // 2
         key = current + mask
@@ -152,30 +161,40 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
             return alpha
         original_alpha = alpha
         opponent = current ^ mask
-        ordered = sorted_moves(winning_cells_of, column_masks, current, mask, possible)
-        if first & possible and ordered[0][1] != first:
-            ordered.sort(key=lambda scored: scored[1] != first)
+        if first & possible:
+            # The table's move alone first: the others are scored only if it does not cut off
+            # (the order is the same as sorting them all with it in front).
+            ordered = [(0, first, winning_cells_of(current | first, mask | first))]
+            rest = possible & ~first
+        else:
+            ordered = sorted_moves(winning_cells_of, column_masks, current, mask, possible)
+            rest = 0
         best, best_move = -math.inf, 0
         # never where the full depth reaches the end of the game, so that a search to the end stays exact
         reduce_here = min_depth <= depth < cells - moves
         for index, (_, move, child_threats) in enumerate(ordered):
+            child_own = threats & ~move  # the opponent's winning cells, less the one this move fills
             if index == 0:
-                score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, child_threats, depth - 1)
+                score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, child_threats, depth - 1, child_own)
             else:
                 reduced = reduce_here and index >= reduced_from
                 score = -negamax(opponent, mask | move, moves + 1, -alpha - null_width, -alpha, child_threats,
-                                 depth - 1 - reduction if reduced else depth - 1)
+                                 depth - 1 - reduction if reduced else depth - 1, child_own)
                 if reduced and score > alpha:  # better, as far as the shallower search sees: ask again at full depth
                     score = -negamax(opponent, mask | move, moves + 1, -alpha - null_width, -alpha, child_threats,
-                                     depth - 1)
+                                     depth - 1, child_own)
                 if alpha < score < beta:
-                    score = -negamax(opponent, mask | move, moves + 1, -beta, -score, child_threats, depth - 1)
+                    score = -negamax(opponent, mask | move, moves + 1, -beta, -score, child_threats, depth - 1,
+                                     child_own)
             if score > best:
                 best, best_move = score, move
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
                         break
+            if rest:  # the table's move did not cut off: the loop goes on over the others, best first
+                ordered += sorted_moves(winning_cells_of, column_masks, current, mask, rest)
+                rest = 0
         lower = best if best > original_alpha else -math.inf
         upper = best if best < beta else math.inf
         if entry is not None:  # keep what still holds: the same depth's bounds, and proven ones from any depth
@@ -190,7 +209,7 @@ def variation_negamax(shape: Geometry, evaluate: Evaluation, table: VariationTab
 
 
 def deepening(position: Position, table: VariationTable | None = None, limit: SearchLimit = NO_LIMIT,
-              evaluate: Evaluation | None = None, first_column: int | None = None,
+              evaluate: LineEvaluation | None = None, first_column: int | None = None,
               counts: SearchCounts | None = None, reductions: bool = True,
               columns: Collection[int] | None = None) -> Iterator[SearchResult]:
     """One ``SearchResult`` per completed depth of ``position`` (not over), until ``limit`` or a proof.
@@ -227,6 +246,7 @@ def deepening(position: Position, table: VariationTable | None = None, limit: Se
     table = table if table is not None else VariationTable()
     negamax, counter = variation_negamax(shape, evaluate or line_evaluator(shape), table, limit, reductions)
     opponent = current ^ mask
+    their_cells = position.opponent_winning_cells()
     remaining = shape.cells - moves
 
     def at_depth(depth: int, previous: SearchResult | None) -> SearchResult:
@@ -236,12 +256,14 @@ def deepening(position: Position, table: VariationTable | None = None, limit: Se
         for column in [c for c in safe if c == first] + [c for c in safe if c != first]:
             move = position.move_bit(column)
             threats = shape.winning_cells_of(current | move, mask | move)  # the child's threats: ours after the move
+            own = their_cells & ~move
             if alpha == -math.inf:
-                score = -negamax(opponent, mask | move, moves + 1, -math.inf, math.inf, threats, depth - 1)
+                score = -negamax(opponent, mask | move, moves + 1, -math.inf, math.inf, threats, depth - 1, own)
             else:  # a null window asks only "better than alpha?"; the full window re-searches a yes
-                score = -negamax(opponent, mask | move, moves + 1, -alpha - NULL_WIDTH, -alpha, threats, depth - 1)
+                score = -negamax(opponent, mask | move, moves + 1, -alpha - NULL_WIDTH, -alpha, threats, depth - 1,
+                                 own)
                 if score > alpha:
-                    score = -negamax(opponent, mask | move, moves + 1, -math.inf, -score, threats, depth - 1)
+                    score = -negamax(opponent, mask | move, moves + 1, -math.inf, -score, threats, depth - 1, own)
             if score > alpha:
                 alpha, best = score, column
         exact = depth >= remaining

@@ -51,7 +51,7 @@ def random_position(rng: random.Random, rows: int, columns: int, inarow: int, st
 
 def evaluate(position: Position, weights: LineWeights | None = None) -> float:
     return line_evaluator(position.geometry, weights)(position.current, position.mask, position.moves,
-                                                        position.opponent_winning_cells())
+                                                        position.opponent_winning_cells(), position.winning_cells())
 
 
 @pytest.mark.parametrize("rows,columns,inarow", BOARDS)
@@ -77,8 +77,8 @@ def test_the_lines_and_threats_are_the_same_position_seen_from_the_other_side_ne
         opponent = position.current ^ position.mask
         mine = position.winning_cells()
         theirs = position.opponent_winning_cells()
-        seen_by_mover = evaluation(position.current, position.mask, position.moves, theirs)
-        seen_by_opponent = evaluation(opponent, position.mask, position.moves + 1, mine)
+        seen_by_mover = evaluation(position.current, position.mask, position.moves, theirs, mine)
+        seen_by_opponent = evaluation(opponent, position.mask, position.moves + 1, mine, theirs)
         assert seen_by_opponent == pytest.approx(-seen_by_mover, abs=1e-12)
 
 
@@ -106,7 +106,7 @@ def test_stones_in_one_open_line_are_worth_more_than_the_same_stones_apart() -> 
     evaluation = line_evaluator(shape)
     together, mask = bottom_row(6, 7, [2, 3])
     apart, apart_mask = bottom_row(6, 7, [0, 6])
-    assert evaluation(together, mask, 0, 0) > evaluation(apart, apart_mask, 0, 0) > 0
+    assert evaluation(together, mask, 0, 0, 0) > evaluation(apart, apart_mask, 0, 0, 0) > 0
 
 
 @pytest.mark.parametrize("rows,columns,first_keeps_second_row", [(6, 7, False), (7, 9, False), (7, 8, True)])
@@ -121,7 +121,8 @@ def test_a_threat_on_its_owners_parity_is_worth_more(rows: int, columns: int, fi
     weights = replace(line_weights(4), zugzwang=0)  # the fill-up game's value changes with the mover too
     evaluation = line_evaluator(shape, weights)
     gap = (weights.good_threat - weights.other_threat) / raw_bound(shape, weights)
-    as_first, as_second = evaluation(stones, mask, 0, 0), evaluation(stones, mask, 1, 0)
+    own = shape.winning_cells(stones, mask)
+    as_first, as_second = evaluation(stones, mask, 0, 0, own), evaluation(stones, mask, 1, 0, own)
     assert (as_first - as_second) == pytest.approx(gap if first_keeps_second_row else -gap, abs=1e-12)
 
 
