@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,6 +38,8 @@ STONE_STYLES = {1: "\x1b[1;91m", 2: "\x1b[1;93m"}  # bold bright red X, bold bri
 EMPTY_STYLE = "\x1b[37m"
 LAST_MOVE = "\x1b[4m"  # underline
 CLEAR_LINE = "\r\x1b[K"
+INPUT_POLL = 0.2
+"""Seconds the prompt waits for a line at a time: how late a Ctrl-C taken by another thread is seen."""
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 COLOUR_NAMES = {1: "red", 2: "yellow"}
 
@@ -225,6 +228,22 @@ def play_in_terminal(agent_spec_text: str | None, human_seat: int, config: Board
     return status if saved else 1
 
 
+def read_line(stdin: TextIO) -> str:
+    """The next line typed, with Ctrl-C seen at once however the kernel delivered it.
+
+    The kernel hands a terminal's SIGINT to any thread of the process that does not block it, and
+    numpy's OpenBLAS starts threads of its own. When one of them takes it, Python only notes the
+    signal for the main thread, and a main thread asleep in ``read`` would raise the
+    ``KeyboardInterrupt`` only once the person pressed Enter. On a terminal (where the line
+    discipline delivers whole lines, so nothing waits in Python's buffer) the main thread
+    therefore waits in slices of ``INPUT_POLL`` seconds and reads only once a line is there.
+    """
+    if stdin.isatty():
+        while not select.select([stdin], [], [], INPUT_POLL)[0]:
+            pass  # back in Python between slices: a noted SIGINT raises KeyboardInterrupt here
+    return stdin.readline()
+
+
 def _play(session: GameSession, screen: _Screen, stdin: TextIO, hint_seconds: float,
           analyst: ColumnAnalyst) -> None:
     """The prompt loop, until the person quits or the input ends."""
@@ -234,7 +253,7 @@ def _play(session: GameSession, screen: _Screen, stdin: TextIO, hint_seconds: fl
     while True:
         screen.out.write(screen.prompt())
         screen.out.flush()
-        line = stdin.readline()
+        line = read_line(stdin)
         if not line:
             screen.say()
             return

@@ -7,6 +7,7 @@ driver, and Ctrl-D a real end of input. The saved run directory is then read bac
 
 from __future__ import annotations
 
+import ctypes
 import io
 import json
 import os
@@ -129,9 +130,10 @@ class Terminal:
 def start(tmp_path: Path) -> Iterator:
     started: list[Terminal] = []
 
-    def launch(agent: str, seat: int, rows: int, columns: int, inarow: int, no_color: bool = False) -> Terminal:
+    def launch(agent: str, seat: int, rows: int, columns: int, inarow: int, no_color: bool = False,
+               extra_env: dict[str, str] | None = None) -> Terminal:
         env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
-        env.update(TERM="xterm", PYTHONPATH=str(REPOSITORY))
+        env.update(TERM="xterm", PYTHONPATH=str(REPOSITORY), **(extra_env or {}))
         if no_color:
             env["NO_COLOR"] = "1"
         terminal = Terminal([agent, str(seat), str(rows), str(columns), str(inarow), str(tmp_path)], env)
@@ -220,6 +222,20 @@ def test_ctrl_c_saves_the_game_so_far(start, tmp_path: Path) -> None:
     assert record["agents"] == ["negamax:seed=2", "human"]
     assert record["moves"] == [int(first.group(1)) - 1, 3, int(reply.group(1)) - 1]
     assert record["cause"] == "aborted"
+
+
+@pytest.mark.games
+def test_ctrl_c_taken_by_another_thread_of_the_program_still_ends_the_game(start, tmp_path: Path) -> None:
+    # The kernel hands a terminal's SIGINT to any thread that does not block it, and numpy's
+    # OpenBLAS starts threads of its own. When one of them takes it, Python only sets a flag, and
+    # a main thread asleep in read() would not see it until the next line was typed.
+    game = start("negamax:seed=2", 1, 6, 7, 4, extra_env={"OPENBLAS_NUM_THREADS": "2"})
+    game.expect(r"Your move \[1-7, u, h, q\]: ")
+    threads = [int(task) for task in os.listdir(f"/proc/{game.pid}/task") if int(task) != game.pid]
+    assert threads, "the game's process runs no thread but its main one: OpenBLAS started none"
+    assert ctypes.CDLL(None, use_errno=True).tgkill(game.pid, threads[0], signal.SIGINT) == 0
+    game.expect(r"Interrupted: the game so far is saved\.")
+    assert game.wait() == 130
 
 
 @pytest.mark.games
