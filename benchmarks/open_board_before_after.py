@@ -77,9 +77,10 @@ def prepare(out: Path, commit: str, agent: str, resume: bool) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         built = Path(scratch)
         build_both(commit, agent, built)
-        if resume and (out / AFTER).exists() and (out / AFTER).read_bytes() != (built / AFTER).read_bytes():
-            raise RunError(f"{out / AFTER} was built from other code than this working tree's; "
-                           "play the change in a new --out directory")
+        for name, source in ((BEFORE, commit[:12]), (AFTER, "this working tree")):
+            if resume and (out / name).exists() and (out / name).read_bytes() != (built / name).read_bytes():
+                raise RunError(f"{out / name} was built from other code than {source}'s; "
+                               "play this comparison in a new --out directory")
         out.mkdir(parents=True, exist_ok=True)
         for name in (BEFORE, AFTER):
             if not (out / name).exists():

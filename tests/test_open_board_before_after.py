@@ -43,6 +43,11 @@ def test_a_resume_whose_working_tree_built_another_agent_is_refused_and_nothing_
     assert "was built from other code than this working tree's" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == contents
+    last_change = subprocess.run(["git", "log", "-1", "--format=%H", "--", "agents"], cwd=REPO, capture_output=True,
+                                 text=True, check=True).stdout.strip()
+    run = run_benchmark("--before", f"{last_change}^", "--out", str(out), "--resume", *QUICK)  # other agents' code
+    assert run.returncode == 2 and "before.py was built from other code than" in run.stderr
+    assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == contents
     run = run_benchmark("--before", "HEAD", "--out", str(out), *QUICK)
     assert run.returncode == 2 and "exists; continue it with --resume" in run.stderr
 
