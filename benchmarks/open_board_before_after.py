@@ -32,7 +32,7 @@ import tempfile
 from pathlib import Path
 
 from conditions import machine_conditions
-from other_boards import Progress, board_config, recorded_games, slug
+from other_boards import Progress, board_config, check_rounds, recorded_games, slug
 from revisions import ROOT, RevisionError, checkout_of, commit_of
 
 from harness.match import MatchResult, run_match
@@ -124,11 +124,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(argv)
     try:
-        for board in args.boards:
-            board_config(board)
-        if args.games < 2 or args.games % 2 or args.step < 2 or args.step % 2:
-            raise RunError(f"--games {args.games} --step {args.step}: give even numbers of at least 2 "
-                           "(colour-swapped pairs)")
+        check_rounds(args.boards, args.games, args.step)
         commit = commit_of(args.before)
         out = args.out or ROOT / "out" / "before-after" / f"{commit[:12]}-{slug(args.agent)}"
         prepare(out, commit, args.agent, args.resume)

@@ -92,6 +92,14 @@ def board_config(text: str) -> BoardConfig:
         raise ValueError(f"board {text!r}: expected COLUMNSxROWS/INAROW, like 8x7/4") from None
 
 
+def check_rounds(boards: list[str], games: int, step: int) -> None:
+    """ValueError saying what to give when a board is unreadable or games per board or round are not whole pairs."""
+    for board in boards:
+        board_config(board)
+    if games < 2 or games % 2 or step < 2 or step % 2:
+        raise ValueError(f"--games {games} --step {step}: give even numbers of at least 2 (colour-swapped pairs)")
+
+
 class Progress:
     """One line on stderr redrawn after every game: a bar over all the games of the run and the cell's score."""
 
@@ -187,11 +195,7 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(argv)
     try:
-        for board in args.boards:
-            board_config(board)
-        if args.games < 2 or args.games % 2 or args.step < 2 or args.step % 2:
-            raise ValueError(f"--games {args.games} --step {args.step}: give even numbers of at least 2 "
-                             "(colour-swapped pairs)")
+        check_rounds(args.boards, args.games, args.step)
     except ValueError as error:
         print(f"other_boards: {error}", file=sys.stderr)
         return 2
