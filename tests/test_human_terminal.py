@@ -57,6 +57,9 @@ class Terminal:
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
         pid, fd = pty.fork()
         if pid == 0:  # the child: its stdin, stdout and stderr are the pty
+            # As a terminal's shell starts a program: a suite run in the background by a
+            # non-interactive shell ignores SIGINT, exec keeps that, and Ctrl-C would do nothing.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             os.chdir(REPOSITORY)
             os.execve(sys.executable, [sys.executable, "-c", CHILD, *args], env)
         self.pid, self.fd = pid, fd
