@@ -14,3 +14,8 @@ def machine_conditions() -> str:
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     return (f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
             f"Python {platform.python_version()}, load {load}")
+
+
+def jobs_phrase(jobs: int) -> str:
+    """``1 job`` or ``N jobs``: how many games a benchmark plays at once."""
+    return f"{jobs} job" if jobs == 1 else f"{jobs} jobs"

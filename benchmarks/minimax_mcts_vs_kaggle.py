@@ -18,7 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from conditions import machine_conditions
+from conditions import jobs_phrase, machine_conditions
 
 from harness.match import run_match
 from harness.results_text import match_table
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
 
     spec, default_games = AGENTS[args.agent]
     out = args.out or Path("out") / "benchmarks" / f"{args.agent}-vs-kaggle-negamax"
-    print(f"{spec} vs {OPPONENT}, {args.jobs} jobs; at the start {machine_conditions()}; results in {out}")
+    print(f"{spec} vs {OPPONENT}, {jobs_phrase(args.jobs)}; at the start {machine_conditions()}; results in {out}")
     result = run_match(spec, OPPONENT, args.games or default_games, jobs=args.jobs, out=out,
                        resume=args.resume, seed=args.seed)
     summary = result.summary

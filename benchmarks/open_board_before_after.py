@@ -31,7 +31,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from conditions import machine_conditions
+from conditions import jobs_phrase, machine_conditions
 from other_boards import Progress, board_config, check_rounds, recorded_games, slug
 from revisions import ROOT, RevisionError, checkout_of, commit_of
 
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     except (RunError, RevisionError, ValueError) as error:
         print(f"open_board_before_after: {error}", file=sys.stderr)
         return 2
-    print(f"{args.agent}: this working tree (after) against {commit[:12]} (before), {args.jobs} jobs; "
+    print(f"{args.agent}: this working tree (after) against {commit[:12]} (before), {jobs_phrase(args.jobs)}; "
           f"at the start {machine_conditions()}", flush=True)
     after, before = str(out / AFTER), str(out / BEFORE)
     directories = {board: out / board.replace("/", "-") for board in args.boards}
@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
                                        seed=SEED, opening_plies=args.openings, jobs=args.jobs, out=directory,
                                        resume=directory.exists(),
                                        on_game=progress.on_game(board))
-    print(file=sys.stderr)
+    progress.close()
     print(f"at the end {machine_conditions()}")
     print(table(results))
     return 0

@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from conditions import machine_conditions
+from conditions import jobs_phrase, machine_conditions
 
 from harness.engine import BoardConfig
 from harness.match import MatchResult, MatchSummary, OnGame, run_match
@@ -101,7 +101,7 @@ def check_rounds(boards: list[str], games: int, step: int) -> None:
 
 
 class Progress:
-    """One line on stderr redrawn after every game: a bar over all the games of the run and the cell's score."""
+    """A bar over all the games of the run and the cell's score, redrawn on a terminal after every game."""
 
     def __init__(self, total: int, done: int) -> None:
         self.total = max(1, total)
@@ -121,9 +121,18 @@ class Progress:
         elapsed = time.monotonic() - self.started
         left = elapsed / self.played * max(0, self.total - self.done)
         total = summary.total
-        print(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, "
-              f"{label}: {total.wins}/{total.draws}/{total.losses}, "
-              f"about {left / 60:.0f} min left ", end="", file=sys.stderr, flush=True)
+        line = (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, "
+                f"{label}: {total.wins}/{total.draws}/{total.losses}, about {left / 60:.0f} min left")
+        # A log file keeps every redraw a carriage return makes, so there each game gets a line of its own.
+        if sys.stderr.isatty():
+            print(f"\r{line} ", end="", file=sys.stderr, flush=True)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        """End the redrawn line on a terminal, so what follows starts on a line of its own."""
+        if sys.stderr.isatty():
+            print(file=sys.stderr)
 
 
 def agents_fingerprint() -> str:
@@ -213,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"other_boards: {stale[0]} holds games played by other agents' code (agents/ changed since); "
               "move it aside to play the cell again", file=sys.stderr)
         return 2
-    print(f"{args.solver} on boards without a book, {args.jobs} jobs; at the start {machine_conditions()}")
+    print(f"{args.solver} on boards without a book, {jobs_phrase(args.jobs)}; at the start {machine_conditions()}")
     done = sum(min(args.games, recorded_games(directory)) for directory in directories.values())
     progress = Progress(args.games * len(cells), done)
     results: dict[Cell, MatchResult] = {}
@@ -227,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
                                       opening_plies=args.openings, jobs=args.jobs, out=directory,
                                       resume=directory.exists(),
                                       on_game=progress.on_game(f"{cell.board} vs {cell.opponent}"))
-    print(file=sys.stderr)
+    progress.close()
     print(f"\nat the end {machine_conditions()}")
     print_results(results, args.solver)
     return 0

@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from conditions import machine_conditions
+from conditions import jobs_phrase, machine_conditions
 
 from harness.match import run_match
 from harness.results_text import match_table
@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="games at once (default: the cores)")
     parser.add_argument("--resume", action="store_true", help="continue the runs in their output directories")
     args = parser.parse_args(argv)
-    print(f"{args.solver}, {args.jobs} jobs; at the start {machine_conditions()}")
+    print(f"{args.solver}, {jobs_phrase(args.jobs)}; at the start {machine_conditions()}")
     perfect = True
     for opponent in args.opponents:
         games = args.games or OPPONENTS.get(opponent, 20)

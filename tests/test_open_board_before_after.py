@@ -20,6 +20,10 @@ def test_plays_both_revisions_keeps_the_games_and_resumes_without_playing_them_a
     run = run_benchmark("--before", "HEAD", "--out", str(out), *QUICK)
     assert run.returncode == 0, run.stderr
     assert "| 5x4/3 | 2 |" in run.stdout and "| **total** | 2 |" in run.stdout
+    assert "1 job;" in run.stdout
+    # stderr is a pipe here, as in a log file: a line a game, no carriage-return redraws piling up
+    assert "\r" not in run.stderr
+    assert [line.split("] ")[1].split(",")[0] for line in run.stderr.splitlines()] == ["1/2 games", "2/2 games"]
     games = out / "5x4-3" / "games.jsonl"
     assert len(games.read_text().splitlines()) == 2
     first_line = subprocess.run(["git", "show", "HEAD:agents/open_board_play.py"], cwd=REPO, capture_output=True,
