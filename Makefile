@@ -59,6 +59,7 @@ bench: install
 	$(BIN)/python benchmarks/solver_frontier.py --resume
 	$(BIN)/python benchmarks/other_boards.py --resume
 	$(BIN)/python benchmarks/open_board_reductions.py
+	$(BIN)/python benchmarks/evaluation_ranking.py --fit
 
 # Every agent on 10,000 random positions and board sizes through Kaggle's call (about 1.5 h on 2 cores;
 # resumable: run it again to continue). It prints illegal moves, faults and late moves (all must be 0).
