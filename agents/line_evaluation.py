@@ -1,4 +1,4 @@
-"""A horizon evaluation for any board: open lines counted by length, threats weighed by row parity, zugzwang.
+"""A horizon evaluation for any board: open lines counted by length, each column's lowest threat, zugzwang.
 
 What decides a Connect-X game that a shallow search cannot see:
 
@@ -6,31 +6,33 @@ What decides a Connect-X game that a shallow search cannot see:
   can still become a line; the more of the mover's stones it holds, the closer it is. Early in a
   game no search reaches a threat, and these counts are what tells a central, connected position
   from a scattered one.
-* **Threats and zugzwang** (Allis 1988, generalised). A threat is an empty cell that would
-  complete a line. When the board fills up and neither side may play under the other's threat,
-  the player who must play beneath a threat hands it over. With every other column full, the
-  stone below a threat on row ``r`` (1-based from the bottom) is played after
-  ``cells - rows + r - 2`` stones, so a threat is the first player's to keep when
-  ``cells - rows + r`` is odd, the second player's when it is even: on 7x6 the first player's
-  odd rows and the second player's even rows, as Allis has it, and the other way round on boards
-  such as 8x7 where ``cells - rows`` is odd.
-* **The lowest threat of a column** is the one that counts: its column fills up to it first, and
-  whoever's threat it is, a threat above it is reached only after it is taken or blocked. So the
-  lowest threat weighs most on its owner's parity, less on the other, and a threat above another
-  (either side's) in its column weighs little. A threat the mover could play at once is left out:
-  the mover will block it (the search never evaluates a position whose mover can win at once).
-  Measured at 0.25 s a move: with a bonus for the side whose lowest threats alone sit on its
-  parity, this beat counting every threat alike by 55-1-24 in 80 games on 8x7/4 and 9x7/4; then,
-  on 8x7/4, the same without the bonus beat it 23-1-16 and a larger bonus lost 17-1-22, so there
-  is none.
-* **The fill-up game** (``agents.zugzwang``) plays the zugzwang out with every threat of both
-  sides at once: who wins when the board fills up with the threats as they are. It weighs more
-  than any single threat. On 654 exactly solved positions of 26 to 36 empty cells (7x7/4, 8x7/4,
-  9x7/4, from benchmark games), the evaluation without it ranked 0.736 of the pairs of positions
-  with different values in the right order, the fill-up game alone 0.765, and both 0.806. In play
-  at 0.5 s a move, the evaluation with it beat the same without it 91-12-57 in 160 colour-swapped
-  games from random 2-ply openings, 40 on each of 7x7/4, 8x7/4, 9x7/4 and 10x8/5 (0.606, Wilson
-  95% [0.529, 0.679]; 0.76 on 8x7/4, 0.60 on 7x7/4, 0.54 on 9x7/4, 0.53 on 10x8/5).
+* **The lowest threat of each column.** A threat is an empty cell that would complete a line. A
+  column fills up to its lowest threat first, and whoever's threat it is, a threat above it is
+  reached only after it is taken or blocked, so only the lowest counts. A threat the mover could
+  play at once is left out: the mover will block it (the search never evaluates a position whose
+  mover can win at once).
+* **The fill-up game** (``agents.zugzwang``): who wins when the board fills up with every threat of
+  both sides as it is now (Allis 1988, generalised). It weighs more than any one threat, and the
+  row parity of the threats, which decides Connect Four endgames, is its part. In play at 0.5 s a
+  move, the evaluation with it beat the same without it 91-12-57 in 160 colour-swapped games from
+  random 2-ply openings on 7x7/4, 8x7/4, 9x7/4 and 10x8/5 (0.606, Wilson 95% [0.529, 0.679]). The
+  evaluation also weighed each lowest threat by whether it sat on its owner's zugzwang parity, a
+  rule measured in play before the fill-up game existed; with the fill-up game in, the solved
+  positions below say that counted parity twice.
+
+How the weights were chosen: on 3,113 exactly solved leaf-like positions of 7x7/4 and 8x7/4
+(``benchmarks/evaluation_ranking.py``, which also fits them), the former weights (open lines of
+one and two stones 1 and 4; a lowest threat 120 on its owner's parity and 24 on the other; 8 for
+a threat above another; the fill-up game 240) ranked 0.762 of the pairs of same-ply positions with
+different outcomes right on 7x7/4 and 0.713 on 8x7/4. An ordinal logistic regression of the
+outcome on the same counts (fitted on two thirds) weighed the open lines ten times more, a threat
+off its owner's parity no less than one on it, and a covered threat at nothing or below; rounded to
+the weights here, they rank 0.789 and 0.746. In play on Kaggle's clock
+(``benchmarks/open_board_before_after.py``, 60 colour-swapped games a board from shared 2-ply
+openings), these weights beat the former ones 37/0/23 on 8x7/4, 34/11/15 on 7x7/4 and 30/2/28 on
+9x7/4 (a board the fit never saw): 101/13/66, 0.597 (Wilson 95% [0.524, 0.666]), with the same
+mean move time. Off 4 in a row the line weights follow the same rule (14, 28, 56 on 10x8/5),
+unmeasured there.
 
 The value is from the side to move's view and strictly inside (-1, 1), below every proven win
 and above every proven loss of the exact search's scale, so a depth-limited search can mix both.
@@ -54,21 +56,18 @@ the opponent's winning cells and ``own`` the mover's, both of which the search a
 (``own`` is the parent's ``threats`` less the cell just played), so neither is computed again at
 every leaf."""
 
-LINE_WEIGHT_BASE = 4
-"""A window with one more stone of a side counts this many times more (1, 4, 16, ...)."""
+SHORTEST_LINE_WEIGHT = 14
+"""An open window with one stone of a side (the shortest length counted on a 4-in-a-row board)."""
+
+LINE_WEIGHT_BASE = 2
+"""A window with one more stone of a side counts this many times more (14, 28, ...)."""
 
 COUNTED_LENGTHS = 3
 """Window counts are kept for the longest this many lengths below a threat (``inarow - 2`` stones
 down to ``inarow - 4``): shorter ones barely move the value and cost as much to count."""
 
-GOOD_THREAT = 120
-"""The lowest threat of its column on its owner's parity: worth several open lines of ``inarow - 2``."""
-
-OTHER_THREAT = 24
-"""The lowest threat of its column on the other parity: it still forces the opponent's play in its column."""
-
-COVERED_THREAT = 8
-"""A threat above another in its column: reached only once the lower one is taken or blocked."""
+THREAT = 120
+"""The lowest threat of its column: worth several open lines of ``inarow - 2``."""
 
 ZUGZWANG = 240
 """The fill-up game won (``agents.zugzwang``), or lost: more than any one threat, as it weighs them all."""
@@ -83,34 +82,23 @@ class LineWeights:
     """
 
     lines: tuple[int, ...]
-    good_threat: int = GOOD_THREAT
-    other_threat: int = OTHER_THREAT
-    covered_threat: int = COVERED_THREAT
+    threat: int = THREAT
     zugzwang: int = ZUGZWANG
 
 
 def line_weights(inarow: int) -> LineWeights:
-    """The default weights for ``inarow``: ``LINE_WEIGHT_BASE ** (k - lowest)`` for the counted lengths."""
+    """The default weights for ``inarow``: ``SHORTEST_LINE_WEIGHT * LINE_WEIGHT_BASE ** (k - lowest)`` for
+    the counted lengths ``k``."""
     lowest = max(1, inarow - 1 - COUNTED_LENGTHS)
-    lines = tuple(LINE_WEIGHT_BASE ** (k - lowest) if lowest <= k <= inarow - 2 else 0 for k in range(inarow))
+    lines = tuple(SHORTEST_LINE_WEIGHT * LINE_WEIGHT_BASE ** (k - lowest) if lowest <= k <= inarow - 2 else 0
+                  for k in range(inarow))
     return LineWeights(lines)
-
-
-def first_player_rows(shape: Geometry) -> int:
-    """The cells whose threats the first player keeps in a zugzwang (see the module docstring)."""
-    rows = 0
-    for row in range(shape.rows):  # 0-based row, so the docstring's r is row + 1
-        if (shape.cells - shape.rows + row + 1) % 2 == 1:
-            for bottom in shape.bottom_bits:
-                rows |= bottom << row
-    return rows
 
 
 def raw_bound(shape: Geometry, weights: LineWeights) -> int:
     """More than the raw value can reach in magnitude, so dividing by it lands strictly inside (-1, 1)."""
     windows = len(shape.windows())
-    threat = max(weights.good_threat, weights.other_threat, weights.covered_threat)
-    return windows * max(weights.lines, default=0) + shape.cells * threat + weights.zugzwang + 1
+    return windows * max(weights.lines, default=0) + shape.cells * weights.threat + weights.zugzwang + 1
 
 
 def reference_value(shape: Geometry, current: int, mask: int, moves: int,
@@ -124,28 +112,22 @@ def reference_value(shape: Geometry, current: int, mask: int, moves: int,
             count = (window & stones).bit_count()
             if not window & other and count < shape.inarow:
                 raw += sign * weights.lines[count]
-    raw += _threat_value(shape, current, mask, moves, weights)
+    raw += _threat_value(shape, current, mask, weights)
     fill_up = fill_up_game(shape)(shape.winning_cells(current, mask), shape.winning_cells(opponent, mask), mask, moves)
     raw += weights.zugzwang * fill_up
     return raw / raw_bound(shape, weights)
 
 
-def _threat_value(shape: Geometry, current: int, mask: int, moves: int, weights: LineWeights) -> int:
-    """The threats' part of ``reference_value``, column by column from the bottom."""
-    first_rows = first_player_rows(shape)
-    own_rows = first_rows if moves % 2 == 0 else shape.board_mask ^ first_rows
+def _threat_value(shape: Geometry, current: int, mask: int, weights: LineWeights) -> int:
+    """The threats' part of ``reference_value``: each column's lowest threat not playable at once."""
     playable = shape.possible(mask)
     mine = shape.winning_cells(current, mask) & ~playable
     theirs = shape.winning_cells(current ^ mask, mask) & ~playable
     raw = 0
     for column in shape.column_masks:
         cells = [bit for bit in (1 << index for index in range(column.bit_length())) if bit & column & (mine | theirs)]
-        for place, cell in enumerate(cells):
-            for stones, sign, parity in ((mine, 1, own_rows), (theirs, -1, shape.board_mask ^ own_rows)):
-                if cell & stones:
-                    weight = weights.covered_threat if place else \
-                        weights.good_threat if cell & parity else weights.other_threat
-                    raw += sign * weight
+        if cells:
+            raw += weights.threat * (bool(cells[0] & mine) - bool(cells[0] & theirs))
     return raw
 
 
@@ -154,15 +136,11 @@ def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> LineE
     """The compiled evaluation for ``shape`` (see the module docstring and ``reference_value``)."""
     weights = weights if weights is not None else line_weights(shape.inarow)
     scale = 1.0 / raw_bound(shape, weights)
-    first_rows = first_player_rows(shape)
-    second_rows = shape.board_mask ^ first_rows
     open_lines = _compile_open_lines(shape, weights.lines)
     board, bottom = shape.board_mask, shape.bottom_mask
-    good, other, covered = weights.good_threat, weights.other_threat, weights.covered_threat
-    zugzwang, fill_up = weights.zugzwang, fill_up_game(shape)
+    threat, zugzwang, fill_up = weights.threat, weights.zugzwang, fill_up_game(shape)
 
     def evaluate(current: int, mask: int, moves: int, threats: int, own: int) -> float:
-        own_rows, their_rows = (first_rows, second_rows) if moves % 2 == 0 else (second_rows, first_rows)
         unplayable = ~(mask + bottom)  # mask + bottom: the cell each column would take next
         mine = own & unplayable
         theirs = threats & unplayable
@@ -170,13 +148,8 @@ def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> LineE
         # Adding a 1 to each column of either's complement carries up to that column's lowest
         # threat and stops there (a column without one carries into its empty sentinel bit).
         lowest = either & ((either ^ board) + bottom)
-        my_lowest, their_lowest = mine & lowest, theirs & lowest
-        my_good = (my_lowest & own_rows).bit_count()
-        their_good = (their_lowest & their_rows).bit_count()
         raw = (open_lines(current, current ^ mask)
-               + good * (my_good - their_good)
-               + other * (my_lowest.bit_count() - my_good - their_lowest.bit_count() + their_good)
-               + covered * ((mine & ~lowest).bit_count() - (theirs & ~lowest).bit_count())
+               + threat * ((mine & lowest).bit_count() - (theirs & lowest).bit_count())
                + zugzwang * fill_up(own, threats, mask, moves))
         return raw * scale
 

@@ -16,7 +16,7 @@ weights; ``--fit`` fits them (an ordinal logistic regression of the outcome on t
 features, the raw counts ``line_evaluation`` weighs) on two thirds of the positions, reports the
 ranking on the other third for both, and prints the fitted weights scaled to the fill-up game's.
 
-Usage: .venv/bin/python benchmarks/evaluation_ranking.py [--weights L1,L2,GOOD,OTHER,COVERED,ZUGZWANG] [--fit]
+Usage: .venv/bin/python benchmarks/evaluation_ranking.py [--weights L1,L2,THREAT,ZUGZWANG] [--fit]
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from agents.line_evaluation import LineWeights, line_evaluator, line_weights, ra
 from agents.position import Position, geometry
 
 POSITIONS = Path(__file__).resolve().parent / "evaluation_positions.txt"
-FEATURES = ("lines", "good_threat", "other_threat", "covered_threat", "zugzwang")
+FEATURES = ("lines", "threat", "zugzwang")
 """The ``LineWeights`` fields; ``lines`` is one feature per counted length."""
 
 
@@ -49,7 +49,7 @@ class Board:
 def unit_weights(inarow: int) -> list[LineWeights]:
     """One ``LineWeights`` per feature with that feature's weight 1 and every other 0."""
     lengths = [k for k, weight in enumerate(line_weights(inarow).lines) if weight]
-    zero = LineWeights(tuple(0 for _ in range(inarow)), 0, 0, 0, 0)
+    zero = LineWeights(tuple(0 for _ in range(inarow)), 0, 0)
     units = [replace(zero, lines=tuple(int(k == length) for k in range(inarow))) for length in lengths]
     return units + [replace(zero, **{name: 1}) for name in FEATURES[1:]]
 
@@ -124,15 +124,14 @@ def parse_weights(text: str, count: int) -> np.ndarray:
         values = []
     if len(values) != count:
         raise ValueError(f"--weights {text}: give {count} numbers, comma-separated (the counted line lengths' "
-                         "weights, then the good, other and covered threat's and the zugzwang's)")
+                         "weights, then the threat's and the zugzwang's)")
     return np.array(values)
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--weights", help="other weights to measure, comma-separated: the counted line "
-                                          "lengths' (shortest first), then the good, other and covered threat's and "
-                                          "the zugzwang's")
+                                          "lengths' (shortest first), then the threat's and the zugzwang's")
     parser.add_argument("--fit", action="store_true", help="fit the weights and compare them on held-out positions")
     parser.add_argument("--positions", type=Path, default=POSITIONS, help=argparse.SUPPRESS)
     return parser.parse_args(argv)

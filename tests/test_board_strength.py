@@ -17,7 +17,6 @@ from agents.exact_search import analyze, solve
 from agents.kaggle_boundary import GuardedAgent, board_of
 from agents.line_evaluation import (
     LineWeights,
-    first_player_rows,
     line_evaluator,
     line_weights,
     raw_bound,
@@ -82,18 +81,6 @@ def test_the_lines_and_threats_are_the_same_position_seen_from_the_other_side_ne
         assert seen_by_opponent == pytest.approx(-seen_by_mover, abs=1e-12)
 
 
-def test_zugzwang_rows_follow_allis_on_7x6_and_flip_where_the_board_above_a_column_is_odd() -> None:
-    def rows_of(rows: int, columns: int) -> list[int]:
-        shape = geometry(rows, columns, 4)
-        cells = first_player_rows(shape)
-        return [row for row in range(rows) if cells >> row & 1]
-
-    assert rows_of(6, 7) == [0, 2, 4]  # Allis: the first player's threats on odd rows, counted from 1
-    assert rows_of(7, 9) == [0, 2, 4, 6]  # 8 other columns of 7: an even count below, as on 7x6
-    assert rows_of(7, 8) == [1, 3, 5]  # 7 other columns of 7: 49 stones, odd, so the parity flips
-    assert rows_of(5, 6) == [1, 3]
-
-
 def bottom_row(shape_rows: int, shape_columns: int, columns: list[int]) -> tuple[int, int]:
     """``(stones, mask)`` of stones on the bottom row of ``columns`` of a ``shape_rows`` x ``shape_columns`` board."""
     shape = geometry(shape_rows, shape_columns, 4)
@@ -110,26 +97,31 @@ def test_stones_in_one_open_line_are_worth_more_than_the_same_stones_apart() -> 
 
 
 @pytest.mark.parametrize("rows,columns,first_keeps_second_row", [(6, 7, False), (7, 9, False), (7, 8, True)])
-def test_a_threat_on_its_owners_parity_is_worth_more(rows: int, columns: int, first_keeps_second_row: bool) -> None:
+def test_a_threat_on_its_owners_parity_wins_the_fill_up_game(rows: int, columns: int,
+                                                             first_keeps_second_row: bool) -> None:
     # The mover's three stones on the second row threaten the fourth cell of it, whose column is
-    # empty below: the same stones are worth more to the player who keeps second-row threats in a
-    # zugzwang (the second player on 7x6). The opponent's bottom-row threat is playable at once,
-    # so it is left out and the mover's threat is the lowest of its column.
+    # empty below; the opponent's bottom-row threat is playable at once, so it is left out. The
+    # threat itself counts alike for either side: the fill-up game says whose it is in a zugzwang
+    # (the second player's on 7x6, as Allis has it, and the first player's on 8x7, where the
+    # other columns hold an odd number of cells).
     shape = geometry(rows, columns, 4)
     stones = sum(1 << (column * shape.height + 1) for column in range(3))
     mask = stones | sum(1 << (column * shape.height) for column in range(3))
-    weights = replace(line_weights(4), zugzwang=0)  # the fill-up game's value changes with the mover too
-    evaluation = line_evaluator(shape, weights)
-    gap = (weights.good_threat - weights.other_threat) / raw_bound(shape, weights)
     own = shape.winning_cells(stones, mask)
-    as_first, as_second = evaluation(stones, mask, 0, 0, own), evaluation(stones, mask, 1, 0, own)
-    assert (as_first - as_second) == pytest.approx(gap if first_keeps_second_row else -gap, abs=1e-12)
+    threats_only = replace(line_weights(4), zugzwang=0)
+    without = line_evaluator(shape, threats_only)
+    assert without(stones, mask, 0, 0, own) == pytest.approx(without(stones, mask, 1, 0, own), abs=1e-12)
+    weights = line_weights(4)
+    evaluation = line_evaluator(shape, weights)
+    gap = (evaluation(stones, mask, 0, 0, own) - evaluation(stones, mask, 1, 0, own)) * raw_bound(shape, weights)
+    # The fill-up game is won by the player who keeps second-row threats and drawn for the other.
+    assert gap == pytest.approx(weights.zugzwang if first_keeps_second_row else -weights.zugzwang)
 
 
-def test_a_columns_lowest_threat_counts_and_a_threat_above_it_counts_little() -> None:
+def test_a_columns_lowest_threat_counts_and_a_threat_above_it_does_not() -> None:
     # 7x6, the first player to move: its stones on the second row threaten column 3's second row
     # (both sides' bottom-row threats there are playable, so left out); the opponent's three stones on
-    # the third row threaten the cell above it, which counts only as covered.
+    # the third row threaten the cell above it, which counts for nothing.
     shape = geometry(6, 7, 4)
     weights = replace(line_weights(4), zugzwang=0)
 
@@ -138,15 +130,14 @@ def test_a_columns_lowest_threat_counts_and_a_threat_above_it_counts_little() ->
 
     def raw_threats(current: int, mask: int) -> float:
         with_threats = reference_value(shape, current, mask, 0, weights) * raw_bound(shape, weights)
-        lines_only = LineWeights(weights.lines, 0, 0, 0, 0)
+        lines_only = LineWeights(weights.lines, 0, 0)
         return with_threats - reference_value(shape, current, mask, 0, lines_only) * raw_bound(shape, lines_only)
 
     mine = sum(at(column, 1) for column in (0, 1, 2, 4, 5, 6)) | sum(at(column, 0) for column in (4, 5, 6))
     theirs = sum(at(column, 0) for column in (0, 1, 2)) | sum(at(column, 2) for column in (4, 5, 6))
     assert shape.winning_cells(mine, mine | theirs) == at(3, 0) | at(3, 1)
     assert shape.winning_cells(theirs, mine | theirs) == at(3, 0) | at(3, 2)
-    # the second row is the second player's parity on 7x6, so the first player's lowest threat is an other one
-    assert raw_threats(mine, mine | theirs) == pytest.approx(weights.other_threat - weights.covered_threat)
+    assert raw_threats(mine, mine | theirs) == pytest.approx(weights.threat)
 
 
 def plain_depth_value(position: Position, depth: int) -> float:

@@ -33,7 +33,7 @@ def test_the_stored_scores_are_the_exact_solvers(board: str, rows: int, columns:
 
 
 def test_the_evaluation_ranks_better_than_the_fill_up_game_alone_and_the_fit_reports_both() -> None:
-    run = run_benchmark("--weights", "0,0,0,0,0,240", "--fit")
+    run = run_benchmark("--weights", "0,0,0,240", "--fit")
     assert run.returncode == 0, run.stderr
     found = re.findall(r"^(\dx\d/4): (\d+) positions; default weights ([\d.]+) / ([\d.]+); "
                        r"--weights ([\d.]+) / ([\d.]+)$", run.stdout, re.MULTILINE)
@@ -45,14 +45,14 @@ def test_the_evaluation_ranks_better_than_the_fill_up_game_alone_and_the_fit_rep
     assert len(re.findall(r"^  \dx\d/4: all pairs 0\.\d+ / 0\.\d+; same ply 0\.\d+ / 0\.\d+$", run.stdout,
                           re.MULTILINE)) == 2
     fitted = re.search(r"^fitted weights, scaled to the default zugzwang weight: (.+)$", run.stdout, re.MULTILINE)
-    assert fitted is not None and fitted.group(1).split(",")[-1] == "240" and len(fitted.group(1).split(",")) == 6
+    assert fitted is not None and fitted.group(1).split(",")[-1] == "240" and len(fitted.group(1).split(",")) == 4
 
 
 def test_bad_input_is_one_line_with_exit_2(tmp_path: Path) -> None:
     broken = tmp_path / "positions.txt"
     broken.write_text("7x7/4 4455 -2\n7x7 44 1\n")
-    for arguments, message in ((("--weights", "1,2,3"), "give 6 numbers"),
-                               (("--weights", "1,x,3,4,5,6"), "--weights 1,x,3,4,5,6"),
+    for arguments, message in ((("--weights", "1,2,3"), "give 4 numbers"),
+                               (("--weights", "1,x,3,4"), "--weights 1,x,3,4"),
                                (("--positions", str(broken)), "positions.txt:2: board '7x7'")):
         run = run_benchmark(*arguments)
         assert run.returncode == 2, (arguments, run.stderr)
