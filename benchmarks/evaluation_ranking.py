@@ -54,14 +54,6 @@ def unit_weights(inarow: int) -> list[LineWeights]:
     return units + [replace(zero, **{name: 1}) for name in FEATURES[1:]]
 
 
-def as_weights(inarow: int, vector: list[float]) -> LineWeights:
-    """``LineWeights`` from one number per feature, in ``unit_weights``' order."""
-    lengths = [k for k, weight in enumerate(line_weights(inarow).lines) if weight]
-    lines = tuple(round(vector[lengths.index(k)]) if k in lengths else 0 for k in range(inarow))
-    rest = [round(value) for value in vector[len(lengths):]]
-    return LineWeights(lines, *rest)
-
-
 def load(path: Path) -> dict[str, Board]:
     """Each board's positions, with the evaluation's raw features computed by the evaluation itself."""
     rows: dict[str, list[tuple[list[int], int, int]]] = {}
