@@ -29,7 +29,14 @@ from pathlib import Path
 import numpy as np
 from other_boards import board_config
 
-from agents.line_evaluation import LineWeights, line_evaluator, line_weights, raw_bound
+from agents.line_evaluation import (
+    ZUGZWANG,
+    LineEvaluation,
+    LineWeights,
+    line_evaluator,
+    line_weights,
+    raw_bound,
+)
 from agents.position import Position, geometry
 
 POSITIONS = Path(__file__).resolve().parent / "evaluation_positions.txt"
@@ -57,6 +64,7 @@ def unit_weights(inarow: int) -> list[LineWeights]:
 def load(path: Path) -> dict[str, Board]:
     """Each board's positions, with the evaluation's raw features computed by the evaluation itself."""
     rows: dict[str, list[tuple[list[int], int, int]]] = {}
+    counters: dict[str, list[tuple[LineEvaluation, int]]] = {}  # per board: each unit evaluation and its bound
     for number, line in enumerate(path.read_text().splitlines(), 1):
         try:
             board, moves, score = line.split()
@@ -64,11 +72,14 @@ def load(path: Path) -> dict[str, Board]:
             position = Position.from_moves(moves, config.rows, config.columns, config.inarow)
         except ValueError as error:
             raise ValueError(f"{path}:{number}: {error}") from None
-        shape = geometry(config.rows, config.columns, config.inarow)
+        if board not in counters:
+            shape = geometry(config.rows, config.columns, config.inarow)
+            counters[board] = [(line_evaluator(shape, unit), raw_bound(shape, unit))
+                               for unit in unit_weights(config.inarow)]
         mine, theirs = position.winning_cells(), position.opponent_winning_cells()
         # The evaluation is linear in its weights: with one weight 1 it gives that feature's raw count.
-        features = [round(line_evaluator(shape, unit)(position.current, position.mask, position.moves, theirs, mine)
-                          * raw_bound(shape, unit)) for unit in unit_weights(config.inarow)]
+        features = [round(evaluate(position.current, position.mask, position.moves, theirs, mine) * bound)
+                    for evaluate, bound in counters[board]]
         rows.setdefault(board, []).append((features, int(score), position.moves))
     return {board: Board(np.array([f for f, _, _ in found], float), np.sign([s for _, s, _ in found]),
                          np.array([p for _, _, p in found])) for board, found in rows.items()}
@@ -84,6 +95,11 @@ def ranked_right(values: np.ndarray, outcomes: np.ndarray, groups: np.ndarray | 
         right += ((order > 0) & better).sum() + 0.5 * ((order == 0) & better).sum()
         pairs += better.sum()
     return right / pairs
+
+
+def rankings(values: np.ndarray, outcomes: np.ndarray, plies: np.ndarray) -> tuple[str, str]:
+    """``ranked_right`` over all pairs and over same-ply pairs, printed to four places."""
+    return f"{ranked_right(values, outcomes):.4f}", f"{ranked_right(values, outcomes, plies):.4f}"
 
 
 def fit(features: np.ndarray, outcomes: np.ndarray, steps: int = 4000, rate: float = 0.05) -> np.ndarray:
@@ -142,11 +158,9 @@ def main(argv: list[str] | None = None) -> int:
     print("pairs of positions with different outcomes ranked right: all pairs / pairs of the same ply")
     for board, found in boards.items():
         line = f"{board}: {len(found.outcomes)} positions; default weights"
-        line += f" {ranked_right(found.features @ default[board], found.outcomes):.4f}"
-        line += f" / {ranked_right(found.features @ default[board], found.outcomes, found.plies):.4f}"
+        line += " {} / {}".format(*rankings(found.features @ default[board], found.outcomes, found.plies))
         if other is not None:
-            line += f"; --weights {ranked_right(found.features @ other[board], found.outcomes):.4f}"
-            line += f" / {ranked_right(found.features @ other[board], found.outcomes, found.plies):.4f}"
+            line += "; --weights {} / {}".format(*rankings(found.features @ other[board], found.outcomes, found.plies))
         print(line)
     if args.fit:
         report_fit(boards, default)
@@ -166,11 +180,13 @@ def report_fit(boards: dict[str, Board], default: dict[str, np.ndarray]) -> None
     print("held-out third, default / fitted weights:")
     for board, found in boards.items():
         test = held_out[board]
-        print(f"  {board}: all pairs {ranked_right(found.features[test] @ default[board], found.outcomes[test]):.4f}"
-              f" / {ranked_right(found.features[test] @ fitted, found.outcomes[test]):.4f}; same ply "
-              f"{ranked_right(found.features[test] @ default[board], found.outcomes[test], found.plies[test]):.4f}"
-              f" / {ranked_right(found.features[test] @ fitted, found.outcomes[test], found.plies[test]):.4f}")
-    scaled = fitted * (line_weights(4).zugzwang / fitted[-1])
+        default_all, default_same_ply = rankings(found.features[test] @ default[board], found.outcomes[test],
+                                                 found.plies[test])
+        fitted_all, fitted_same_ply = rankings(found.features[test] @ fitted, found.outcomes[test], found.plies[test])
+        print(f"  {board}: all pairs {default_all} / {fitted_all}; same ply {default_same_ply} / {fitted_same_ply}")
+    scaled = fitted * (ZUGZWANG / fitted[-1])
     print("fitted weights, scaled to the default zugzwang weight:", ",".join(f"{w:.0f}" for w in scaled))
+
+
 if __name__ == "__main__":
     sys.exit(main())
