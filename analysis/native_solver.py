@@ -1,4 +1,4 @@
-"""Bound a 7x6 connect-4 position's score before a deadline with the book's C solver.
+"""Bound a connect-4 position's score before a deadline with the book's C solver (on the boards ``book.native.fits``).
 
 The C search (``book/native.py``) cannot be stopped once it starts, so it runs in a worker
 process of its own: a search that outlives its deadline is ended by killing the worker, and the
@@ -32,7 +32,7 @@ from analysis.score_range import ScoreRange
 REPOSITORY = Path(__file__).resolve().parent.parent
 
 TABLE_LOG2 = 24
-"""The worker's table: 2^24 entries of 5 bytes (84 MB), allocated as it fills."""
+"""The worker's table: 2^24 entries of 5 bytes (84 MB; 9 bytes above 49 bitboard bits), allocated as it fills."""
 START_SECONDS = 60.0
 """How long a new worker may take to load the library before the solver gives up on it."""
 NO_FLOOR = -100
@@ -43,12 +43,12 @@ class NativeSolverError(RuntimeError):
     """The C solver's worker could not start or died on its own."""
 
 
-def serve(requests: TextIO, replies: TextIO, table_log2: int) -> None:
+def serve(requests: TextIO, replies: TextIO, table_log2: int, rows: int, columns: int) -> None:
     """The worker's loop: lines ``MOVES FLOOR`` in, ``score N`` (or ``refused WHY``) out, until input ends."""
     from book.native import NativeSolver  # imported here: only the worker loads the library
 
     try:
-        solver = NativeSolver(table_log2)
+        solver = NativeSolver(table_log2, rows, columns)
     except (OSError, RuntimeError, MemoryError) as error:
         print("failed", str(error).replace("\n", " "), file=replies, flush=True)
         return
@@ -68,10 +68,10 @@ class _Worker:
     imported again in it, so any script can analyse games without a ``__main__`` guard.
     """
 
-    def __init__(self, table_log2: int) -> None:
-        """Start the process; ``wait_until_ready`` waits for it to load the library."""
+    def __init__(self, table_log2: int, rows: int, columns: int) -> None:
+        """Start the process for the board; ``wait_until_ready`` waits for it to load the library."""
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "analysis.native_solver", str(table_log2)], cwd=REPOSITORY,
+            [sys.executable, "-m", "analysis.native_solver", str(table_log2), str(rows), str(columns)], cwd=REPOSITORY,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
         )
         self.started = False
@@ -144,15 +144,17 @@ def _kill(process: subprocess.Popen[str]) -> None:
 
 
 class NativeSolver:
-    """The book's C search behind ``bound``, for 7x6 connect-4 only (``solvers`` checks the board).
+    """The book's C search behind ``bound``, for one board (7x6 unless told; ``solvers`` checks that it plays it).
 
     ``calls`` counts the positions searched and ``restarts`` the workers killed at a deadline.
     """
 
     name = "native"
 
-    def __init__(self, table_log2: int = TABLE_LOG2) -> None:
+    def __init__(self, table_log2: int = TABLE_LOG2, rows: int = 6, columns: int = 7) -> None:
         self.table_log2 = table_log2
+        self.rows = rows
+        self.columns = columns
         self.calls = 0
         self.restarts = 0
         self._worker: _Worker | None = None
@@ -194,10 +196,13 @@ class NativeSolver:
         for a fresh interpreter after every kill.
         """
         if self._worker is None:
-            self._worker = self._spare if self._spare is not None else _Worker(self.table_log2)
-            self._spare = _Worker(self.table_log2)
+            self._worker = self._spare if self._spare is not None else self._start_worker()
+            self._spare = self._start_worker()
         self._worker.wait_until_ready()
         return self._worker
+
+    def _start_worker(self) -> _Worker:
+        return _Worker(self.table_log2, self.rows, self.columns)
 
     def close(self) -> None:
         for worker in (self._worker, self._spare):
@@ -207,4 +212,4 @@ class NativeSolver:
 
 
 if __name__ == "__main__":
-    serve(sys.stdin, sys.stdout, int(sys.argv[1]))
+    serve(sys.stdin, sys.stdout, *map(int, sys.argv[1:4]))

@@ -1,7 +1,8 @@
 """Which search bounds the positions of an analysis: the C solver where it can, Python otherwise.
 
-The C solver (about a hundred times faster) plays 7x6 connect-4 only and needs a C compiler to
-build; whether it builds and loads is found out once per process.
+The C solver (about a hundred times faster) plays four in a row on boards up to 64 bitboard bits
+(``book.native.fits``: 7x6, 7x7, 8x7, 9x6, ...) and needs a C compiler to build; whether it
+builds and loads for a board is found out once per process.
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ from agents.position import Position
 from analysis.native_solver import NativeSolver
 from analysis.python_solver import PythonSolver
 from analysis.score_range import ScoreRange
-
-NATIVE_BOARD = (6, 7, 4)
-"""rows, columns, inarow of the only board the C solver plays."""
+from book.native import build_library, fits
 
 
 class Solver(Protocol):
@@ -31,23 +30,21 @@ class Solver(Protocol):
 
 
 @cache
-def native_unavailable_reason() -> str | None:
-    """Why the C solver cannot be used on this machine, or None if it can (checked once)."""
-    from book.native import build_library
-
+def native_unavailable_reason(rows: int = 6, columns: int = 7) -> str | None:
+    """Why the C solver cannot be used for this board on this machine, or None if it can (checked once a board)."""
     try:
-        ctypes.CDLL(str(build_library()))
+        ctypes.CDLL(str(build_library(rows, columns)))
     except (OSError, RuntimeError) as error:
         return str(error).splitlines()[0]
     return None
 
 
 def make_solver(rows: int, columns: int, inarow: int, native: bool = True) -> Solver:
-    """The C solver for a 7x6x4 board when ``native`` and it builds here, else the Python one.
+    """The C solver when ``native``, it plays the board and it builds here, else the Python one.
 
     Which one it is shows in its ``name``; ``native_unavailable_reason`` says why it is not the C
     one (a command line prints that, this layer prints nothing).
     """
-    if native and (rows, columns, inarow) == NATIVE_BOARD and native_unavailable_reason() is None:
-        return NativeSolver()
+    if native and fits(rows, columns, inarow) and native_unavailable_reason(rows, columns) is None:
+        return NativeSolver(rows=rows, columns=columns)
     return PythonSolver()

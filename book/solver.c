@@ -1,8 +1,9 @@
 /*
- * Exact 7x6 connect-4 solver used only to generate the opening book (the agent stays pure Python).
+ * Exact connect-4 solver for the opening book and for the analysis of games (the agent stays
+ * pure Python). It plays 7x6 unless built for another board of four in a row (see WIDTH below).
  *
  * Pascal Pons' design, written from his description: a position is two bitboards seen from the
- * side to move (`current`, `mask`), H = 7 bits per column with a sentinel on top:
+ * side to move (`current`, `mask`), H = HEIGHT + 1 bits per column with a sentinel on top (7x6):
  *
  *      .  .  .  .  .  .  .      <- sentinel row
  *      5 12 19 26 33 40 47
@@ -12,7 +13,8 @@
  *      1  8 15 22 29 36 43
  *      0  7 14 21 28 35 42      <- bottom row
  *
- * Scores follow the shared position files: a side that wins with its k-th stone scores 22 - k,
+ * Scores follow the shared position files: a side that wins with its k-th stone scores 22 - k
+ * on 7x6 (on any board, a win played onto m stones scores (CELLS + 1 - m) / 2 rounded down),
  * a draw is 0, a loss is the negation. The search is negamax with alpha-beta, a transposition
  * table holding lower and upper bounds, non-losing-move pruning, moves ordered by how many
  * winning cells they create (centre first on ties), and null-window iterative narrowing.
@@ -25,16 +27,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The board: 7x6 unless built with -DWIDTH=... -DHEIGHT=... (book/native.py does, one library a
+ * board); a board's bitboard needs WIDTH * (HEIGHT + 1) bits, and column digits go up to 9. */
+#ifndef WIDTH
 #define WIDTH 7
+#endif
+#ifndef HEIGHT
 #define HEIGHT 6
+#endif
 #define H1 (HEIGHT + 1)
+#if WIDTH * H1 > 64 || WIDTH > 9
+#error "the board does not fit: WIDTH * (HEIGHT + 1) must be at most 64 and WIDTH at most 9"
+#endif
 #define CELLS (WIDTH * HEIGHT)
 #define MIN_SCORE (-(CELLS) / 2)
 #define MAX_SCORE ((CELLS + 1) / 2)
 
 typedef uint64_t bits_t;
 
-#define BOTTOM_MASK 0x0040810204081ULL /* bit 0 of every column */
+/* Bit 0 of every column: (2^(WIDTH*H1) - 1) / (2^H1 - 1), the 2^(WIDTH*H1) written so that it
+ * wraps to 0 at 64 bits rather than shifting by 64. */
+#define BOTTOM_MASK ((((1ULL << (WIDTH * H1 - 1)) * 2) - 1) / ((1ULL << H1) - 1))
 #define BOARD_MASK (BOTTOM_MASK * ((1ULL << HEIGHT) - 1))
 
 static inline bits_t top_bit(int col) { return 1ULL << (HEIGHT - 1 + col * H1); }
@@ -47,7 +60,9 @@ typedef struct {
     int moves;
 } position_t;
 
-static const int CENTRE_ORDER[WIDTH] = {3, 2, 4, 1, 5, 0, 6};
+/* Columns from the centre outwards, the left one first at each distance: 3 2 4 1 5 0 6 on 7x6
+ * (filled in by book_init). */
+static int CENTRE_ORDER[WIDTH];
 
 /* Empty cells that would complete four for `stones` (playable now or later). */
 static bits_t winning_cells(bits_t stones, bits_t mask) {
@@ -108,10 +123,17 @@ static int move_score(const position_t *p, bits_t move) {
 
 static inline bits_t position_key(const position_t *p) { return p->current + p->mask; }
 
-/* ---- transposition table: key mod a prime as index, low 32 bits of the key as check.
- * Keys are < 2^49 and the size is > 2^17, so (index, check) identifies a position exactly. */
+/* ---- transposition table: key mod a prime as index, the key's low bits as check.
+ * Keys are < 2^(WIDTH*H1) and the size is > 2^17, so up to 49 key bits (7x6) a 32-bit check
+ * identifies a position exactly with (index, check); larger boards keep the whole key. */
 
-static uint32_t *tt_keys;
+#if WIDTH * H1 <= 32 + 17
+typedef uint32_t check_t;
+#else
+typedef uint64_t check_t;
+#endif
+
+static check_t *tt_keys;
 static uint8_t *tt_values;
 static uint64_t tt_size;
 static uint64_t node_count;
@@ -129,17 +151,19 @@ static int is_prime(uint64_t n) {
 
 static void tt_put(bits_t key, int value) {
     uint64_t i = key % tt_size;
-    tt_keys[i] = (uint32_t)key;
+    tt_keys[i] = (check_t)key;
     tt_values[i] = (uint8_t)value;
 }
 
 static int tt_get(bits_t key) {
     uint64_t i = key % tt_size;
-    return tt_keys[i] == (uint32_t)key ? tt_values[i] : 0;
+    return tt_keys[i] == (check_t)key ? tt_values[i] : 0;
 }
 
-/* Allocate the table with about 2^log2_entries slots (5 bytes each); returns 0 on failure. */
+/* Allocate the table with about 2^log2_entries slots (5 bytes each, 9 above 49 key bits) and
+ * set the move order; returns 0 on failure. */
 int book_init(int log2_entries) {
+    for (int i = 0; i < WIDTH; i++) CENTRE_ORDER[i] = WIDTH / 2 + (i % 2 ? -(i + 1) / 2 : i / 2);
     free(tt_keys);
     free(tt_values);
     tt_size = (1ULL << log2_entries) + 1;

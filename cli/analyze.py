@@ -19,8 +19,9 @@ draw or a loss, a drawn one to a loss) is flagged with << and the best columns i
 
 Each position gets --time-limit seconds, shared by its columns; where the limit comes first a
 value is the range proven ("win (>= +2)", "draw or win", ...), and a move is flagged only when
-the proven ranges show that it changed the outcome. 7x6 connect-4 uses the compiled (C) solver
-where a C compiler is available (--no-native: the pure-Python one, which every other board uses).
+the proven ranges show that it changed the outcome. Four in a row on 7x6 and other boards of up
+to 9 columns and 64 bitboard bits (columns x (rows + 1): 7x7, 8x7, 9x6, ...) uses the compiled (C)
+solver where a C compiler is available (--no-native: the pure-Python one, which other boards use).
 Every value proven is kept in --cache (seeded with the opening book's exact scores), so the same
 game analysed again is instant.
 
@@ -54,8 +55,9 @@ from analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, analyze_game
 from analysis.games import Game, game_from_digits, read_episode, read_record
 from analysis.html_page import render_html
 from analysis.solved_cache import DEFAULT_DIRECTORY, SolvedCache
-from analysis.solvers import NATIVE_BOARD, Solver, make_solver, native_unavailable_reason
+from analysis.solvers import Solver, make_solver, native_unavailable_reason
 from analysis.text_report import render_text
+from book.native import fits
 from cli.options import (
     INTERRUPTED,
     InputError,
@@ -193,8 +195,8 @@ def game_from_file(path: Path, index: int | None) -> Game:
 def solver_for(game: Game, native: bool) -> Solver:
     """The solver for the game's board; a one-line notice on stderr when the compiled one was wanted but cannot run."""
     board = (game.rows, game.columns, game.inarow)
-    if native and board == NATIVE_BOARD:
-        reason = native_unavailable_reason()
+    if native and fits(*board):
+        reason = native_unavailable_reason(game.rows, game.columns)
         if reason is not None:
             print(f"connectx analyze: the compiled solver is unavailable ({reason}); using the pure-Python one, "
                   "which is much slower", file=sys.stderr)

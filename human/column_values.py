@@ -31,7 +31,7 @@ class ColumnAnalyst:
     One solver per board size is kept for the next position (the few most recent sizes), so the
     positions of one game reuse its table; a lock makes the analyst safe to share between threads.
     ``cache`` defaults to the persistent one in ``out/analysis-cache/`` (7x6 answers from the
-    opening book included); ``native`` lets a 7x6x4 board use the C solver.
+    opening book included); ``native`` lets the boards the C solver plays use it.
     """
 
     def __init__(self, cache: SolvedCache | None = None, native: bool = True) -> None:

@@ -1,7 +1,7 @@
 """Game analysis: the readers, the exact values and flagged moves, the time limit, the cache, the pages.
 
 The values are checked against ``agents.exact_search.analyze`` and the benchmark files' scores; the
-C solver (skipped without a compiler) against the Python one.
+C solver (skipped without a compiler) against the Python one, on 7x6 and on another board.
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ from analysis.text_report import render_text
 REPOSITORY = Path(__file__).resolve().parents[1]
 POSITIONS = REPOSITORY / "positions"
 BOOK_CHECKPOINT = REPOSITORY / "book" / "checkpoint" / "solved.jsonl"
+OTHER_BOARDS = REPOSITORY / "benchmarks" / "evaluation_positions.txt"
+"""Exactly solved positions of 7x7 and 8x7: ``BOARD MOVES SCORE`` a line."""
 
 
 def shared_positions(name: str, count: int) -> list[tuple[str, int]]:
@@ -277,10 +279,30 @@ def test_the_c_solver_stops_at_its_deadline_and_starts_again() -> None:
         solver.close()
 
 
-def test_the_c_solver_is_chosen_for_the_standard_board_only_and_where_it_builds() -> None:
-    assert make_solver(5, 6, 4).name == "python"
+def test_the_c_solver_is_chosen_for_the_boards_it_plays_where_it_builds() -> None:
+    assert make_solver(4, 5, 3).name == "python"  # three in a row
+    assert make_solver(7, 9, 4).name == "python"  # 9 columns of 7 + 1 bits: more than 64
     assert make_solver(6, 7, 4, native=False).name == "python"
-    assert make_solver(6, 7, 4).name == ("native" if native_unavailable_reason() is None else "python")
+    for rows, columns in ((6, 7), (5, 6), (7, 8)):
+        expected = "native" if native_unavailable_reason(rows, columns) is None else "python"
+        assert make_solver(rows, columns, 4).name == expected
+
+
+@pytest.mark.skipif(native_unavailable_reason(7, 8) is not None,
+                    reason=f"no C solver: {native_unavailable_reason(7, 8)}")
+def test_on_another_board_the_c_solver_and_the_python_solver_give_the_stored_scores() -> None:
+    stored = [line.split()[1:] for line in OTHER_BOARDS.read_text().splitlines() if line.startswith("8x7/4")]
+    native, python = make_solver(7, 8, 4), PythonSolver()
+    try:
+        # the latest positions: the quickest for the Python solver
+        for moves, score in sorted(stored, key=lambda row: -len(row[0]))[:3]:
+            position = Position.from_moves(moves, 7, 8, 4)
+            possible = ScoreRange.possible(position)
+            assert native.bound(position, moves, possible, math.inf) == ScoreRange.exactly(int(score)), moves
+            assert python.bound(position, moves, possible, math.inf) == ScoreRange.exactly(int(score)), moves
+        assert native.name == "native" and native.calls == 3
+    finally:
+        native.close()
 
 
 @pytest.mark.skipif(native_unavailable_reason() is not None, reason=f"no C solver: {native_unavailable_reason()}")

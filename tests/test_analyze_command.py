@@ -22,6 +22,8 @@ from cli.main import main
 
 POSITIONS = Path(__file__).resolve().parent.parent / "positions" / "Test_L3_R1"
 """Pons' end-game test set: each line a 7x6 position (1-based digits) and its exact score."""
+OTHER_BOARDS = Path(__file__).resolve().parent.parent / "benchmarks" / "evaluation_positions.txt"
+"""Exactly solved positions of 7x7 and 8x7: ``BOARD MOVES SCORE`` a line."""
 SMALL_BOARD = ["--rows", "4", "--columns", "5", "--inarow", "3"]
 """A board whose games last a few moves and whose positions the Python solver settles at once."""
 
@@ -94,6 +96,24 @@ def test_a_thrown_outcome_is_flagged_with_the_best_move_the_position_file_scores
     assert f"<< {lost}" in flagged
     assert flagged.endswith("best: " + ", ".join(f"{column + 1} ({outcome})" for column in best))
     assert f"1 move changed the outcome: ply {ply} ({mover} {thrown + 1})" in out
+
+
+@pytest.mark.skipif(native_unavailable_reason(7, 8) is not None,
+                    reason=f"no C solver: {native_unavailable_reason(7, 8)}")
+def test_another_board_of_four_in_a_row_is_analysed_by_the_compiled_solver(capsys: pytest.CaptureFixture[str]) -> None:
+    board = ["--rows", "7", "--columns", "8", "--inarow", "4"]
+    stored = [line.split()[1:] for line in OTHER_BOARDS.read_text().splitlines() if line.startswith("8x7/4")]
+    moves, score = max(stored, key=lambda row: len(row[0]))  # the quickest for solve --analyze in Python
+    columns = solve_columns(moves, board, capsys)
+    played = next(column for column, value in enumerate(columns) if value is not None)
+    argv = ["analyze", "--moves", moves + str(played + 1), *board, "--from-ply", str(len(moves)), "--no-cache"]
+    status, out, err = run([*argv, "--json"], capsys)
+    assert (status, err) == (0, "")
+    ply = json.loads(out)["plies"][0]
+    assert ply["exact"] and ply["scores"] == columns
+    assert max(value for value in columns if value is not None) == int(score)
+    status, out, _ = run(argv, capsys)
+    assert status == 0 and "with the compiled (C) solver" in out.splitlines()[-1]
 
 
 def test_json_gives_the_issues_object_with_the_scores_solve_gives(capsys: pytest.CaptureFixture[str]) -> None:
@@ -204,7 +224,7 @@ def test_json_with_html_keeps_stdout_pure_json(tmp_path: Path, capsys: pytest.Ca
 def test_without_the_compiled_solver_one_notice_and_the_python_solver(monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     moves = POSITIONS.read_text().split()[0]
-    monkeypatch.setattr(cli.analyze, "native_unavailable_reason", lambda: "no C compiler found")
+    monkeypatch.setattr(cli.analyze, "native_unavailable_reason", lambda rows, columns: "no C compiler found")
     status, out, err = run(["analyze", "--moves", moves, "--from-ply", str(len(moves) - 1), "--no-cache"], capsys)
     assert status == 0
     assert err == ("connectx analyze: the compiled solver is unavailable (no C compiler found); "

@@ -1,4 +1,5 @@
-"""The book's C solver: its bitboard entry point agrees with its move-string one and refuses nonsense.
+"""The book's C solver: its bitboard entry point agrees with its move-string one and refuses nonsense,
+and built for other boards it gives their exactly solved scores.
 
 The C solver needs a compiler, which the project does not require, so these tests skip without one.
 """
@@ -10,14 +11,18 @@ from pathlib import Path
 
 import pytest
 
+from agents.exact_search import solve
 from agents.position import Position
 
 if not (shutil.which("cc") or shutil.which("gcc")):
     pytest.skip("no C compiler: the book's C solver cannot be built", allow_module_level=True)
 
-from book.native import NativeSolver  # noqa: E402
+from book.native import NativeSolver, build_library, fits  # noqa: E402
 
-POSITIONS = Path(__file__).resolve().parents[1] / "positions" / "Test_L2_R1"
+REPOSITORY = Path(__file__).resolve().parents[1]
+POSITIONS = REPOSITORY / "positions" / "Test_L2_R1"
+OTHER_BOARDS = REPOSITORY / "benchmarks" / "evaluation_positions.txt"
+"""Exactly solved positions of 7x7 and 8x7 (``BOARD MOVES SCORE``); their latest are checked in Python too."""
 
 
 @pytest.fixture(scope="module")
@@ -40,5 +45,32 @@ def test_impossible_positions_and_other_boards_are_refused(solver: NativeSolver)
     floating = Position(Position.initial().geometry, 0, 1 << 1, 1)  # a stone above an empty cell
     with pytest.raises(ValueError, match="not a legal unfinished"):
         solver.best_move_of(floating)
-    with pytest.raises(ValueError, match="7x6 connect-4 only"):
+    with pytest.raises(ValueError, match="plays 7x6 with 4 in a row only, not 6x5"):
         solver.best_move_of(Position.from_moves("", rows=5, columns=6, inarow=4))
+
+
+@pytest.mark.parametrize("board,rows,columns", [("7x7/4", 7, 7), ("8x7/4", 7, 8)])
+def test_built_for_another_board_it_gives_the_exactly_solved_scores(board: str, rows: int, columns: int) -> None:
+    solver = NativeSolver(20, rows, columns)
+    stored = [line.split()[1:] for line in OTHER_BOARDS.read_text().splitlines() if line.startswith(board)]
+    for moves, score in stored[::len(stored) // 8]:
+        from_moves = solver.best_move(moves)
+        from_bits = solver.best_move_of(Position.from_moves(moves, rows, columns, 4))
+        assert from_moves.score == from_bits.score == int(score), moves
+        assert from_moves.column == from_bits.column, moves
+    with pytest.raises(ValueError, match=f"not a legal unfinished position of {columns}x{rows}"):
+        solver.best_move(str(columns + 1))
+
+
+@pytest.mark.parametrize("rows,columns", [(4, 4), (4, 5)])
+def test_a_small_board_from_its_first_move_agrees_with_the_exhaustive_search(rows: int, columns: int) -> None:
+    exhaustive = solve(Position.initial(rows, columns, 4))
+    assert exhaustive is not None
+    assert NativeSolver(16, rows, columns).best_move("").score == exhaustive.score
+
+
+def test_boards_it_cannot_play_are_refused_before_compiling() -> None:
+    assert fits(6, 7, 4) and fits(7, 8, 4) and fits(6, 9, 4)
+    assert not fits(7, 9, 4) and not fits(5, 10, 4) and not fits(6, 7, 5)
+    with pytest.raises(ValueError, match="cannot play a 9x7 board"):
+        build_library(7, 9)
