@@ -1,0 +1,156 @@
+"""More exactly solved leaf-like positions for ``evaluation_ranking.py``: sampled from recorded games, scored in C.
+
+``evaluation_ranking.py`` needs positions like those a depth-limited search leaves at its horizon,
+with their exact outcome. This script makes them from recorded games (the ``games.jsonl`` of any
+run directory, on boards the C solver plays: ``book.native.fits``). It picks a random game and a
+random ply of ``--plies``, takes the game's position two plies before, then plays two random moves
+that do not lose at once; it keeps the position if the side to move has no immediate win and a move
+that does not lose at once (else a search sees through it), and scores it with the C solver within
+``--seconds`` (harder ones are skipped). Each solved position is appended to ``--out`` at once as
+``BOARD MOVES SCORE``, never twice, so a stopped run keeps what it solved and a second run adds
+more. The repository's file came from the 476 games of ``other_boards.py`` in git history at
+7e801c8, with ``--plies 10-30``.
+
+Usage: .venv/bin/python benchmarks/evaluation_positions.py GAMES [GAMES ...] --count N [--plies 10-30]
+       [--seed 1] [--seconds 30] [--out benchmarks/evaluation_positions.txt]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+from tqdm import tqdm
+
+from agents.position import Position
+from analysis.games import GAMES_FILE, Game, game_from_record
+from analysis.native_solver import NativeSolver
+from analysis.score_range import ScoreRange
+from analysis.solvers import native_unavailable_reason
+from book.native import fits
+
+POSITIONS = Path(__file__).resolve().parent / "evaluation_positions.txt"
+RANDOM_PLIES = 2
+"""Random moves played off the game's path: the search's leaves are rarely positions of the game itself."""
+
+
+def board_name(game: Game) -> str:
+    return f"{game.columns}x{game.rows}/{game.inarow}"
+
+
+def read_games(paths: list[Path]) -> list[Game]:
+    """Every game of the run directories or ``games.jsonl`` files; ValueError saying what to give otherwise."""
+    games = []
+    for path in paths:
+        file = path / GAMES_FILE if path.is_dir() else path
+        try:
+            lines = file.read_text().splitlines()
+        except OSError as error:
+            message = f"cannot read {file} ({error.strerror}): give run directories or games.jsonl files"
+            raise ValueError(message) from None
+        for number, line in enumerate(lines, 1):
+            try:
+                game = game_from_record(json.loads(line))
+            except ValueError as error:
+                raise ValueError(f"{file}:{number}: {error}") from None
+            if not fits(game.rows, game.columns, game.inarow):
+                raise ValueError(f"{file}:{number}: the C solver does not play {board_name(game)} "
+                                 "(four in a row, up to 9 columns and 64 bitboard bits only)")
+            games.append(game)
+    if not games:
+        raise ValueError("no games in " + ", ".join(map(str, paths)) + ": give run directories with recorded games")
+    return games
+
+
+def leaf(game: Game, ply: int, rng: random.Random) -> tuple[Position, str] | None:
+    """The game's position at ``ply - RANDOM_PLIES`` plus random moves that do not lose at once, or None."""
+    digits = game.digits[:ply - RANDOM_PLIES]
+    position = Position.from_moves(digits, game.rows, game.columns, game.inarow)
+    for _ in range(RANDOM_PLIES):
+        safe = position.non_losing_columns()
+        if not safe or position.winning_columns():
+            return None
+        column = rng.choice(safe)
+        position, digits = position.play(column), digits + str(column + 1)
+    if position.is_over() or position.winning_columns() or not position.non_losing_columns():
+        return None
+    return position, digits
+
+
+def parse_plies(text: str) -> tuple[int, int]:
+    try:
+        low, high = map(int, text.split("-"))
+    except ValueError:
+        low = high = -1
+    if not RANDOM_PLIES <= low <= high:
+        raise ValueError(f"--plies {text}: give LOW-HIGH with {RANDOM_PLIES} <= LOW <= HIGH, like 10-30")
+    return low, high
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("games", nargs="+", type=Path, help="run directories (or games.jsonl files) to sample")
+    parser.add_argument("--count", type=int, required=True, help="positions to add")
+    parser.add_argument("--plies", default="10-30", help="the plies sampled, LOW-HIGH (default 10-30)")
+    parser.add_argument("--seed", type=int, default=1, help="the sampling's random seed (default 1)")
+    parser.add_argument("--seconds", type=float, default=30.0,
+                        help="the C solver's time for one position; harder ones are skipped (default 30)")
+    parser.add_argument("--out", type=Path, default=POSITIONS, help=f"the file appended to (default {POSITIONS})")
+    args = parser.parse_args(argv)
+    try:
+        low, high = parse_plies(args.plies)
+        if args.count < 1 or args.seconds <= 0:
+            raise ValueError(f"--count {args.count} --seconds {args.seconds:g}: give a positive count and time")
+        games = [game for game in read_games(args.games) if len(game.digits) > low]
+        if not games:
+            raise ValueError(f"no game is longer than {low} plies: give --plies that the games reach")
+        for board in {(game.rows, game.columns) for game in games}:
+            reason = native_unavailable_reason(*board)
+            if reason is not None:
+                raise ValueError(f"the C solver is unavailable ({reason})")
+    except ValueError as error:
+        print(f"evaluation_positions: {error}", file=sys.stderr)
+        return 2
+    # "BOARD MOVES" of every position already in the file: none is added twice
+    known = {line.rsplit(" ", 1)[0] for line in args.out.read_text().splitlines()} if args.out.exists() else set()
+    rng = random.Random(args.seed)
+    solvers: dict[tuple[int, int], NativeSolver] = {}
+    added = skipped = 0
+    try:
+        with args.out.open("a") as out, tqdm(total=args.count, unit="position", file=sys.stderr) as bar:
+            while added < args.count:
+                game = rng.choice(games)
+                found = leaf(game, rng.randint(low, min(high, len(game.digits) - 1)), rng)
+                if found is None or f"{board_name(game)} {found[1]}" in known:
+                    continue
+                position, digits = found
+                board = (game.rows, game.columns)
+                if board not in solvers:
+                    solvers[board] = NativeSolver(rows=game.rows, columns=game.columns)
+                solver = solvers[board]
+                deadline = time.perf_counter() + args.seconds
+                value = solver.bound(position, digits, ScoreRange.possible(position), deadline)
+                if not value.exact:
+                    skipped += 1
+                    continue
+                out.write(f"{board_name(game)} {digits} {value.lower}\n")
+                out.flush()  # a stopped run keeps every position solved
+                known.add(f"{board_name(game)} {digits}")
+                added += 1
+                bar.update(1)
+    except KeyboardInterrupt:
+        print(f"\nevaluation_positions: interrupted; {added} positions added to {args.out}", file=sys.stderr)
+        return 130
+    finally:
+        for solver in solvers.values():
+            solver.close()
+    print(f"{added} positions added to {args.out} ({skipped} skipped: not solved within {args.seconds:g} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

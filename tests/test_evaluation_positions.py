@@ -1,0 +1,77 @@
+"""``benchmarks/evaluation_positions.py``: positions sampled from recorded games, exactly scored, appended once each."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.exact_search import solve
+from agents.position import Position
+
+REPO = Path(__file__).resolve().parents[1]
+ROWS, COLUMNS = 5, 6
+"""6x5, four in a row: the C solver plays it and the Python exact search checks its positions at once."""
+
+pytestmark = pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="no C compiler")
+
+
+def run_script(*arguments: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "benchmarks/evaluation_positions.py", *map(str, arguments)], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
+
+
+def record_games(directory: Path, count: int, rows: int = ROWS, columns: int = COLUMNS, inarow: int = 4) -> Path:
+    """A run directory of ``count`` random games, recorded as the harness writes them (config and moves)."""
+    rng = random.Random(7)
+    lines = []
+    for _ in range(count):
+        position, moves = Position.initial(rows, columns, inarow), []
+        while not position.is_over():
+            column = rng.choice([c for c in range(columns) if position.can_play(c)])
+            position, moves = position.play(column), [*moves, column]
+        lines.append(json.dumps({"config": {"rows": rows, "columns": columns, "inarow": inarow}, "moves": moves}))
+    directory.mkdir()
+    (directory / "games.jsonl").write_text("\n".join(lines) + "\n")
+    return directory
+
+
+def test_the_positions_added_are_leaves_of_the_games_with_their_exact_scores(tmp_path: Path) -> None:
+    games = record_games(tmp_path / "run", 20)
+    out = tmp_path / "positions.txt"
+    first = run_script(games, "--count", 6, "--plies", "6-12", "--out", out)
+    assert first.returncode == 0, first.stderr
+    assert f"6 positions added to {out}" in first.stdout
+    again = run_script(games, "--count", 4, "--plies", "6-12", "--out", out)  # the same seed: the same draws first
+    assert again.returncode == 0, again.stderr
+    lines = [line.split() for line in out.read_text().splitlines()]
+    assert len(lines) == 10 and len({moves for _, moves, _ in lines}) == 10
+    recorded = (games / "games.jsonl").read_text().splitlines()
+    paths = ["".join(str(column + 1) for column in json.loads(line)["moves"]) for line in recorded]
+    for board, moves, score in lines:
+        assert board == f"{COLUMNS}x{ROWS}/4" and 6 <= len(moves) <= 12
+        assert any(path.startswith(moves[:-2]) for path in paths), moves  # two random plies off a game
+        position = Position.from_moves(moves, ROWS, COLUMNS, 4)
+        assert not position.winning_columns() and position.non_losing_columns()
+        solution = solve(position)
+        assert solution is not None and solution.score == int(score), moves
+
+
+def test_bad_input_is_one_line_with_exit_2_and_nothing_written(tmp_path: Path) -> None:
+    games = record_games(tmp_path / "run", 2)
+    five = record_games(tmp_path / "five", 1, rows=6, columns=7, inarow=5)
+    out = tmp_path / "positions.txt"
+    for arguments, message in (((games, "--count", 1, "--plies", "12"), "--plies 12: give LOW-HIGH"),
+                               ((games, "--count", 0), "give a positive count"),
+                               ((tmp_path / "missing", "--count", 1), "cannot read"),
+                               ((five, "--count", 1), "the C solver does not play 7x6/5"),
+                               ((games, "--count", 1, "--plies", "40-50"), "no game is longer than 40 plies")):
+        run = run_script(*arguments, "--out", out)
+        assert run.returncode == 2, (arguments, run.stderr)
+        assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
+    assert not out.exists()
