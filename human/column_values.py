@@ -22,7 +22,7 @@ from analysis.solved_cache import SolvedCache
 from analysis.solvers import Solver, make_solver
 
 SOLVERS_KEPT = 2
-"""Board sizes whose solver (and its transposition table, up to about 100 MB) stays alive between calls."""
+"""Board sizes whose solver (and its transposition table, up to about 150 MB) stays alive between calls."""
 
 
 class ColumnAnalyst:
