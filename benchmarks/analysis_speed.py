@@ -10,9 +10,12 @@ analysis cache (the opening book's exact scores still seed it, as they always do
 analyses the games again with the C run's cache, which should be instant.
 
 Everything goes to ``out/bench/analysis_speed/``: a rerun reuses the recorded games and any
-solver run that finished (``--again`` redoes the analyses).
+solver run that finished (``--again`` redoes the analyses; ``--out`` puts them elsewhere). ``--games RUN_DIR`` analyses the first
+``--count`` games of a run directory instead (any board: on the others the C solver plays, such as
+8x7/4, ``--games benchmarks/results/other-boards/8x7-4/solver-vs-mcts``), into a directory of its own.
 
 Usage: .venv/bin/python benchmarks/analysis_speed.py [--seconds S] [--solvers native python] [--again]
+       [--games RUN_DIR [--count 4]] [--out DIR]
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from analysis.games import Game, game_from_record
 from analysis.solved_cache import SolvedCache
 from analysis.solvers import make_solver, native_unavailable_reason
 from harness.match import run_match
+from harness.results_store import ResultsStore
 
 PAIRINGS = (("solver", "mcts:time_budget=0.3"), ("minimax", "kaggle:negamax"))
 GAMES_PER_PAIRING = 10
@@ -40,6 +44,15 @@ OPENING_PLIES = 2
 BANDS = ((0, 11), (12, 21), (22, 99))
 TARGET_SECONDS = 60.0
 OUT = Path(__file__).resolve().parent.parent / "out" / "bench" / "analysis_speed"
+
+
+def stored_games(directory: Path, count: int) -> list[tuple[str, Game]]:
+    """The first ``count`` games of a run directory: ``(label, game)`` each; ValueError if it holds none."""
+    records = sorted(ResultsStore(directory).load(), key=lambda record: record.index)[:count]
+    if not records:
+        raise ValueError(f"{directory} holds no recorded games: give a match, tournament or benchmark run directory")
+    return [(f"{directory.name} #{record.index} ({' vs '.join(record.agents)}, {record.cause})",
+             game_from_record(record.to_json())) for record in records]
 
 
 def record_games(out: Path, jobs: int) -> list[tuple[str, Game]]:
@@ -104,24 +117,41 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solvers", nargs="+", choices=("native", "python"), default=["native", "python"])
     parser.add_argument("--jobs", type=int, default=2, help="games played at once while recording (default 2)")
     parser.add_argument("--again", action="store_true", help="redo the analyses (the games are kept)")
+    parser.add_argument("--games", type=Path, metavar="RUN_DIR",
+                        help="analyse the games of this run directory instead of recording the benchmark's own")
+    parser.add_argument("--count", type=int, default=4, help="how many of --games' games (default 4)")
+    parser.add_argument("--out", type=Path, default=OUT, help=f"where games and results go (default {OUT})")
     args = parser.parse_args(argv)
-    if "native" in args.solvers and native_unavailable_reason() is not None:
-        print(f"analysis_speed: the C solver is unavailable ({native_unavailable_reason()}); "
+    out = args.out if args.games is None else args.out / "runs" / "-".join(args.games.resolve().parts[-2:])
+    try:
+        if args.count < 1:
+            raise ValueError(f"--count {args.count}: give at least 1")
+        games = stored_games(args.games, args.count) if args.games is not None else []
+    except ValueError as error:
+        print(f"analysis_speed: {error}", file=sys.stderr)
+        return 2
+    board = (games[0][1].rows, games[0][1].columns) if games else (6, 7)
+    if "native" in args.solvers and native_unavailable_reason(*board) is not None:
+        print(f"analysis_speed: the C solver is unavailable ({native_unavailable_reason(*board)}); "
               "run with --solvers python", file=sys.stderr)
         return 2
     print(f"at the start: {machine_conditions()}")
-    games = record_games(OUT, args.jobs)
-    print(f"{len(games)} games recorded in {OUT / 'games'}, {sum(len(g.moves) for _, g in games)} positions")
-    book = BookScores(index_directory=OUT)
+    if args.games is None:
+        games = record_games(out, args.jobs)
+        print(f"{len(games)} games recorded in {out / 'games'}, {sum(len(g.moves) for _, g in games)} positions")
+    else:
+        print(f"{len(games)} games of {args.games}, {sum(len(g.moves) for _, g in games)} positions")
+    out.mkdir(parents=True, exist_ok=True)
+    book = BookScores(index_directory=args.out)
     print(f"the opening book's index: {len(book)} exact scores")  # loaded now, not in the first game's time
     runs: dict[str, list[GameResult]] = {}
     for name in args.solvers:
-        results_path = OUT / f"results-{name}-{args.seconds:g}s.json"
+        results_path = out / f"results-{name}-{args.seconds:g}s.json"
         if results_path.exists() and not args.again:
             runs[name] = [GameResult(**result) for result in json.loads(results_path.read_text())]
             print(f"{name}: read back from {results_path}")
             continue
-        cache_directory = OUT / f"cache-{name}-{args.seconds:g}s"
+        cache_directory = out / f"cache-{name}-{args.seconds:g}s"
         shutil.rmtree(cache_directory, ignore_errors=True)  # a fresh cache: the timing is of solving
         print(f"{name} solver, {args.seconds:g} s per position, fresh cache in {cache_directory}:")
         runs[name] = analyse_all(games, name, args.seconds, cache_directory, book)
@@ -129,14 +159,14 @@ def main(argv: list[str] | None = None) -> int:
     if "native" in runs:
         print("native solver again, with the cache the first native run left:")
         runs["native, cache warm"] = analyse_all(games, "native", args.seconds,
-                                                 OUT / f"cache-native-{args.seconds:g}s", book)
+                                                 out / f"cache-native-{args.seconds:g}s", book)
     print(f"\nat the end: {machine_conditions()}")
     print(f"\n{len(games)} games, time limit {args.seconds:g} s per position; share of positions with an exact value")
     print("| solver | plies 0-11 | plies 12-21 | plies 22+ | s/game | slowest |")
     print("|---|---|---|---|---|---|")
     for name, results in runs.items():
         print(summary_line(name, results))
-    if "native" in runs:
+    if "native" in runs and args.games is None:
         late_exact = all(flag for result in runs["native"] for ply, flag in enumerate(result.exact) if ply >= 12)
         slowest = max(result.seconds for result in runs["native"])
         met = late_exact and slowest < TARGET_SECONDS
