@@ -66,9 +66,10 @@ def main(argv: list[str] | None = None) -> int:
         failed = failed or wrong > 0
         reference = REFERENCE_NODES.get(name)
         mean = statistics.fmean(nodes)
+        checked = f"{min(ratios):.4f}-{max(ratios):.4f} ({len(ratios)})" if ratios else "- (0)"  # --check 0
         rows.append(f"| {name} | {len(nodes)} | {mean:,.0f} | {statistics.median(nodes):,.0f} | "
-                    f"{f'{mean / reference:.2f}' if reference else '-'} | {min(ratios):.4f}-{max(ratios):.4f} "
-                    f"({len(ratios)}) | {wrong} | {time.perf_counter() - started:.0f} |")
+                    f"{f'{mean / reference:.2f}' if reference else '-'} | {checked} | {wrong} | "
+                    f"{time.perf_counter() - started:.0f} |")
         print(rows[-1], flush=True)
     print("\n| file | positions | mean nodes | median nodes | mean / reference | our nodes / C nodes (positions) "
           "| wrong | seconds |")
