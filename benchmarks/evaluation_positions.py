@@ -36,6 +36,8 @@ from book.native import fits
 POSITIONS = Path(__file__).resolve().parent / "evaluation_positions.txt"
 RANDOM_PLIES = 2
 """Random moves played off the game's path: the search's leaves are rarely positions of the game itself."""
+GIVE_UP_DRAWS = 10_000
+"""Draws in a row that found no new position before the run stops short of ``--count``."""
 
 
 def board_name(game: Game) -> str:
@@ -115,19 +117,23 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"evaluation_positions: {error}", file=sys.stderr)
         return 2
-    # "BOARD MOVES" of every position already in the file: none is added twice
+    # "BOARD MOVES" of every position in the file or tried in this run: none is solved twice
     known = {line.rsplit(" ", 1)[0] for line in args.out.read_text().splitlines()} if args.out.exists() else set()
     rng = random.Random(args.seed)
     solvers: dict[tuple[int, int], NativeSolver] = {}
     added = skipped = 0
     try:
         with args.out.open("a") as out, tqdm(total=args.count, unit="position", file=sys.stderr) as bar:
-            while added < args.count:
+            fruitless = 0  # draws in a row that gave no new position: the games may hold no more
+            while added < args.count and fruitless < GIVE_UP_DRAWS:
                 game = rng.choice(games)
                 found = leaf(game, rng.randint(low, min(high, len(game.digits) - 1)), rng)
+                fruitless += 1
                 if found is None or f"{board_name(game)} {found[1]}" in known:
                     continue
+                fruitless = 0
                 position, digits = found
+                known.add(f"{board_name(game)} {digits}")  # solved or skipped, it is not tried again
                 board = (game.rows, game.columns)
                 if board not in solvers:
                     solvers[board] = NativeSolver(rows=game.rows, columns=game.columns)
@@ -139,7 +145,6 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 out.write(f"{board_name(game)} {digits} {value.lower}\n")
                 out.flush()  # a stopped run keeps every position solved
-                known.add(f"{board_name(game)} {digits}")
                 added += 1
                 bar.update(1)
     except KeyboardInterrupt:
@@ -149,6 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         for solver in solvers.values():
             solver.close()
     print(f"{added} positions added to {args.out} ({skipped} skipped: not solved within {args.seconds:g} s)")
+    if added < args.count:
+        print(f"evaluation_positions: no new position in {GIVE_UP_DRAWS} draws; give more games or other --plies",
+              file=sys.stderr)
     return 0
 
 

@@ -75,3 +75,13 @@ def test_bad_input_is_one_line_with_exit_2_and_nothing_written(tmp_path: Path) -
         assert run.returncode == 2, (arguments, run.stderr)
         assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr
     assert not out.exists()
+
+
+def test_games_that_hold_no_more_positions_stop_the_run_short_with_a_notice(tmp_path: Path) -> None:
+    games = record_games(tmp_path / "run", 1)
+    out = tmp_path / "positions.txt"
+    run = run_script(games, "--count", 500, "--plies", "6-7", "--out", out)
+    assert run.returncode == 0, run.stderr
+    added = len(out.read_text().splitlines())
+    assert 0 < added < 500 and f"{added} positions added" in run.stdout
+    assert "no new position in 10000 draws; give more games or other --plies" in run.stderr
