@@ -9,10 +9,11 @@ opening played from both seats (so no two games repeat). Each solver's run start
 analysis cache (the opening book's exact scores still seed it, as they always do); a last run
 analyses the games again with the C run's cache, which should be instant.
 
-Everything goes to ``out/bench/analysis_speed/``: a rerun reuses the recorded games and any
-solver run that finished (``--again`` redoes the analyses; ``--out`` puts them elsewhere). ``--games RUN_DIR`` analyses the first
-``--count`` games of a run directory instead (any board: on the others the C solver plays, such as
-8x7/4, ``--games benchmarks/results/other-boards/8x7-4/solver-vs-mcts``), into a directory of its own.
+Everything goes to ``out/bench/analysis_speed/`` (``--out``): a rerun reuses the recorded games and
+any solver run that finished (``--again`` redoes the analyses). ``--games RUN_DIR`` analyses the
+first ``--count`` games of a run directory instead (any board: on the others the C solver plays,
+such as 8x7/4, ``--games benchmarks/results/other-boards/8x7-4/solver-vs-mcts``), into a directory
+of its own.
 
 Usage: .venv/bin/python benchmarks/analysis_speed.py [--seconds S] [--solvers native python] [--again]
        [--games RUN_DIR [--count 4]] [--out DIR]
