@@ -1,24 +1,23 @@
 """More exactly solved leaf-like positions for ``evaluation_ranking.py``: sampled from recorded games, scored in C.
 
 ``evaluation_ranking.py`` needs positions like those a depth-limited search leaves at its horizon,
-with their exact outcome. This script makes them from recorded games (the ``games.jsonl`` of any
-run directory, on boards the C solver plays: ``book.native.fits``). It picks a random game and a
-random ply of ``--plies``, takes the game's position two plies before, then plays two random moves
-that do not lose at once; it keeps the position if the side to move has no immediate win and a move
-that does not lose at once (else a search sees through it), and scores it with the C solver within
-``--seconds`` (harder ones are skipped). Each solved position is appended to ``--out`` at once as
-``BOARD MOVES SCORE``, never twice, so a stopped run keeps what it solved and a second run adds
-more. The repository's file came from the 476 games of ``other_boards.py`` in git history at
-7e801c8, with ``--plies 10-30``.
+with their exact outcome. This script makes them from recorded games (any run directory's, read as
+``harness.results_store`` reads them, on boards the C solver plays: ``book.native.fits``). It picks
+a random game and a random ply of ``--plies``, takes the game's position two plies before, then
+plays two random moves that do not lose at once; it keeps the position if the side to move has no
+immediate win and a move that does not lose at once (else a search sees through it), and scores it
+with the C solver within ``--seconds`` (harder ones are skipped). Each solved position is appended
+to ``--out`` at once as ``BOARD MOVES SCORE``, never twice, so a stopped run keeps what it solved
+and a second run adds more. The repository's file came from the 476 games of ``other_boards.py`` in
+git history at 7e801c8, with ``--plies 10-30``.
 
-Usage: .venv/bin/python benchmarks/evaluation_positions.py GAMES [GAMES ...] --count N [--plies 10-30]
+Usage: .venv/bin/python benchmarks/evaluation_positions.py RUN_DIR [RUN_DIR ...] --count N [--plies 10-30]
        [--seed 1] [--seconds 30] [--out benchmarks/evaluation_positions.txt]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 import time
@@ -27,11 +26,12 @@ from pathlib import Path
 from tqdm import tqdm
 
 from agents.position import Position
-from analysis.games import GAMES_FILE, Game, game_from_record
+from analysis.games import Game, game_from_record
 from analysis.native_solver import NativeSolver
 from analysis.score_range import ScoreRange
 from analysis.solvers import native_unavailable_reason
 from book.native import fits
+from harness.results_store import GAMES_FILE, ResultsStore
 
 POSITIONS = Path(__file__).resolve().parent / "evaluation_positions.txt"
 RANDOM_PLIES = 2
@@ -44,27 +44,24 @@ def board_name(game: Game) -> str:
     return f"{game.columns}x{game.rows}/{game.inarow}"
 
 
-def read_games(paths: list[Path]) -> list[Game]:
-    """Every game of the run directories or ``games.jsonl`` files; ValueError saying what to give otherwise."""
+def read_games(directories: list[Path]) -> list[Game]:
+    """Every game of the run directories; ValueError saying what to give otherwise.
+
+    ``ResultsStore.load`` leaves out a torn last line, so the games of a run still playing can be sampled.
+    """
     games = []
-    for path in paths:
-        file = path / GAMES_FILE if path.is_dir() else path
-        try:
-            lines = file.read_text().splitlines()
-        except OSError as error:
-            message = f"cannot read {file} ({error.strerror}): give run directories or games.jsonl files"
-            raise ValueError(message) from None
-        for number, line in enumerate(lines, 1):
-            try:
-                game = game_from_record(json.loads(line))
-            except ValueError as error:
-                raise ValueError(f"{file}:{number}: {error}") from None
+    for directory in directories:
+        if not (directory / GAMES_FILE).is_file():
+            raise ValueError(f"cannot read {directory / GAMES_FILE}: give run directories holding recorded games")
+        for record in ResultsStore(directory).load():
+            game = game_from_record(record.to_json())
             if not fits(game.rows, game.columns, game.inarow):
-                raise ValueError(f"{file}:{number}: the C solver does not play {board_name(game)} "
+                raise ValueError(f"{directory}: the C solver does not play {board_name(game)} "
                                  "(four in a row, up to 9 columns and 64 bitboard bits only)")
             games.append(game)
     if not games:
-        raise ValueError("no games in " + ", ".join(map(str, paths)) + ": give run directories with recorded games")
+        names = ", ".join(map(str, directories))
+        raise ValueError(f"no games in {names}: give run directories with recorded games")
     return games
 
 
@@ -95,7 +92,7 @@ def parse_plies(text: str) -> tuple[int, int]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("games", nargs="+", type=Path, help="run directories (or games.jsonl files) to sample")
+    parser.add_argument("games", nargs="+", type=Path, help="run directories whose games are sampled")
     parser.add_argument("--count", type=int, required=True, help="positions to add")
     parser.add_argument("--plies", default="10-30", help="the plies sampled, LOW-HIGH (default 10-30)")
     parser.add_argument("--seed", type=int, default=1, help="the sampling's random seed (default 1)")
@@ -129,11 +126,14 @@ def main(argv: list[str] | None = None) -> int:
                 game = rng.choice(games)
                 found = leaf(game, rng.randint(low, min(high, len(game.digits) - 1)), rng)
                 fruitless += 1
-                if found is None or f"{board_name(game)} {found[1]}" in known:
+                if found is None:
+                    continue
+                position, digits = found
+                key = f"{board_name(game)} {digits}"
+                if key in known:
                     continue
                 fruitless = 0
-                position, digits = found
-                known.add(f"{board_name(game)} {digits}")  # solved or skipped, it is not tried again
+                known.add(key)  # solved or skipped, it is not tried again
                 board = (game.rows, game.columns)
                 if board not in solvers:
                     solvers[board] = NativeSolver(rows=game.rows, columns=game.columns)
@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
                 if not value.exact:
                     skipped += 1
                     continue
-                out.write(f"{board_name(game)} {digits} {value.lower}\n")
+                out.write(f"{key} {value.lower}\n")
                 out.flush()  # a stopped run keeps every position solved
                 added += 1
                 bar.update(1)

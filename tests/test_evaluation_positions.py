@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import shutil
 import subprocess
 import sys
@@ -13,6 +12,7 @@ import pytest
 
 from agents.exact_search import solve
 from agents.position import Position
+from cli.main import main
 
 REPO = Path(__file__).resolve().parents[1]
 ROWS, COLUMNS = 5, 6
@@ -27,22 +27,16 @@ def run_script(*arguments: object) -> subprocess.CompletedProcess[str]:
 
 
 def record_games(directory: Path, count: int, rows: int = ROWS, columns: int = COLUMNS, inarow: int = 4) -> Path:
-    """A run directory of ``count`` random games, recorded as the harness writes them (config and moves)."""
-    rng = random.Random(7)
-    lines = []
-    for _ in range(count):
-        position, moves = Position.initial(rows, columns, inarow), []
-        while not position.is_over():
-            column = rng.choice([c for c in range(columns) if position.can_play(c)])
-            position, moves = position.play(column), [*moves, column]
-        lines.append(json.dumps({"config": {"rows": rows, "columns": columns, "inarow": inarow}, "moves": moves}))
-    directory.mkdir()
-    (directory / "games.jsonl").write_text("\n".join(lines) + "\n")
+    """A run directory of ``count`` random games, played and recorded by ``connectx match``."""
+    assert main(["match", "random", "kaggle:random", "-n", str(count), "--jobs", "1", "--seed", "7",
+                 "--rows", str(rows), "--columns", str(columns), "--inarow", str(inarow), "--out", str(directory)]) == 0
     return directory
 
 
 def test_the_positions_added_are_leaves_of_the_games_with_their_exact_scores(tmp_path: Path) -> None:
     games = record_games(tmp_path / "run", 20)
+    with (games / "games.jsonl").open("a") as torn:  # a run still playing: its last line half written
+        torn.write('{"index": 20, "agents": ["ran')
     out = tmp_path / "positions.txt"
     first = run_script(games, "--count", 6, "--plies", "6-12", "--out", out)
     assert first.returncode == 0, first.stderr
@@ -51,7 +45,7 @@ def test_the_positions_added_are_leaves_of_the_games_with_their_exact_scores(tmp
     assert again.returncode == 0, again.stderr
     lines = [line.split() for line in out.read_text().splitlines()]
     assert len(lines) == 10 and len({moves for _, moves, _ in lines}) == 10
-    recorded = (games / "games.jsonl").read_text().splitlines()
+    recorded = (games / "games.jsonl").read_text().splitlines()[:-1]
     paths = ["".join(str(column + 1) for column in json.loads(line)["moves"]) for line in recorded]
     for board, moves, score in lines:
         assert board == f"{COLUMNS}x{ROWS}/4" and 6 <= len(moves) <= 12
