@@ -36,6 +36,7 @@ from analysis.game_analysis import DEFAULT_SECONDS, analyze_game
 from analysis.games import Game, game_from_record
 from analysis.solved_cache import SolvedCache
 from analysis.solvers import make_solver, native_unavailable_reason
+from book.native import fits
 from harness.match import run_match
 from harness.results_store import ResultsStore
 
@@ -131,11 +132,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"analysis_speed: {error}", file=sys.stderr)
         return 2
-    board = (games[0][1].rows, games[0][1].columns) if games else (6, 7)
-    if "native" in args.solvers and native_unavailable_reason(*board) is not None:
-        print(f"analysis_speed: the C solver is unavailable ({native_unavailable_reason(*board)}); "
-              "run with --solvers python", file=sys.stderr)
-        return 2
+    if "native" in args.solvers:
+        rows, columns, inarow = (games[0][1].rows, games[0][1].columns, games[0][1].inarow) if games else (6, 7, 4)
+        reason = native_unavailable_reason(rows, columns) if fits(rows, columns, inarow) else \
+            f"it does not play {columns}x{rows} with {inarow} in a row"
+        if reason is not None:
+            print(f"analysis_speed: the C solver is unavailable ({reason}); run with --solvers python",
+                  file=sys.stderr)
+            return 2
     print(f"at the start: {machine_conditions()}")
     if args.games is None:
         games = record_games(out, args.jobs)

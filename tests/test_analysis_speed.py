@@ -46,3 +46,14 @@ def test_a_directory_without_games_is_one_line_with_exit_2(tmp_path: Path) -> No
     assert run.stderr.strip() == f"analysis_speed: {tmp_path} holds no recorded games: give a match, tournament " \
                                  "or benchmark run directory"
     assert not (tmp_path / "bench").exists()
+
+
+def test_a_board_the_c_solver_does_not_play_is_one_line_with_exit_2(tmp_path: Path) -> None:
+    games = tmp_path / "match"
+    assert main(["match", "random", "kaggle:random", "-n", "2", "--jobs", "1", "--rows", "5", "--columns", "6",
+                 "--inarow", "5", "--out", str(games)]) == 0
+    run = run_benchmark("--games", games, "--out", tmp_path / "bench")
+    assert run.returncode == 2
+    assert run.stderr.strip() == ("analysis_speed: the C solver is unavailable (it does not play 6x5 with 5 in a "
+                                  "row); run with --solvers python")
+    assert not (tmp_path / "bench").exists()
