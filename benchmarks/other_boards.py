@@ -21,8 +21,9 @@ in a 20-game run against ``mcts`` every opening of a game the solver did not win
 win, so colour-swapped pairs cap the score near 50% plus the opponent's early slips whatever
 the solver does. 7x7/4 is as big as 7x6 (no book) and its openings are not decided within a move.
 
-The table gives, per cell, the games played, W/D/L, the score with its Wilson 95% interval, the
-target, and the solver's mean and largest move time.
+The table gives, per cell, the games played, W/D/L overall and in each seat (the solver moving
+first, then second), the score with its Wilson 95% interval, the target, and the solver's mean and
+largest move time.
 
 Usage: .venv/bin/python benchmarks/other_boards.py [--games 60] [--step 10] [--boards 8x7/4 ...]
        [--opponents mcts minimax previous] [--jobs N] [--out DIR] [--resume | --table]
@@ -40,7 +41,7 @@ from pathlib import Path
 from conditions import jobs_phrase, machine_conditions
 
 from harness.engine import BoardConfig
-from harness.match import MatchResult, MatchSummary, OnGame, run_match
+from harness.match import MatchResult, MatchSummary, OnGame, SeatRecord, run_match
 from harness.results_store import ResultsStore
 from harness.scheduling import default_jobs
 
@@ -122,7 +123,7 @@ class Progress:
         left = elapsed / self.played * max(0, self.total - self.done)
         total = summary.total
         line = (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, "
-                f"{label}: {total.wins}/{total.draws}/{total.losses}, about {left / 60:.0f} min left")
+                f"{label}: {wdl(total)}, about {left / 60:.0f} min left")
         # A log file keeps every redraw a carriage return makes, so there each game gets a line of its own.
         if sys.stderr.isatty():
             print(f"\r{line} ", end="", file=sys.stderr, flush=True)
@@ -170,8 +171,9 @@ def complete_pairs(directory: Path) -> int:
 
 def table(results: dict[Cell, MatchResult], solver: str) -> str:
     """The Markdown table of every cell played, with the targets met or not."""
-    lines = [f"| board | opponent | games | W/D/L | score (Wilson 95%) | target | {solver} mean s | max s |",
-             "|---|---|---:|---|---|---|---:|---:|"]
+    lines = [f"| board | opponent | games | W/D/L | as first | as second | score (Wilson 95%) | target "
+             f"| {solver} mean s | max s |",
+             "|---|---|---:|---|---|---|---|---|---:|---:|"]
     for cell, result in results.items():
         summary = result.summary
         total, score = summary.total, summary.score
@@ -179,10 +181,15 @@ def table(results: dict[Cell, MatchResult], solver: str) -> str:
         target = TARGETS.get(cell.opponent)
         verdict = "gain" if target is None else f">= {target:.2f}: " + ("met" if score.value >= target else "NOT met")
         lines.append(f"| {cell.board} | {OPPONENTS[cell.opponent]} | {total.games} | "
-                     f"{total.wins}/{total.draws}/{total.losses} | "
+                     f"{wdl(total)} | {wdl(summary.as_first)} | {wdl(summary.as_second)} | "
                      f"{score.value:.3f} [{score.low:.3f}, {score.high:.3f}] | "
                      f"{verdict} | {times.mean:.2f} | {times.max:.2f} |")
     return "\n".join(lines)
+
+
+def wdl(record: SeatRecord) -> str:
+    """Wins, draws and losses as the table writes them: ``27/1/2``."""
+    return f"{record.wins}/{record.draws}/{record.losses}"
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:

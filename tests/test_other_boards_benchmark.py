@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from harness.results_store import ResultsStore
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -29,3 +31,24 @@ def test_resuming_a_cell_played_by_other_agents_code_is_refused_and_nothing_is_w
     run = run_benchmark("--resume", "--out", str(tmp_path), "--boards", "8x7/4", "--opponents", "mcts")
     assert run.returncode == 2 and "other agents' code" in run.stderr
 
+
+
+def test_the_table_splits_each_cells_record_by_the_solvers_seat(tmp_path: Path) -> None:
+    run = run_benchmark("--out", str(tmp_path), "--boards", "5x4/3", "--opponents", "minimax", "--games", "4",
+                        "--step", "4", "--solver", "solver:time_budget=0.05")
+    assert run.returncode == 0, run.stderr
+    records = ResultsStore(tmp_path / "5x4-3" / "solver-time_budget0.05-vs-minimax").load()
+    assert len(records) == 4
+    seats: dict[str, list[int]] = {"first": [0, 0, 0], "second": [0, 0, 0]}
+    for record in records:
+        seat = record.agents.index("solver:time_budget=0.05")
+        points = record.points(seat)
+        seats["first" if seat == 0 else "second"][[1.0, 0.5, 0.0].index(points)] += 1
+    table = run_benchmark("--table", "--out", str(tmp_path), "--boards", "5x4/3", "--opponents", "minimax",
+                          "--games", "4", "--solver", "solver:time_budget=0.05")
+    assert table.returncode == 0, table.stderr
+    row = next(line for line in table.stdout.splitlines() if line.startswith("| 5x4/3 |"))
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[4] == "/".join(map(str, seats["first"]))
+    assert cells[5] == "/".join(map(str, seats["second"]))
+    assert cells[3] == "/".join(str(a + b) for a, b in zip(seats["first"], seats["second"], strict=True))
