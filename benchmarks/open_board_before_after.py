@@ -32,7 +32,7 @@ import tempfile
 from pathlib import Path
 
 from conditions import jobs_phrase, machine_conditions
-from other_boards import Progress, board_config, check_rounds, recorded_games, slug
+from other_boards import Progress, board_config, check_rounds, recorded_games, slug, wdl
 from revisions import ROOT, RevisionError, checkout_of, commit_of
 
 from harness.match import MatchResult, run_match
@@ -97,7 +97,7 @@ def table(results: dict[str, MatchResult]) -> str:
         total, score = summary.total, summary.score
         after, before = summary.times[summary.first], summary.times[summary.second]
         wins, draws, losses = wins + total.wins, draws + total.draws, losses + total.losses
-        lines.append(f"| {board} | {total.games} | {total.wins}/{total.draws}/{total.losses} | "
+        lines.append(f"| {board} | {total.games} | {wdl(total)} | "
                      f"{score.value:.3f} [{score.low:.3f}, {score.high:.3f}] | "
                      f"{after.mean:.2f} | {after.max:.2f} | {before.mean:.2f} | {before.max:.2f} |")
     score = wilson_interval(wins, draws, losses)

@@ -32,12 +32,12 @@ def test_resuming_a_cell_played_by_other_agents_code_is_refused_and_nothing_is_w
     assert run.returncode == 2 and "other agents' code" in run.stderr
 
 
-
 def test_the_table_splits_each_cells_record_by_the_solvers_seat(tmp_path: Path) -> None:
     run = run_benchmark("--out", str(tmp_path), "--boards", "5x4/3", "--opponents", "minimax", "--games", "4",
                         "--step", "4", "--solver", "solver:time_budget=0.05")
     assert run.returncode == 0, run.stderr
-    records = ResultsStore(tmp_path / "5x4-3" / "solver-time_budget0.05-vs-minimax").load()
+    [games] = tmp_path.rglob("games.jsonl")  # the one cell played
+    records = ResultsStore(games.parent).load()
     assert len(records) == 4
     seats: dict[str, list[int]] = {"first": [0, 0, 0], "second": [0, 0, 0]}
     for record in records:
