@@ -42,7 +42,7 @@ demo: install
 
 lint: install
 	$(UV) sync --frozen --inexact --group lint --python $(PYTHON)
-	$(BIN)/ruff check agents book analysis harness papers submission human cli tests benchmarks docs
+	$(BIN)/ruff check agents submission evaluation connectx tests benchmarks docs
 	$(BIN)/mypy
 
 bench: install
@@ -84,8 +84,8 @@ report: install
 # solves what is missing (about 2 hours from nothing on 2 cores; rerun it if its budget stops it),
 # then refreshes the sample of exact scores the tests check the book against.
 book: install
-	$(BIN)/python -m book.generate
-	$(BIN)/python -m book.make_sample
+	$(BIN)/python -m connectx.book.generate
+	$(BIN)/python -m connectx.book.make_sample
 
 clean:
 	rm -rf $(VENV) .tools out

@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from agents.kaggle_boundary import GuardedAgent
-from agents.position import Geometry
+from agents.core.kaggle_boundary import GuardedAgent
+from agents.core.position import Geometry
 from agents.registry import REGISTRY, AgentEntry, AgentSpecError, format_value, kind_words
 
 KAGGLE_PREFIX = "kaggle:"

@@ -1,6 +1,6 @@
 """The one list of agents: names, strategy factories, one-line summaries and the roles of their parameters.
 
-Each agent module implements a ``Strategy`` (``agents.strategy``) and a top-level ``make_strategy``
+Each agent module implements a ``Strategy`` (``agents.core.strategy``) and a top-level ``make_strategy``
 factory; ``AgentEntry.build`` wraps the strategy in Kaggle's guard (``kaggle_boundary.GuardedAgent``),
 so no agent module knows Kaggle's conventions.
 
@@ -20,10 +20,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agents import mcts, minimax, negamax, random_agent, solver_agent
-from agents.kaggle_boundary import GuardedAgent
-from agents.position import Geometry
-from agents.strategy import Strategy
+from agents.core.kaggle_boundary import GuardedAgent
+from agents.core.position import Geometry
+from agents.core.strategy import Strategy
+from agents.players import mcts, minimax, negamax, random_agent, solver_agent
 
 BoardCheck = Callable[[Mapping[str, Any], Geometry], None]
 """Raises ValueError when an agent's parameters cannot work on a board (minimax's window weights)."""

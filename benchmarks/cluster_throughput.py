@@ -27,11 +27,11 @@ from pathlib import Path
 
 from conditions import machine_conditions
 
-from harness.cluster import ClusterExecutor, open_cluster
-from harness.engine import kaggle_environments
-from harness.game import GameRecord
-from harness.match import MatchResult, MatchSummary, run_match
-from harness.scheduling import worker_pool
+from evaluation.cluster import ClusterExecutor, open_cluster
+from evaluation.engine import kaggle_environments
+from evaluation.game import GameRecord
+from evaluation.match import MatchResult, MatchSummary, run_match
+from evaluation.scheduling import worker_pool
 
 FIRST, SECOND, SEED, JOBS = "negamax", "kaggle:negamax", 2026, 2
 

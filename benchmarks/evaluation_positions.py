@@ -2,7 +2,7 @@
 
 ``evaluation_ranking.py`` needs positions like those a depth-limited search leaves at its horizon,
 with their exact outcome. This script makes them from recorded games (any run directory's, read as
-``harness.results_store`` reads them, on boards the C solver plays: ``book.native.fits``). It picks
+``evaluation.results_store`` reads them, on boards the C solver plays: ``connectx.analysis.native.fits``). It picks
 a random game and a random ply of ``--plies``, takes the game's position two plies before, then
 plays two random moves that do not lose at once; it keeps the position if the side to move has no
 immediate win and a move that does not lose at once (else a search sees through it), and scores it
@@ -25,13 +25,13 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from agents.position import Position
-from analysis.games import Game, game_from_record
-from analysis.native_solver import NativeSolver
-from analysis.score_range import ScoreRange
-from analysis.solvers import native_unavailable_reason
-from book.native import fits
-from harness.results_store import GAMES_FILE, ResultsStore
+from agents.core.position import Position
+from connectx.analysis.games import Game, game_from_record
+from connectx.analysis.native import fits
+from connectx.analysis.native_solver import NativeSolver
+from connectx.analysis.score_range import ScoreRange
+from connectx.analysis.solvers import native_unavailable_reason
+from evaluation.results_store import GAMES_FILE, ResultsStore
 
 POSITIONS = Path(__file__).resolve().parent / "evaluation_positions.txt"
 RANDOM_PLIES = 2

@@ -6,9 +6,9 @@ loss), the better one should get the higher value. The positions (benchmarks/eva
 one a line: the board, the moves as 1-based column digits, the exact score for the side to move)
 are leaf-like: a position of a stored ``other_boards.py`` game at ply 10 to 30, then two random
 moves that do not lose at once, with no immediate win for the mover, on 7x7/4 and 8x7/4 (9x7/4 and
-10x8/5 do not fit the 64-bit boards of the C solver that found the scores, ``book/solver.c``).
+10x8/5 do not fit the 64-bit boards of the C solver that found the scores, ``connectx/analysis/solver.c``).
 ``evaluation_positions.py`` makes them. The test checks the latest positions of each board against
-``agents.exact_search``.
+``agents.search.exact_search``.
 
 For each board it prints the share of such pairs ranked right, over all pairs and over the pairs of
 the same ply (the search compares positions of one stage of a game). ``--weights`` measures other
@@ -29,7 +29,8 @@ from pathlib import Path
 import numpy as np
 from other_boards import board_config
 
-from agents.line_evaluation import (
+from agents.core.position import Position, geometry
+from agents.heuristics.line_evaluation import (
     ZUGZWANG,
     LineEvaluation,
     LineWeights,
@@ -37,7 +38,6 @@ from agents.line_evaluation import (
     line_weights,
     raw_bound,
 )
-from agents.position import Position, geometry
 
 POSITIONS = Path(__file__).resolve().parent / "evaluation_positions.txt"
 FEATURES = ("lines", "threat", "zugzwang")

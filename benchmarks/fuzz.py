@@ -37,8 +37,8 @@ from conditions import machine_conditions
 from tqdm import tqdm
 
 from agents.agent_spec import AgentSpec
-from agents.kaggle_boundary import FaultKind, board_of, mark_of
-from agents.position import Position
+from agents.core.kaggle_boundary import FaultKind, board_of, mark_of
+from agents.core.position import Position
 from agents.registry import REGISTRY
 
 ACT_TIMEOUTS = (0.2, 0.5, 1.0)

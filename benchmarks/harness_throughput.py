@@ -20,9 +20,9 @@ import platform
 import time
 from concurrent.futures import wait
 
-from harness.engine import kaggle_environments
-from harness.match import run_match
-from harness.scheduling import worker_pool
+from evaluation.engine import kaggle_environments
+from evaluation.match import run_match
+from evaluation.scheduling import worker_pool
 
 WORKLOADS = (("random", "kaggle:random"), ("negamax", "kaggle:negamax"))
 

@@ -17,8 +17,8 @@ import time
 from conditions import machine_conditions
 from random_positions import random_positions
 
-from agents.mcts import MctsStrategy
-from agents.search_time import Deadline
+from agents.core.search_time import Deadline
+from agents.players.mcts import MctsStrategy
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """The seed papers' agents against kaggle's built-in ``negamax``: do they reach a 95% score?
 
 Real kaggle-environments games in colour-swapped pairs, played and scored by the
-harness (``harness.match.run_match``), which also records every move's duration. Sheoran et
+harness (``evaluation.match.run_match``), which also records every move's duration. Sheoran et
 al. (2021) report 93.75% wins for their minimax against this opponent; issue 3 asks for a score
 of at least 95% from ``minimax`` (depth 4/5) and from ``mcts`` at 1 s per move.
 
@@ -20,9 +20,9 @@ from pathlib import Path
 
 from conditions import jobs_phrase, machine_conditions
 
-from harness.match import run_match
-from harness.results_text import match_table
-from harness.scheduling import default_jobs
+from evaluation.match import run_match
+from evaluation.results_text import match_table
+from evaluation.scheduling import default_jobs
 
 OPPONENT = "kaggle:negamax"
 TARGET_SCORE = 0.95

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 from conditions import machine_conditions
 
-from agents.minimax import MinimaxSearch, MinimaxStrategy, adaptive_depth
-from agents.position import Position
-from agents.search_time import Deadline
+from agents.core.position import Position
+from agents.core.search_time import Deadline
+from agents.players.minimax import MinimaxSearch, MinimaxStrategy, adaptive_depth
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,9 @@ import time
 
 from random_positions import random_positions
 
-from agents.kaggle_boundary import board_of, mark_of
-from agents.negamax import NegamaxSearch
-from harness.engine import kaggle_submodule
+from agents.core.kaggle_boundary import board_of, mark_of
+from agents.players.negamax import NegamaxSearch
+from evaluation.engine import kaggle_submodule
 
 
 def main() -> None:

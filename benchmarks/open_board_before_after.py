@@ -35,9 +35,9 @@ from conditions import jobs_phrase, machine_conditions
 from other_boards import Progress, board_config, check_rounds, recorded_games, slug, wdl
 from revisions import ROOT, RevisionError, checkout_of, commit_of
 
-from harness.match import MatchResult, run_match
-from harness.scheduling import default_jobs
-from harness.statistics import wilson_interval
+from evaluation.match import MatchResult, run_match
+from evaluation.scheduling import default_jobs
+from evaluation.statistics import wilson_interval
 
 BOARDS = ("8x7/4", "9x7/4", "7x7/4")
 """The boards of issue 15 whose games take about as long as 7x6's: 10x8/5 games take twice as long."""
@@ -52,7 +52,7 @@ class RunError(Exception):
 
 def build(checkout: Path, agent: str, output: Path) -> None:
     """``connectx build agent -o output`` with ``checkout``'s code; RunError with the build's own message."""
-    built = subprocess.run([sys.executable, "-m", "cli.main", "build", agent, "-o", str(output)], cwd=checkout,
+    built = subprocess.run([sys.executable, "-m", "connectx.cli.main", "build", agent, "-o", str(output)], cwd=checkout,
                            env={**os.environ, "PYTHONPATH": str(checkout)}, capture_output=True, text=True,
                            check=False)
     if built.returncode != 0:

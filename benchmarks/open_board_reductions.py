@@ -1,6 +1,6 @@
 """What late-move reductions save the solver's search on boards without a book: nodes to a depth.
 
-``agents.principal_variation`` searches late moves of a node a ply shallower first
+``agents.search.principal_variation`` searches late moves of a node a ply shallower first
 (``REDUCED_FROM``, ``REDUCTION``). This script searches middlegame positions of 8x7/4 and 9x7/4
 (8 to 16 random moves from the empty board, ``random_positions``, kept when the mover has at
 least two safe moves) to ``--depth`` with and without the reductions, each from an empty table, and
@@ -19,9 +19,9 @@ import time
 from conditions import machine_conditions
 from random_positions import random_positions
 
-from agents.position import Position
-from agents.principal_variation import PROVEN, VariationTable, deepening
-from agents.search_result import SearchResult
+from agents.core.position import Position
+from agents.core.search_result import SearchResult
+from agents.search.principal_variation import PROVEN, VariationTable, deepening
 
 BOARDS = ((7, 8, 4), (7, 9, 4))
 """Rows, columns, in a row: 8x7/4 and 9x7/4, the issue's boards."""

@@ -56,8 +56,8 @@ def solver_moves(board: str, games: int) -> Iterator[tuple[list[int], int]]:
 
 def measure(board: str, games: int, plies: int, depth: int) -> Measure:
     """Search the solver's positions of ``board`` with this process's ``agents`` package."""
-    from agents.position import Position
-    from agents.principal_variation import VariationTable, deepening
+    from agents.core.position import Position
+    from agents.search.principal_variation import VariationTable, deepening
 
     config = board_config(board)
     nodes, found = 0, []

@@ -40,10 +40,10 @@ from pathlib import Path
 
 from conditions import jobs_phrase, machine_conditions
 
-from harness.engine import BoardConfig
-from harness.match import MatchResult, MatchSummary, OnGame, SeatRecord, run_match
-from harness.results_store import ResultsStore
-from harness.scheduling import default_jobs
+from evaluation.engine import BoardConfig
+from evaluation.match import MatchResult, MatchSummary, OnGame, SeatRecord, run_match
+from evaluation.results_store import ResultsStore
+from evaluation.scheduling import default_jobs
 
 OUT = Path("benchmarks") / "results" / "other-boards"
 AGENTS = Path(__file__).resolve().parent.parent / "agents"

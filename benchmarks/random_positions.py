@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from agents.position import Position
+from agents.core.position import Position
 
 
 def random_positions(count: int, seed: int, plies_of: Callable[[int, random.Random], int],

@@ -9,7 +9,7 @@ This benchmark
 2. samples positions at the edge, where the search takes over, along strong lines: the opponent
    plays the best replies or nearly (most of the edge lies behind a blunder and is easy);
 3. plays each as a kaggle-environments game from that position: ``solver`` (on Kaggle's clock)
-   against the C solver's perfect play (``book/perfect_play.py``), which defends a lost position
+   against the C solver's perfect play (``connectx/book/perfect_play.py``), which defends a lost position
    as long as it can and wins a won one as fast as it can;
 4. checks every result against the position's value: as first player every game must be won, as
    second player no game may end worse than the value (a won position won, a drawn one not lost).
@@ -32,18 +32,18 @@ from pathlib import Path
 
 from conditions import machine_conditions
 
-from agents.opening_book import OpeningBook, load_opening_book
-from agents.position import Position
-from book.checkpoint import read_solved
-from book.generate import CHECKPOINT_PATH
-from book.native import NativeSolver
-from book.perfect_play import write_agent_file
-from book.strategy import Solved, Task, canonical_key, next_level, root_level
-from harness.engine import FAULT_STATUSES
-from harness.game import GameRecord, GameSpec, play_isolated
-from harness.match import STANDARD_BOARD, MoveTimes
-from harness.results_store import ResultsStore
-from harness.scheduling import play_schedule
+from agents.core.position import Position
+from agents.players.opening_book import OpeningBook, load_opening_book
+from connectx.analysis.native import NativeSolver
+from connectx.book.checkpoint import read_solved
+from connectx.book.generate import CHECKPOINT_PATH
+from connectx.book.perfect_play import write_agent_file
+from connectx.book.strategy import Solved, Task, canonical_key, next_level, root_level
+from evaluation.engine import FAULT_STATUSES
+from evaluation.game import GameRecord, GameSpec, play_isolated
+from evaluation.match import STANDARD_BOARD, MoveTimes
+from evaluation.results_store import ResultsStore
+from evaluation.scheduling import play_schedule
 
 OUT = Path("out") / "benchmarks" / "solver-frontier"
 ACT_TIMEOUT = 2.0

@@ -2,11 +2,11 @@
 
 Issue 6 asks for mean nodes within 1.5x of a reference C++ solver's, to show the algorithm is as
 good. CPython cannot solve all of Test_L1_R2 (a million nodes a position on average, a few
-seconds each) or Test_L1_R3 within a session, but the book's C solver (``book/solver.c``) runs
+seconds each) or Test_L1_R3 within a session, but the book's C solver (``connectx/analysis/solver.c``) runs
 the same algorithm: the same move order, pruning, table bounds and null-window narrowing. This
 script checks that claim position by position on the first ``--check`` positions of each file
 that the C solver finishes within ``CHECK_MAX_NODES`` (its node counts and those of
-``agents.exact_search.solve`` must agree within 5% + 10 nodes), and counts the C solver's nodes
+``agents.search.exact_search.solve`` must agree within 5% + 10 nodes), and counts the C solver's nodes
 over the whole file, each position from an empty table as the reference does, and checks every
 score. Needs a C compiler.
 
@@ -23,10 +23,10 @@ import time
 from conditions import machine_conditions
 from solver_positions import POSITIONS, REFERENCE_NODES, sample
 
-from agents.exact_search import solve
-from agents.position import Position
-from agents.transposition_table import TranspositionTable
-from book.native import NativeSolver
+from agents.core.position import Position
+from agents.core.transposition_table import TranspositionTable
+from agents.search.exact_search import solve
+from connectx.analysis.native import NativeSolver
 
 CHECK_MAX_NODES = 500_000
 """Only positions the C solver finishes within this many nodes are solved in Python too (seconds each)."""

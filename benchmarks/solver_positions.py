@@ -30,11 +30,11 @@ from pathlib import Path
 
 from conditions import machine_conditions
 
-from agents.exact_search import solve
-from agents.opening_book import OpeningBook, load_opening_book
-from agents.position import Position
-from agents.search_time import SearchLimit
-from agents.transposition_table import TranspositionTable
+from agents.core.position import Position
+from agents.core.search_time import SearchLimit
+from agents.core.transposition_table import TranspositionTable
+from agents.players.opening_book import OpeningBook, load_opening_book
+from agents.search.exact_search import solve
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")

@@ -41,11 +41,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from agents.exact_search import analyze, solve
-from agents.opening_book import OpeningBook, load_opening_book
-from agents.position import Position
+from agents.core.position import Position
+from agents.core.search_time import SearchLimit
+from agents.players.opening_book import OpeningBook, load_opening_book
 from agents.registry import AgentEntry
-from agents.search_time import SearchLimit
+from agents.search.exact_search import analyze, solve
 from submission.module_graph import PROJECT_ROOT
 
 ENDGAMES = PROJECT_ROOT / "positions" / "Test_L3_R1"

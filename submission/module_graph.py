@@ -90,7 +90,7 @@ def internal_imports(module: ModuleSource) -> list[tuple[ast.stmt, list[Internal
     """Top-level imports of our modules, each statement with what it binds.
 
     Only ``from our.module import Name [as Alias]`` at the top level is bundled: the bundle is one
-    namespace, so there is no module object to hold ``import agents.position`` or a module
+    namespace, so there is no module object to hold ``import agents.core.position`` or a module
     imported by name, and an import inside a function would re-run at every call.
     """
     found: list[tuple[ast.stmt, list[InternalImport]]] = []

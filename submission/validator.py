@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from agents.agent_spec import AgentSpec, SourceFileError, read_python_file
-from agents.kaggle_boundary import board_of, mark_of
-from agents.position import Position
+from agents.core.kaggle_boundary import board_of, mark_of
+from agents.core.position import Position
 from agents.registry import AgentEntry, AgentSpecError
 from submission import isolated_runner
 from submission.bundler import FACTORY_FUNCTION, PARAMETERS_CONSTANT, SPEC_CONSTANT

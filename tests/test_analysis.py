@@ -1,6 +1,6 @@
 """Game analysis: the readers, the exact values and flagged moves, the time limit, the cache, the pages.
 
-The values are checked against ``agents.exact_search.analyze`` and the benchmark files' scores; the
+The values are checked against ``agents.search.exact_search.analyze`` and the benchmark files' scores; the
 C solver (skipped without a compiler) against the Python one, on 7x6 and on another board.
 """
 
@@ -14,23 +14,23 @@ from pathlib import Path
 
 import pytest
 
-from agents.exact_search import analyze
-from agents.kaggle_boundary import board_of
-from agents.position import Position
-from analysis.book_scores import BookScores
-from analysis.game_analysis import GameAnalysis, analyze_game
-from analysis.games import Game, game_from_digits, game_from_episode, game_from_record, read_game, read_record
-from analysis.html_page import render_html
-from analysis.native_solver import NativeSolver
-from analysis.python_solver import PythonSolver
-from analysis.score_range import ScoreRange
-from analysis.solved_cache import CachedRange, SolvedCache
-from analysis.solvers import make_solver, native_unavailable_reason
-from analysis.text_report import render_text
+from agents.core.kaggle_boundary import board_of
+from agents.core.position import Position
+from agents.search.exact_search import analyze
+from connectx.analysis.book_scores import BookScores
+from connectx.analysis.game_analysis import GameAnalysis, analyze_game
+from connectx.analysis.games import Game, game_from_digits, game_from_episode, game_from_record, read_game, read_record
+from connectx.analysis.html_page import render_html
+from connectx.analysis.native_solver import NativeSolver
+from connectx.analysis.python_solver import PythonSolver
+from connectx.analysis.score_range import ScoreRange
+from connectx.analysis.solved_cache import CachedRange, SolvedCache
+from connectx.analysis.solvers import make_solver, native_unavailable_reason
+from connectx.analysis.text_report import render_text
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 POSITIONS = REPOSITORY / "positions"
-BOOK_CHECKPOINT = REPOSITORY / "book" / "checkpoint" / "solved.jsonl"
+BOOK_CHECKPOINT = REPOSITORY / "connectx" / "book" / "checkpoint" / "solved.jsonl"
 OTHER_BOARDS = REPOSITORY / "benchmarks" / "evaluation_positions.txt"
 """Exactly solved positions of 7x7 and 8x7: ``BOARD MOVES SCORE`` a line."""
 
@@ -85,8 +85,8 @@ def test_a_game_value_refuses_illegal_moves_and_wide_boards() -> None:
 
 
 def test_a_harness_record_is_read_from_a_run_directory(tmp_path: Path) -> None:
-    from harness.engine import BoardConfig
-    from harness.game import GameRecord
+    from evaluation.engine import BoardConfig
+    from evaluation.game import GameRecord
 
     records = [GameRecord(index, ("a", "b"), BoardConfig(5, 6, 4), 0, (), moves, None, ("DONE", "DONE"), "draw")
                for index, moves in ((0, (0, 1, 2)), (3, (5, 5, 0)))]
@@ -154,7 +154,7 @@ def test_a_faulted_action_is_not_a_move() -> None:
 
 @pytest.mark.games
 def test_an_episode_written_by_connectx_play_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from cli.main import main
+    from connectx.cli.main import main
 
     path = tmp_path / "game.json"
     assert main(["play", "random", "kaggle:random", "--seed", "4", "--json", str(path)]) == 0

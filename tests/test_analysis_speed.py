@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from analysis.solvers import native_unavailable_reason
-from cli.main import main
+from connectx.analysis.solvers import native_unavailable_reason
+from connectx.cli.main import main
 
 REPO = Path(__file__).resolve().parents[1]
 BOARD = ["--rows", "4", "--columns", "5", "--inarow", "4"]

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-import cli.analyze
-from analysis.solvers import native_unavailable_reason
-from cli.main import main
+import connectx.cli.analyze
+from connectx.analysis.solvers import native_unavailable_reason
+from connectx.cli.main import main
 
 POSITIONS = Path(__file__).resolve().parent.parent / "positions" / "Test_L3_R1"
 """Pons' end-game test set: each line a 7x6 position (1-based digits) and its exact score."""
@@ -224,7 +224,7 @@ def test_json_with_html_keeps_stdout_pure_json(tmp_path: Path, capsys: pytest.Ca
 def test_without_the_compiled_solver_one_notice_and_the_python_solver(monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     moves = POSITIONS.read_text().split()[0]
-    monkeypatch.setattr(cli.analyze, "native_unavailable_reason", lambda rows, columns: "no C compiler found")
+    monkeypatch.setattr(connectx.cli.analyze, "native_unavailable_reason", lambda rows, columns: "no C compiler found")
     status, out, err = run(["analyze", "--moves", moves, "--from-ply", str(len(moves) - 1), "--no-cache"], capsys)
     assert status == 0
     assert err == ("connectx analyze: the compiled solver is unavailable (no C compiler found); "
@@ -261,7 +261,7 @@ def test_ctrl_c_stops_the_analysis_with_exit_130(monkeypatch: pytest.MonkeyPatch
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.analyze, "analyze_game", interrupted)
+    monkeypatch.setattr(connectx.cli.analyze, "analyze_game", interrupted)
     status, out, err = run(["analyze", "--moves", "1213", *SMALL_BOARD, "--cache", str(tmp_path)], capsys)
     assert (status, out) == (130, "")
     assert f"interrupted; the positions solved so far are kept in {tmp_path}" in err

@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from agents.agent_spec import AgentSpec
-from cli.main import main
-from harness.engine import BoardConfig
-from harness.game import GameRecord
-from harness.match import MatchPlan
+from connectx.cli.main import main
+from evaluation.engine import BoardConfig
+from evaluation.game import GameRecord
+from evaluation.match import MatchPlan
 
 GOOD_AGENT = "def agent(observation, configuration):\n    return 0\n"
 RECORD = GameRecord(0, ("random", "kaggle:random"), BoardConfig(), 1, (), (3, 3), None, ("DONE", "DONE"), "draw")
@@ -207,7 +207,7 @@ def test_bad_input_is_one_line_exit_2_and_nothing_written(command: str, argv: li
 
 
 def test_the_table_covers_every_command() -> None:
-    from cli.main import COMMANDS
+    from connectx.cli.main import COMMANDS
 
     assert {command.NAME for command in COMMANDS} <= {case[0] for case in CASES}
     assert len(CASES) >= 30

@@ -21,11 +21,11 @@ from typing import Any
 
 import pytest
 
-from agents.data_files import read_data
-from agents.kaggle_boundary import board_of, mark_of
-from agents.position import Position
+from agents.core.data_files import read_data
+from agents.core.kaggle_boundary import board_of, mark_of
+from agents.core.position import Position
 from agents.registry import REGISTRY
-from cli.main import main
+from connectx.cli.main import main
 from submission.bundler import ENTRY_FUNCTION, build_bundle, build_source, bundle_factory
 from submission.module_graph import BuildError, is_internal
 
@@ -39,7 +39,7 @@ def collector_given_back() -> Iterator[None]:
 
 def kaggle_loader(source: str) -> Any:
     """What Kaggle's loader takes from ``source``: the last callable it binds."""
-    from harness.engine import kaggle_environments
+    from evaluation.engine import kaggle_environments
 
     kaggle_environments()
     from kaggle_environments.agent import get_last_callable
@@ -65,7 +65,7 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
 
 BASE_FILES = {name: textwrap.dedent(text) for name, text in {
     "agents/__init__.py": "",
-    "agents/data_files.py": '''
+    "agents/core/data_files.py": '''
         def read_data(name: str) -> bytes:
             raise AssertionError("the bundle must replace this module")
     ''',
@@ -108,7 +108,7 @@ BASE_FILES = {name: textwrap.dedent(text) for name, text in {
 
         from agents.boundary import describe, field, helper
         from agents.core import Box, helper as core_helper
-        from agents.data_files import read_data
+        from agents.core.data_files import read_data
 
         TABLE_NAME = "table.bin"
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from cli.main import main
-from harness.engine import BoardConfig
-from harness.game import GameSpec, play_game
-from harness.results_store import ResultsStore
+from connectx.cli.main import main
+from evaluation.engine import BoardConfig
+from evaluation.game import GameSpec, play_game
+from evaluation.results_store import ResultsStore
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -96,7 +96,7 @@ def test_a_seeded_play_is_the_game_a_match_plays_with_that_game_seed(tmp_path: P
 def test_a_closed_pipe_ends_the_output_quietly() -> None:
     # `connectx solve < file | head -1`: the reader stops after one line while positions remain.
     lines = (REPO / "positions" / "Test_L3_R1").read_text().splitlines() * 5
-    process = subprocess.Popen([sys.executable, "-m", "cli.main", "solve"], cwd=REPO, stdin=subprocess.PIPE,
+    process = subprocess.Popen([sys.executable, "-m", "connectx.cli.main", "solve"], cwd=REPO, stdin=subprocess.PIPE,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     process.stdin.write("\n".join(lines).encode())

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from agents.exact_search import analyze, solve
-from agents.position import Position
-from agents.transposition_table import TranspositionTable
-from analysis.score_range import ScoreRange
-from cli import solve as solve_command
-from cli.main import main
-from cli.solve import ProgressLine, bound_score, outcome_word, range_text
+from agents.core.position import Position
+from agents.core.transposition_table import TranspositionTable
+from agents.search.exact_search import analyze, solve
+from connectx.analysis.score_range import ScoreRange
+from connectx.cli import solve as solve_command
+from connectx.cli.main import main
+from connectx.cli.solve import ProgressLine, bound_score, outcome_word, range_text
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 HARD = "1111222333"  # an early position pure Python cannot solve in minutes

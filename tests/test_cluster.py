@@ -22,11 +22,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from harness import cluster as cluster_module
-from harness.cluster import ClusterError, ClusterExecutor, ClusterLostError, ClusterTarget, open_cluster
-from harness.game import GameRecord, Watchdog
-from harness.match import MatchSummary, run_match
-from harness.scheduling import InlineExecutor
+from evaluation import cluster as cluster_module
+from evaluation.cluster import ClusterError, ClusterExecutor, ClusterLostError, ClusterTarget, open_cluster
+from evaluation.game import GameRecord, Watchdog
+from evaluation.match import MatchSummary, run_match
+from evaluation.scheduling import InlineExecutor
 
 needs_dask = pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
                                 reason="Dask's distributed is not installed: make install-cluster (make test does it)")
@@ -100,7 +100,7 @@ def test_a_bad_flag_is_one_line_that_gives_both_forms(text: str) -> None:
 
 
 def test_without_a_cluster_dask_is_never_imported() -> None:
-    code = ("import sys; import harness.cluster as c, harness.match, harness.tournament; "
+    code = ("import sys; import evaluation.cluster as c, evaluation.match, evaluation.tournament; "
             "c.ClusterTarget.parse('local:2'); c.ClusterTarget.parse('tcp://h:1'); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -294,7 +294,7 @@ def test_a_lost_scheduler_ends_the_run_clearly_and_resume_finishes_it(
 def test_connectx_match_plays_on_a_local_cluster_like_the_local_pool(tmp_path: Path) -> None:
     """The command's --cluster flag: the same seeded games as the local pool, every game once."""
     pytest.importorskip("distributed")
-    from cli.main import main
+    from connectx.cli.main import main
 
     argv = ["match", "negamax:depth=2", "random", "-n", "6", "--seed", "5"]
     assert main([*argv, "--jobs", "2", "--out", str(tmp_path / "local")]) == 0

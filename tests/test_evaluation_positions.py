@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.exact_search import solve
-from agents.position import Position
-from cli.main import main
+from agents.core.position import Position
+from agents.search.exact_search import solve
+from connectx.cli.main import main
 
 REPO = Path(__file__).resolve().parents[1]
 ROWS, COLUMNS = 5, 6

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.exact_search import solve
-from agents.position import Position
+from agents.core.position import Position
+from agents.search.exact_search import solve
 
 REPO = Path(__file__).resolve().parents[1]
 POSITIONS = REPO / "benchmarks" / "evaluation_positions.txt"

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.anytime_search import iterative_deepening, proofs
-from agents.exact_search import Solution, analyze, prove_at_least, search_depth, solve
-from agents.position import Position
-from agents.scores import finished_score
-from agents.search_time import SearchLimit
-from agents.transposition_table import TranspositionTable
+from agents.core.position import Position
+from agents.core.scores import finished_score
+from agents.core.search_time import SearchLimit
+from agents.core.transposition_table import TranspositionTable
+from agents.search.anytime_search import iterative_deepening, proofs
+from agents.search.exact_search import Solution, analyze, prove_at_least, search_depth, solve
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from agents.paper_heuristics import (
+from agents.core.position import Position, geometry
+from agents.heuristics.paper_heuristics import (
     H1_BROKEN_THREE,
     H1_FEATURES,
     H1_HALF_OPEN_THREE,
@@ -22,7 +23,6 @@ from agents.paper_heuristics import (
     window_score,
     window_weights,
 )
-from agents.position import Position, geometry
 
 PAPER_MATRIX = [  # Kang, Wang & Hu (2019), heuristic 2, top row first
     [3, 4, 5, 7, 5, 4, 3],

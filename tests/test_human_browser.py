@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from analysis.game_analysis import analyze_game
-from analysis.games import game_from_episode
-from analysis.solved_cache import SolvedCache
-from cli.main import main
-from harness.engine import BoardConfig, make_environment
-from human.column_values import ColumnAnalyst
-from human.server import Server, make_server
+from connectx.analysis.game_analysis import analyze_game
+from connectx.analysis.games import game_from_episode
+from connectx.analysis.solved_cache import SolvedCache
+from connectx.cli.main import main
+from connectx.play.column_values import ColumnAnalyst
+from connectx.play.server import Server, make_server
+from evaluation.engine import BoardConfig, make_environment
 
 pytestmark = pytest.mark.games
 

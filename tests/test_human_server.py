@@ -16,14 +16,14 @@ from typing import Any
 
 import pytest
 
-from agents.exact_search import analyze
-from agents.kaggle_boundary import board_of
-from agents.position import Position
-from analysis.games import game_from_episode
-from analysis.solved_cache import SolvedCache
-from harness.engine import BoardConfig, make_environment
-from human.column_values import ColumnAnalyst, describe
-from human.server import MAX_BODY, Server, make_server
+from agents.core.kaggle_boundary import board_of
+from agents.core.position import Position
+from agents.search.exact_search import analyze
+from connectx.analysis.games import game_from_episode
+from connectx.analysis.solved_cache import SolvedCache
+from connectx.play.column_values import ColumnAnalyst, describe
+from connectx.play.server import MAX_BODY, Server, make_server
+from evaluation.engine import BoardConfig, make_environment
 
 
 @pytest.fixture(scope="module")

@@ -23,11 +23,11 @@ from pathlib import Path
 import pytest
 
 from agents.registry import AgentSpecError
-from analysis.games import game_from_episode
-from harness.engine import BoardConfig
-from harness.output_paths import InputError
-from harness.results_store import RunDirectoryError
-from human.terminal import play_in_terminal
+from connectx.analysis.games import game_from_episode
+from connectx.play.terminal import play_in_terminal
+from evaluation.engine import BoardConfig
+from evaluation.output_paths import InputError
+from evaluation.results_store import RunDirectoryError
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -37,10 +37,10 @@ WAIT = 120.0
 CHILD = """
 import sys
 from pathlib import Path
-from analysis.solved_cache import SolvedCache
-from harness.engine import BoardConfig
-from human.column_values import ColumnAnalyst
-from human.terminal import play_in_terminal
+from connectx.analysis.solved_cache import SolvedCache
+from evaluation.engine import BoardConfig
+from connectx.play.column_values import ColumnAnalyst
+from connectx.play.terminal import play_in_terminal
 
 agent, seat, rows, columns, inarow, out = sys.argv[1:7]
 out = Path(out)

@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from agents.kaggle_boundary import (
+from agents.core.kaggle_boundary import (
     Fault,
     FaultKind,
     GuardedAgent,
@@ -18,9 +18,9 @@ from agents.kaggle_boundary import (
     read_position,
     to_column,
 )
-from agents.position import Position
-from agents.search_time import Deadline, OverageBank
-from agents.strategy import MoveStats
+from agents.core.position import Position
+from agents.core.search_time import Deadline, OverageBank
+from agents.core.strategy import MoveStats
 
 CONFIG = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
 

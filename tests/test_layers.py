@@ -16,22 +16,30 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
-EVERYTHING = {"agents", "book", "analysis", "harness", "submission", "papers", "human", "cli"}
+AGENT_LAYERS = ["agents.core", "agents.heuristics", "agents.search", "agents.players"]
+"""``agents``' subpackages, bottom up: each may import those before it (and ``agents``' own modules none of them)."""
+AGENTS = {*AGENT_LAYERS, "agents"}
 MAY_IMPORT: dict[str, set[str]] = {
-    "agents": {"agents"},
-    "book": {"agents", "book"},
-    "analysis": {"agents", "book", "analysis"},
-    "harness": {"agents", "harness"},
-    "submission": {"agents", "submission"},
-    "papers": {"agents", "harness", "papers"},
-    "human": {"agents", "book", "analysis", "harness", "human"},
-    "cli": EVERYTHING,
-    "benchmarks": EVERYTHING - {"cli"},
+    **{layer: set(AGENT_LAYERS[:number + 1]) for number, layer in enumerate(AGENT_LAYERS)},
+    "agents": AGENTS,
+    "submission": AGENTS | {"submission"},
+    "evaluation": AGENTS | {"evaluation"},
+    "connectx.analysis": AGENTS | {"connectx.analysis"},
+    "connectx.book": AGENTS | {"connectx.analysis", "connectx.book"},
+    "connectx.papers": AGENTS | {"evaluation", "connectx.papers"},
+    "connectx.play": AGENTS | {"evaluation", "connectx.analysis", "connectx.play"},
+    "connectx.cli": AGENTS | {"submission", "evaluation", "connectx.analysis", "connectx.book", "connectx.papers",
+                              "connectx.play", "connectx.cli"},
+    "connectx": {"connectx.cli", "connectx"},
+    "benchmarks": AGENTS | {"submission", "evaluation", "connectx.analysis", "connectx.book", "connectx.papers",
+                            "connectx.play", "benchmarks"},
 }
-"""Which of our packages each package (and the benchmark scripts) may import; nothing but cli imports cli."""
+"""Which of our layers each layer (a package, or ``agents``' and ``connectx``' subpackages) may import; only
+``connectx`` itself (``python -m connectx``) imports the command line."""
+EVERYTHING = set(MAY_IMPORT)
 
 KAGGLE_IMPORTERS = {
-    "harness/engine.py",
+    "evaluation/engine.py",
     # Validation runs a submission file with Kaggle's own loader and engine in a separate process
     # that must not see our packages, so it cannot go through the harness: it judges a file, it
     # does not play our games.
@@ -39,8 +47,8 @@ KAGGLE_IMPORTERS = {
 }
 """The only modules that may import kaggle_environments."""
 
-CLI_SHARED = {"cli.options", "cli.progress"}
-"""What command modules may import from cli: the shared options and progress bar, never another command."""
+CLI_SHARED = {"connectx.cli.options", "connectx.cli.progress"}
+"""What command modules may import from the command line: the shared options and progress bar, never another command."""
 
 IMPORTING_CALLS = {"import_module", "__import__"}
 
@@ -57,45 +65,56 @@ def imported_names(path: str, source: str) -> Iterator[tuple[int, str]]:
             base = package[:len(package) - node.level + 1] if node.level else []
             module = ".".join(base + ([node.module] if node.module else []))
             for alias in node.names:
-                # `from cli import match` imports the module cli.match; `from cli.options import X` a name.
-                yield node.lineno, f"{module}.{alias.name}" if "." not in module else module
+                # `from connectx.cli import match` imports a module; `from connectx.cli.options import X` a name.
+                yield node.lineno, f"{module}.{alias.name}" if module in EVERYTHING or "." not in module else module
         elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
             function = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
             if function in IMPORTING_CALLS and isinstance(node.args[0].value, str):
                 yield node.lineno, node.args[0].value
 
 
+def layer_of(name: str) -> str | None:
+    """The layer a dotted module name belongs to (``agents.core.position`` -> ``agents.core``), None if not ours."""
+    parts = name.split(".")
+    if ".".join(parts[:2]) in EVERYTHING:
+        return ".".join(parts[:2])
+    return parts[0] if parts[0] in EVERYTHING else None
+
+
 def violations(path: str, source: str) -> list[str]:
     """What in ``source`` (the text of the module at ``path``, relative to the repository) breaks the layers."""
-    layer = path.split("/")[0]
+    layer = layer_of(path.removesuffix(".py").replace("/", "."))
+    assert layer is not None, f"{path} is in no layer"
     found = []
     for line, name in imported_names(path, source):
-        top = name.split(".")[0]
+        target = layer_of(name)
         where = f"{path}:{line} imports {name}"
-        if top in EVERYTHING and top not in MAY_IMPORT[layer]:
+        if target is not None and target not in MAY_IMPORT[layer]:
             found.append(f"{where}: {layer} may import only {', '.join(sorted(MAY_IMPORT[layer]))}")
-        if top == "kaggle_environments" and path not in KAGGLE_IMPORTERS:
+        if name.split(".")[0] == "kaggle_environments" and path not in KAGGLE_IMPORTERS:
             found.append(f"{where}: only {', '.join(sorted(KAGGLE_IMPORTERS))} may import it")
-        command = ".".join(name.split(".")[:2])
-        if layer == "cli" and top == "cli" and path != "cli/main.py" and command not in CLI_SHARED | {"cli"}:
-            found.append(f"{where}: a command imports no other command; share it through cli.options")
+        command = ".".join(name.split(".")[:3])
+        if (layer == "connectx.cli" and target == "connectx.cli" and path != "connectx/cli/main.py"
+                and command not in CLI_SHARED | {"connectx.cli"}):
+            found.append(f"{where}: a command imports no other command; share it through connectx.cli.options")
     return found
 
 
-def layers() -> list[str]:
-    """Our packages and the benchmark scripts: every top-level folder holding Python code but the tests."""
-    return sorted(path.name for path in REPO.iterdir()
-                  if (path / "__init__.py").is_file() or path.name == "benchmarks")
+def packages() -> list[str]:
+    """Every package of ours (dotted), subpackages included: every folder holding Python code but the tests."""
+    return sorted(str(path.parent.relative_to(REPO)).replace("/", ".") for path in REPO.glob("*/**/__init__.py")
+                  if path.parts[len(REPO.parts)] not in {"tests", ".venv", ".tools"})
 
 
 def modules() -> list[str]:
-    return sorted(str(path.relative_to(REPO)) for layer in layers() for path in (REPO / layer).rglob("*.py"))
+    tops = {package.split(".")[0] for package in packages()}
+    return sorted(str(path.relative_to(REPO)) for top in tops for path in (REPO / top).rglob("*.py"))
 
 
 def test_every_package_has_a_place_in_the_layers() -> None:
-    assert {"agents", "book", "harness", "papers", "submission", "cli", "benchmarks"} <= set(layers())
-    unplaced = set(layers()) - set(MAY_IMPORT)
-    assert not unplaced, f"give {', '.join(sorted(unplaced))} a row in MAY_IMPORT and a place in the README's picture"
+    assert {"agents", "agents.core", "submission", "evaluation", "connectx.cli", "benchmarks"} <= set(packages())
+    unplaced = {package for package in packages() if package not in MAY_IMPORT and layer_of(package) is None}
+    assert not unplaced, f"give {', '.join(sorted(unplaced))} a row in MAY_IMPORT and a place in docs/architecture.md"
 
 
 def test_no_module_imports_across_the_layers() -> None:
@@ -112,22 +131,25 @@ def test_exactly_the_allowed_modules_import_kaggle_environments() -> None:
 
 
 @pytest.mark.parametrize("path, source, problem", [
-    ("agents/position.py", "from harness.engine import BoardConfig", "agents may import only agents"),
-    ("agents/solver_agent.py", "def f():\n    import book.native\n", "imports book.native"),
-    ("book/generate.py", "from submission.bundler import build_bundle", "book may import only agents, book"),
-    ("book/generate.py", "from harness import game", "imports harness.game"),
-    ("harness/match.py", "from papers import runner", "harness may import only agents, harness"),
-    ("harness/match.py", "from cli.options import InputError", "imports cli.options"),
-    ("papers/runner.py", "import cli.main", "papers may import only"),
-    ("submission/bundler.py", "from cli import build", "imports cli.build"),
-    ("benchmarks/speed.py", "from cli.main import main", "imports cli.main"),
-    ("analysis/games.py", "from harness.game import GameRecord", "analysis may import only"),
-    ("harness/game.py", "import kaggle_environments", "only harness/engine.py"),
-    ("harness/game.py", "from kaggle_environments.agent import build_agent", "only harness/engine.py"),
-    ("papers/runner.py", "importlib.import_module('kaggle_environments.utils')", "only harness/engine.py"),
-    ("cli/match.py", "from cli.play import board_config", "a command imports no other command"),
-    ("cli/tournament.py", "from cli import match", "a command imports no other command"),
-    ("cli/options.py", "from . import play", "a command imports no other command"),
+    ("agents/core/position.py", "from evaluation.engine import BoardConfig", "agents.core may import only agents.core"),
+    ("agents/core/position.py", "from agents.search.exact_search import solve", "agents.core may import only"),
+    ("agents/heuristics/window_table.py", "from agents.players import mcts", "agents.heuristics may import only"),
+    ("agents/players/solver_agent.py", "def f():\n    import connectx.analysis.native\n", "imports connectx.analysis"),
+    ("agents/players/solver_agent.py", "from agents.registry import REGISTRY", "agents.players may import only"),
+    ("connectx/book/generate.py", "from submission.bundler import build_bundle", "connectx.book may import only"),
+    ("connectx/book/generate.py", "from evaluation import game", "imports evaluation.game"),
+    ("evaluation/match.py", "from connectx.papers import runner", "evaluation may import only"),
+    ("evaluation/match.py", "from connectx.cli.options import InputError", "imports connectx.cli.options"),
+    ("connectx/papers/runner.py", "import connectx.cli.main", "connectx.papers may import only"),
+    ("submission/bundler.py", "from connectx.cli import build", "imports connectx.cli.build"),
+    ("benchmarks/speed.py", "from connectx.cli.main import main", "imports connectx.cli.main"),
+    ("connectx/analysis/games.py", "from evaluation.game import GameRecord", "connectx.analysis may import only"),
+    ("evaluation/game.py", "import kaggle_environments", "only evaluation/engine.py"),
+    ("evaluation/game.py", "from kaggle_environments.agent import build_agent", "only evaluation/engine.py"),
+    ("connectx/papers/runner.py", "importlib.import_module('kaggle_environments.utils')", "only evaluation/engine.py"),
+    ("connectx/cli/match.py", "from connectx.cli.play import board_config", "a command imports no other command"),
+    ("connectx/cli/tournament.py", "from connectx.cli import match", "a command imports no other command"),
+    ("connectx/cli/options.py", "from . import play", "a command imports no other command"),
 ])
 def test_the_checker_catches_each_kind_of_bad_import(path: str, source: str, problem: str) -> None:
     (found,) = violations(path, source)
@@ -135,14 +157,17 @@ def test_the_checker_catches_each_kind_of_bad_import(path: str, source: str, pro
 
 
 @pytest.mark.parametrize("path, source", [
-    ("harness/engine.py", "import kaggle_environments"),
+    ("evaluation/engine.py", "import kaggle_environments"),
     ("submission/isolated_runner.py", "from kaggle_environments.agent import get_last_callable"),
-    ("cli/main.py", "from cli import agents, match, play"),
-    ("cli/match.py", "from cli.options import InputError\nfrom cli.progress import play_with_progress"),
-    ("cli/report.py", "from papers.runner import run_experiments\nfrom harness.match import MatchResult"),
-    ("papers/runner.py", "from harness.match import play_match\nfrom agents.agent_spec import AgentSpec"),
-    ("human/session.py", "from analysis.games import Game\nfrom harness.game import play_game"),
-    ("agents/solver_agent.py", "from . import position\nimport random"),
+    ("connectx/cli/main.py", "from connectx.cli import agents, match, play"),
+    ("connectx/__main__.py", "from connectx.cli.main import main"),
+    ("agents/registry.py", "from agents.players import mcts\nfrom agents.core.strategy import Strategy"),
+    ("connectx/cli/match.py", "from connectx.cli.options import InputError\nfrom connectx.cli import progress"),
+    ("connectx/cli/report.py", "from connectx.papers.runner import run_experiments\nfrom evaluation import match"),
+    ("connectx/papers/runner.py", "from evaluation.match import play_match\nfrom agents.agent_spec import AgentSpec"),
+    ("connectx/play/session.py", "from connectx.analysis.games import Game\nfrom evaluation.game import play_game"),
+    ("agents/players/solver_agent.py", "from agents.search import exact_search\nimport random"),
+    ("agents/search/exact_search.py", "from . import move_order\nfrom agents.heuristics import zugzwang"),
 ])
 def test_the_checker_allows_what_the_layers_allow(path: str, source: str) -> None:
     assert violations(path, source) == []

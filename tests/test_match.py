@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from agents.agent_spec import AgentSpec
-from agents.position import Position
-from harness.engine import BoardConfig
-from harness.game import ABORTED, GameRecord, GameSpec
-from harness.match import MatchPlan, Sprt, random_opening, run_match, summarize
-from harness.scheduling import InlineExecutor
+from agents.core.position import Position
+from evaluation.engine import BoardConfig
+from evaluation.game import ABORTED, GameRecord, GameSpec
+from evaluation.match import MatchPlan, Sprt, random_opening, run_match, summarize
+from evaluation.scheduling import InlineExecutor
 
 
 def fake_game(winner_name: str | None = None, fault: str | None = None):
@@ -139,7 +139,7 @@ def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
 
 
 def test_a_directory_with_results_needs_resume_and_the_same_plan(tmp_path: Path) -> None:
-    from harness.results_store import RunDirectoryError
+    from evaluation.results_store import RunDirectoryError
 
     run_match("negamax", "random", 2, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path)
     with pytest.raises(RunDirectoryError, match="--resume"):

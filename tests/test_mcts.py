@@ -11,12 +11,12 @@ import time
 
 import pytest
 
-from agents import mcts
-from agents.kaggle_boundary import board_of, mark_of
-from agents.mcts import DRAW, LOSS, WIN, MctsStrategy, Node, TreeSearch, choose_child, rollout, ucb
-from agents.position import Position
+from agents.core.kaggle_boundary import board_of, mark_of
+from agents.core.position import Position
+from agents.core.search_time import Deadline
+from agents.players import mcts
+from agents.players.mcts import DRAW, LOSS, WIN, MctsStrategy, Node, TreeSearch, choose_child, rollout, ucb
 from agents.registry import REGISTRY
-from agents.search_time import Deadline
 
 
 def forced_wins_in_two(position: Position) -> set[int]:

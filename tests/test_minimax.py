@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 
 from agents.agent_spec import AgentSpec
-from agents.kaggle_boundary import GuardedAgent
-from agents.minimax import WIN_OFFSET, MinimaxSearch, MinimaxStrategy, adaptive_depth, check_board
-from agents.paper_heuristics import h1, h2, window_score, window_weights
-from agents.position import Position, geometry
+from agents.core.kaggle_boundary import GuardedAgent
+from agents.core.position import Position, geometry
+from agents.core.scores import beyond, win_score
+from agents.core.search_time import Deadline
+from agents.heuristics.paper_heuristics import h1, h2, window_score, window_weights
+from agents.players.minimax import WIN_OFFSET, MinimaxSearch, MinimaxStrategy, adaptive_depth, check_board
 from agents.registry import REGISTRY
-from agents.scores import beyond, win_score
-from agents.search_time import Deadline
-from harness.engine import BoardConfig, Outcome, run_game
+from evaluation.engine import BoardConfig, Outcome, run_game
 
 
 def built(text: str) -> GuardedAgent:

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from agents.exact_search import solve
-from agents.position import Position
+from agents.core.position import Position
+from agents.search.exact_search import solve
 
 if not (shutil.which("cc") or shutil.which("gcc")):
     pytest.skip("no C compiler: the book's C solver cannot be built", allow_module_level=True)
 
-from book.native import NativeSolver, build_library, fits  # noqa: E402
+from connectx.analysis.native import NativeSolver, build_library, fits  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 POSITIONS = REPOSITORY / "positions" / "Test_L2_R1"

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.exact_search import solve
-from agents.opening_book import decode_opening_book, load_opening_book
-from agents.position import Position
-from agents.search_time import SearchLimit
+from agents.core.position import Position
+from agents.core.search_time import SearchLimit
+from agents.players.opening_book import decode_opening_book, load_opening_book
+from agents.search.exact_search import solve
 
-SAMPLE_PATH = Path(__file__).resolve().parent.parent / "book" / "book_sample.json"
+SAMPLE_PATH = Path(__file__).resolve().parent.parent / "connectx" / "book" / "book_sample.json"
 CENTRE_ORDER = (3, 2, 4, 1, 5, 0, 6)
 
 

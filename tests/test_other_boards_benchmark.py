@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.results_store import ResultsStore
+from evaluation.results_store import ResultsStore
 
 REPO = Path(__file__).resolve().parents[1]
 

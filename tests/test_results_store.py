@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from harness.engine import BoardConfig
-from harness.game import NO_STATS, GameRecord
-from harness.results_store import ResultsStore, RunDirectoryError
+from evaluation.engine import BoardConfig
+from evaluation.game import NO_STATS, GameRecord
+from evaluation.results_store import ResultsStore, RunDirectoryError
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -124,7 +124,7 @@ SLOW_AGENT = """
 
 
 def match_command(out: Path, agent: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "cli.main", "match", "random", str(agent), "-n", "8", "--jobs", "2",
+    return [sys.executable, "-m", "connectx.cli.main", "match", "random", str(agent), "-n", "8", "--jobs", "2",
             "--rows", "4", "--columns", "5", "--inarow", "4", "--out", str(out), *extra]
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import math
 
 from agents.agent_spec import AgentSpec
-from harness.game import GameRecord
-from harness.match import MatchPlan, MatchSummary, summarize
-from harness.results_text import elo_estimate, elo_text, match_table, pairings_table, ratings_table, running_line
-from harness.statistics import Interval, Rating
-from harness.tournament import TournamentSummary
+from evaluation.game import GameRecord
+from evaluation.match import MatchPlan, MatchSummary, summarize
+from evaluation.results_text import elo_estimate, elo_text, match_table, pairings_table, ratings_table, running_line
+from evaluation.statistics import Interval, Rating
+from evaluation.tournament import TournamentSummary
 
 AGENTS = {"a": "random", "b": "negamax"}
 """The match's agent A ("a") and agent B ("b")."""

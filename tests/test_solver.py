@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from agents import solver_agent
-from agents.anytime_search import iterative_deepening
-from agents.exact_search import MAX_SEARCH_PLIES, SearchTooDeep, solve
-from agents.kaggle_boundary import GuardedAgent, board_of, mark_of
-from agents.opening_book import OpeningBook
-from agents.position import Position, geometry
+from agents.core.kaggle_boundary import GuardedAgent, board_of, mark_of
+from agents.core.position import Position, geometry
+from agents.core.search_time import Deadline, SearchLimit, clock_check_mask
+from agents.players import solver_agent
+from agents.players.opening_book import OpeningBook
+from agents.players.solver_agent import SolverStrategy
 from agents.registry import REGISTRY
-from agents.search_time import Deadline, SearchLimit, clock_check_mask
-from agents.solver_agent import SolverStrategy
-from harness.game import GameSpec, play_game
+from agents.search.anytime_search import iterative_deepening
+from agents.search.exact_search import MAX_SEARCH_PLIES, SearchTooDeep, solve
+from evaluation.game import GameSpec, play_game
 
 
 def make_agent(**params: Any) -> GuardedAgent:

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from agents.agent_spec import AgentSpec
-from harness.game import GameRecord, GameSpec
-from harness.results_text import cross_table, ratings_table
-from harness.scheduling import InlineExecutor
-from harness.tournament import TournamentPlan, run_tournament
+from evaluation.game import GameRecord, GameSpec
+from evaluation.results_text import cross_table, ratings_table
+from evaluation.scheduling import InlineExecutor
+from evaluation.tournament import TournamentPlan, run_tournament
 
 STRENGTH = {"negamax": 3, "random": 2, "kaggle:random": 1}
 

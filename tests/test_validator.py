@@ -18,7 +18,7 @@ import pytest
 
 from agents.agent_spec import AgentSpec
 from agents.registry import REGISTRY
-from cli.main import main
+from connectx.cli.main import main
 from submission import isolated_runner
 from submission.bundler import build_bundle
 from submission.module_graph import PROJECT_ROOT
@@ -134,11 +134,11 @@ def test_the_isolation_check_sees_our_packages_where_they_are_importable() -> No
 
 def test_a_file_that_fails_to_load_is_reported(tmp_path: Path) -> None:
     path = tmp_path / "broken.py"
-    path.write_text("from agents.position import Position\n" + FIRST_LEGAL)
+    path.write_text("from agents.core.position import Position\n" + FIRST_LEGAL)
     report = validate_file(path, compare=False)
     failed = report.failures()
     assert [check.name for check in failed] == ["(a) Kaggle's loader"]
-    assert "Invalid raw Python" in failed[0].detail and "from agents.position import Position" in failed[0].detail
+    assert "Invalid raw Python" in failed[0].detail and "from agents.core.position import Position" in failed[0].detail
     assert "connectx build" in failed[0].fix
 
 

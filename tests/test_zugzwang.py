@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from agents.exact_search import solve
-from agents.position import Position, geometry
-from agents.zugzwang import fill_up_game
+from agents.core.position import Position, geometry
+from agents.heuristics.zugzwang import fill_up_game
+from agents.search.exact_search import solve
 
 SEVEN_BY_SIX = geometry(6, 7, 4)
 

@@ -4,7 +4,7 @@ Needs tmux, Debian's chromium and chromium-driver, and the dev dependencies (Sel
 
 * ``terminal-game.png``: ``play_in_terminal`` in a tmux pane, a few moves and ``h``, captured with
   its colours (``tmux capture-pane -e``), turned into HTML and photographed by headless Chromium;
-* ``page-analysis.png``: the page mid-game against ``solver`` with the analysis switched on;
+* ``page-connectx.analysis.png``: the page mid-game against ``solver`` with the analysis switched on;
 * ``page-upload.png``: the analysis of an uploaded episode (negamax against random), flagged moves in red.
 """
 
@@ -28,8 +28,8 @@ from selenium.webdriver.support.wait import WebDriverWait
 REPOSITORY = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPOSITORY))
 
-from harness.engine import BoardConfig, run_game  # noqa: E402
-from human.server import make_server  # noqa: E402
+from connectx.play.server import make_server  # noqa: E402
+from evaluation.engine import BoardConfig, run_game  # noqa: E402
 
 IMAGES = REPOSITORY / "docs" / "images"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -41,8 +41,8 @@ COLOURS = {30: "#000", 31: "#c33", 32: "#3a3", 33: "#cc3", 34: "#36c", 35: "#c3c
 TERMINAL_GAME = """
 import sys, tempfile
 from pathlib import Path
-from harness.engine import BoardConfig
-from human.terminal import play_in_terminal
+from evaluation.engine import BoardConfig
+from connectx.play.terminal import play_in_terminal
 out = Path(tempfile.mkdtemp())
 sys.exit(play_in_terminal("negamax:seed=3", 0, BoardConfig(), out / "run", colour=True))
 """
@@ -135,7 +135,7 @@ def screenshot_page(driver: webdriver.Chrome, url: str) -> None:
     driver.find_element(By.ID, "analysis-switch").click()
     wait.until(lambda page: page.find_elements(By.CSS_SELECTOR, "#values .value[data-lower]"))
     time.sleep(0.5)
-    driver.find_element(By.TAG_NAME, "html").screenshot(str(IMAGES / "page-analysis.png"))
+    driver.find_element(By.TAG_NAME, "html").screenshot(str(IMAGES / "page-connectx.analysis.png"))
 
 
 def screenshot_upload(driver: webdriver.Chrome, url: str) -> None:
@@ -165,7 +165,7 @@ def main() -> None:
         driver.quit()
         server.shutdown()
         server.app.close()
-    for name in ("terminal-game.png", "page-analysis.png", "page-upload.png"):
+    for name in ("terminal-game.png", "page-connectx.analysis.png", "page-upload.png"):
         print(f"wrote {IMAGES / name}")
 
 

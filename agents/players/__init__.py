@@ -1,0 +1,1 @@
+"""The agents, one module each (``solver``, ``minimax``, ``negamax``, ``mcts``, ``random``), and ``solver``'s book."""

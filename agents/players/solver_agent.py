@@ -1,0 +1,154 @@
+"""``solver``: the opening book, then a search that plays perfectly wherever it can prove the result.
+
+Each move, in order:
+
+1. on 7x6x4, the opening book's move when it knows the position (perfect play in the opening,
+   which no pure-Python search can prove within 2 s); the agent works the same without a book;
+   on every other board, ``open_board_play`` instead of the steps below: a principal-variation
+   search with an open-line and zugzwang evaluation, proofs once they are within reach, and
+   overage only where it changes the move (``open_board=False`` keeps the steps below on every
+   board: the solver before issue 15, kept for comparisons);
+2. ``anytime_search.iterative_deepening`` within the move's time: depth-limited iterations with
+   a threat evaluation for the first ``HEURISTIC_SHARE`` of it, then for the rest a proof that
+   the position is won (else at least drawn) and the exact solve;
+3. when nothing is proven yet and the move may draw on the overage bank (on Kaggle's clock: the
+   guard gives a move capped at a ``time_budget`` no bank), the proofs once more with a slice of
+   the bank, where a proof is worth the most: once a fifth of the board is filled, since earlier
+   positions rarely finish.
+
+The transposition table lives in the strategy for the whole game, so the proofs of one move
+speed up the next; it is emptied on a new game or a new board size.
+"""
+
+from __future__ import annotations
+
+import time
+
+from agents.core.position import Geometry, Position
+from agents.core.search_result import SearchCounts, SearchResult, last_of
+from agents.core.search_time import Deadline, SearchLimit
+from agents.core.strategy import MoveStats
+from agents.core.transposition_table import DEFAULT_CAPACITY, TranspositionTable
+from agents.players.opening_book import OpeningBook, load_opening_book
+from agents.search.anytime_search import iterative_deepening, proofs
+from agents.search.exact_search import MAX_SEARCH_PLIES
+from agents.search.open_board_play import OpenBoardPlay, move_source
+
+HEURISTIC_SHARE = 0.15
+"""Share of a move's time given to the depth-limited iterations before the proofs start.
+
+Small, because past the opening book a proof within the move's time is what wins games, and
+the depth-limited move is only the fallback when none comes."""
+
+OVERAGE_SHARE = 0.25
+"""Share of the remaining overage bank one move may take to finish a proof."""
+
+MAX_OVERAGE_PER_MOVE = 8.0
+"""Seconds of overage one move may take at most, so the bank lasts for several hard moves."""
+
+OVERAGE_FROM_FILLED = 0.2
+"""The overage bank is touched only once this share of the board is filled."""
+
+BOOK_GEOMETRY = (6, 7, 4)
+
+
+class SolverStrategy:
+    """Book, then iterative deepening and exact solving, with one table for the game."""
+
+    def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
+                 table_capacity: int | None = None, use_book: bool = True, open_board: bool = True) -> None:
+        if time_budget is not None and time_budget <= 0:
+            raise ValueError(f"solver time_budget {time_budget}: expected a positive number of seconds per move")
+        if max_nodes is not None and max_nodes < 1:
+            raise ValueError(f"solver max_nodes {max_nodes}: expected a positive number of nodes per move")
+        self.time_budget = time_budget
+        self.max_nodes = max_nodes
+        self.table = TranspositionTable(DEFAULT_CAPACITY if table_capacity is None else table_capacity)
+        # Loaded now, not inside a move: decoding takes about 0.3 s, more than a short actTimeout
+        # leaves a move (on Kaggle a submission is made while its first move's clock already runs).
+        self._book = _load_book() if use_book else None
+        self._geometry: Geometry | None = None
+        self._open_board = OpenBoardPlay(time_budget, max_nodes, table_capacity=table_capacity) if open_board else None
+        self.last_stats: MoveStats = {}
+
+    def choose(self, position: Position, deadline: Deadline) -> int:
+        if position.geometry != self._geometry:
+            self.table.clear()
+            self._geometry = position.geometry
+        booked = self._book_move(position)
+        if booked is not None:
+            self.last_stats = {"nodes": 0, "depth": 0, "evaluations": 0, "source": "book"}
+            return booked
+        if self._open_board is not None and _board_of(position) != BOOK_GEOMETRY:
+            column = self._open_board.choose(position, deadline)
+            self.last_stats = self._open_board.last_stats
+            return column
+        counts = SearchCounts()
+        last = last_of(iterative_deepening(position, self.table, *self._limits(deadline), counts=counts))
+        if last is not None and not last.proven and self.max_nodes is None:
+            last = self._with_overage(position, deadline, counts) or last
+        self.last_stats = {"nodes": counts.nodes, "depth": last.depth if last else 0, "evaluations": counts.evaluations,
+                           "source": move_source(last)}
+        return last.column if last is not None else position.legal_columns()[0]
+
+    def reset(self) -> None:
+        self.table.clear()
+        if self._open_board is not None:
+            self._open_board.reset()
+
+    def _limits(self, deadline: Deadline) -> tuple[SearchLimit, SearchLimit]:
+        """``(exact, heuristic)`` limits: node counts when capped (reproducible), else the clock."""
+        if self.max_nodes is not None:
+            heuristic_nodes = max(1, int(HEURISTIC_SHARE * self.max_nodes))
+            return SearchLimit(max_nodes=self.max_nodes - heuristic_nodes), SearchLimit(max_nodes=heuristic_nodes)
+        started = time.perf_counter()
+        stop_at = deadline.expires_at
+        return SearchLimit(stop_at), SearchLimit(started + HEURISTIC_SHARE * max(0.0, stop_at - started))
+
+    def _with_overage(self, position: Position, deadline: Deadline, counts: SearchCounts) -> SearchResult | None:
+        """The proofs' last result with a slice of the overage bank, or None if nothing is proven again."""
+        empty = position.geometry.cells - position.moves
+        if position.moves < OVERAGE_FROM_FILLED * position.geometry.cells or empty > MAX_SEARCH_PLIES:
+            return None  # too early to prove anything, or too big a board for the proofs to run
+        slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
+        if slice_ <= 0:
+            return None  # no bank: Kaggle's is empty, or the guard capped the move at a time budget
+        return last_of(proofs(position, self.table, deadline.extended(slice_).limit(), counts))
+
+    def _book_move(self, position: Position) -> int | None:
+        if self._book is None or _board_of(position) != BOOK_GEOMETRY:
+            return None
+        shape = position.geometry
+        column = self._book.move_for(shape.rows, shape.columns, shape.inarow, position.current, position.mask)
+        if column is None or not position.can_play(column):
+            return None
+        return column
+
+
+def _board_of(position: Position) -> tuple[int, int, int]:
+    """``(rows, columns, inarow)`` of ``position``'s board, as ``BOOK_GEOMETRY`` writes it."""
+    shape = position.geometry
+    return shape.rows, shape.columns, shape.inarow
+
+
+def _load_book() -> OpeningBook | None:
+    try:
+        return load_opening_book()
+    except Exception:  # a missing or damaged book must cost the book, never the game
+        return None
+
+
+def make_strategy(time_budget: float | None = None, seed: int | None = None, max_nodes: int | None = None,
+                  use_book: bool = True, table_size: int | None = None, open_board: bool = True) -> SolverStrategy:
+    """The solver agent.
+
+    ``time_budget`` caps the seconds per move (default: Kaggle's ``actTimeout`` less the safety
+    margin, plus slices of the overage bank). ``max_nodes`` searches a fixed number of nodes per
+    move instead of watching the clock, which makes games reproducible (choose a cap that fits
+    the time limit). ``table_size`` bounds every transposition table in entries (default: each
+    table's own, about 250 MB at most). The search has no randomness: ``seed`` is accepted like
+    every agent's, and the same position always gets the same move under ``max_nodes``.
+    ``open_board=false`` plays boards other than 7x6x4 as 7x6x4 past its book (the solver before
+    issue 15, kept for the benchmarks' comparison).
+    """
+    return SolverStrategy(time_budget, max_nodes, table_size, use_book, open_board)

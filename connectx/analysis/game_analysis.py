@@ -1,0 +1,208 @@
+"""The analysis of a game: at every ply, the proven value of every column, and the moves that threw an outcome away.
+
+Scores are the side to move's, in the benchmark files' convention (positive wins, larger sooner;
+0 draws; negative loses). A column's value is minus the score of the position it leads to, so
+each ply searches the positions one move ahead, each within a share of the ply's time limit; a
+search the limit cuts short leaves the range it proved. The plies are analysed from the last one
+back: the position a move reached has then been analysed already, so the cache holds its value
+and the column played needs no search, and the solver's table holds the late positions that the
+early ones' searches run into.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agents.core.position import Position
+from agents.core.scores import win_score
+from connectx.analysis.games import Game
+from connectx.analysis.score_range import ScoreRange, best_of
+from connectx.analysis.solved_cache import SolvedCache
+from connectx.analysis.solvers import Solver, make_solver
+
+DEFAULT_SECONDS = 3.0
+"""The default time limit of one position (one ply): the searches of all its columns share it."""
+
+Progress = Callable[[int, int], None]
+"""``progress(plies_done, plies_total)``, called after each ply (a progress bar's update)."""
+
+
+@dataclass(frozen=True)
+class PlyAnalysis:
+    """The position before move ``ply`` (counted from 0), the ``column`` played there (0-based), and
+    ``values``: the proven range of playing each column, the side to move's view, None for a full column.
+    ``known`` is the position's own value as proven elsewhere (the book, an earlier analysis), which
+    columns whose searches ran out of time may not show."""
+
+    ply: int
+    column: int
+    values: tuple[ScoreRange | None, ...]
+    known: ScoreRange | None = None
+
+    @property
+    def ranges(self) -> list[ScoreRange]:
+        """The values of the playable columns."""
+        return [value for value in self.values if value is not None]
+
+    @property
+    def exact(self) -> bool:
+        """Whether every playable column's score is exact."""
+        return all(value.exact for value in self.ranges)
+
+    @property
+    def scores(self) -> tuple[int | None, ...]:
+        """Every column's exact score; None for a full column or a score only bounded."""
+        return tuple(value.score if value is not None else None for value in self.values)
+
+    @property
+    def before(self) -> ScoreRange:
+        """The value of the position before the move: its best column's, narrowed by what was known of it."""
+        best = best_of(self.ranges)
+        return best if self.known is None else best.intersect(self.known)
+
+    @property
+    def after(self) -> ScoreRange:
+        """The value of the move played (still the mover's view)."""
+        value = self.values[self.column]
+        assert value is not None, "the column played was playable"
+        return value
+
+    @property
+    def best_columns(self) -> tuple[int, ...]:
+        """The columns proven to reach the position's proven value (with exact scores: the best ones)."""
+        floor = best_of(self.ranges).lower  # the columns' own floor: ``known`` may prove more than any column
+        return tuple(column for column, value in enumerate(self.values) if value is not None and value.lower == floor)
+
+    def describe_best(self) -> str:
+        """The best columns for people, 1-based with their values: ``4 (win +3), 5 (win +3)``."""
+        return ", ".join(f"{column + 1} ({value.describe()})" for column in self.best_columns
+                         if (value := self.values[column]) is not None)
+
+    @property
+    def changed_outcome(self) -> bool:
+        """Whether the move provably lowered the outcome: a win thrown to a draw or a loss, a draw to a loss.
+
+        With exact scores: the move's score has a lower sign than the best column's.
+        """
+        return self.after.highest_outcome < self.before.lowest_outcome
+
+    def to_json(self) -> dict[str, Any]:
+        """The ply as the ``--json`` schema gives it; ``bounds`` (``[lower, upper]`` per column) only when not exact."""
+        data: dict[str, Any] = {"ply": self.ply, "column": self.column, "scores": list(self.scores),
+                                "exact": self.exact, "changed_outcome": self.changed_outcome}
+        if not self.exact:
+            data["bounds"] = [[value.lower, value.upper] if value is not None else None for value in self.values]
+        return data
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """A game and the analysis of each of its plies, in order."""
+
+    game: Game
+    plies: tuple[PlyAnalysis, ...]
+
+    @property
+    def flagged(self) -> tuple[PlyAnalysis, ...]:
+        """The plies whose move changed the outcome."""
+        return tuple(ply for ply in self.plies if ply.changed_outcome)
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"moves": "4453...", "config": {...}, "plies": [...]}``: the analysis for tools."""
+        game = self.game
+        return {"moves": game.digits, "config": {"rows": game.rows, "columns": game.columns, "inarow": game.inarow},
+                "plies": [ply.to_json() for ply in self.plies]}
+
+
+def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | None = None,
+                 cache: SolvedCache | None = None, progress: Progress | None = None,
+                 first_ply: int = 0) -> GameAnalysis:
+    """Every ply of ``game`` with every column's proven value, each position searched for at most ``seconds``.
+
+    ``solver`` defaults to ``solvers.make_solver`` for the board and ``cache`` to the persistent
+    one in ``out/analysis-cache/``; what this function creates, it closes. ``first_ply`` skips
+    the plies before it (an opening not worth the time).
+    """
+    if not 0 <= first_ply <= len(game.moves):
+        raise ValueError(f"first ply {first_ply}: the game has plies 0 to {len(game.moves) - 1}")
+    own_solver = solver is None
+    own_cache = cache is None
+    solver = solver if solver is not None else make_solver(game.rows, game.columns, game.inarow)
+    cache = cache if cache is not None else SolvedCache()
+    try:
+        positions = list(game.positions())
+        digits = game.digits
+        plies: list[PlyAnalysis] = []
+        for ply in range(len(game.moves) - 1, first_ply - 1, -1):
+            plies.append(_analyze_ply(positions[ply], ply, game.moves[ply], digits[:ply], seconds, solver, cache))
+            if progress is not None:
+                progress(len(plies), len(game.moves) - first_ply)
+    finally:
+        if own_solver:
+            solver.close()
+        if own_cache:
+            cache.close()
+    return GameAnalysis(game, tuple(reversed(plies)))
+
+
+def column_values(position: Position, moves: str | None, seconds: float, solver: Solver,
+                  cache: SolvedCache) -> tuple[ScoreRange | None, ...]:
+    """Every column's range (None for a full column): wins and full boards at once, then the cache,
+    then the solver within a share of ``seconds`` on what is left.
+
+    ``moves`` is the position as a move string (the C solver's input), None on a board of ten
+    columns or more, where no such string exists.
+    """
+    values: list[ScoreRange | None] = [None] * position.geometry.columns
+    pending: list[tuple[int, Position, ScoreRange]] = []
+    for column in range(position.geometry.columns):
+        if not position.can_play(column):
+            continue
+        if position.is_winning_move(column):
+            values[column] = ScoreRange.exactly(win_score(position.geometry, position.moves))
+            continue
+        child = position.play(column)
+        if child.is_full():
+            values[column] = ScoreRange.exactly(0)
+            continue
+        known = ScoreRange.possible(child)
+        cached = cache.get(child)
+        if cached is not None:
+            known = known.intersect(cached.range)
+            if cached.settles(seconds, solver.name):
+                values[column] = known.negated()
+                continue
+        pending.append((column, child, known))
+    deadline = time.perf_counter() + seconds  # after the lookups: the first one may load the book's index
+    for index, (column, child, known) in enumerate(pending):
+        now = time.perf_counter()
+        proven = known
+        if now < deadline:
+            # Up to half of what is left (all of it for the last column): one hard column cannot starve
+            # the others, and an easy one leaves its time to them. Equal shares were worse: the C
+            # solver's worker is killed at a deadline, losing its table, and small shares made every
+            # column of a middling position time out in turn, each from a cold table.
+            share = now + (deadline - now) / (1 if index == len(pending) - 1 else 2)
+            proven = solver.bound(child, moves + str(column + 1) if moves is not None else "", known, share)
+        # Recorded as tried even when the ply's time ran out before it: the same limit would not do
+        # better next time, and a repeated analysis must be instant.
+        cache.put(child, proven, seconds, solver.name)
+        values[column] = proven.negated()
+    return tuple(values)
+
+
+def _analyze_ply(position: Position, ply: int, played: int, moves: str, seconds: float, solver: Solver,
+                 cache: SolvedCache) -> PlyAnalysis:
+    """One ply's column values, each searched (within a share of ``seconds``) unless the cache settles it.
+
+    The position ``moves`` reached is cached with its value, so the ply before finds the value of
+    the column played there without a search.
+    """
+    cached = cache.get(position)
+    known = cached.range if cached is not None else None
+    analysis = PlyAnalysis(ply, played, column_values(position, moves, seconds, solver, cache), known)
+    cache.put(position, analysis.before, seconds, solver.name)
+    return analysis

@@ -1,0 +1,188 @@
+"""A game to analyse, read from any of the three forms people have: one ``Game`` value.
+
+* a Kaggle episode JSON: what kaggle-environments' ``env.toJSON()`` writes, the file Kaggle
+  offers for every leaderboard episode and ``connectx play --json`` saves;
+* one of the harness's game records: a line of a run directory's ``games.jsonl``;
+* a move string of 1-based column digits, as in the benchmark position files.
+
+Every reader checks what it reads and raises ValueError naming what is wrong, so a caller only
+ever handles a ``Game`` whose moves are legal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from agents.core.kaggle_boundary import board_of
+from agents.core.position import Position
+
+GAMES_FILE = "games.jsonl"
+FAULT_STATUSES = ("ERROR", "INVALID", "TIMEOUT")
+"""Kaggle's statuses of an agent whose action was not played (it faulted and lost)."""
+MAX_COLUMNS = 9
+"""Moves are written as one digit per column, so wider boards cannot be written down."""
+
+
+@dataclass(frozen=True)
+class Game:
+    """A board size and the 0-based columns played on it, every one checked to be legal."""
+
+    rows: int
+    columns: int
+    inarow: int
+    moves: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if self.columns > MAX_COLUMNS:
+            raise ValueError(f"a board of {self.columns} columns: analysis writes moves as digits, "
+                             f"so it takes boards of up to {MAX_COLUMNS} columns")
+        position = Position.initial(self.rows, self.columns, self.inarow)
+        for ply, column in enumerate(self.moves):
+            if position.is_over():
+                raise ValueError(f"move {ply + 1} (column {column}) comes after the game was over")
+            if type(column) is not int or not position.can_play(column):
+                raise ValueError(f"move {ply + 1} is column {column!r}: not a playable 0-based column "
+                                 f"of a {self.columns}-column board")
+            position = position.play(column)
+
+    @property
+    def digits(self) -> str:
+        """The moves as 1-based column digits (``"4453"``), as the position files write them."""
+        return "".join(str(column + 1) for column in self.moves)
+
+    def positions(self) -> Iterator[Position]:
+        """The position before every move, then the final one (``len(moves) + 1`` positions)."""
+        position = Position.initial(self.rows, self.columns, self.inarow)
+        yield position
+        for column in self.moves:
+            position = position.play(column)
+            yield position
+
+
+def game_from_digits(digits: str, rows: int = 6, columns: int = 7, inarow: int = 4) -> Game:
+    """The game of a move string: 1-based column digits, e.g. ``"4453"`` (surrounding spaces ignored)."""
+    digits = digits.strip()
+    Position.from_moves(digits, rows, columns, inarow)  # raises ValueError naming the first bad move
+    return Game(rows, columns, inarow, tuple(int(digit) - 1 for digit in digits))
+
+
+def game_from_record(record: Any) -> Game:
+    """The game of one harness game record (a parsed ``games.jsonl`` line: ``config`` and 0-based ``moves``)."""
+    if not isinstance(record, dict):
+        raise ValueError(f"a game record is a JSON object, not {type(record).__name__}")
+    rows, columns, inarow = _board_size(record.get("config"), "the record's config")
+    moves = record.get("moves")
+    if not isinstance(moves, list) or not all(type(column) is int for column in moves):
+        raise ValueError("the record's moves must be a list of 0-based column numbers")
+    return Game(rows, columns, inarow, tuple(moves))
+
+
+def game_from_episode(episode: Any) -> Game:
+    """The game of a Kaggle episode (``env.toJSON()``): its ``configuration`` and ``steps``.
+
+    A step holds one state per agent; the move of step ``i`` is the action of the agent that was
+    ACTIVE at step ``i - 1``, unless Kaggle then marked it ERROR, INVALID or TIMEOUT (its action
+    was not played). Every board the episode shows is checked against the moves read so far.
+    """
+    if not isinstance(episode, dict):
+        raise ValueError(f"a Kaggle episode is a JSON object, not {type(episode).__name__}")
+    rows, columns, inarow = _board_size(episode.get("configuration"), "the episode's configuration")
+    steps = episode.get("steps")
+    if not isinstance(steps, list) or not steps:
+        raise ValueError("the episode has no steps: expected 'steps', a list of agent states per step")
+    for number, step in enumerate(steps):
+        if not isinstance(step, list) or len(step) != 2 or not all(isinstance(state, dict) for state in step):
+            raise ValueError(f"step {number} of the episode is not a list of two agent states")
+        for seat, state in enumerate(step):
+            if not isinstance(state.get("status"), str):
+                raise ValueError(f"step {number}, agent {seat} of the episode has no status")
+    position = Position.initial(rows, columns, inarow)
+    moves: list[int] = []
+    _check_board(steps[0], position, 0)
+    for number, (before, after) in enumerate(zip(steps, steps[1:], strict=False), start=1):
+        for seat in (0, 1):
+            if before[seat]["status"] != "ACTIVE" or after[seat]["status"] in FAULT_STATUSES:
+                continue
+            column = after[seat].get("action")
+            if type(column) is not int or not position.can_play(column) or position.is_over():
+                raise ValueError(f"step {number}: agent {seat} played {column!r}, which is not a legal move there")
+            position = position.play(column)
+            moves.append(column)
+        _check_board(after, position, number)
+    return Game(rows, columns, inarow, tuple(moves))
+
+
+def read_episode(path: Path) -> Game:
+    """The game of the Kaggle episode JSON file at ``path``."""
+    return game_from_episode(_read_json(path))
+
+
+def read_record(directory: Path, index: int) -> Game:
+    """Game ``index`` of a run directory (or of a ``games.jsonl`` file itself)."""
+    path = directory / GAMES_FILE if directory.is_dir() else directory
+    if not path.is_file():
+        raise ValueError(f"{path} does not exist: give a run directory holding {GAMES_FILE}")
+    found = []
+    lines = path.read_text().splitlines()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError:
+            if number == len(lines):
+                continue  # a torn last line: the run was interrupted while writing it
+            raise ValueError(f"{path}:{number} is not JSON") from None
+        if not isinstance(record, dict) or type(record.get("index")) is not int:
+            raise ValueError(f"{path}:{number} is not a game record (no integer 'index')")
+        if record["index"] == index:
+            try:
+                return game_from_record(record)
+            except ValueError as error:
+                raise ValueError(f"{path}:{number}: {error}") from None
+        found.append(record["index"])
+    known = f"games {min(found)}..{max(found)}" if found else "no games"
+    raise ValueError(f"no game {index} in {path} ({known})")
+
+
+def read_game(path: Path, index: int | None = None) -> Game:
+    """A game from a file: a run directory or ``games.jsonl`` with ``index``, else a Kaggle episode."""
+    if index is not None or path.is_dir() or path.suffix == ".jsonl":
+        if index is None:
+            raise ValueError(f"{path} holds a run's games: say which one with a game index")
+        return read_record(path, index)
+    return read_episode(path)
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text())
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror}") from None
+    except ValueError as error:
+        raise ValueError(f"{path} is not JSON ({error})") from None
+
+
+def _board_size(config: Any, where: str) -> tuple[int, int, int]:
+    if not isinstance(config, dict):
+        raise ValueError(f"{where} is missing: expected an object with rows, columns and inarow")
+    values = []
+    for name in ("rows", "columns", "inarow"):
+        value = config.get(name)
+        if type(value) is not int or value < 1:
+            raise ValueError(f"{where} has {name} = {value!r}: expected a positive integer")
+        values.append(value)
+    return values[0], values[1], values[2]
+
+
+def _check_board(step: list[dict[str, Any]], position: Position, number: int) -> None:
+    """Compare any board shown at this step with ``position`` (Kaggle shares it in the first agent's state)."""
+    for seat, state in enumerate(step):
+        observation = state.get("observation")
+        board = observation.get("board") if isinstance(observation, dict) else None
+        if board is not None and board != board_of(position):
+            raise ValueError(f"step {number}: agent {seat}'s board differs from the moves played so far")

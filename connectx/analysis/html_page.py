@@ -1,0 +1,162 @@
+"""An analysed game as one self-contained HTML page: the board at every move, the column values, the flagged moves.
+
+Inline CSS and SVG only, no external resource, so the file opens anywhere (and from an archive).
+The page works without script; a few inline lines add the arrow keys to step through the moves.
+Columns are numbered from 1, as on the printed board and in move strings.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from agents.core.kaggle_boundary import board_of, mark_of
+from agents.core.position import Position
+from connectx.analysis.game_analysis import GameAnalysis, PlyAnalysis
+from connectx.analysis.score_range import ScoreRange
+
+CELL = 44
+"""Pixels per board cell."""
+LABEL = 22
+"""Pixels of the score strip above the board and the column numbers below it."""
+STONES = {0: "#ffffff", 1: "#d8432f", 2: "#f1c232"}
+"""Cell colours by Kaggle mark: empty, the first player (X), the second (O)."""
+OUTCOME_COLOURS = {1: "#1d7a36", 0: "#555555", -1: "#b3261e"}
+PLAYERS = "XO"
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 60em; padding: 0 1em; color: #222; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin: 0 0 .4em; }
+code { font-size: 1.05em; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+td, th { padding: .15em .7em; text-align: left; border-bottom: 1px solid #ddd; }
+tr.flagged td, section.flagged h2 { color: #b3261e; font-weight: bold; }
+section { border: 1px solid #ccc; border-radius: 6px; padding: .8em 1em; margin: 1em 0; }
+section.flagged { border: 3px solid #b3261e; background: #fff5f4; }
+section:target { box-shadow: 0 0 0 3px #3b6fd4; }
+.steps a { margin-right: 1em; }
+.legend span { margin-right: 1.2em; }
+"""
+
+SCRIPT = """
+document.addEventListener("keydown", function (event) {
+  var sections = Array.prototype.slice.call(document.querySelectorAll("section"));
+  var current = sections.findIndex(function (s) { return "#" + s.id === location.hash; });
+  var step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+  if (!step) return;
+  var next = sections[Math.min(sections.length - 1, Math.max(0, current + step))];
+  location.hash = "#" + next.id;
+});
+"""
+
+
+def render_html(analysis: GameAnalysis) -> str:
+    """The page of ``analysis``: a summary, the list of moves, then the board and values at every ply."""
+    game = analysis.game
+    positions = list(game.positions())
+    flagged = analysis.flagged
+    title = f"Analysis of {game.digits or 'an empty game'}"
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        f"<title>{escape(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>",
+        f"<h1>{escape(title)}</h1>",
+        f"<p>{game.columns}x{game.rows} board, {game.inarow} in a row, {len(game.moves)} moves: "
+        f"<code>{escape(game.digits)}</code>. X moves first.</p>",
+        '<p class="legend">Values are the mover\'s: <span>+N a win (larger sooner)</span><span>0 a draw</span>'
+        "<span>-N a loss</span><span>&ge; / &le; a bound where the time limit left only a bound</span></p>",
+        f"<p>{sum(ply.exact for ply in analysis.plies)} of {len(analysis.plies)} positions exact. "
+        + (f"{len(flagged)} move{'' if len(flagged) == 1 else 's'} changed the outcome: "
+           + ", ".join(f'<a href="#ply-{ply.ply}">ply {ply.ply}</a>' for ply in flagged) + "."
+           if flagged else "No move changed the outcome.") + "</p>",
+        _move_table(analysis),
+        "<main>",
+    ]
+    for ply in analysis.plies:
+        parts.append(_ply_section(ply, positions[ply.ply], len(analysis.plies)))
+    final = positions[-1]
+    parts += [
+        '<section id="final">', "<h2>Final position</h2>", _board_svg(final, None, None),
+        f'<p class="steps"><a href="#ply-{len(analysis.plies) - 1}">&larr; previous</a>'
+        '<a href="#moves">moves</a></p>' if analysis.plies else "", "</section>",
+        "</main>", f"<script>{SCRIPT}</script>", "</body>", "</html>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def _move_table(analysis: GameAnalysis) -> str:
+    rows = ['<table id="moves">', "<tr><th>ply</th><th>move</th><th>before</th><th>after</th><th></th></tr>"]
+    for ply in analysis.plies:
+        note = f"changed the outcome; best {ply.describe_best()}" if ply.changed_outcome else ""
+        rows.append(
+            f'<tr class="{"flagged" if ply.changed_outcome else ""}"><td><a href="#ply-{ply.ply}">{ply.ply}</a></td>'
+            f"<td>{PLAYERS[ply.ply % 2]} {ply.column + 1}</td><td>{escape(ply.before.describe())}</td>"
+            f"<td>{escape(ply.after.describe())}</td><td>{escape(note)}</td></tr>"
+        )
+    rows.append("</table>")
+    return "\n".join(rows)
+
+
+def _ply_section(ply: PlyAnalysis, position: Position, plies: int) -> str:
+    mover = PLAYERS[ply.ply % 2]
+    steps = [f'<a href="#ply-{ply.ply - 1}">&larr; previous</a>' if ply.ply > 0 else "",
+             '<a href="#moves">moves</a>',
+             f'<a href="#ply-{ply.ply + 1}">next &rarr;</a>' if ply.ply + 1 < plies
+             else '<a href="#final">final &rarr;</a>']
+    verdict = (f"<p><strong>Changed the outcome</strong>: {escape(ply.before.describe())} before, "
+               f"{escape(ply.after.describe())} after. Best instead: {escape(ply.describe_best())}.</p>"
+               if ply.changed_outcome else
+               f"<p>Before: {escape(ply.before.describe())}; after: {escape(ply.after.describe())}. "
+               f"Best: {escape(ply.describe_best())}.</p>")
+    return "\n".join([
+        f'<section id="ply-{ply.ply}" class="{"flagged" if ply.changed_outcome else ""}">',
+        f"<h2>Ply {ply.ply}: {mover} plays {ply.column + 1}</h2>",
+        _board_svg(position, ply, ply.column),
+        verdict,
+        f'<p class="steps">{"".join(steps)}</p>',
+        "</section>",
+    ])
+
+
+def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) -> str:
+    """The board as SVG: the column values above it, the cell the move fills ringed, column numbers below."""
+    shape = position.geometry
+    width, height = shape.columns * CELL, shape.rows * CELL + 2 * LABEL
+    board = board_of(position)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" role="img" aria-label="board">',
+             f'<rect x="0" y="{LABEL}" width="{width}" height="{shape.rows * CELL}" fill="#2f5fb3" rx="6"/>']
+    for row in range(shape.rows):
+        for column in range(shape.columns):
+            cx, cy = column * CELL + CELL // 2, LABEL + row * CELL + CELL // 2
+            fill = STONES[board[row * shape.columns + column]]
+            parts.append(f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.4:.1f}" fill="{fill}"/>')
+    if played is not None:
+        landing = shape.rows - 1 - bin(position.mask & shape.column_masks[played]).count("1")
+        colour = STONES[mark_of(position)]
+        parts.append(f'<circle cx="{played * CELL + CELL // 2}" cy="{LABEL + landing * CELL + CELL // 2}" '
+                     f'r="{CELL * 0.4:.1f}" fill="none" stroke="{colour}" stroke-width="4" stroke-dasharray="5 3"/>')
+    for column in range(shape.columns):
+        x = column * CELL + CELL // 2
+        parts.append(f'<text x="{x}" y="{height - 6}" text-anchor="middle" font-size="13">{column + 1}</text>')
+        value = ply.values[column] if ply is not None else None
+        if value is not None and ply is not None:
+            best = column in ply.best_columns
+            weight = "bold" if best else "normal"
+            decoration = ' text-decoration="underline"' if column == played else ""
+            colour = OUTCOME_COLOURS[value.outcome] if value.outcome is not None else "#555555"
+            parts.append(f'<text x="{x}" y="{LABEL - 6}" text-anchor="middle" font-size="14" font-weight="{weight}" '
+                         f'fill="{colour}"{decoration}><title>column {column + 1}: {escape(value.describe())}'
+                         f"</title>{escape(_label(value))}</text>")
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _label(value: ScoreRange) -> str:
+    """A column's value in a few characters: ``+3``, ``0``, ``-2``, or a bound like ``≥1``."""
+    if value.exact:
+        return f"{value.lower:+d}" if value.lower else "0"
+    if value.lower >= 0:
+        return f"\u2265{value.lower}"
+    if value.upper <= 0:
+        return f"\u2264{value.upper}"
+    return "?"
+

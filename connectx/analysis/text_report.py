@@ -1,0 +1,51 @@
+"""An analysed game as text for the terminal: every move with its value before and after, and the flagged ones.
+
+Columns are numbered from 1 here, as on the printed board and in move strings; the JSON form
+keeps Kaggle's 0-based columns.
+"""
+
+from __future__ import annotations
+
+from connectx.analysis.game_analysis import GameAnalysis, PlyAnalysis
+from connectx.analysis.score_range import ScoreRange
+
+PLAYERS = "XO"
+"""The first player's stones are X, the second's O, as ``Position`` prints them."""
+OUTCOMES = {1: "win", 0: "draw", -1: "loss"}
+
+
+def render_text(analysis: GameAnalysis) -> str:
+    """The whole report: a header, one line per move, and a summary of the moves that changed the outcome."""
+    game = analysis.game
+    lines = [
+        f"{game.columns}x{game.rows} board, {game.inarow} in a row, {len(game.moves)} moves: {game.digits or '(none)'}",
+        "Values are the mover's: win +N wins (larger sooner), draw, loss -N; a range where the time limit "
+        "left only a bound.",
+        "",
+        f"{'ply':>4}  {'move':<6}  {'before':<20}  {'after':<20}",
+    ]
+    lines += [_move_line(ply) for ply in analysis.plies]
+    flagged = analysis.flagged
+    exact = sum(ply.exact for ply in analysis.plies)
+    lines.append("")
+    lines.append(f"{exact} of {len(analysis.plies)} positions exact; "
+                 f"{len(flagged)} move{'' if len(flagged) == 1 else 's'} changed the outcome"
+                 + (": " + ", ".join(f"ply {ply.ply} ({PLAYERS[ply.ply % 2]} {ply.column + 1})" for ply in flagged)
+                    if flagged else "."))
+    return "\n".join(lines) + "\n"
+
+
+def _move_line(ply: PlyAnalysis) -> str:
+    move = f"{PLAYERS[ply.ply % 2]} {ply.column + 1}"
+    line = f"{ply.ply:>4}  {move:<6}  {ply.before.describe():<20}  {ply.after.describe():<20}"
+    if ply.changed_outcome:
+        line += f"  << {_what_was_lost(ply.before, ply.after)}; best: {ply.describe_best()}"
+    return line.rstrip()
+
+
+def _what_was_lost(before: ScoreRange, after: ScoreRange) -> str:
+    """``threw a win away (now a draw)`` and the like, from the proven outcomes."""
+    now = OUTCOMES[after.highest_outcome] if after.outcome is None else OUTCOMES[after.outcome]
+    qualifier = "" if after.outcome is not None else "at best "
+    return f"threw a {OUTCOMES[before.lowest_outcome]} away ({qualifier}a {now})"
+

@@ -1,0 +1,214 @@
+"""Analyse a game move by move: every column's exact value at every ply, and each move that changed the outcome.
+
+The game comes from one of three places:
+
+  connectx analyze episode.json          a Kaggle episode JSON: the file Kaggle offers for every
+                                         leaderboard episode, or what `connectx play --json` writes
+  connectx analyze RUN_DIR --game 3      game 3 of a play, match or tournament directory
+  connectx analyze --moves 4453...       1-based column digits, as in the positions/ files
+                                         (--rows, --columns and --inarow for another board)
+
+Values are the side to move's, in the positions/ files' convention: win +N (larger = sooner),
+draw, loss -N. Each line is one move: the value of the position before it (its best column's)
+and the value of the move played. A move that changed the outcome (a won position thrown to a
+draw or a loss, a drawn one to a loss) is flagged with << and the best columns instead, e.g.
+
+   ply  move    before                after
+     8  X 5     loss -3               loss -17
+     9  O 3     win +17               loss -16              << threw a win away (a loss); best: 2 (win +17)
+
+Each position gets --time-limit seconds, shared by its columns; where the limit comes first a
+value is the range proven ("win (>= +2)", "draw or win", ...), and a move is flagged only when
+the proven ranges show that it changed the outcome. Four in a row on 7x6 and other boards of up
+to 9 columns and 64 bitboard bits (columns x (rows + 1): 7x7, 8x7, 9x6, ...) uses the compiled (C)
+solver where a C compiler is available (--no-native: the pure-Python one, which other boards use).
+Every value proven is kept in --cache (seeded with the opening book's exact scores), so the same
+game analysed again is instant.
+
+--json prints one object instead of the text:
+
+  {"moves": "4453...", "config": {"rows": 6, "columns": 7, "inarow": 4},
+   "plies": [{"ply": 0, "column": 3, "scores": [s1, ..., s7], "exact": true,
+              "changed_outcome": false}, ...]}
+
+"ply" counts from 0 (the position before that move), "column" is 0-based, "scores" are the side
+to move's exact score of playing each column (null for a full column or a score not proven in
+time), "exact" says every playable column's score is, and "changed_outcome" that the move's score
+has a lower sign than the best column's (where scores are only bounded: that the bounds prove
+it). A ply that is not exact also has "bounds": [lower, upper] per column (null for a full one).
+
+Exit status: 0 analysed; 2 bad input (one line on stderr, nothing written); 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from connectx.analysis.book_scores import CHECKPOINT
+from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, analyze_game
+from connectx.analysis.games import Game, game_from_digits, read_episode, read_record
+from connectx.analysis.html_page import render_html
+from connectx.analysis.native import fits
+from connectx.analysis.solved_cache import DEFAULT_DIRECTORY, SolvedCache
+from connectx.analysis.solvers import Solver, make_solver, native_unavailable_reason
+from connectx.analysis.text_report import render_text
+from connectx.cli.options import (
+    INTERRUPTED,
+    InputError,
+    add_board_size_arguments,
+    check_output_directory,
+    check_output_file,
+    non_negative_int,
+    non_negative_seconds,
+)
+from connectx.cli.progress import ProgressBar
+
+NAME = "analyze"
+HELP = "analyse a game move by move (a Kaggle episode, a recorded game or --moves) and flag the moves that lost"
+
+DEFAULT_BOARD = (6, 7, 4)
+"""rows, columns, inarow when --moves names no other board."""
+SOLVER_NAMES = {"native": "compiled (C)", "python": "pure-Python"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter  # keep the examples' layout
+    parser.add_argument("source", nargs="?", type=Path, metavar="FILE_OR_DIR",
+                        help="a Kaggle episode JSON, or the --out directory of a play, match or tournament "
+                             "(with --game)")
+    parser.add_argument("--game", type=non_negative_int, metavar="N",
+                        help="the game of a run directory (its 'index' in games.jsonl)")
+    parser.add_argument("--moves", metavar="DIGITS", help="the game as 1-based column digits, e.g. 4453")
+    add_board_size_arguments(parser)
+    parser.add_argument("--time-limit", type=non_negative_seconds, default=DEFAULT_SECONDS, metavar="SECONDS",
+                        help=f"seconds per position, shared by its columns; 0 for none (default {DEFAULT_SECONDS:g})")
+    parser.add_argument("--from-ply", type=non_negative_int, default=0, metavar="PLY",
+                        help="analyse from this ply on (0-based), leaving out the opening (default 0)")
+    parser.add_argument("--no-native", dest="native", action="store_false",
+                        help="use the pure-Python solver even where the compiled one is available")
+    cache = parser.add_mutually_exclusive_group()
+    cache.add_argument("--cache", type=Path, default=DEFAULT_DIRECTORY, metavar="DIR",
+                       help="where solved positions are kept between analyses (default: out/analysis-cache in "
+                            "the repository)")
+    cache.add_argument("--no-cache", action="store_true",
+                       help="search every position afresh: no cache read or written, no opening book")
+    parser.add_argument("--html", type=Path, metavar="PATH", help="also write the annotated page here")
+    parser.add_argument("--json", action="store_true", help="print the analysis as one JSON object instead of text")
+
+
+def run(args: argparse.Namespace) -> int:
+    game = game_to_analyse(args)
+    if not args.from_ply < len(game.moves):
+        raise InputError(f"--from-ply {args.from_ply}: the game has plies 0 to {len(game.moves) - 1}")
+    if args.html is not None:
+        check_output_file(args.html, "--html")
+    cache_directory = None if args.no_cache else args.cache
+    if cache_directory is not None:
+        check_output_directory(cache_directory, "--cache")
+    seconds = args.time_limit if args.time_limit > 0 else math.inf
+    solver = solver_for(game, args.native)
+    cache = SolvedCache(cache_directory, CHECKPOINT if cache_directory is not None else None)
+    progress = ProgressBar(len(game.moves) - args.from_ply, 0, unit="ply", only_on_terminal=True)
+    started = time.perf_counter()
+    try:
+        analysis = analyze_game(game, seconds, solver, cache, lambda done, total: progress.update(""), args.from_ply)
+    except KeyboardInterrupt:
+        kept = f"; the positions solved so far are kept in {cache_directory}" if cache_directory is not None else ""
+        print(f"\nconnectx analyze: interrupted{kept}", file=sys.stderr)
+        return INTERRUPTED
+    finally:
+        progress.close()
+        solver.close()
+        cache.close()
+    elapsed = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(analysis.to_json()))
+    else:
+        print(render_text(analysis), end="")
+        limit = f"up to {seconds:g} s per position" if seconds < math.inf else "no time limit"
+        print(f"Analysed in {elapsed:.1f} s with the {SOLVER_NAMES.get(solver.name, solver.name)} solver, {limit}.")
+    if args.html is not None:
+        write_page(analysis, args.html, sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def game_to_analyse(args: argparse.Namespace) -> Game:
+    """The game the arguments name, checked whole (legal moves, at least one); InputError says what is wrong."""
+    if args.source is not None and args.moves is not None:
+        raise InputError(f"both {args.source} and --moves name a game; give one of them")
+    if args.source is None and args.moves is None:
+        raise InputError("no game given: name a Kaggle episode JSON, a run directory with --game N, "
+                         "or give --moves DIGITS")
+    if args.moves is not None:
+        game = game_from_moves(args)
+        if not game.moves:
+            raise InputError("--moves is empty: nothing to analyse; give the game's columns as digits, e.g. 4453")
+        return game
+    if (args.rows, args.columns, args.inarow) != DEFAULT_BOARD:
+        raise InputError("--rows, --columns and --inarow go with --moves; a file holds its game's own board")
+    game = game_from_file(args.source, args.game)
+    if not game.moves:
+        raise InputError(f"{args.source} holds a game without moves: nothing to analyse")
+    return game
+
+
+def game_from_moves(args: argparse.Namespace) -> Game:
+    if args.game is not None:
+        raise InputError("--game picks a game of a run directory; it does not go with --moves")
+    try:
+        return game_from_digits(args.moves, args.rows, args.columns, args.inarow)
+    except ValueError as error:
+        raise InputError(f"--moves: {error} (1-based column digits, as in the positions/ files)") from None
+
+
+def game_from_file(path: Path, index: int | None) -> Game:
+    """Game ``index`` of a run directory (or of its games.jsonl), or the game of a Kaggle episode file."""
+    if not path.exists():
+        raise InputError(f"{path} does not exist; give a Kaggle episode JSON or a run directory with --game N")
+    if path.is_dir() or path.suffix == ".jsonl":
+        if index is None:
+            raise InputError(f"{path} holds a run's games; say which one with --game N")
+        try:
+            return read_record(path, index)
+        except UnicodeDecodeError:
+            raise InputError(f"{path} holds a games.jsonl that is not UTF-8 text, so no game records") from None
+        except OSError as error:
+            raise InputError(f"cannot read the games in {path} ({error.strerror}); check the path") from None
+        except ValueError as error:
+            raise InputError(f"{error}; pick a recorded --game of a play, match or tournament directory") from None
+    if index is not None:
+        raise InputError(f"--game picks a game of a run directory, and {path} is a file; "
+                         "give the run's directory, or leave --game out for an episode JSON")
+    try:
+        return read_episode(path)
+    except ValueError as error:
+        where = "" if str(error).startswith(f"cannot read {path}") or str(error).startswith(str(path)) else f"{path}: "
+        raise InputError(f"{where}{error}; give a Kaggle episode JSON (as `connectx play --json` writes)") from None
+
+
+def solver_for(game: Game, native: bool) -> Solver:
+    """The solver for the game's board; a one-line notice on stderr when the compiled one was wanted but cannot run."""
+    board = (game.rows, game.columns, game.inarow)
+    if native and fits(*board):
+        reason = native_unavailable_reason(game.rows, game.columns)
+        if reason is not None:
+            print(f"connectx analyze: the compiled solver is unavailable ({reason}); using the pure-Python one, "
+                  "which is much slower", file=sys.stderr)
+            native = False
+    return make_solver(*board, native=native)
+
+
+def write_page(analysis: GameAnalysis, path: Path, stream: TextIO) -> None:
+    """The annotated page at ``path``, and a line on ``stream`` saying so."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(render_html(analysis), encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"--html {path} could not be written ({error.strerror}); choose another path") from None
+    print(f"wrote {path}", file=stream)

@@ -1,0 +1,53 @@
+"""Bundle an agent (with its parameters) into one self-contained file Kaggle accepts as a submission."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from agents.agent_spec import AgentKind, AgentSpec
+from agents.core.position import geometry
+from connectx.cli.options import InputError, check_output_file
+from submission.bundler import build_bundle
+from submission.module_graph import BuildError
+
+NAME = "build"
+HELP = "bundle an agent into one submission file"
+DEFAULT_OUTPUT = Path("out/submission.py")
+KAGGLE_BOARD = geometry(6, 7, 4)
+"""The board a submission's parameters are checked against: Kaggle's ConnectX."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agent", metavar="AGENT", help="registry name with optional parameters, e.g. negamax:depth=5")
+    parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUTPUT,
+                        help=f"where to write the file (default {DEFAULT_OUTPUT})")
+    parser.add_argument("--allow-missing-data", action="store_true",
+                        help="build even if a data file the agent reads (an opening book) does not exist yet; "
+                             "the file then plays as the agent does without it")
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = AgentSpec.parse(args.agent)
+    if spec.kind is not AgentKind.REGISTRY:
+        raise InputError(f"{spec.text} is not a registered agent; build bundles a registry agent "
+                         "(connectx agents lists them), and a kaggle built-in or an agent file needs no bundling")
+    spec.check(KAGGLE_BOARD)
+    check_output_file(args.output, "-o")
+    try:
+        bundle = build_bundle(spec.text, args.allow_missing_data)
+    except BuildError as error:
+        print(f"connectx build: {error}", file=sys.stderr)
+        return 2
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(bundle.source, encoding="utf-8")
+    size = args.output.stat().st_size
+    data = ", ".join(bundle.data_files) or "none"
+    print(f"wrote {args.output}: {bundle.spec}, {size:,} bytes")
+    print(f"  modules: {', '.join(bundle.modules)}")
+    print(f"  embedded data: {data}")
+    if bundle.missing_data:
+        print(f"  WARNING: missing, so left out: {', '.join(bundle.missing_data)}")
+    print(f"check it with: connectx validate {args.output}")
+    return 0

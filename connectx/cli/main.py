@@ -1,0 +1,92 @@
+"""``connectx``: the command line. Each command lives in a module of its own; this reads as the whole program.
+
+A command module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``; its
+docstring is its ``--help`` description. Commands never import each other: what several share
+is in ``connectx.cli.options`` (options and input checks) and ``connectx.cli.progress`` (the live progress bar).
+
+Every command checks its inputs before any side effect; a bad one (an unreadable option, an
+agent that cannot play, a path that cannot be written) is reported as one line on stderr,
+``connectx CMD: what is wrong; what to do``, with exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from types import ModuleType
+from typing import NoReturn
+
+from agents.registry import AgentSpecError
+from connectx.cli import agents, analyze, build, match, play, replay, report, serve, solve, tournament, validate
+from connectx.cli.options import InputError
+from evaluation.cluster import ClusterError
+from evaluation.results_store import RunDirectoryError
+
+COMMANDS: tuple[ModuleType, ...] = (agents, play, match, tournament, replay, report, build, validate, solve, analyze,
+                                    serve)
+
+BAD_INPUT = (InputError, AgentSpecError, RunDirectoryError)
+"""What a command raises for input it cannot use; its message says what to do instead."""
+
+
+class UsageError(Exception):
+    """Arguments argparse cannot read, with the command's name."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        """One line instead of argparse's usage block: the problem, then where the options are listed."""
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="connectx",
+        description="Kaggle ConnectX agents: play, evaluate, watch and submit them.",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for command in COMMANDS:
+        sub = subparsers.add_parser(command.NAME, help=command.HELP, description=command.__doc__)
+        command.add_arguments(sub)
+        sub.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args, extras = build_parser().parse_known_args(argv)
+        if extras:
+            prog = f"connectx {args.command}"
+            raise UsageError(f"{prog}: unrecognized arguments: {' '.join(extras)} (see {prog} --help)")
+    except UsageError as error:
+        print(error, file=sys.stderr)
+        return 2
+    try:
+        return int(args.run(args))
+    except BAD_INPUT as error:
+        print(f"connectx {args.command}: {error}", file=sys.stderr)
+        return 2
+    except ClusterError as error:
+        # Not bad input: the cluster is unreachable, mismatched or gone; the message says what to do.
+        print(f"connectx {args.command}: {error}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:
+        # The reader went away (`connectx solve < file | head -1`): stop quietly, as Unix tools do.
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's final flush does not hit the closed pipe again."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (tests capture stdout)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, descriptor)
+    os.close(devnull)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

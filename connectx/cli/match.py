@@ -1,0 +1,87 @@
+"""Play a match of colour-swapped pairs between A and B, with a live score, a final table and files.
+
+Writes DIR/games.jsonl (one line per finished game, at once), DIR/summary.json, DIR/report.md
+and DIR/score.png, DIR/time_per_move.png; --replays adds DIR/replays/game-NNNNN.json. An
+interrupted match continues with the same arguments plus --resume; a finished one can be extended
+with a larger -n and --resume.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from connectx.cli.options import (
+    InputError,
+    add_run_arguments,
+    agent_specs,
+    board_config,
+    checked_plan,
+    finite_number,
+    games_executor,
+    probability,
+    run_directory,
+    watchdog,
+)
+from connectx.cli.progress import play_with_progress
+from evaluation.match import MAY_CHANGE_ON_RESUME, MatchPlan, MatchResult, Sprt, durations_by_agent, play_match
+from evaluation.results_store import ResultsStore
+from evaluation.results_text import match_report, match_table, running_line
+
+NAME = "match"
+HELP = "play a match between two agents and report W/D/L, Elo with error bars, LOS and SPRT"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("first", metavar="A", help="agent A: a registry name[:params], kaggle:NAME or a .py file")
+    parser.add_argument("second", metavar="B", help="agent B")
+    add_run_arguments(parser, default_games=100)
+    parser.add_argument("--sprt", type=finite_number, nargs=2, metavar=("ELO0", "ELO1"),
+                        help="stop early once an SPRT of H0: Elo <= ELO0 against H1: Elo >= ELO1 decides")
+    parser.add_argument("--alpha", type=probability, default=0.05, help="SPRT false-positive rate (default 0.05)")
+    parser.add_argument("--beta", type=probability, default=0.05, help="SPRT false-negative rate (default 0.05)")
+
+
+def sprt_of(args: argparse.Namespace) -> Sprt | None:
+    if args.sprt is None:
+        return None
+    try:
+        return Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta)
+    except ValueError as error:
+        raise InputError(f"{error}; give --sprt ELO0 ELO1 with ELO0 < ELO1, and --alpha, --beta that sum "
+                         "below 1") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    config = board_config(args)
+    first, second = agent_specs([args.first, args.second], config)
+    sprt = sprt_of(args)
+    plan = checked_plan(lambda: MatchPlan(first, second, args.games, config, args.seed, args.openings))
+    out, done = run_directory(NAME, args.out, args.resume, [first, second], plan.to_json(), MAY_CHANGE_ON_RESUME)
+    with games_executor(args) as (executor, jobs):
+        result = play_with_progress(NAME, out, plan.games, done, lambda on_game: play_match(
+            plan, jobs=jobs, out=out, resume=args.resume, sprt=sprt, keep_replays=args.replays,
+            watchdog=watchdog(args), executor=executor, on_game=on_game), running_line)
+    if isinstance(result, int):
+        return result
+    write_outputs(result)
+    print(match_table(result.summary))
+    if result.stopped_early:
+        print(f"SPRT decided ({result.summary.decision}) after {result.summary.total.games} games; stopped early.")
+    print(f"results in {out}/ (games.jsonl, summary.json, report.md)")
+    return 0
+
+
+def write_outputs(result: MatchResult) -> None:
+    """summary.json, the plots and report.md next to games.jsonl."""
+    assert result.directory is not None
+    store = ResultsStore(result.directory)
+    store.write_json("summary.json", result.summary.to_json())
+    # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
+    from evaluation import plots
+
+    plan = result.plan
+    score = plots.score_plot([(f"{plan.first} vs {plan.second}", result.summary.score)],
+                             result.directory / "score.png")
+    times = plots.time_plot(durations_by_agent(plan, result.records), plan.config.act_timeout,
+                            result.directory / "time_per_move.png")
+    store.write_text("report.md", match_report(plan, result.summary, [score.name, times.name]))

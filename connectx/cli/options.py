@@ -1,0 +1,202 @@
+"""The options several commands share, and the checks every command runs on its inputs before any side effect.
+
+Commands never import each other: whatever two of them share lives here (the option types, the
+board options, the options of a run of games, its output directory). A command reads its
+arguments, runs these checks, and only then shows a progress bar, creates a directory or writes
+a file; ``connectx.cli.main`` prints an ``InputError`` (like an ``AgentSpecError`` or a
+``RunDirectoryError``) as one line, ``connectx CMD: what is wrong; what to do``, with exit code 2.
+Counts are checked by the option types below as the arguments are read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TypeVar
+
+from agents.agent_spec import AgentKind, AgentSpec
+from evaluation.cluster import ClusterTarget, open_cluster
+from evaluation.engine import BoardConfig
+from evaluation.game import Watchdog
+
+# The commands take the output-path checks from here, with the rest of what they share.
+from evaluation.output_paths import InputError as InputError
+from evaluation.output_paths import check_output_directory as check_output_directory
+from evaluation.output_paths import check_output_file as check_output_file
+from evaluation.results_store import ResultsStore
+from evaluation.scheduling import default_jobs
+
+Plan = TypeVar("Plan")
+
+INTERRUPTED = 130
+"""Exit status after Ctrl-C, as a shell reports a process ended by SIGINT."""
+
+
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An option type: a whole number of at least ``minimum``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{value} is too small; give {minimum} or more")
+        return value
+    parse.__name__ = "whole number"
+    return parse
+
+
+positive_int = whole_number(1)
+non_negative_int = whole_number(0)
+
+
+def positive_seconds(text: str) -> float:
+    """An option type: a number of seconds above zero."""
+    value = finite_number(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive number of seconds")
+    return value
+
+
+def non_negative_seconds(text: str) -> float:
+    """An option type: a number of seconds, zero or more."""
+    value = finite_number(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not zero or a positive number of seconds")
+    return value
+
+
+def probability(text: str) -> float:
+    """An option type: a rate strictly between 0 and 1."""
+    value = finite_number(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not between 0 and 1 (exclusive)")
+    return value
+
+
+def finite_number(text: str) -> float:
+    """An option type: any finite number."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value != value or value in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a finite number")
+    return value
+
+
+def add_board_size_arguments(parser: argparse.ArgumentParser) -> None:
+    """--rows/--columns/--inarow: the board's size (every command that plays or reads games on one)."""
+    parser.add_argument("--rows", type=positive_int, default=6, help="board rows (default 6)")
+    parser.add_argument("--columns", type=positive_int, default=7, help="board columns (default 7)")
+    parser.add_argument("--inarow", type=positive_int, default=4, help="stones in a row to win (default 4)")
+
+
+def add_board_arguments(parser: argparse.ArgumentParser) -> None:
+    """--rows/--columns/--inarow/--act-timeout, shared by every command that plays games."""
+    add_board_size_arguments(parser)
+    parser.add_argument("--act-timeout", type=positive_seconds, default=2.0,
+                        help="seconds per move, Kaggle's actTimeout (default 2)")
+
+
+def board_config(args: argparse.Namespace) -> BoardConfig:
+    """The board the options describe; InputError for an impossible one."""
+    try:
+        return BoardConfig(args.rows, args.columns, args.inarow, args.act_timeout)
+    except ValueError as error:
+        raise InputError(f"{error}; check --rows, --columns, --inarow and --act-timeout") from None
+
+
+def add_watchdog_arguments(parser: argparse.ArgumentParser) -> None:
+    """--grace and --move-limit: when the watchdog kills a move (every command that plays games)."""
+    parser.add_argument("--grace", type=non_negative_seconds, default=5.0,
+                        help="seconds past Kaggle's own limit before the watchdog kills a move (default 5)")
+    parser.add_argument("--move-limit", type=positive_seconds, default=None,
+                        help="kill any move that takes longer than this many seconds, overage or not")
+
+
+def watchdog(args: argparse.Namespace) -> Watchdog:
+    return Watchdog(args.grace, move_limit=args.move_limit)
+
+
+def add_run_arguments(parser: argparse.ArgumentParser, default_games: int) -> None:
+    """Options shared by match and tournament: games, jobs, output, resume, seed, openings, watchdog, board."""
+    parser.add_argument("-n", "--games", type=positive_int, default=default_games,
+                        help=f"games per pairing, played in colour-swapped pairs (default {default_games})")
+    parser.add_argument("--jobs", type=positive_int, default=default_jobs(),
+                        help=f"worker processes playing games at once (default: the cores, {default_jobs()})")
+    parser.add_argument("--out", type=Path, help="directory for the results (default: out/<command>/<agents>-<time>)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --out without replaying any game")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the schedule: game seeds and openings (default 0)")
+    parser.add_argument("--openings", type=non_negative_int, default=0, metavar="PLIES",
+                        help="start each pair from a shared random opening of PLIES moves (default 0)")
+    parser.add_argument("--replays", action="store_true", help="save each game's replay JSON in DIR/replays/")
+    add_cluster_argument(parser)
+    add_watchdog_arguments(parser)
+    add_board_arguments(parser)
+
+
+def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
+    """--cluster: play the games on a Dask cluster instead of this machine's worker processes."""
+    parser.add_argument("--cluster", type=cluster_target, metavar="local:N|tcp://HOST:PORT",
+                        help="play the games on a Dask cluster: local:N starts N workers on 127.0.0.1, "
+                             "tcp://HOST:PORT joins a running scheduler (needs make install-cluster)")
+
+
+def cluster_target(text: str) -> ClusterTarget:
+    """``--cluster``'s text as a ClusterTarget; a bad form is a usage error naming both forms."""
+    try:
+        return ClusterTarget.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+@contextmanager
+def games_executor(args: argparse.Namespace) -> Iterator[tuple[Executor | None, int]]:
+    """``(executor, jobs)`` for a run: this machine's pool (None) and ``--jobs``, or the cluster and its workers."""
+    if args.cluster is None:
+        yield None, args.jobs
+        return
+    with open_cluster(args.cluster) as executor:
+        yield executor, executor.jobs
+
+
+def default_directory(command: str, specs: Sequence[AgentSpec]) -> Path:
+    """Where a run goes without --out: ``out/<command>/<agents>-<time>``."""
+    names = [Path(spec.name).stem if spec.kind is AgentKind.FILE else spec.text for spec in specs[:2]]
+    slug = "-vs-".join(re.sub(r"[^A-Za-z0-9=.,]+", "_", name) for name in names)
+    if len(specs) > 2:
+        slug += f"-and-{len(specs) - 2}-more"
+    return Path("out") / command / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}"
+
+
+def run_directory(command: str, out: Path | None, resume: bool, specs: Sequence[AgentSpec], plan: dict[str, object],
+                  may_change: tuple[str, ...] = ()) -> tuple[Path, int]:
+    """The --out directory (``out``, or the default; checked writable and free for ``plan``, or holding it
+    when ``resume``) and how many games it holds already."""
+    if resume and out is None:
+        raise InputError("--resume needs --out DIR, the directory of the run to continue")
+    out = out or default_directory(command, specs)
+    check_output_directory(out, "--out")
+    return out, len(ResultsStore(out).check(plan, resume, may_change))
+
+
+def checked_plan(build: Callable[[], Plan]) -> Plan:
+    """``build()``, its ValueError (too many opening plies, a repeated agent) as an InputError."""
+    try:
+        return build()
+    except ValueError as error:
+        raise InputError(str(error)) from None
+
+
+def agent_specs(texts: Sequence[str], config: BoardConfig) -> list[AgentSpec]:
+    """Each text parsed once and checked against ``config``'s board (AgentSpecError says why not)."""
+    specs = [AgentSpec.parse(text) for text in texts]
+    for spec in specs:
+        spec.check(config.geometry)
+    return specs

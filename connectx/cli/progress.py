@@ -1,0 +1,49 @@
+"""The live progress bar of a run of games (match, tournament) or of an analysis; what Ctrl-C says about resuming."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from connectx.cli.options import INTERRUPTED
+from evaluation.game import GameRecord
+
+Result = TypeVar("Result")
+Summary = TypeVar("Summary")
+
+class ProgressBar:
+    """A tqdm bar on stderr whose text is the live score; ``unit`` names what it counts.
+
+    ``only_on_terminal`` leaves it out when stderr is not a terminal (a command whose output is
+    for tools); a run of games always shows it, so a log keeps its progress.
+    """
+
+    def __init__(self, total: int, done: int, unit: str = "game", only_on_terminal: bool = False) -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(total=total, initial=done, unit=unit, dynamic_ncols=True, file=sys.stderr,
+                        disable=None if only_on_terminal else False)  # None: tqdm's "off unless a terminal"
+
+    def update(self, text: str) -> None:
+        self.bar.set_postfix_str(text, refresh=False)
+        self.bar.update(1)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def play_with_progress(command: str, out: Path, total: int, done: int,
+                       play: Callable[[Callable[[GameRecord, Summary], None]], Result],
+                       line: Callable[[Summary], str]) -> Result | int:
+    """``play(on_game)`` under a live progress bar; exit code 130, after saying how to resume, on Ctrl-C."""
+    progress = ProgressBar(total, min(done, total))
+    try:
+        return play(lambda record, summary: progress.update(line(summary)))
+    except KeyboardInterrupt:
+        print(f"\nconnectx {command}: interrupted; finished games are in {out / 'games.jsonl'}. "
+              f"Continue with the same arguments plus --resume --out {out}", file=sys.stderr)
+        return INTERRUPTED
+    finally:
+        progress.close()

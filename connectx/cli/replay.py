@@ -1,0 +1,68 @@
+"""Render a recorded game of a play, match or tournament directory as an HTML page in Kaggle's viewer.
+
+A game saved with its replay (every `connectx play` game, match games with --replays) is shown
+from its replay JSON, agent logs included; any other game is rebuilt by stepping its recorded
+moves through kaggle-environments, ending with the recorded fault (an INVALID column, an ERROR or
+a TIMEOUT) so the viewer shows how it really ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from connectx.cli.options import InputError, check_output_file, non_negative_int
+from evaluation.game import GameRecord
+from evaluation.replays import replay_html
+from evaluation.results_store import ResultsStore
+
+NAME = "replay"
+HELP = "render a recorded game of a play, match or tournament as an HTML replay"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("directory", type=Path, help="the --out directory of a play, match or tournament")
+    parser.add_argument("--game", type=non_negative_int, required=True,
+                        help="the game's index (the 'index' field in games.jsonl)")
+    parser.add_argument("-o", "--output", type=Path, help="HTML file to write (default: DIR/game-<index>.html)")
+
+
+def recorded_game(directory: Path, index: int) -> GameRecord:
+    """Game ``index`` of the run in ``directory``; InputError (or RunDirectoryError) says why there is none."""
+    store = ResultsStore(directory)
+    if not directory.is_dir() or not store.games_path.is_file():
+        raise InputError(f"{directory} has no games.jsonl; give the --out directory of a play, match or tournament")
+    records = {record.index: record for record in store.load()}
+    if index not in records:
+        known = f"{min(records)}..{max(records)}" if records else "none recorded yet"
+        raise InputError(f"no game {index} in {store.games_path} (games: {known}); pick a recorded --game")
+    return records[index]
+
+
+def saved_replay(directory: Path, index: int) -> dict[str, Any] | None:
+    """The replay JSON saved with --replays for game ``index``, if there is one; InputError if it is unreadable."""
+    path = ResultsStore(directory).replay_path(index)
+    if not path.exists():
+        return None
+    try:
+        replay = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, ValueError) as error:
+        raise InputError(f"{path} is not a replay ({error}); delete it to rebuild the game from games.jsonl") from None
+    if not isinstance(replay, dict) or not {"configuration", "steps"} <= replay.keys():
+        raise InputError(f"{path} is not a replay (no configuration and steps); delete it to rebuild the game "
+                         "from games.jsonl")
+    return replay
+
+
+def run(args: argparse.Namespace) -> int:
+    record = recorded_game(args.directory, args.game)
+    replay = saved_replay(args.directory, args.game)
+    output = args.output or args.directory / f"game-{args.game}.html"
+    check_output_file(output, "-o")
+    html = replay_html(record, replay)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(html, encoding="utf-8")
+    print(f"wrote {output}")
+    return 0

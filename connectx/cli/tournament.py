@@ -1,0 +1,97 @@
+"""Play a round robin (or, with --gauntlet, the first agent against each other one) and fit Elo ratings.
+
+Each pairing plays -n games in colour-swapped pairs. Writes DIR/games.jsonl (one line per game,
+at once), DIR/summary.json, DIR/report.md with the ratings, cross table and pairings, and
+DIR/score.png, DIR/time_per_move.png. An interrupted run continues with --resume.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from agents.agent_spec import AgentSpec
+from connectx.cli.options import (
+    InputError,
+    add_run_arguments,
+    agent_specs,
+    board_config,
+    checked_plan,
+    games_executor,
+    run_directory,
+    watchdog,
+)
+from connectx.cli.progress import play_with_progress
+from evaluation.match import durations_by_agent
+from evaluation.results_store import ResultsStore
+from evaluation.results_text import signed, tournament_report, tournament_tables
+from evaluation.tournament import (
+    TournamentPlan,
+    TournamentResult,
+    TournamentSummary,
+    local_records,
+    play_tournament,
+)
+
+NAME = "tournament"
+HELP = "play a round robin or gauntlet and print the cross table and fitted Elo ratings"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agents", metavar="AGENT", nargs="+",
+                        help="two or more agents: registry name[:params], kaggle:NAME or .py files")
+    parser.add_argument("--gauntlet", action="store_true", help="pair the first agent with each of the others only")
+    parser.add_argument("--anchor", help="the agent whose Elo is pinned at 0 (default: the first)")
+    add_run_arguments(parser, default_games=20)
+
+
+def running_line(summary: TournamentSummary) -> str:
+    leader = summary.ratings[0] if summary.ratings else None
+    return "" if leader is None else f"leader {leader.name} {signed(leader.elo)} Elo"
+
+
+def anchor_of(text: str | None, plan: TournamentPlan) -> str | None:
+    """The --anchor agent as the plan names it; InputError unless it plays in the tournament."""
+    if text is None:
+        return None
+    anchor = AgentSpec.parse(text).text
+    if anchor not in plan.agents:
+        raise InputError(f"--anchor {text!r} is not in the tournament; pick one of {', '.join(plan.agents)}")
+    return anchor
+
+
+def run(args: argparse.Namespace) -> int:
+    config = board_config(args)
+    specs = agent_specs(args.agents, config)
+    plan = checked_plan(lambda: TournamentPlan(tuple(specs), args.games, config, args.seed, args.openings,
+                                               args.gauntlet))
+    anchor = anchor_of(args.anchor, plan)
+    out, done = run_directory(NAME, args.out, args.resume, specs, plan.to_json())
+    with games_executor(args) as (executor, jobs):
+        result = play_with_progress(NAME, out, plan.total_games, done, lambda on_game: play_tournament(
+            plan, anchor=anchor, jobs=jobs, out=out, resume=args.resume, keep_replays=args.replays,
+            watchdog=watchdog(args), executor=executor, on_game=on_game), running_line)
+    if isinstance(result, int):
+        return result
+    write_outputs(result)
+    print(tournament_tables(result.summary))
+    print(f"results in {out}/ (games.jsonl, summary.json, report.md)")
+    return 0
+
+
+def write_outputs(result: TournamentResult) -> None:
+    """summary.json, the plots and report.md next to games.jsonl."""
+    assert result.directory is not None
+    # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
+    from evaluation import plots
+
+    plan, summary, store = result.plan, result.summary, ResultsStore(result.directory)
+    store.write_json("summary.json", summary.to_json())
+    durations: dict[str, list[float]] = {name: [] for name in plan.agents}
+    for pairing in range(len(plan.pairings)):
+        for name, values in durations_by_agent(plan.match_plan(pairing),
+                                               local_records(plan, result.records, pairing)).items():
+            durations[name].extend(values)
+    score = plots.score_plot([(f"{s.first} vs {s.second}", s.score) for s in summary.pairings],
+                             result.directory / "score.png")
+    times = plots.time_plot(durations, plan.config.act_timeout, result.directory / "time_per_move.png")
+    store.write_text("report.md", tournament_report(plan, summary, [score.name, times.name]))

@@ -1,0 +1,535 @@
+"""The report of the seed papers' experiments: Markdown beside the papers' claims, with one PNG per figure.
+
+The report is a pure function of the recorded games plus the run's software: win rates and scores
+with 95% intervals, the conditions each experiment's games were played under (as the games
+recorded them), nodes per move as the games' searches reported them, the Elo of every agent the
+games can rate, and the verdict on each claim (``connectx.papers.verdicts``), every claim's test corrected
+for all the others.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+from agents.agent_spec import AgentSpec
+from connectx.papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Experiment, Profile, h_spec
+from connectx.papers.runner import ExperimentResult, PlayConditions, move_samples, play_conditions, simulations_per_move
+from connectx.papers.verdicts import (
+    ALPHA,
+    POWER_NEEDED,
+    WIN,
+    Verdict,
+    cell_score,
+    clustered_percent,
+    judge_all,
+    percent,
+    win_rate,
+)
+from evaluation import statistics
+from evaluation.results_text import interval_text, signed
+from evaluation.statistics import Interval
+
+REPORT_FILE = "report.md"
+
+
+def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Path,
+                 conditions: Sequence[str] = (), seconds: float | None = None) -> Path:
+    """``out/report.md`` and one PNG per figure, from the recorded games of ``results``."""
+    # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
+    from evaluation import plots
+
+    out.mkdir(parents=True, exist_ok=True)
+    claims = [(claim, result) for result in results for claim in result.experiment.claims]
+    judged = iter(judge_all(claims))
+    sections, summary_rows = [], []
+    for result in results:
+        experiment = result.experiment
+        verdicts = [(claim, next(judged)) for claim in experiment.claims]
+        summary_rows += [f"| {experiment.paper}, {experiment.title.split(':')[0]} | {claim.text} | "
+                         f"{_paper_number(claim)} | {verdict.ours} | {verdict.test} | {_p_values(verdict)} | "
+                         f"{_adjusted(verdict)} | {_power(verdict)} | **{verdict.status}** |"
+                         for claim, verdict in verdicts]
+        sections.append(_section(result, verdicts, out, plots))
+    total_games = sum(len(c.match.records) for r in results for c in r.cells)
+    new_games = sum(c.played for r in results for c in r.cells)
+    played = {r.experiment.key: play_conditions(r) for r in results}
+    game_hours = sum(c.game_seconds for c in played.values()) / 3600
+    header = [
+        "# The seed papers' experiments, reproduced",
+        "",
+        f"Profile **{profile.name}**: {total_games} games, every one a real kaggle-environments game, in "
+        f"colour-swapped pairs (each opening played from both seats), schedule seed {profile.seed} (game "
+        "seeds and openings follow from it). Intervals are 95%: Wilson for win rates and scores (over the "
+        "effective number of games, see below), normal for means, Fisher's z for correlations, the inverse "
+        "Fisher information for Elo.",
+        "",
+        *[f"- {line}" for line in conditions],
+        f"- the games took {game_hours:.1f} h of game time in all (each game's wall time, summed; per "
+        "experiment in the conditions table)",
+        f"- written {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC" + _invocation_text(new_games, seconds),
+        f"- rerun: `connectx report{' --quick' if profile.name == 'quick' else ''} --out {out.parent}` "
+        "(it resumes from the games recorded under `runs/`)",
+        "",
+        "The papers' figures and tables are images we cannot read; we compare with the numbers and "
+        "statements in their text (the figures mark those numbers).",
+        "",
+        "**How a verdict is reached.** Each claim has one test: for a claimed rate, a score test of the paper's "
+        "number and two one-sided tests (TOST) that the rate lies within a stated margin of it; a score test of "
+        "50% for \"wins\" or \"loses\"; a Cochran-Armitage trend test over the whole series for \"rises\" "
+        "(over log T_max for time limits); two one-sided tests on the difference for \"similar\"; Fisher's z "
+        "for a correlation (within each depth); Student's t for the speed claim. The p-values of the "
+        f"{len(claims)} claims (two for a claimed rate or similarity) form one family, corrected by Holm's "
+        f"method at alpha = {ALPHA:g}. A claimed direction *agrees* when its test is significant that way and "
+        "is *contradicted* when it is significant the other way, or when it is not significant although the "
+        f"test had {100 * POWER_NEEDED:.0f}% power or more to see the effect the claim's words imply (stated "
+        "per claim). A claim about each of several cells (\"at each depth\") is an intersection-union test: it "
+        "agrees only when every cell is significant the claimed way (its p-value is the largest of the cells') "
+        "and is contradicted when some cell is significant the other way (the smallest p-value times the "
+        "cells). Where the words imply a size (\"much better\", \"easily\", \"dominates\", \"much "
+        "weaker\") the effect we measured is printed beside it, and a significant claim whose effect has a 95% "
+        "interval wholly below that size (in some cell, for a claim about each cell) is marked *agrees in "
+        "direction; smaller than the words imply*. A claimed rate is *contradicted* when the paper's number is "
+        "rejected, *agrees* when the margin is shown and the number is not rejected, and *agrees within its "
+        "margin, though not at the paper's exact number* when both are; a claim of 0% or 100% is contradicted "
+        f"by one counterexample and agrees when our games had {100 * POWER_NEEDED:.0f}% power to show one. "
+        "Anything else is *not settled*. Power is stated at the level Holm held the claim to: alpha / (m - "
+        "rank) for a p-value Holm rejected (rank from 0 in ascending order), and alpha / (m - k) for every "
+        "other, k being the number Holm rejected (the level the step-down stopped at).",
+        "",
+        "**Games that are not independent.** The two games of a colour-swapped pair share their opening, and "
+        "deterministic agents can repeat a whole game move for move. Each cell's games are grouped into "
+        "clusters (a pair, joined with every game repeating one of its move sequences and, when cells are "
+        "pooled, with the games of the other cells played from the same opening); rates, intervals, tests and "
+        "powers use the clustered (for pairs, pentanomial) variance, each cell's games taken about their own "
+        "cell's mean, i.e. an effective number of games: those whose binomial variance equals the clustered "
+        "one, at most the games played, and the number of clusters when every game had the same result. The "
+        "repeats are counted beside each verdict.",
+        "",
+        "Every MCTS counts its time per move T_max in CPU seconds of the game's process (`clock=cpu`, "
+        "`time.process_time`), and its games allow 30 s of wall time per move (actTimeout), so a busy machine "
+        "can neither shorten an MCTS move's computation nor time a move out. kaggle-environments runs both "
+        "agents of a game in that one process, one move at a time, so the CPU seconds of an MCTS move are its "
+        "own; kaggle's built-in agents have no clock (they search to a fixed depth) and are only held to the "
+        "30 s. The solver alone stops on the wall clock (its own time budget), so a busy machine weakens it; "
+        "the depth-limited agents play the same moves at any speed. Each game records the machine's load "
+        "average at its start and end and its process's CPU seconds: the conditions table below is read from "
+        "those records.",
+    ]
+    if profile.name != "full":
+        header += ["", f"**This is the {profile.name} profile, a smoke run: with this few games per point the "
+                   "intervals are far too wide to confirm or refute the papers. Run `make report` for the full "
+                   "profile.**"]
+    header += ["", "## Every claim beside our measurement", "",
+               "| source | the paper says | paper's number | ours (95%) | test | p | p (Holm) | power | verdict |",
+               "|---|---|---:|---|---|---:|---:|---:|---|", *summary_rows, ""]
+    header += _conditions_section(played)
+    elo = _elo_section(results, out, plots)
+    path = out / REPORT_FILE
+    path.write_text("\n".join(header + sections + elo) + "\n")
+    return path
+
+
+def _paper_number(claim: Claim) -> str:
+    if claim.reading:
+        return claim.reading
+    return f"{100 * claim.paper_value:g}%" if claim.paper_value is not None else "(direction only)"
+
+
+def _p_values(verdict: Verdict) -> str:
+    """The claim's p-value, and for a claimed rate or similarity that of its margin (TOST) beside it."""
+    if verdict.p_equivalence is None:
+        return p_value_text(verdict.p_value)
+    return f"{p_value_text(verdict.p_value)}; margin {p_value_text(verdict.p_equivalence)}"
+
+
+def _adjusted(verdict: Verdict) -> str:
+    if verdict.adjusted_equivalence is None:
+        return p_value_text(verdict.adjusted)
+    return f"{p_value_text(verdict.adjusted)}; margin {p_value_text(verdict.adjusted_equivalence)}"
+
+
+def p_value_text(value: float) -> str:
+    """A p-value to two significant digits (three below 0.1, so that 0.0497 never reads as 0.05)."""
+    if value < 1e-4:
+        return "< 0.0001"
+    return f"{value:.2g}" if value < 0.01 else f"{value:.3g}" if value < 0.1 else f"{value:.2f}"
+
+
+def _invocation_text(new_games: int, seconds: float | None) -> str:
+    """What this invocation played: a report written again from stored games says so rather than "0 games"."""
+    if seconds is None:
+        return ""
+    if new_games == 0:
+        return "; every game was recorded before, and this invocation played none"
+    return f"; this invocation played {new_games} of them in {seconds / 60:.1f} min of wall time"
+
+
+def _power(verdict: Verdict) -> str:
+    return "n/a" if math.isnan(verdict.power) else f"{100 * verdict.power:.0f}% (at {verdict.level:.2g})"
+
+
+def _conditions_section(played: dict[str, PlayConditions]) -> list[str]:
+    """How busy the machine was while each experiment's games were played (``played``: by experiment key)."""
+    lines = ["## The conditions the games were played under", "",
+             "Read from the game records: the machine's 1-minute load average at the start and end of each game "
+             "(median and maximum over those samples), the median share of its wall time each game's process "
+             "spent on a CPU (near 100% when the game had a core to itself), the slowest single move and the games' "
+             "wall time summed.", "",
+             "| experiment | games | with conditions recorded | load average (median, max) | CPU / wall "
+             "(median) | slowest move | game time |", "|---|---:|---:|---|---:|---:|---:|"]
+    for key, c in played.items():
+        load = "not recorded" if not c.recorded else f"{c.load_median:.2f}, {c.load_max:.2f}"
+        share = "n/a" if not c.recorded else f"{100 * c.cpu_share_median:.0f}%"
+        slowest = "n/a" if math.isnan(c.slowest_move) else f"{c.slowest_move:.2f} s"
+        lines.append(f"| {key} | {c.games} | {c.recorded} | {load} | {share} | {slowest} | "
+                     f"{c.game_seconds / 60:.1f} min |")
+    return lines + [""]
+
+
+def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], out: Path, plots: ModuleType) -> str:
+    experiment = result.experiment
+    config = experiment.config
+    openings = f", from shared random {experiment.opening_plies}-ply openings" if experiment.opening_plies else ""
+    lines = [f"## {experiment.paper}, {experiment.title}", "", experiment.setup,
+             f"{experiment.games_text()}{openings}; board {config.columns}x{config.rows}, {config.inarow} "
+             f"in a row, actTimeout {config.act_timeout:g} s.", ""]
+    if experiment.kind == SEATS:
+        lines += _seats_table(result, out, plots)
+    elif experiment.heat_map:
+        lines += _heat_table(result, out, plots)
+    elif experiment.kind == NODES:
+        lines += _nodes_figures(result, out, plots)
+    else:
+        lines += _series_table(result, out, plots)
+    lines += ["", "What the paper says, and what we measured:", ""]
+    for claim, verdict in verdicts:
+        lines.append(f"- *{claim.text}*: **{verdict.status}**; ours: {verdict.ours}. Test: {verdict.test}; "
+                     f"p = {_p_values(verdict)}, {_adjusted(verdict)} after Holm; power {_power(verdict)}."
+                     + (f" Caveat: {claim.note}" if claim.note else ""))
+    return "\n".join(lines) + "\n"
+
+
+def _series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
+    experiment = result.experiment
+    marks = {(series, x): value for series, x, value in experiment.paper_points}
+    simulations = [simulations_per_move(c) for c in result.cells]
+    show_simulations = any(simulations)
+    lines = ["| series | " + experiment.x_label + " | first agent | second agent | W-D-L | W-D-L moving first | "
+             "W-D-L moving second | win rate (95%) | score (95%) | "
+             + ("simulations per move | " if show_simulations else "") + "paper |",
+             "|---|---|---|---|---|---|---|---|---|" + ("---:|" if show_simulations else "") + "---:|"]
+    series: dict[str, list[tuple[str | float, Interval]]] = {}
+    for cell_result, sims in zip(result.cells, simulations, strict=True):
+        cell, summary = cell_result.cell, cell_result.match.summary
+        total, first, second = summary.total, summary.as_first, summary.as_second
+        rate = cell_score(cell_result, WIN)
+        x = cell.value if experiment.log_x and cell.value is not None else cell.x
+        series.setdefault(cell.series, []).append((x, rate.interval()))
+        paper = marks.get((cell.series, cell.x))
+        sims_text = ", ".join(f"{value:.0f}" for value in sims.values()) or "n/a"
+        lines.append(f"| {cell.series} | {cell.x} | `{cell.first}` | `{cell.second}` | "
+                     f"{total.wins}-{total.draws}-{total.losses} | {first.wins}-{first.draws}-{first.losses} | "
+                     f"{second.wins}-{second.draws}-{second.losses} | {clustered_percent(rate)} | "
+                     f"{clustered_percent(cell_score(cell_result, 'score'))} | "
+                     + (f"{sims_text} | " if show_simulations else "")
+                     + f"{'' if paper is None else f'{100 * paper:g}%'} |")
+    reference = [(name, _placed(experiment, name, x), value) for name, x, value in experiment.paper_points]
+    figure = plots.interval_series_plot(series, out / f"{experiment.key}.png", xlabel=experiment.x_label,
+                                        ylabel="win rate of the first agent (95% interval)",
+                                        title=f"{experiment.paper}, {experiment.title}",
+                                        reference=reference, lines=experiment.paper_lines,
+                                        log_x=experiment.log_x, x_unit="ms" if experiment.log_x else "",
+                                        connect=experiment.ordered_x)
+    note = "Win rates and scores are clustered estimates over the effective games (see the top of the report)."
+    if show_simulations:
+        note += " Simulations per move are the MCTS agent's mean over its moves, as it reported them while playing."
+    return lines + ["", note, "", f"![{experiment.title}]({figure.name})"]
+
+
+def _placed(experiment: Experiment, series: str, x: str) -> str | float:
+    """Where the figure puts cell (series, x): its number on a log axis, else its label."""
+    cell = experiment.cell(series, x)
+    return cell.value if experiment.log_x and cell.value is not None else x
+
+
+def _seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
+    """Kang's layout: the first mover's depth by column, the second mover's by row, both win rates."""
+    experiment = result.experiment
+    by_seats: dict[tuple[str, str], list[int]] = {}
+    for record in (r for c in result.cells for r in c.match.records if r.scored):
+        tally = by_seats.setdefault(record.agents, [0, 0, 0])
+        tally[0 if record.winner == 0 else 2 if record.winner == 1 else 1] += 1
+    labels = {c.first: c.series for c in experiment.cells}
+    specs = list(labels)
+    lines = ["As the paper's Table 6: columns are the first mover's depth, rows the second mover's; each cell "
+             "gives the first mover's win rate / the second mover's (95% intervals) and the games. The pairs of "
+             "a colour-swapped match sit in mirrored cells, so these intervals are plain Wilson over the games "
+             "of one seat order.", "",
+             "| second \\ first | " + " | ".join(labels[s] for s in specs) + " |",
+             "|---|" + "---|" * len(specs)]
+    grid: list[list[Interval | None]] = []
+    notes: list[list[str]] = []
+    for second in specs:
+        cells: list[str] = []
+        row: list[Interval | None] = []
+        row_notes: list[str] = []
+        for first in specs:
+            wins, draws, losses = by_seats.get((first, second), [0, 0, 0])
+            if wins + draws + losses == 0:
+                cells.append("")
+                row.append(None)
+                row_notes.append("")
+                continue
+            mine, theirs = win_rate(wins, draws, losses), win_rate(losses, draws, wins)
+            cells.append(f"{percent(mine)} / {percent(theirs)}, {wins + draws + losses}")
+            row.append(mine)
+            row_notes.append(f"2nd {100 * theirs.value:.0f}%, n={wins + draws + losses}")
+        lines.append(f"| {labels[second]} | " + " | ".join(cells) + " |")
+        grid.append(row)
+        notes.append(row_notes)
+    first_wins, draws, second_wins = (sum(t[k] for t in by_seats.values()) for k in range(3))
+    lines += ["", f"Over the whole table the first mover won {percent(win_rate(first_wins, draws, second_wins))} "
+              f"and the second mover {percent(win_rate(second_wins, draws, first_wins))} of "
+              f"{first_wins + draws + second_wins} games, whatever the depths."]
+    depth_labels = [labels[s] for s in specs]
+    figure = plots.heat_map(grid, out / f"{experiment.key}.png", rows=depth_labels, columns=depth_labels,
+                            xlabel="first mover's depth", ylabel="second mover's depth",
+                            title=f"{experiment.paper}, {experiment.title.split(':')[0]}: first mover's win rate",
+                            colour_label="first mover's win rate", notes=notes)
+    return lines + ["", f"![{experiment.title}]({figure.name})"]
+
+
+def _heat_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
+    """Table 9 as the paper lays it out: one row per heuristic, one column per depth, each side's win rate."""
+    experiment = result.experiment
+    lines = _series_table(result, out, plots)[:-1]
+    columns = list(dict.fromkeys(c.cell.x for c in result.cells))
+    series = list(dict.fromkeys(c.cell.series for c in result.cells))
+    labels: list[str] = []
+    rows: list[list[Interval | None]] = []
+    notes: list[list[str]] = []
+    for name in series:
+        # A series "H1 vs H2 (ours)" gives the rows "H1 (ours)" and "H2 (ours)".
+        first, _, rest = name.partition(" vs ")
+        second, suffix = rest.split(" ", 1) if " " in rest else (rest, "")
+        labels += [f"{first} {suffix}".strip(), f"{second} {suffix}".strip()]
+        by_x = {c.cell.x: c for c in result.cells if c.cell.series == name}
+        mine: list[Interval | None] = []
+        theirs: list[Interval | None] = []
+        mine_notes, their_notes = [], []
+        for x in columns:
+            cell_result = by_x.get(x)
+            if cell_result is None:
+                mine.append(None)
+                theirs.append(None)
+                mine_notes.append("")
+                their_notes.append("")
+                continue
+            total = cell_result.match.summary.total
+            mine.append(win_rate(total.wins, total.draws, total.losses))
+            theirs.append(win_rate(total.losses, total.draws, total.wins))
+            mine_notes.append(f"n={total.games}")
+            their_notes.append(f"draws {total.draws}")
+        rows += [mine, theirs]
+        notes += [mine_notes, their_notes]
+    figure = plots.heat_map(rows, out / f"{experiment.key}.png", rows=labels,
+                            columns=columns, xlabel="search depth of both",
+                            ylabel="heuristic", colour_label="win rate", notes=notes,
+                            title=f"{experiment.paper}, {experiment.title.split(':')[0]}: win rate of each heuristic")
+    return lines + [f"![{experiment.title}]({figure.name})", "",
+                    "The heat map gives each side's plain Wilson interval over its games."]
+
+
+def _nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
+    experiment = result.experiment
+    samples = move_samples(result)
+    nodes: dict[str, list[tuple[str | float, Interval]]] = {}
+    seconds: dict[str, list[tuple[str | float, Interval]]] = {}
+    if not samples:
+        return ["No move of these games reported its search statistics, so there are no node counts to show."]
+    lines = ["Nodes, depths and evaluations are those each move's search reported during the game.", "",
+             "| series | moves searched | depth reached | mean nodes per move (95%) | mean evaluations per move "
+             "(95%) | mean ms per move (95%) |", "|---|---:|---|---|---|---|"]
+    for series in dict.fromkeys(s.series for s in samples):
+        mine = [s for s in samples if s.series == series]
+        for move in sorted({s.move for s in mine}):
+            at = [s for s in mine if s.move == move]
+            nodes.setdefault(series, []).append((float(move), geometric_interval([max(1, s.nodes) for s in at])))
+            timed = [1000 * s.seconds for s in at if s.seconds > 0]
+            if timed:
+                seconds.setdefault(series, []).append((float(move), geometric_interval(timed)))
+        n = statistics.mean_interval([s.nodes for s in mine])
+        t = statistics.mean_interval([1000 * s.seconds for s in mine if s.seconds == s.seconds])
+        counted = [s.evaluations for s in mine if s.evaluations is not None]
+        e = statistics.mean_interval(counted) if counted else None
+        lines.append(f"| {series} | {len(mine)} | {_depths([s.depth for s in mine])} | "
+                     f"{n.value:.0f} [{n.low:.0f}, {n.high:.0f}] | "
+                     + ("n/a" if e is None else f"{e.value:.0f} [{e.low:.0f}, {e.high:.0f}]")
+                     + f" | {t.value:.1f} [{t.low:.1f}, {t.high:.1f}] |")
+    title = f"{experiment.paper}, {experiment.title.split(':')[0]}"
+    node_figure = plots.interval_series_plot(nodes, out / f"{experiment.key}-nodes.png", xlabel="move number",
+                                             ylabel="nodes searched (geometric mean, 95% interval)", title=title,
+                                             log_y=True, unit_range=False)
+    time_figure = plots.interval_series_plot(seconds, out / f"{experiment.key}-time.png", xlabel="move number",
+                                             ylabel="ms per move in the game (geometric mean, 95%)", title=title,
+                                             log_y=True, unit_range=False)
+    return lines + ["", f"![nodes per move]({node_figure.name})", "", f"![time per move]({time_figure.name})"]
+
+
+def _depths(depths: Sequence[int | None]) -> str:
+    """The depths the searches completed: ``4``, ``3 to 4`` when some stopped short, ``n/a`` if none said."""
+    known = [d for d in depths if d is not None]
+    if not known:
+        return "n/a"
+    low, high = min(known), max(known)
+    return str(low) if low == high else f"{low} to {high}"
+
+
+def geometric_interval(values: Sequence[float]) -> Interval:
+    """The geometric mean and its 95% interval (the normal interval of the logarithms, mapped back).
+
+    Counts and times spread over orders of magnitude and never go below zero, which the
+    interval of their plain mean would. The values must be positive.
+    """
+    logs = statistics.mean_interval([math.log(v) for v in values])
+    return Interval(math.exp(logs.value), math.exp(logs.low), math.exp(logs.high))
+
+
+KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table7", "kang-table8", "kang-table9")
+"""Kang's H1/H2 variants meet only each other: their games make a scale of their own."""
+
+
+def _elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleType) -> list[str]:
+    lines = ["## Elo of every agent the games can rate", "",
+             "A joint maximum-likelihood (Bradley-Terry) fit, draws as half points. Only agents the games tie "
+             "together are rated: a group in which every agent took points from, and gave points to, the others "
+             "along some chain of games (a strongly connected group of \"scored against\"), since an agent that "
+             "won or lost every game has no finite maximum-likelihood rating. The others are listed with the "
+             "reason. Intervals are 95%, relative to the anchor.", ""]
+    lines += _elo_table(results, ELO_EXPERIMENTS, ELO_ANCHOR, "The Sheoran agents and the solver",
+                        out / "elo.png", plots)
+    lines += _elo_table(results, KANG_ELO_EXPERIMENTS, h_spec(2, "h1"),
+                        "Kang's H1 and H2, on a scale of their own (no game ties them to the agents above)",
+                        out / "kang-elo.png", plots)
+    return lines
+
+
+def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor: str, title: str, figure: Path,
+               plots: ModuleType) -> list[str]:
+    """One fit's table, the agents it cannot rate and why, its ratings by depth and T_max (and ``figure`` of them)."""
+    points: dict[tuple[str, str], tuple[float, int]] = {}
+    for result in results:
+        if result.experiment.key not in keys:
+            continue
+        for cell_result in result.cells:
+            total = cell_result.match.summary.total
+            pair = (cell_result.cell.first, cell_result.cell.second)
+            if total.games and pair[0] != pair[1]:
+                score, games = points.get(pair, (0.0, 0))
+                points[pair] = (score + total.wins + total.draws / 2, games + total.games)
+    lines = [f"### {title}", ""]
+    groups = statistics.connected_players(points)
+    if not groups or len(groups[0]) < 2:
+        return lines + ["No two agents of these experiments both won and lost points against each other: "
+                        "nothing to rate.", ""]
+    rated = next((g for g in groups if anchor in g and len(g) > 1), groups[0])
+    if anchor not in rated:
+        anchor = max(sorted(rated), key=lambda name: sum(g for pair, (_, g) in points.items() if name in pair))
+    inside = {pair: value for pair, value in points.items() if pair[0] in rated and pair[1] in rated}
+    ratings = statistics.fit_ratings(inside, anchor)
+    lines += [f"`{anchor}` is pinned at 0.", "", "| rank | agent | Elo | 95% interval | games |",
+              "|---:|---|---:|---|---:|"]
+    for rank, rating in enumerate(ratings, start=1):
+        interval = "anchor" if rating.name == anchor else interval_text(rating.low, rating.high)
+        lines.append(f"| {rank} | `{rating.name}` | {signed(rating.elo)} | {interval} | {rating.games} |")
+    outside = sorted({name for pair in points for name in pair} - rated)
+    if outside:
+        lines += ["", "Not rated:"]
+        for name in outside:
+            lines.append(f"- `{name}`: {_why_unrated(name, points, rated)}")
+
+    def elo(rating: statistics.Rating) -> str:
+        return f"{signed(rating.elo)} " + ("(anchor)" if rating.name == anchor else
+                                           interval_text(rating.low, rating.high))
+
+    panels: list[tuple[str, dict[str, list[tuple[str | float, Interval]]], bool]] = []
+    for axis, log_x, series in zip(("minimax depth", "MCTS time per move (ms)", "search depth"), (False, True, False),
+                                   elo_series(ratings), strict=True):
+        for label, rated_points in series.items():
+            at = "; ".join(f"{_point_label(x, log_x)}: {elo(r)}" for x, r in rated_points)
+            lines += ["", f"{label} by {'T_max' if log_x else 'depth'}: {at}"]
+        if series:
+            panels.append((axis, {label: [(x, Interval(r.elo, r.low, r.high)) for x, r in rated_points]
+                                  for label, rated_points in series.items()}, log_x))
+    if panels:
+        caption = "Elo by depth" + (" and by time per move" if any(log_x for _, _, log_x in panels) else "")
+        plots.elo_panels_plot(panels, figure, f"{caption} ({anchor} = 0)")
+        lines += ["", f"![{caption}]({figure.name})"]
+    return lines + [""]
+
+
+EloSeries = dict[str, list[tuple[str | float, statistics.Rating]]]
+
+
+def elo_series(ratings: Sequence[statistics.Rating]) -> tuple[EloSeries, EloSeries, EloSeries]:
+    """The ratings that form a series, by label: minimax by depth, MCTS by T_max (ms), Kang's H1 and H2 by depth.
+
+    Each paper's agent as written and our enhanced one are separate series (the papers' curves
+    are about theirs); an agent with any other parameter (Kang's feature switches, a memo turned
+    off at depth 4/5) is a point of no series.
+    """
+    by_depth: EloSeries = {}
+    by_time: EloSeries = {}
+    by_heuristic: EloSeries = {}
+    for rating in ratings:
+        spec = AgentSpec.parse(rating.name)
+        parameters = spec.kwargs
+        paper = parameters.pop("rules", None) == "paper"
+        if spec.name == "minimax" and parameters.get("evaluation") in ("h1", "h2") and set(parameters) == {
+                "depth", "evaluation"}:
+            label = parameters["evaluation"].upper() + ("" if paper else " (ours)")
+            by_heuristic.setdefault(label, []).append((float(parameters["depth"]), rating))
+        # Sheoran's minimax as written has no table at depths 1-3 (memo=false) and one at 4/5; ours always has one
+        elif spec.name == "minimax" and set(parameters) <= {"depth", "memo"} and \
+                parameters.get("memo", True) == ("depth" not in parameters or not paper):
+            label = "Sheoran's minimax" if paper else "our minimax"
+            depth = str(parameters["depth"]) if "depth" in parameters else "4/5"
+            by_depth.setdefault(label, []).append((depth, rating))
+        elif spec.name == "mcts" and set(parameters) - {"clock", "proofs", "reuse"} == {"time_budget"}:
+            plain = parameters.get("proofs") is False and parameters.get("reuse") is False
+            ours = "proofs" not in parameters and "reuse" not in parameters
+            if plain or ours:
+                label = "Sheoran's MCTS (plain UCB1)" if plain else "our MCTS"
+                by_time.setdefault(label, []).append((1000 * float(parameters["time_budget"]), rating))
+    for series in (by_depth, by_time, by_heuristic):
+        for points in series.values():
+            points.sort(key=lambda point: point[0])
+    return by_depth, by_time, by_heuristic
+
+
+def _point_label(x: str | float, in_ms: bool) -> str:
+    """A series point's x as the report writes it: a depth (``4/5``, ``8``) or a T_max (``250 ms``)."""
+    if isinstance(x, str):
+        return x
+    return f"{x:g} ms" if in_ms else f"{x:g}"
+
+
+def _why_unrated(name: str, points: dict[tuple[str, str], tuple[float, int]], rated: set[str]) -> str:
+    """Why ``name`` is outside the rated group: it won, or lost, every game against it (or never met it)."""
+    scored = games = 0.0
+    for (a, b), (score, played) in points.items():
+        if a == name and b in rated:
+            scored, games = scored + score, games + played
+        elif b == name and a in rated:
+            scored, games = scored + played - score, games + played
+    if games == 0:
+        return "played only agents outside the rated group"
+    if scored == games:
+        return f"won every one of its {games:.0f} games against the rated agents (its Elo is unbounded above)"
+    if scored == 0:
+        return f"lost every one of its {games:.0f} games against the rated agents (its Elo is unbounded below)"
+    return "tied to the rated agents only through agents that won or lost every game"

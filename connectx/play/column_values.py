@@ -1,0 +1,99 @@
+"""Each column's proven value in a position, within a time limit, and the words people read for it.
+
+Values are ``analysis`` score ranges from the side to move's view (positive wins, larger sooner;
+0 draws; negative loses); a column's value is minus the score of the position it leads to. For
+people a value reads "win in 3" (the mover's third move from here, this one included, completes
+a line), "draw", "loss in 2" (the opponent's second move from here wins), or, where the time
+limit left only a bound, the best bound proven ("win in <=5", "draw or win", ...).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from agents.core.position import Geometry, Position, geometry
+from agents.core.scores import win_score
+from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, analyze_game, column_values
+from connectx.analysis.games import Game
+from connectx.analysis.score_range import ScoreRange
+from connectx.analysis.solved_cache import SolvedCache
+from connectx.analysis.solvers import Solver, make_solver
+
+SOLVERS_KEPT = 2
+"""Board sizes whose solver (and its transposition table, up to about 150 MB) stays alive between calls."""
+
+
+class ColumnAnalyst:
+    """Bounds every column of positions one at a time, sharing a cache of solved positions.
+
+    One solver per board size is kept for the next position (the few most recent sizes), so the
+    positions of one game reuse its table; a lock makes the analyst safe to share between threads.
+    ``cache`` defaults to the persistent one in ``out/analysis-cache/`` (7x6 answers from the
+    opening book included); ``native`` lets the boards the C solver plays use it.
+    """
+
+    def __init__(self, cache: SolvedCache | None = None, native: bool = True) -> None:
+        self.cache = cache if cache is not None else SolvedCache()
+        self.native = native
+        self._solvers: OrderedDict[tuple[int, int, int], Solver] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def values(self, shape: Geometry, moves: Sequence[int], seconds: float = DEFAULT_SECONDS) -> tuple[
+            ScoreRange | None, ...]:
+        """The proven value of playing each column after ``moves`` (0-based), None for a full column.
+
+        The searches of all columns share ``seconds``; ValueError if ``moves`` ended the game.
+        """
+        position = Position.initial(shape.rows, shape.columns, shape.inarow)
+        for column in moves:
+            position = position.play(column)
+        if position.is_over():
+            raise ValueError("the game is over: no column can be played")
+        digits = "".join(str(column + 1) for column in moves) if shape.columns <= 9 else None
+        with self._lock:
+            return column_values(position, digits, seconds, self._solver(shape), self.cache)
+
+    def analyze_game(self, game: Game, seconds: float = DEFAULT_SECONDS) -> GameAnalysis:
+        """``game_analysis.analyze_game`` with this analyst's solver and cache: every ply, ``seconds`` each."""
+        with self._lock:
+            return analyze_game(game, seconds, self._solver(geometry(game.rows, game.columns, game.inarow)), self.cache)
+
+    def _solver(self, shape: Geometry) -> Solver:
+        board = (shape.rows, shape.columns, shape.inarow)
+        solver = self._solvers.pop(board, None) or make_solver(*board, native=self.native)
+        self._solvers[board] = solver
+        while len(self._solvers) > SOLVERS_KEPT:
+            self._solvers.popitem(last=False)[1].close()
+        return solver
+
+    def close(self) -> None:
+        with self._lock:
+            for solver in self._solvers.values():
+                solver.close()
+            self._solvers.clear()
+            self.cache.close()
+
+
+def describe(value: ScoreRange | None, shape: Geometry, moves: int) -> str:
+    """A column's value for people, in the position with ``moves`` stones: "win in 3", "draw", "loss in 2",
+    "full", or the best bound proven ("win in <=5", "loss in <=4", "draw or win", "draw or loss", "unknown")."""
+    if value is None:
+        return "full"
+    win_now = win_score(shape, moves)  # the value of winning with this very stone
+    lose_next = (shape.cells - moves) // 2  # minus the value of losing to the opponent's next stone
+    if value.lower > 0:
+        wins_by = win_now + 1 - value.lower
+        return f"win in {wins_by}" if value.exact else f"win in <={wins_by}"
+    if value.upper < 0:
+        # The slowest loss the range allows: the opponent's n-th move wins, n = lose_next + 1 + value.
+        loses_by = lose_next + 1 + value.upper
+        return f"loss in {loses_by}" if value.exact else f"loss in <={loses_by}"
+    if value.exact:
+        return "draw"
+    if value.lower == 0:
+        return "draw or win"
+    if value.upper == 0:
+        return "draw or loss"
+    return "unknown"

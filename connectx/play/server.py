@@ -1,0 +1,446 @@
+"""A local web page to play the agents on: ``serve()`` runs it on the standard library's ``ThreadingHTTPServer``.
+
+The page (``static/``: one HTML, one script, one style sheet, nothing fetched from elsewhere)
+talks to a small JSON API:
+
+========================  ===================================================================
+``GET  /api/options``     the opponents (the registry's agents, kaggle's built-ins, a person)
+                          and the board limits
+``POST /api/new``         ``{opponent, rows, columns, inarow, first, position}``: a new game
+``POST /api/move``        ``{session, column, ply}``: the person's move (0-based) and the reply
+``POST /api/undo``        ``{session}``: take back the person's last move and the reply to it
+``POST /api/analysis``    ``{session}``: each column's proven value in the current position
+``GET  /api/replay``      ``?session=ID&format=json|html``: the Kaggle replay, as a download
+``POST /api/upload``      a Kaggle episode JSON: its analysis, ply by ply, moves that changed
+                          the outcome flagged
+========================  ===================================================================
+
+Every answer is JSON but the page, its files and the replays. Input is checked before anything
+happens: an opponent that is not on the list (an agent file, a parameter, a path), a board out
+of the limits, an illegal move, a body over ``MAX_BODY``, an unknown session: a 4xx answer with
+``{"error": "..."}`` that the page shows, and the server carries on. No code ever comes from
+the page: opponents are names looked up in the registry. Each tab plays its own game under a
+session id; the server keeps the ``MAX_SESSIONS`` most recently used ones.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import secrets
+import sys
+import threading
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, TextIO
+from urllib.parse import parse_qs, urlsplit
+
+from agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX, AgentSpec
+from agents.core.position import Position
+from agents.registry import REGISTRY, AgentSpecError
+from connectx.analysis.games import game_from_episode
+from connectx.analysis.html_page import render_html
+from connectx.analysis.score_range import ScoreRange
+from connectx.play.column_values import ColumnAnalyst, describe
+from connectx.play.session import HUMAN, GameSession, MoveError
+from evaluation.engine import BoardConfig
+from evaluation.output_paths import InputError
+
+MAX_BODY = 2 * 1024 * 1024
+"""The largest request body read (an uploaded episode): a full 7x6 Kaggle episode is about 100 kB."""
+DRAIN_LIMIT = 64 * 1024 * 1024
+"""An oversized body up to this size is read and dropped, so the browser sees the error; a larger one
+closes the connection."""
+MAX_SESSIONS = 32
+"""Games kept at once; starting one more drops the least recently used."""
+SIDE_LIMITS = (2, 12)
+"""Smallest and largest number of rows or columns offered."""
+ANALYSIS_SECONDS = 3.0
+"""Default time for the analysis of one position (all its columns), and per ply of an uploaded game."""
+ACT_TIMEOUT = 2.0
+"""Kaggle's actTimeout for the agents' moves."""
+STATIC = Path(__file__).resolve().parent / "static"
+STATIC_FILES = {"/": ("index.html", "text/html"), "/index.html": ("index.html", "text/html"),
+                "/app.js": ("app.js", "text/javascript"), "/style.css": ("style.css", "text/css")}
+"""The only files served: the page's own."""
+
+
+class RequestError(ValueError):
+    """A request the server refuses; ``status`` is the HTTP status and the message the page shows."""
+
+    def __init__(self, message: str, status: HTTPStatus = HTTPStatus.BAD_REQUEST) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def opponents() -> list[dict[str, str]]:
+    """What the page offers: every registry agent, kaggle's built-ins, and a person at the same screen."""
+    offered = [{"name": name, "summary": entry.summary} for name, entry in REGISTRY.items()]
+    offered += [{"name": KAGGLE_PREFIX + name, "summary": f"kaggle-environments' built-in {name} agent"}
+                for name in KAGGLE_BUILTINS]
+    offered.append({"name": HUMAN, "summary": "two people taking turns at this page"})
+    return offered
+
+
+def parse_opponent(name: Any) -> AgentSpec | None:
+    """The opponent named by the page: one of ``opponents()`` exactly (no parameters, no files), None for a person."""
+    allowed = [entry["name"] for entry in opponents()]
+    if not isinstance(name, str) or name not in allowed:
+        raise RequestError(f"unknown opponent {str(name)[:60]!r}: choose one of {', '.join(allowed)}")
+    return None if name == HUMAN else AgentSpec.parse(name)
+
+
+def parse_board(data: dict[str, Any]) -> BoardConfig:
+    """The board a request asks for, each of rows and columns within ``SIDE_LIMITS``, inarow at most the longer side."""
+    low, high = SIDE_LIMITS
+    values = {}
+    for name in ("rows", "columns"):
+        value = data.get(name)
+        if type(value) is not int or not low <= value <= high:
+            raise RequestError(f"{name} {str(value)[:20]}: choose a whole number from {low} to {high}")
+        values[name] = value
+    inarow = data.get("inarow")
+    longest = max(values["rows"], values["columns"])
+    if type(inarow) is not int or not 2 <= inarow <= longest:
+        raise RequestError(f"in a row {str(inarow)[:20]}: choose a whole number from 2 to {longest} "
+                           "(the longer side of the board)")
+    return BoardConfig(values["rows"], values["columns"], inarow, ACT_TIMEOUT)
+
+
+def parse_position(text: Any, config: BoardConfig) -> tuple[int, ...]:
+    """The moves of a shared position: 1-based column digits (``4453``), as in the page's address."""
+    if text in (None, ""):
+        return ()
+    if not isinstance(text, str):
+        raise RequestError("position: expected column digits such as 4453")
+    if config.columns > 9:
+        raise RequestError("a position is written in column digits, so it fits boards of up to 9 columns")
+    try:
+        Position.from_moves(text, config.rows, config.columns, config.inarow)
+    except ValueError as error:
+        raise RequestError(f"position {text[:50]!r}: {error}") from None
+    return tuple(int(digit) - 1 for digit in text)
+
+
+def value_json(value: ScoreRange | None, position: Position) -> dict[str, Any] | None:
+    """A column's value for the page: the words, the proven range, and its outcome once proven."""
+    if value is None:
+        return None
+    return {"text": describe(value, position.geometry, position.moves), "lower": value.lower, "upper": value.upper,
+            "exact": value.exact, "score": value.score, "outcome": value.outcome}
+
+
+@dataclass
+class _Tab:
+    """One tab's game, and the lock that makes its requests take turns."""
+
+    session: GameSession
+    lock: threading.Lock
+
+
+class Sessions:
+    """The games in play by session id, the least recently used dropped beyond ``limit``."""
+
+    def __init__(self, limit: int = MAX_SESSIONS) -> None:
+        self.limit = limit
+        self._tabs: OrderedDict[str, _Tab] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, session: GameSession) -> str:
+        key = secrets.token_urlsafe(12)
+        with self._lock:
+            self._tabs[key] = _Tab(session, threading.Lock())
+            while len(self._tabs) > self.limit:
+                self._tabs.popitem(last=False)
+        return key
+
+    def get(self, key: Any) -> tuple[str, _Tab]:
+        """The session id and its tab; RequestError (404) for an id the server does not hold."""
+        with self._lock:
+            tab = self._tabs.get(key) if isinstance(key, str) else None
+            if tab is None:
+                raise RequestError("this game is no longer on the server (it restarted, or too many games were "
+                                   "started since): start a new game", HTTPStatus.NOT_FOUND)
+            self._tabs.move_to_end(key)
+            return key, tab
+
+    def __len__(self) -> int:
+        return len(self._tabs)
+
+
+class App:
+    """What the API does, apart from HTTP: the sessions, the analyst, the answers as JSON-ready dicts."""
+
+    def __init__(self, analysis_seconds: float = ANALYSIS_SECONDS, analyst: ColumnAnalyst | None = None,
+                 max_sessions: int = MAX_SESSIONS) -> None:
+        self.analysis_seconds = analysis_seconds
+        self.analyst = analyst if analyst is not None else ColumnAnalyst()
+        self.sessions = Sessions(max_sessions)
+
+    def options(self) -> dict[str, Any]:
+        return {"opponents": opponents(), "sides": list(SIDE_LIMITS), "analysis_seconds": self.analysis_seconds,
+                "max_upload": MAX_BODY, "defaults": {"opponent": "solver", "rows": 6, "columns": 7, "inarow": 4}}
+
+    def new_game(self, data: dict[str, Any]) -> dict[str, Any]:
+        opponent = parse_opponent(data.get("opponent"))
+        config = parse_board(data)
+        first = data.get("first", "you")
+        if first not in ("you", "opponent"):
+            raise RequestError(f"first {str(first)[:20]!r}: choose you or opponent")
+        opening = parse_position(data.get("position"), config)
+        try:
+            session = GameSession(opponent, 0 if first == "you" or opponent is None else 1, config, opening=opening)
+        except AgentSpecError as error:
+            raise RequestError(str(error)) from None
+        except MoveError as error:
+            raise RequestError(f"position: {error}") from None
+        key = self.sessions.add(session)
+        return state_json(key, session)
+
+    def move(self, data: dict[str, Any]) -> dict[str, Any]:
+        key, tab = self.sessions.get(data.get("session"))
+        with tab.lock:
+            session = tab.session
+            ply = data.get("ply")
+            if ply is not None and ply != len(session.moves):
+                raise RequestError(f"a move for ply {str(ply)[:10]}, but the game is at ply {len(session.moves)} "
+                                   "(another request moved): start a new game", HTTPStatus.CONFLICT)
+            column = data.get("column")
+            if type(column) is not int:
+                raise RequestError(f"column {str(column)[:20]!r}: expected a column number (0-based)")
+            try:
+                added = session.play(column)
+            except MoveError as error:
+                raise RequestError(str(error)) from None
+            return state_json(key, session, added)
+
+    def take_back(self, data: dict[str, Any]) -> dict[str, Any]:
+        key, tab = self.sessions.get(data.get("session"))
+        with tab.lock:
+            try:
+                tab.session.take_back()
+            except MoveError as error:
+                raise RequestError(str(error)) from None
+            return state_json(key, tab.session)
+
+    def analysis(self, data: dict[str, Any]) -> dict[str, Any]:
+        _, tab = self.sessions.get(data.get("session"))
+        with tab.lock:
+            session = tab.session
+            if session.is_over:
+                raise RequestError("the game is over: there is no move left to analyse")
+            moves, position = session.moves, session.position
+        values = self.analyst.values(position.geometry, moves, self.analysis_seconds)
+        return {"ply": len(moves), "mover": "XO"[position.moves % 2], "seconds": self.analysis_seconds,
+                "values": [value_json(value, position) for value in values]}
+
+    def replay(self, query: dict[str, list[str]]) -> tuple[bytes, str, str]:
+        """The replay download: its bytes, content type and file name."""
+        _, tab = self.sessions.get(query.get("session", [""])[0])
+        kind = query.get("format", ["json"])[0]
+        if kind not in ("json", "html"):
+            raise RequestError(f"format {kind[:20]!r}: choose json or html")
+        with tab.lock:
+            session = tab.session
+            name = f"connectx-{'-'.join(session.names).replace(':', '_')}-{len(session.moves)}-moves.{kind}"
+            if kind == "json":
+                return json.dumps(session.replay_json()).encode(), "application/json", name
+            return session.replay_html().encode(), "text/html; charset=utf-8", name
+
+    def upload(self, body: bytes) -> dict[str, Any]:
+        """The analysis of an uploaded Kaggle episode (``env.toJSON()``), every ply within ``analysis_seconds``."""
+        try:
+            episode = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as error:
+            raise RequestError(f"the file is not JSON ({error}): upload a Kaggle episode JSON") from None
+        try:
+            game = game_from_episode(episode)
+        except ValueError as error:
+            raise RequestError(f"not a ConnectX episode: {error}") from None
+        if not game.moves:
+            raise RequestError("the episode has no moves: nothing to analyse")
+        analysis = self.analyst.analyze_game(game, self.analysis_seconds)
+        positions = list(game.positions())
+        plies = []
+        for ply in analysis.plies:
+            position = positions[ply.ply]
+            plies.append({"ply": ply.ply, "mover": "XO"[ply.ply % 2], "column": ply.column + 1,
+                          "before": describe(ply.before, position.geometry, ply.ply),
+                          "after": describe(ply.after, position.geometry, ply.ply),
+                          "best": [column + 1 for column in ply.best_columns],
+                          "flagged": ply.changed_outcome})
+        return {"moves": game.digits, "rows": game.rows, "columns": game.columns, "inarow": game.inarow,
+                "plies": plies, "flagged": [ply.ply for ply in analysis.flagged], "html": render_html(analysis)}
+
+    def close(self) -> None:
+        self.analyst.close()
+
+
+def state_json(key: str, session: GameSession, added: tuple[int, ...] = ()) -> dict[str, Any]:
+    """What the page draws: the board, whose turn, the result, and what can be done next."""
+    moves = session.moves
+    config = session.config
+    outcome = session.outcome
+    return {
+        "session": key, "opponent": session.opponent.text if session.opponent is not None else HUMAN,
+        "names": list(session.names), "people": list(session.people_seats),
+        "rows": config.rows, "columns": config.columns, "inarow": config.inarow,
+        "board": session.board, "moves": list(moves),
+        "position": "".join(str(column + 1) for column in moves) if config.columns <= 9 else None,
+        "added": list(added), "to_move": session.to_move, "over": session.is_over,
+        "winner": outcome.winner if outcome is not None else None, "result": session.result_text(),
+        "can_take_back": any(ply % 2 in session.people_seats for ply in range(len(moves))),
+    }
+
+
+class Handler(BaseHTTPRequestHandler):
+    """Routes requests to the ``App`` and turns every failure into a JSON error; nothing escapes it."""
+
+    server: Server
+    protocol_version = "HTTP/1.1"
+    POST_ROUTES: dict[str, Callable[[App, dict[str, Any]], dict[str, Any]]] = {
+        "/api/new": App.new_game, "/api/move": App.move, "/api/undo": App.take_back, "/api/analysis": App.analysis,
+    }
+
+    def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
+        self._answer(self._get)
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._answer(self._post)
+
+    def _get(self) -> None:
+        url = urlsplit(self.path)
+        if url.path in STATIC_FILES:
+            name, kind = STATIC_FILES[url.path]
+            self._send(HTTPStatus.OK, (STATIC / name).read_bytes(), f"{kind}; charset=utf-8")
+        elif url.path == "/api/options":
+            self._send_json(HTTPStatus.OK, self.server.app.options())
+        elif url.path == "/api/replay":
+            data, kind, name = self.server.app.replay(parse_qs(url.query))
+            self._send(HTTPStatus.OK, data, kind, {"Content-Disposition": f'attachment; filename="{name}"'})
+        elif url.path in self.POST_ROUTES or url.path == "/api/upload":
+            raise RequestError(f"{url.path} takes POST", HTTPStatus.METHOD_NOT_ALLOWED)
+        else:
+            raise RequestError(f"no page {url.path[:80]!r} here", HTTPStatus.NOT_FOUND)
+
+    def _post(self) -> None:
+        path = urlsplit(self.path).path
+        if path not in self.POST_ROUTES and path != "/api/upload":
+            self._read_body()
+            raise RequestError(f"no API {path[:80]!r} here", HTTPStatus.NOT_FOUND)
+        body = self._read_body()
+        if path == "/api/upload":
+            self._send_json(HTTPStatus.OK, self.server.app.upload(body))
+            return
+        try:
+            data = json.loads(body.decode("utf-8")) if body else {}
+        except (UnicodeDecodeError, ValueError):
+            raise RequestError("the request is not JSON") from None
+        if not isinstance(data, dict):
+            raise RequestError("the request is not a JSON object")
+        self._send_json(HTTPStatus.OK, self.POST_ROUTES[path](self.server.app, data))
+
+    def _read_body(self) -> bytes:
+        """The request body, at most ``MAX_BODY`` bytes; RequestError (413) for a larger one (read and dropped)."""
+        try:
+            length = int(self.headers.get("Content-Length", "0"))
+        except ValueError:
+            raise RequestError("bad Content-Length") from None
+        if length < 0:
+            raise RequestError("bad Content-Length")
+        if length > MAX_BODY:
+            if length <= DRAIN_LIMIT:
+                remaining = length
+                while remaining > 0:
+                    chunk = self.rfile.read(min(remaining, 1 << 16))
+                    if not chunk:
+                        break
+                    remaining -= len(chunk)
+            else:
+                self.close_connection = True
+            raise RequestError(f"the upload is {length / 1e6:.1f} MB; the limit is {MAX_BODY / 1e6:.0f} MB "
+                               "(a Kaggle ConnectX episode is far smaller)", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+        return self.rfile.read(length)
+
+    def _answer(self, route: Callable[[], None]) -> None:
+        try:
+            route()
+        except RequestError as error:
+            self._send_json(error.status, {"error": str(error)})
+        except Exception as error:  # a bug must cost one request, never the server
+            traceback.print_exc(file=self.server.log)
+            self._send_json(HTTPStatus.INTERNAL_SERVER_ERROR,
+                            {"error": f"the server failed on this request ({type(error).__name__}: {error})"})
+
+    def _send_json(self, status: HTTPStatus, data: Any) -> None:
+        self._send(status, json.dumps(data).encode(), "application/json")
+
+    def _send(self, status: HTTPStatus, data: bytes, kind: str, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (http.server's signature)
+        if self.server.verbose:
+            self.server.log.write(f"{self.address_string()} {format % args}\n")
+
+
+class Server(ThreadingHTTPServer):
+    """The HTTP server with its ``App``; ``log`` is the stream it was started with (kaggle-environments swaps
+    ``sys.stderr`` during agents' moves, so the server keeps its own)."""
+
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], app: App, log: TextIO, verbose: bool = False) -> None:
+        super().__init__(address, Handler)
+        self.app = app
+        self.log = log
+        self.verbose = verbose
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        shown = host if isinstance(host, str) and ":" not in host else f"[{host!s}]"
+        return f"http://{shown}:{port}/"
+
+
+def make_server(host: str = "127.0.0.1", port: int = 0, analysis_seconds: float = ANALYSIS_SECONDS,
+                analyst: ColumnAnalyst | None = None, verbose: bool = False, log: TextIO | None = None) -> Server:
+    """The server, bound (``port`` 0: a free port, see ``.url``) but not yet serving; InputError if it cannot bind."""
+    if not analysis_seconds > 0:
+        raise InputError(f"analysis time {analysis_seconds}: give a positive number of seconds")
+    try:
+        return Server((host, port), App(analysis_seconds, analyst), log if log is not None else sys.stderr, verbose)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise InputError(f"port {port} on {host} is in use; pass another --port, or --port 0 for a free one"
+                             ) from None
+        raise InputError(f"cannot serve on {host}:{port} ({error.strerror}); check --host and --port") from None
+
+
+def serve(host: str = "127.0.0.1", port: int = 0, analysis_seconds: float = ANALYSIS_SECONDS,
+          verbose: bool = False, stdout: TextIO | None = None) -> int:
+    """Serve the page until Ctrl-C; the exit status (0). InputError if the address cannot be used."""
+    stdout = stdout if stdout is not None else sys.stdout
+    server = make_server(host, port, analysis_seconds, verbose=verbose)
+    stdout.write(f"Serving the ConnectX page on {server.url} (Ctrl-C stops)\n")
+    stdout.flush()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        stdout.write("\nStopped.\n")
+    finally:
+        server.server_close()
+        server.app.close()
+    return 0

@@ -1,0 +1,335 @@
+"""A match between two agents: colour-swapped pairs, shared openings, statistics and SPRT.
+
+Games come in pairs: game ``2p`` has A moving first, game ``2p + 1`` has B moving first, both
+from the same random opening of ``opening_plies`` moves, so neither the first-move advantage nor
+a lopsided opening favours either side. The schedule (seats, seeds, openings) is a pure function
+of the plan, which is what lets an interrupted match resume without changing any game.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from agents.agent_spec import AgentSpec
+from agents.core.position import Position
+from evaluation import statistics
+from evaluation.engine import BoardConfig
+from evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
+from evaluation.results_store import ResultsStore
+from evaluation.scheduling import GameFunction, check_jobs, play_schedule
+
+STANDARD_BOARD = BoardConfig()
+"""Kaggle's ConnectX: 7 columns, 6 rows, 4 in a row, 2 s per move."""
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """A sequential probability ratio test of H0: Elo = ``elo0`` against H1: Elo = ``elo1`` (logistic Elo)."""
+
+    elo0: float
+    elo1: float
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if self.elo0 >= self.elo1:
+            raise ValueError(f"SPRT elo0 = {self.elo0} must be below elo1 = {self.elo1}")
+        statistics.SprtBounds.of(self.alpha, self.beta)
+        if self.alpha + self.beta >= 1:
+            raise ValueError(f"SPRT alpha + beta = {self.alpha + self.beta:g}: the test needs their sum below 1")
+
+    @property
+    def bounds(self) -> statistics.SprtBounds:
+        return statistics.SprtBounds.of(self.alpha, self.beta)
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    """What defines a match; its JSON form is stored with the results and checked on resume."""
+
+    first: AgentSpec
+    second: AgentSpec
+    games: int
+    config: BoardConfig = BoardConfig()
+    seed: int = 0
+    opening_plies: int = 0
+
+    def __post_init__(self) -> None:
+        if self.games < 1:
+            raise ValueError(f"-n {self.games}: a match needs at least one game (an even number keeps pairs whole)")
+        check_opening_plies(self.opening_plies, self.config)
+
+    @property
+    def names(self) -> tuple[str, str]:
+        """A's and B's specs as text: how records, summaries and reports name them."""
+        return self.first.text, self.second.text
+
+    def game_spec(self, index: int, keep_replay: bool = False) -> GameSpec:
+        """Game ``index``: A first on even indices, B first on odd ones, sharing the pair's opening."""
+        agents = (self.first, self.second) if index % 2 == 0 else (self.second, self.first)
+        opening = random_opening(self.config, self.opening_plies, random.Random(f"opening/{self.seed}/{index // 2}"))
+        return GameSpec(index, agents, self.config, game_seed(self.seed, index), opening, keep_replay)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "match", "first": self.first.text, "second": self.second.text, "games": self.games,
+                "config": config_json(self.config), "seed": self.seed, "opening_plies": self.opening_plies}
+
+
+def check_opening_plies(plies: int, config: BoardConfig) -> None:
+    """ValueError unless ``plies`` random opening moves fit on the board and leave it playable."""
+    if plies < 0:
+        raise ValueError(f"--openings {plies}: the number of opening plies cannot be negative")
+    cells = config.rows * config.columns
+    if plies >= cells:
+        raise ValueError(f"--openings {plies}: a {config.columns}x{config.rows} board has {cells} cells; "
+                         f"give fewer plies than that")
+
+
+def config_json(config: BoardConfig) -> dict[str, Any]:
+    return {"rows": config.rows, "columns": config.columns, "inarow": config.inarow, "act_timeout": config.act_timeout}
+
+
+def game_seed(match_seed: int, index: int) -> int:
+    """The recorded seed of game ``index``: distinct per game, fixed by the match seed."""
+    return random.Random(f"game/{match_seed}/{index}").randrange(2 ** 31)
+
+
+def random_opening(config: BoardConfig, plies: int, rng: random.Random) -> tuple[int, ...]:
+    """``plies`` uniformly random moves after which the game is open: no line, no full board, and
+    no immediate win for the side to move (which would make the pair a coin toss on who moves).
+    Fewer plies are returned on boards too small to hold that many such moves."""
+    for _ in range(1000):
+        position = Position.initial(config.rows, config.columns, config.inarow)
+        moves: list[int] = []
+        for _ in range(plies):
+            candidates = [c for c in position.legal_columns() if not position.is_winning_move(c)]
+            if not candidates:
+                break
+            column = rng.choice(sorted(candidates))
+            position = position.play(column)
+            moves.append(column)
+        if len(moves) == plies and not position.is_over() and not position.winning_columns():
+            return tuple(moves)
+    return ()
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """A's wins, draws and losses in one seat (or overall)."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + self.draws / 2) / self.games if self.games else math.nan
+
+
+@dataclass(frozen=True)
+class MoveTimes:
+    """Seconds per move of one agent over the match."""
+
+    moves: int
+    mean: float
+    p95: float
+    max: float
+
+    @classmethod
+    def of(cls, durations: Sequence[float]) -> MoveTimes:
+        if not durations:
+            return cls(0, math.nan, math.nan, math.nan)
+        ordered = sorted(durations)
+        p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+        return cls(len(ordered), sum(ordered) / len(ordered), p95, ordered[-1])
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """Everything a match measured, from A's point of view unless a field says otherwise."""
+
+    first: str
+    second: str
+    planned: int
+    total: SeatRecord
+    as_first: SeatRecord
+    as_second: SeatRecord
+    score: statistics.Interval
+    elo: statistics.Interval
+    los: float
+    pentanomial: tuple[int, int, int, int, int]
+    pentanomial_elo: statistics.Interval
+    forfeits: dict[str, dict[str, int]]
+    times: dict[str, MoveTimes]
+    aborted: int
+    sprt: Sprt | None = None
+    llr: float = 0.0
+    decision: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        def interval(value: statistics.Interval) -> dict[str, float | None]:
+            return {k: (None if not math.isfinite(v) else round(v, 4))
+                    for k, v in (("value", value.value), ("low", value.low), ("high", value.high))}
+        seat = lambda s: {"wins": s.wins, "draws": s.draws, "losses": s.losses}  # noqa: E731
+        return {
+            "first": self.first, "second": self.second, "planned_games": self.planned, "games": self.total.games,
+            "total": seat(self.total), "as_first": seat(self.as_first), "as_second": seat(self.as_second),
+            "score": interval(self.score), "elo": interval(self.elo), "los": round(self.los, 4),
+            "pentanomial": list(self.pentanomial), "pentanomial_elo": interval(self.pentanomial_elo),
+            "forfeits": self.forfeits, "aborted": self.aborted,
+            "time_per_move": {name: {"moves": t.moves, "mean": _finite(t.mean), "p95": _finite(t.p95),
+                                     "max": _finite(t.max)} for name, t in self.times.items()},
+            "sprt": None if self.sprt is None else {
+                "elo0": self.sprt.elo0, "elo1": self.sprt.elo1, "alpha": self.sprt.alpha, "beta": self.sprt.beta,
+                "llr": round(self.llr, 4), "lower": round(self.sprt.bounds.lower, 4),
+                "upper": round(self.sprt.bounds.upper, 4), "decision": self.decision},
+        }
+
+
+def _finite(value: float) -> float | None:
+    return round(value, 6) if math.isfinite(value) else None
+
+
+def first_seat(record: GameRecord) -> int:
+    """The seat A (the match's first agent) sat in for this game."""
+    return record.index % 2
+
+
+def summarize(plan: MatchPlan, records: Iterable[GameRecord], sprt: Sprt | None = None) -> MatchSummary:
+    """The statistics of the recorded games of ``plan`` (a pure function of the records)."""
+    games = sorted(records, key=lambda r: r.index)
+    scored = [r for r in games if r.scored]
+    tallies: dict[int, Counter[float]] = {0: Counter(), 1: Counter()}
+    for record in scored:
+        seat = first_seat(record)
+        tallies[seat][record.points(seat)] += 1
+    as_first = SeatRecord(tallies[0][1.0], tallies[0][0.5], tallies[0][0.0])
+    as_second = SeatRecord(tallies[1][1.0], tallies[1][0.5], tallies[1][0.0])
+    total = SeatRecord(as_first.wins + as_second.wins, as_first.draws + as_second.draws,
+                       as_first.losses + as_second.losses)
+    pair_points = _pair_points(scored)
+    counts = statistics.pentanomial(pair_points)
+    forfeits: dict[str, dict[str, int]] = {}
+    for record in scored:
+        if record.offender is not None:
+            name = plan.first.text if record.offender == first_seat(record) else plan.second.text
+            forfeits.setdefault(record.cause, {}).setdefault(name, 0)
+            forfeits[record.cause][name] += 1
+    times = {name: MoveTimes.of(values) for name, values in durations_by_agent(plan, games).items()}
+    llr, decision = 0.0, None
+    if sprt is not None:
+        llr = statistics.sprt_llr({k / 4: n for k, n in enumerate(counts)}, sprt.elo0, sprt.elo1)
+        decision = statistics.sprt_decision(llr, sprt.bounds)
+    return MatchSummary(
+        first=plan.first.text, second=plan.second.text, planned=plan.games, total=total, as_first=as_first,
+        as_second=as_second, score=statistics.wilson_interval(total.wins, total.draws, total.losses),
+        elo=statistics.elo_interval(total.wins, total.draws, total.losses),
+        los=statistics.likelihood_of_superiority(total.wins, total.losses),
+        pentanomial=counts, pentanomial_elo=statistics.pentanomial_elo_interval(counts),
+        forfeits=forfeits, times=times, aborted=len(games) - len(scored), sprt=sprt, llr=llr, decision=decision,
+    )
+
+
+def durations_by_agent(plan: MatchPlan, records: Iterable[GameRecord]) -> dict[str, list[float]]:
+    """Every move's duration, per agent name (one list if A and B are the same spec)."""
+    first, second = plan.names
+    durations: dict[str, list[float]] = {first: [], second: []}
+    for record in records:
+        seat = first_seat(record)
+        durations[first].extend(record.durations[seat])
+        durations[second].extend(record.durations[1 - seat])
+    return durations
+
+
+def _pair_points(scored: Sequence[GameRecord]) -> list[float]:
+    """A's points in each pair whose two games are both scored."""
+    by_pair: dict[int, list[GameRecord]] = {}
+    for record in scored:
+        by_pair.setdefault(record.index // 2, []).append(record)
+    return [sum(r.points(first_seat(r)) for r in pair) for pair in by_pair.values() if len(pair) == 2]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished (or stopped) match: its plan, every recorded game and the summary."""
+
+    plan: MatchPlan
+    records: tuple[GameRecord, ...]
+    summary: MatchSummary
+    directory: Path | None = None
+    stopped_early: bool = False
+
+
+OnGame = Callable[[GameRecord, MatchSummary], None]
+
+
+def run_match(first: AgentSpec | str, second: AgentSpec | str, games: int = 100, *,
+              config: BoardConfig = STANDARD_BOARD, seed: int = 0, opening_plies: int = 0, jobs: int | None = None,
+              out: Path | str | None = None, resume: bool = False, sprt: Sprt | None = None,
+              keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
+              play: GameFunction | None = None, on_game: OnGame | None = None) -> MatchResult:
+    """Play ``games`` games of ``first`` (A) against ``second`` (B) in colour-swapped pairs.
+
+    Agents are ``AgentSpec`` values, or their text (parsed here, once); ``config``, ``seed`` and
+    ``opening_plies`` complete the ``MatchPlan``, and the other arguments are ``play_match``'s.
+    """
+    plan = MatchPlan(AgentSpec.of(first), AgentSpec.of(second), games, config, seed, opening_plies)
+    return play_match(plan, jobs=jobs, out=out, resume=resume, sprt=sprt, keep_replays=keep_replays,
+                      watchdog=watchdog, executor=executor, play=play, on_game=on_game)
+
+
+def play_match(plan: MatchPlan, *, jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
+               sprt: Sprt | None = None, keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG,
+               executor: Executor | None = None, play: GameFunction | None = None,
+               on_game: OnGame | None = None) -> MatchResult:
+    """Play ``plan``'s games that are not recorded yet.
+
+    Games run on ``executor`` (default: ``jobs`` isolated worker processes, one per core). With
+    ``out``, every finished game is appended to ``out/games.jsonl`` at once (``keep_replays`` adds
+    ``out/replays/``) and ``resume`` continues a run there without replaying or double-counting a
+    game. With ``sprt``, no new game starts once the test has decided (checked on complete pairs).
+    ``play`` replaces the game function (tests use a fake one); ``on_game`` is called after each
+    game with the summary so far. Before anything is written, AgentSpecError for an agent that
+    cannot play on the board, ValueError for ``jobs`` below 1, RunDirectoryError for ``out``.
+    """
+    for spec in (plan.first, plan.second):
+        spec.check(plan.config.geometry)
+    check_jobs(jobs)
+    store = ResultsStore(out) if out is not None else None
+    done: dict[int, GameRecord] = {}
+    if store is not None:
+        done = {r.index: r for r in store.open(plan.to_json(), resume, may_change=MAY_CHANGE_ON_RESUME)
+                if r.index < plan.games}
+    game_function = play if play is not None else partial(play_isolated, watchdog=watchdog)
+
+    def record(game: GameRecord) -> bool:
+        done[game.index] = game
+        if store is not None:
+            store.append(game)
+        summary = summarize(plan, done.values(), sprt)
+        if on_game is not None:
+            on_game(game, summary)
+        return summary.decision is not None
+
+    stopped = summarize(plan, done.values(), sprt).decision is not None
+    if not stopped:
+        pending = [plan.game_spec(i, keep_replays) for i in range(plan.games) if i not in done]
+        stopped = play_schedule(pending, game_function, record, jobs, executor)
+    records = tuple(sorted(done.values(), key=lambda r: r.index))
+    return MatchResult(plan, records, summarize(plan, records, sprt), store.directory if store else None, stopped)
+
+
+MAY_CHANGE_ON_RESUME = ("games",)
+"""A match's number of games may grow on resume: its game ``i`` does not depend on it."""

@@ -1,0 +1,107 @@
+"""Where games run: any ``concurrent.futures.Executor``; by default a pool of worker processes.
+
+Matches and tournaments only ``submit`` a picklable game function and a ``GameSpec``, so a
+distributed executor (one that ships the call to other machines) can be plugged in unchanged.
+The default workers start from a fork server and import kaggle-environments once; each game is
+then forked from a worker (see ``game.play_isolated``), which is cheap and fully isolated.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from evaluation.engine import kaggle_environments
+from evaluation.game import GameRecord, GameSpec
+
+GameFunction = Callable[[GameSpec], GameRecord]
+"""What an executor runs for each game: ``game.play_isolated`` (with its watchdog) by default."""
+
+
+def default_jobs() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+def _prepare_worker() -> None:
+    """Leave Ctrl-C to the parent (it stops the run) and import kaggle-environments up front."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    kaggle_environments()
+
+
+def check_jobs(jobs: int | None) -> None:
+    """ValueError unless ``jobs`` is None (one per core) or a count of worker processes."""
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"--jobs {jobs}: at least one worker process is needed")
+
+
+def worker_pool(jobs: int | None = None) -> ProcessPoolExecutor:
+    """``jobs`` worker processes (default: the cores), ready to play games."""
+    check_jobs(jobs)
+    count = default_jobs() if jobs is None else jobs
+    return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("forkserver"),
+                               initializer=_prepare_worker)
+
+
+def stop_workers(executor: Executor) -> None:
+    """Cancel what has not started and, for our own process pool, kill the games in flight.
+
+    ``shutdown`` alone would wait for running games (minutes, for a hung agent); the pool has no
+    public way to stop its workers, so its process table is used when it is there.
+    """
+    executor.shutdown(wait=False, cancel_futures=True)
+    processes = getattr(executor, "_processes", None) or {}
+    for process in list(processes.values()):
+        process.kill()
+
+
+class InlineExecutor(Executor):
+    """Runs each call at once in the caller's thread: for tests and for fake game functions."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except BaseException as error:
+            future.set_exception(error)
+        return future
+
+
+def play_schedule(specs: Sequence[GameSpec], game_function: GameFunction, on_record: Callable[[GameRecord], bool],
+                  jobs: int | None = None, executor: Executor | None = None) -> bool:
+    """Play ``specs`` on ``executor`` (default: a pool of ``jobs`` workers), in order, as they finish.
+
+    ``on_record`` gets each finished game and returns True to stop: no new game starts after that,
+    games already running finish and are passed on too. Only a couple of games per worker are
+    queued ahead, so a stop takes effect quickly. On any exception (Ctrl-C included) the games
+    in flight are abandoned and the exception propagates. Returns whether ``on_record`` stopped it.
+    """
+    own = executor is None
+    pool = worker_pool(jobs) if executor is None else executor
+    ahead = max(2, 2 * (jobs or default_jobs()))
+    pending = list(specs)
+    running: set[Future[GameRecord]] = set()
+    stopped = False
+    try:
+        while pending or running:
+            while pending and len(running) < ahead and not stopped:
+                running.add(pool.submit(game_function, pending.pop(0)))
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                if on_record(future.result()):
+                    stopped = True
+            if stopped:
+                pending.clear()
+    except BaseException:
+        stop_workers(pool)
+        raise
+    if own:
+        pool.shutdown(wait=True)
+    return stopped

@@ -1,0 +1,202 @@
+"""A tournament: every pairing a match of colour-swapped pairs, a cross table and a joint Elo fit.
+
+A round robin pairs every agent with every other; a gauntlet pairs the first agent with each of
+the others. Game ``g`` of pairing ``p`` has the global index ``p * games + g`` and is game ``g``
+of that pairing's match plan, so every pairing meets the same openings, and each pairing's
+statistics are exactly those of a match.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from agents.agent_spec import AgentSpec
+from evaluation import statistics
+from evaluation.engine import BoardConfig
+from evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
+from evaluation.match import (
+    STANDARD_BOARD,
+    MatchPlan,
+    MatchSummary,
+    check_opening_plies,
+    config_json,
+    game_seed,
+    summarize,
+)
+from evaluation.results_store import ResultsStore
+from evaluation.scheduling import GameFunction, check_jobs, play_schedule
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    """What defines a tournament; its JSON form is stored with the results and checked on resume."""
+
+    specs: tuple[AgentSpec, ...]
+    games: int
+    config: BoardConfig = BoardConfig()
+    seed: int = 0
+    opening_plies: int = 0
+    gauntlet: bool = False
+
+    def __post_init__(self) -> None:
+        if len(self.specs) < 2:
+            raise ValueError("a tournament needs at least two agents")
+        if len(set(self.agents)) != len(self.agents):
+            raise ValueError("each agent may appear once in a tournament; give variants distinct parameters")
+        if self.games < 1:
+            raise ValueError(f"-n {self.games}: each pairing needs at least one game")
+        check_opening_plies(self.opening_plies, self.config)
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        """The agents' specs as text: how records, summaries and reports name them."""
+        return tuple(spec.text for spec in self.specs)
+
+    @property
+    def pairings(self) -> list[tuple[AgentSpec, AgentSpec]]:
+        if self.gauntlet:
+            return [(self.specs[0], other) for other in self.specs[1:]]
+        return list(itertools.combinations(self.specs, 2))
+
+    def match_plan(self, pairing: int) -> MatchPlan:
+        first, second = self.pairings[pairing]
+        return MatchPlan(first, second, self.games, self.config, self.seed, self.opening_plies)
+
+    @property
+    def total_games(self) -> int:
+        return self.games * len(self.pairings)
+
+    def game_spec(self, index: int, keep_replay: bool = False) -> GameSpec:
+        """Global game ``index``: the pairing's own match game, renumbered and with its own seed."""
+        pairing, local = divmod(index, self.games)
+        spec = self.match_plan(pairing).game_spec(local, keep_replay)
+        return replace(spec, index=index, seed=game_seed(self.seed, index))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": "gauntlet" if self.gauntlet else "round robin", "agents": list(self.agents),
+                "games": self.games, "config": config_json(self.config), "seed": self.seed,
+                "opening_plies": self.opening_plies}
+
+
+@dataclass(frozen=True)
+class TournamentSummary:
+    """Each pairing's match summary, the cross table of scores and the jointly fitted ratings."""
+
+    agents: tuple[str, ...]
+    pairings: tuple[MatchSummary, ...]
+    ratings: tuple[statistics.Rating, ...]
+    anchor: str
+
+    def score(self, agent: str, opponent: str) -> tuple[float, int] | None:
+        """``agent``'s points and games against ``opponent``, or None if they did not meet."""
+        for summary in self.pairings:
+            total = summary.total
+            if (summary.first, summary.second) == (agent, opponent):
+                return total.wins + total.draws / 2, total.games
+            if (summary.second, summary.first) == (agent, opponent):
+                return total.losses + total.draws / 2, total.games
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "agents": list(self.agents), "anchor": self.anchor,
+            "ratings": [{"agent": r.name, "elo": _finite(r.elo), "low": _finite(r.low), "high": _finite(r.high),
+                         "games": r.games} for r in self.ratings],
+            "pairings": [summary.to_json() for summary in self.pairings],
+        }
+
+
+def _finite(value: float) -> float | None:
+    return round(value, 2) if abs(value) != float("inf") else None
+
+
+def local_records(plan: TournamentPlan, records: Iterable[GameRecord], pairing: int) -> list[GameRecord]:
+    """The records of one pairing, renumbered as the games of its match."""
+    first = pairing * plan.games
+    return [replace(r, index=r.index - first) for r in records if first <= r.index < first + plan.games]
+
+
+def summarize_tournament(plan: TournamentPlan, records: Iterable[GameRecord],
+                         anchor: str | None = None) -> TournamentSummary:
+    """Per-pairing statistics and the joint Elo fit (anchored at ``anchor``, default the first agent)."""
+    games = list(records)
+    pairings = tuple(summarize(plan.match_plan(p), local_records(plan, games, p)) for p in range(len(plan.pairings)))
+    anchor_name = anchor if anchor is not None else plan.agents[0]
+    if anchor_name not in plan.agents:
+        raise ValueError(f"--anchor {anchor_name!r} is not in the tournament; pick one of {', '.join(plan.agents)}")
+    results = {(s.first, s.second): (s.total.wins + s.total.draws / 2, s.total.games)
+               for s in pairings if s.total.games}
+    played = {name for pair in results for name in pair}
+    ratings = tuple(statistics.fit_ratings(results, anchor_name)) if anchor_name in played else ()
+    return TournamentSummary(plan.agents, pairings, ratings, anchor_name)
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    """A finished tournament: its plan, every recorded game (global indices) and the summary."""
+
+    plan: TournamentPlan
+    records: tuple[GameRecord, ...]
+    summary: TournamentSummary
+    directory: Path | None = None
+
+
+OnTournamentGame = Callable[[GameRecord, TournamentSummary], None]
+
+
+def run_tournament(agents: Sequence[AgentSpec | str], games: int = 20, *, config: BoardConfig = STANDARD_BOARD,
+                   gauntlet: bool = False, seed: int = 0, opening_plies: int = 0, anchor: AgentSpec | str | None = None,
+                   jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
+                   keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
+                   play: GameFunction | None = None, on_game: OnTournamentGame | None = None) -> TournamentResult:
+    """Play ``games`` games (colour-swapped pairs) for every pairing of ``agents`` and fit their Elo.
+
+    A round robin by default; ``gauntlet`` pairs ``agents[0]`` with each other agent only. Agents
+    (and ``anchor``, the agent pinned at Elo 0, default the first) are ``AgentSpec`` values or
+    their text, parsed here once; the other arguments are those of ``play_tournament``.
+    """
+    plan = TournamentPlan(tuple(AgentSpec.of(agent) for agent in agents), games, config, seed, opening_plies, gauntlet)
+    return play_tournament(plan, anchor=None if anchor is None else AgentSpec.of(anchor).text, jobs=jobs, out=out,
+                           resume=resume, keep_replays=keep_replays, watchdog=watchdog, executor=executor, play=play,
+                           on_game=on_game)
+
+
+def play_tournament(plan: TournamentPlan, *, anchor: str | None = None, jobs: int | None = None,
+                    out: Path | str | None = None, resume: bool = False, keep_replays: bool = False,
+                    watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
+                    play: GameFunction | None = None, on_game: OnTournamentGame | None = None) -> TournamentResult:
+    """Play ``plan``'s games that are not recorded yet; the arguments are those of ``match.play_match``.
+
+    ``anchor`` names (as text) the agent pinned at Elo 0. Before anything is written,
+    AgentSpecError for an agent that cannot play on the board, ValueError for a bad anchor or
+    ``jobs``, RunDirectoryError for ``out``.
+    """
+    for spec in plan.specs:
+        spec.check(plan.config.geometry)
+    check_jobs(jobs)
+    summarize_tournament(plan, [], anchor)
+    store = ResultsStore(out) if out is not None else None
+    done: dict[int, GameRecord] = {}
+    if store is not None:
+        done = {r.index: r for r in store.open(plan.to_json(), resume) if r.index < plan.total_games}
+    game_function = play if play is not None else partial(play_isolated, watchdog=watchdog)
+
+    def record(game: GameRecord) -> bool:
+        done[game.index] = game
+        if store is not None:
+            store.append(game)
+        if on_game is not None:
+            on_game(game, summarize_tournament(plan, done.values(), anchor))
+        return False
+
+    pending = [plan.game_spec(i, keep_replays) for i in range(plan.total_games) if i not in done]
+    play_schedule(pending, game_function, record, jobs, executor)
+    records = tuple(sorted(done.values(), key=lambda r: r.index))
+    return TournamentResult(plan, records, summarize_tournament(plan, records, anchor),
+                            store.directory if store else None)
