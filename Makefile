@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install install-cluster test test-quick demo lint bench fuzz clean submission report book
+.PHONY: install install-cluster install-dev test test-quick demo lint bench fuzz clean submission report book
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -20,16 +20,20 @@ $(VENV)/.installed: pyproject.toml uv.lock | $(UV)
 
 install: $(VENV)/.installed
 
-# Dask's distributed for `--cluster` (the optional extra `cluster`), added to .venv; the tests need it.
+# Dask's distributed for `--cluster` (the optional extra `cluster`), added to .venv.
 install-cluster: install
 	$(UV) sync --frozen --inexact --extra cluster --python $(PYTHON)
 
-test: install-cluster
+# The tests' tools (the `dev` group) and the cluster extra the tests start, added to .venv.
+install-dev: install
+	$(UV) sync --frozen --inexact --extra cluster --group dev --python $(PYTHON)
+
+test: install-dev
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || echo "make test: no chromium/chromedriver, so the browser tests (tests/test_human_browser.py) are SKIPPED; install them: apt-get install -y chromium chromium-driver"
 	$(BIN)/python -m pytest -rs
 
 # The suite without the tests that play real kaggle-environments games: a quick check while editing.
-test-quick: install
+test-quick: install-dev
 	$(BIN)/python -m pytest -m "not games"
 
 demo: install
