@@ -14,7 +14,7 @@ import pytest
 
 from agents.core.kaggle_boundary import GuardedAgent, board_of
 from agents.core.position import Position, geometry
-from agents.core.search_result import SearchResult
+from agents.core.search_result import SearchCounts, SearchResult, last_of
 from agents.core.search_time import Deadline, SearchLimit, clock_check_mask
 from agents.core.transposition_table import TranspositionTable
 from agents.heuristics.line_evaluation import (
@@ -26,6 +26,7 @@ from agents.heuristics.line_evaluation import (
 )
 from agents.players import solver_agent
 from agents.registry import REGISTRY
+from agents.search.anytime_search import iterative_deepening
 from agents.search.exact_search import analyze, solve
 from agents.search.open_board_play import OpenBoardPlay
 from agents.search.principal_variation import PROVEN, VariationTable, deepening
@@ -34,7 +35,7 @@ from evaluation.game import GameSpec, play_game
 
 BOARDS = [(6, 7, 4), (7, 8, 4), (7, 9, 4), (5, 6, 4), (8, 10, 5), (4, 4, 3), (5, 5, 4), (6, 7, 2), (3, 3, 1),
           (6, 7, 6)]
-"""Rows, columns, inarow: Kaggle's board, the issue's boards, small ones and the edge cases of inarow."""
+"""Rows, columns, inarow: Kaggle's board, the open-board benchmark's boards, small ones and the edge cases of inarow."""
 
 
 def random_position(rng: random.Random, rows: int, columns: int, inarow: int, stones: int) -> Position:
@@ -260,8 +261,7 @@ def test_the_solvers_table_size_bounds_its_tables_on_other_boards_too() -> None:
     position = Position.initial(7, 8, 4).play(3).play(4)
     column = strategy.choose(position, Deadline.after(60.0))
     assert column in position.legal_columns()
-    open_board = strategy._open_board
-    assert open_board is not None
+    open_board = strategy.open_board
     assert open_board.table.capacity == open_board.exact_table.capacity == 64
     # the table is emptied when found full, which the search looks at with the clock
     assert len(open_board.table) <= 64 + clock_check_mask(position.geometry) + 1
@@ -386,13 +386,18 @@ def test_small_boards_are_played_perfectly_from_the_first_move(rows: int, column
     assert not agent.faults
 
 
-def test_seven_by_six_keeps_the_book_and_the_proofs_and_other_boards_take_the_new_play() -> None:
+def test_seven_by_six_keeps_the_book_and_the_proofs_and_other_boards_take_the_open_board_play() -> None:
     positions = [Position.from_moves(moves) for moves in ("", "4", "4455", "3344", "2617")]
     for position in positions:
-        new = solver_agent.SolverStrategy(max_nodes=3000, use_book=False)
-        previous = solver_agent.SolverStrategy(max_nodes=3000, use_book=False, open_board=False)
-        assert new.choose(position, Deadline.after(60.0)) == previous.choose(position, Deadline.after(60.0))
-        assert new.last_stats == previous.last_stats
+        strategy = solver_agent.SolverStrategy(max_nodes=3000, use_book=False)
+        heuristic_nodes = int(solver_agent.HEURISTIC_SHARE * 3000)
+        counts = SearchCounts()
+        limits = SearchLimit(max_nodes=3000 - heuristic_nodes), SearchLimit(max_nodes=heuristic_nodes)
+        last = last_of(iterative_deepening(position, TranspositionTable(), *limits, counts=counts))
+        assert last is not None
+        assert strategy.choose(position, Deadline.after(60.0)) == last.column
+        assert strategy.last_stats["nodes"] == counts.nodes
+        assert strategy.open_board.last_stats == {}  # the open-board play never searched
     wide = Position.from_moves("45", rows=7, columns=8, inarow=4)
     strategy = solver_agent.SolverStrategy(max_nodes=3000)
     expected = OpenBoardPlay(max_nodes=3000).choose(wide, Deadline.after(60.0))

@@ -6,8 +6,7 @@ Each move, in order:
    which no pure-Python search can prove within 2 s); the agent works the same without a book;
    on every other board, ``open_board_play`` instead of the steps below: a principal-variation
    search with an open-line and zugzwang evaluation, proofs once they are within reach, and
-   overage only where it changes the move (``open_board=False`` keeps the steps below on every
-   board: the solver before issue 15, kept for comparisons);
+   overage only where it changes the move;
 2. ``anytime_search.iterative_deepening`` within the move's time: depth-limited iterations with
    a threat evaluation for the first ``HEURISTIC_SHARE`` of it, then for the rest a proof that
    the position is won (else at least drawn) and the exact solve;
@@ -56,7 +55,7 @@ class SolverStrategy:
     """Book, then iterative deepening and exact solving, with one table for the game."""
 
     def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
-                 table_capacity: int | None = None, use_book: bool = True, open_board: bool = True) -> None:
+                 table_capacity: int | None = None, use_book: bool = True) -> None:
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"solver time_budget {time_budget}: expected a positive number of seconds per move")
         if max_nodes is not None and max_nodes < 1:
@@ -68,7 +67,7 @@ class SolverStrategy:
         # leaves a move (on Kaggle a submission is made while its first move's clock already runs).
         self._book = _load_book() if use_book else None
         self._geometry: Geometry | None = None
-        self._open_board = OpenBoardPlay(time_budget, max_nodes, table_capacity=table_capacity) if open_board else None
+        self.open_board = OpenBoardPlay(time_budget, max_nodes, table_capacity=table_capacity)
         self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
@@ -79,9 +78,9 @@ class SolverStrategy:
         if booked is not None:
             self.last_stats = {"nodes": 0, "depth": 0, "evaluations": 0, "source": "book"}
             return booked
-        if self._open_board is not None and _board_of(position) != BOOK_GEOMETRY:
-            column = self._open_board.choose(position, deadline)
-            self.last_stats = self._open_board.last_stats
+        if _board_of(position) != BOOK_GEOMETRY:
+            column = self.open_board.choose(position, deadline)
+            self.last_stats = self.open_board.last_stats
             return column
         counts = SearchCounts()
         last = last_of(iterative_deepening(position, self.table, *self._limits(deadline), counts=counts))
@@ -93,8 +92,7 @@ class SolverStrategy:
 
     def reset(self) -> None:
         self.table.clear()
-        if self._open_board is not None:
-            self._open_board.reset()
+        self.open_board.reset()
 
     def _limits(self, deadline: Deadline) -> tuple[SearchLimit, SearchLimit]:
         """``(exact, heuristic)`` limits: node counts when capped (reproducible), else the clock."""
@@ -139,7 +137,7 @@ def _load_book() -> OpeningBook | None:
 
 
 def make_strategy(time_budget: float | None = None, seed: int | None = None, max_nodes: int | None = None,
-                  use_book: bool = True, table_size: int | None = None, open_board: bool = True) -> SolverStrategy:
+                  use_book: bool = True, table_size: int | None = None) -> SolverStrategy:
     """The solver agent.
 
     ``time_budget`` caps the seconds per move (default: Kaggle's ``actTimeout`` less the safety
@@ -148,7 +146,5 @@ def make_strategy(time_budget: float | None = None, seed: int | None = None, max
     the time limit). ``table_size`` bounds every transposition table in entries (default: each
     table's own, about 250 MB at most). The search has no randomness: ``seed`` is accepted like
     every agent's, and the same position always gets the same move under ``max_nodes``.
-    ``open_board=false`` plays boards other than 7x6x4 as 7x6x4 past its book (the solver before
-    issue 15, kept for the benchmarks' comparison).
     """
-    return SolverStrategy(time_budget, max_nodes, table_size, use_book, open_board)
+    return SolverStrategy(time_budget, max_nodes, table_size, use_book)
