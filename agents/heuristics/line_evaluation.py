@@ -13,26 +13,17 @@ What decides a Connect-X game that a shallow search cannot see:
   mover can win at once).
 * **The fill-up game** (``agents.heuristics.zugzwang``): who wins when the board fills up with every threat of
   both sides as it is now (Allis 1988, generalised). It weighs more than any one threat, and the
-  row parity of the threats, which decides Connect Four endgames, is its part. In play at 0.5 s a
-  move, the evaluation with it beat the same without it 91-12-57 in 160 colour-swapped games from
-  random 2-ply openings on 7x7/4, 8x7/4, 9x7/4 and 10x8/5 (0.606, Wilson 95% [0.529, 0.679]). The
-  evaluation also weighed each lowest threat by whether it sat on its owner's zugzwang parity, a
-  rule measured in play before the fill-up game existed; with the fill-up game in, the solved
-  positions below say that counted parity twice.
+  row parity of the threats, which decides Connect Four endgames, is its part; in play the
+  evaluation with it beats the same without it. A threat is not weighed again by its parity: with
+  the fill-up game in, that would count parity twice.
 
-How the weights were chosen: on 3,113 exactly solved leaf-like positions of 7x7/4 and 8x7/4
-(``benchmarks/evaluation_ranking.py``, which also fits them), the former weights (open lines of
-one and two stones 1 and 4; a lowest threat 120 on its owner's parity and 24 on the other; 8 for
-a threat above another; the fill-up game 240) ranked 0.762 of the pairs of same-ply positions with
-different outcomes right on 7x7/4 and 0.713 on 8x7/4. An ordinal logistic regression of the
-outcome on the same counts (fitted on two thirds) weighed the open lines ten times more, a threat
-off its owner's parity no less than one on it, and a covered threat at nothing or below; rounded to
-the weights here, they rank 0.789 and 0.746. In play on Kaggle's clock
-(``benchmarks/open_board_before_after.py``, 60 colour-swapped games a board from shared 2-ply
-openings), these weights beat the former ones 37/0/23 on 8x7/4, 34/11/15 on 7x7/4 and 30/2/28 on
-9x7/4 (a board the fit never saw): 101/13/66, 0.597 (Wilson 95% [0.524, 0.666]), with the same
-mean move time. Off 4 in a row the line weights follow the same rule (14, 28, 56 on 10x8/5),
-unmeasured there.
+How the weights were chosen: exactly solved leaf-like positions of 7x7/4 and 8x7/4
+(``benchmarks/evaluation_ranking.py``, which measures how well the evaluation orders them and fits
+the weights). An ordinal logistic regression of the outcome on the counts weighs the open lines
+ten times more than the former weights did, a threat off its owner's parity no less than one on
+it, and a covered threat at nothing or below; the weights here are the fit's, rounded, and they
+were checked in play against the former ones (``benchmarks/open_board_before_after.py``). Off 4 in
+a row the line weights follow the same rule (14, 28, 56 on 10x8/5), unmeasured there.
 
 The value is from the side to move's view and strictly inside (-1, 1), below every proven win
 and above every proven loss of the exact search's scale, so a depth-limited search can mix both.

@@ -49,17 +49,15 @@ PROOF_OVERAGE = 4.0
 """Seconds of overage at most that one move may draw to finish a proof within reach."""
 
 SOFT_SHARE = 0.9
-"""No new depth starts once this share of the move's time is spent. At 0.25 s a move, 0.7 beat 0.4
-by 0.64 in 40 games on 8x7/4, and 0.9 beat 0.7 by 0.575 in 80 (44/4/32 over 8x7/4 and 9x7/4): a
-depth cut short still fills the game-long table for the next move. On Kaggle's clock a new depth
-may start until 1.53 s of the 1.7 s a move gets; ``benchmarks/other_boards.py`` reports the mean
-and the largest move time."""
+"""No new depth starts once this share of the move's time is spent. Late, because a depth cut short
+still fills the game-long table for the next move: in play a late start beat an earlier one. On
+Kaggle's clock a new depth may start until 1.53 s of the 1.7 s a move gets;
+``benchmarks/other_boards.py`` reports the mean and the largest move time."""
 
 DRAW_SHARE = 0.3
-"""Share of the move's time spent, once a draw is proven, on choosing among the moves that keep it.
-The seven games the solver drew against ``minimax`` in the benchmark (six on 10x8/5, one on 7x7/4),
-replayed from the first position its proofs decided with the same seats and seed: one became a
-win, the others stayed drawn."""
+"""Share of the move's time spent, once a draw is proven, on choosing among the moves that keep it:
+against perfect play they are all the same, so the time goes to the one that leaves a fallible
+opponent the most ways to go wrong, and the rest of the move's time stays unspent."""
 
 UNSTABLE_OVERAGE = 1.0
 """Seconds of overage a move may draw when its last two depths disagree on the best move."""

@@ -23,9 +23,8 @@ A node also works less than it would naively: the table's move is searched befor
 are scored for the ordering (they are not scored at all when it cuts off), and each side's winning
 cells are passed down rather than computed again (a child's mover has the winning cells its
 opponent's ``threats`` were, less the cell just filled), so a leaf's evaluation needs none of its
-own. The search is the same, node for node; on the solver's positions from benchmark games it
-takes 0.84 to 0.87 of the time on 8x7/4 and 0.87 on 9x7/4, in two runs of
-``benchmarks/open_board_speed.py --rounds 3`` on a 2-core machine.
+own. The search is the same, node for node (``benchmarks/open_board_speed.py`` compares the nodes,
+the moves and the time against another revision).
 
 Scores are ``agents.core.scores``' scale: a win with the stone played when ``moves``
 stones are on the board scores ``(cells + 1 - moves) // 2``, a loss the opponent's win negated, a
@@ -61,13 +60,12 @@ multiples of ``1 / line_evaluation.raw_bound``, proven scores whole numbers)."""
 
 REDUCED_FROM = 3
 """Index (0-based, in search order) of the first move of a node whose null window searches reduced.
-In colour-swapped games at 40,000 nodes a move against the same search without reductions, from
-the fourth move on scored 87-5-68 on 8x7/4 and 87-6-67 on 9x7/4 (0.561 [0.506, 0.614] over 320);
-from the third, 47-6-27 on 8x7/4 but 36-2-42 on 9x7/4."""
+The ordering puts the likely best moves first: reducing from the fourth move on gained against the
+same search without reductions on every board measured, while reducing from the third lost on some."""
 
 REDUCTION = 1
-"""Plies a late move's null window searches less. On 10 stored 8x7/4 and 9x7/4 middlegame
-positions, depth 13 took 0.52 times the nodes, with the same best move in each unproven one."""
+"""Plies a late move's null window searches less: one ply roughly halves the nodes of a deep
+middlegame search without changing its best move (``benchmarks/open_board_reductions.py`` counts them)."""
 
 REDUCTION_MIN_DEPTH = 3
 """Nodes searched fewer plies deep than this are not reduced: near the horizon the saving is small."""
