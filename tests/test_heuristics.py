@@ -19,7 +19,7 @@ from agents.heuristics.paper_heuristics import (
     h1,
     h2,
     parse_features,
-    parse_weights,
+    parse_window_weights,
     window_score,
     window_weights,
 )
@@ -64,10 +64,10 @@ def test_window_weights_follow_the_paper() -> None:
     assert window_weights(5) == (0, 1, 3, 9, 27, 243)
 
 
-def test_parse_weights_reads_slashes_and_explains_mistakes() -> None:
-    assert parse_weights("1/3/9/81") == (1, 3, 9, 81)
+def test_parse_window_weights_reads_slashes_and_explains_mistakes() -> None:
+    assert parse_window_weights("1/3/9/81") == (1, 3, 9, 81)
     with pytest.raises(ValueError, match="separated by '/'"):
-        parse_weights("1,3,9,81")
+        parse_window_weights("1,3,9,81")
 
 
 @pytest.mark.parametrize("rows, columns, inarow", [(6, 7, 4), (4, 5, 3), (7, 9, 5), (6, 1, 4), (4, 4, 2)])

@@ -50,7 +50,7 @@ def window_weights(inarow: int) -> tuple[int, ...]:
     return (0,) + tuple(3 ** (j - 1) for j in range(1, inarow)) + (3 ** inarow,)
 
 
-def parse_weights(text: str) -> tuple[int, ...]:
+def parse_window_weights(text: str) -> tuple[int, ...]:
     """Window weights for 1, 2, ... stones written ``1/3/9/81`` (slashes: spec values cannot hold commas)."""
     try:
         return tuple(int(part) for part in text.split("/"))

@@ -39,7 +39,7 @@ from agents.heuristics.paper_heuristics import (
     h1,
     h2,
     parse_features,
-    parse_weights,
+    parse_window_weights,
     window_score,
     window_weights,
 )
@@ -252,7 +252,7 @@ WEIGHTS_FORM = "positive integers separated by '/', one per stone count 1..inaro
 def window_weights_of(text: str, inarow: int | None = None) -> tuple[int, ...]:
     """The ``weights`` parameter as numbers, checked: all positive and, given ``inarow``, that many."""
     try:
-        weights = parse_weights(text)
+        weights = parse_window_weights(text)
     except ValueError:
         weights = ()
     if not weights or min(weights) < 1 or (inarow is not None and len(weights) != inarow):
