@@ -23,7 +23,7 @@ from connectx.analysis.games import game_from_episode
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.cli.main import main
 from connectx.play.column_values import ColumnAnalyst
-from connectx.play.server import Server, make_server
+from connectx.play.http_app import Server, make_server
 from evaluation.engine import BoardConfig, make_environment
 
 pytestmark = pytest.mark.games

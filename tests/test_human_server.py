@@ -22,7 +22,8 @@ from agents.search.exact_search import analyze
 from connectx.analysis.games import game_from_episode
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.play.column_values import ColumnAnalyst, describe
-from connectx.play.server import MAX_BODY, Server, make_server
+from connectx.play.http_app import Server, make_server
+from connectx.play.server import MAX_BODY
 from evaluation.engine import BoardConfig, make_environment
 
 
@@ -102,7 +103,8 @@ def test_bad_boards_are_refused(server: Server, board: dict[str, Any], complaint
 
 
 def test_malformed_requests_get_clear_errors(server: Server) -> None:
-    assert call(server, "/api/new", raw=b"{not json") == (400, {"error": "the request is not JSON"})
+    status, answer = call(server, "/api/new", raw=b"{not json")
+    assert status == 400 and answer["error"].startswith("the request is not JSON")
     assert call(server, "/api/new", raw=b"[1, 2]") == (400, {"error": "the request is not a JSON object"})
     assert call(server, "/api/new", {"opponent": "negamax", "rows": 6, "columns": 7, "inarow": 4,
                                      "first": "me"})[1]["error"] == "first 'me': choose you or opponent"

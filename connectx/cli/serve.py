@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from connectx.cli.options import positive_seconds, whole_number
-from connectx.play.server import serve
+from connectx.play.http_app import serve
 
 NAME = "serve"
 HELP = "play the agents in a browser page on this machine (and analyse uploaded games)"

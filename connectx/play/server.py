@@ -1,4 +1,4 @@
-"""A local web page to play the agents on: ``serve()`` runs it on the standard library's ``ThreadingHTTPServer``.
+"""What the page's JSON API does, apart from HTTP (``http_app`` serves it): games, moves, analyses as dicts.
 
 The page (``static/``: one HTML, one script, one style sheet, nothing fetched from elsewhere)
 talks to a small JSON API:
@@ -25,20 +25,13 @@ session id; the server keeps the ``MAX_SESSIONS`` most recently used ones.
 
 from __future__ import annotations
 
-import errno
 import json
 import secrets
-import sys
 import threading
-import traceback
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
-from typing import Any, TextIO
-from urllib.parse import parse_qs, urlsplit
+from typing import Any
 
 from agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX, AgentSpec
 from agents.core.position import Position
@@ -49,13 +42,9 @@ from connectx.analysis.score_range import ScoreRange
 from connectx.play.column_values import ColumnAnalyst, describe
 from connectx.play.session import HUMAN, GameSession, MoveError
 from evaluation.engine import BoardConfig
-from evaluation.output_paths import InputError
 
 MAX_BODY = 2 * 1024 * 1024
 """The largest request body read (an uploaded episode): a full 7x6 Kaggle episode is about 100 kB."""
-DRAIN_LIMIT = 64 * 1024 * 1024
-"""An oversized body up to this size is read and dropped, so the browser sees the error; a larger one
-closes the connection."""
 MAX_SESSIONS = 32
 """Games kept at once; starting one more drops the least recently used."""
 SIDE_LIMITS = (2, 12)
@@ -64,10 +53,6 @@ ANALYSIS_SECONDS = 3.0
 """Default time for the analysis of one position (all its columns), and per ply of an uploaded game."""
 ACT_TIMEOUT = 2.0
 """Kaggle's actTimeout for the agents' moves."""
-STATIC = Path(__file__).resolve().parent / "static"
-STATIC_FILES = {"/": ("index.html", "text/html"), "/index.html": ("index.html", "text/html"),
-                "/app.js": ("app.js", "text/javascript"), "/style.css": ("style.css", "text/css")}
-"""The only files served: the page's own."""
 
 
 class RequestError(ValueError):
@@ -252,12 +237,8 @@ class App:
                 return json.dumps(session.replay_json()).encode(), "application/json", name
             return session.replay_html().encode(), "text/html; charset=utf-8", name
 
-    def upload(self, body: bytes) -> dict[str, Any]:
-        """The analysis of an uploaded Kaggle episode (``env.toJSON()``), every ply within ``analysis_seconds``."""
-        try:
-            episode = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as error:
-            raise RequestError(f"the file is not JSON ({error}): upload a Kaggle episode JSON") from None
+    def upload(self, episode: Any) -> dict[str, Any]:
+        """The analysis of an uploaded Kaggle episode (a decoded ``env.toJSON()``), each ply in ``analysis_seconds``."""
         try:
             game = game_from_episode(episode)
         except ValueError as error:
@@ -296,151 +277,3 @@ def state_json(key: str, session: GameSession, added: tuple[int, ...] = ()) -> d
         "winner": outcome.winner if outcome is not None else None, "result": session.result_text(),
         "can_take_back": any(ply % 2 in session.people_seats for ply in range(len(moves))),
     }
-
-
-class Handler(BaseHTTPRequestHandler):
-    """Routes requests to the ``App`` and turns every failure into a JSON error; nothing escapes it."""
-
-    server: Server
-    protocol_version = "HTTP/1.1"
-    POST_ROUTES: dict[str, Callable[[App, dict[str, Any]], dict[str, Any]]] = {
-        "/api/new": App.new_game, "/api/move": App.move, "/api/undo": App.take_back, "/api/analysis": App.analysis,
-    }
-
-    def do_GET(self) -> None:  # noqa: N802 (the name http.server calls)
-        self._answer(self._get)
-
-    def do_POST(self) -> None:  # noqa: N802
-        self._answer(self._post)
-
-    def _get(self) -> None:
-        url = urlsplit(self.path)
-        if url.path in STATIC_FILES:
-            name, kind = STATIC_FILES[url.path]
-            self._send(HTTPStatus.OK, (STATIC / name).read_bytes(), f"{kind}; charset=utf-8")
-        elif url.path == "/api/options":
-            self._send_json(HTTPStatus.OK, self.server.app.options())
-        elif url.path == "/api/replay":
-            data, kind, name = self.server.app.replay(parse_qs(url.query))
-            self._send(HTTPStatus.OK, data, kind, {"Content-Disposition": f'attachment; filename="{name}"'})
-        elif url.path in self.POST_ROUTES or url.path == "/api/upload":
-            raise RequestError(f"{url.path} takes POST", HTTPStatus.METHOD_NOT_ALLOWED)
-        else:
-            raise RequestError(f"no page {url.path[:80]!r} here", HTTPStatus.NOT_FOUND)
-
-    def _post(self) -> None:
-        path = urlsplit(self.path).path
-        if path not in self.POST_ROUTES and path != "/api/upload":
-            self._read_body()
-            raise RequestError(f"no API {path[:80]!r} here", HTTPStatus.NOT_FOUND)
-        body = self._read_body()
-        if path == "/api/upload":
-            self._send_json(HTTPStatus.OK, self.server.app.upload(body))
-            return
-        try:
-            data = json.loads(body.decode("utf-8")) if body else {}
-        except (UnicodeDecodeError, ValueError):
-            raise RequestError("the request is not JSON") from None
-        if not isinstance(data, dict):
-            raise RequestError("the request is not a JSON object")
-        self._send_json(HTTPStatus.OK, self.POST_ROUTES[path](self.server.app, data))
-
-    def _read_body(self) -> bytes:
-        """The request body, at most ``MAX_BODY`` bytes; RequestError (413) for a larger one (read and dropped)."""
-        try:
-            length = int(self.headers.get("Content-Length", "0"))
-        except ValueError:
-            raise RequestError("bad Content-Length") from None
-        if length < 0:
-            raise RequestError("bad Content-Length")
-        if length > MAX_BODY:
-            if length <= DRAIN_LIMIT:
-                remaining = length
-                while remaining > 0:
-                    chunk = self.rfile.read(min(remaining, 1 << 16))
-                    if not chunk:
-                        break
-                    remaining -= len(chunk)
-            else:
-                self.close_connection = True
-            raise RequestError(f"the upload is {length / 1e6:.1f} MB; the limit is {MAX_BODY / 1e6:.0f} MB "
-                               "(a Kaggle ConnectX episode is far smaller)", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
-        return self.rfile.read(length)
-
-    def _answer(self, route: Callable[[], None]) -> None:
-        try:
-            route()
-        except RequestError as error:
-            self._send_json(error.status, {"error": str(error)})
-        except Exception as error:  # a bug must cost one request, never the server
-            traceback.print_exc(file=self.server.log)
-            self._send_json(HTTPStatus.INTERNAL_SERVER_ERROR,
-                            {"error": f"the server failed on this request ({type(error).__name__}: {error})"})
-
-    def _send_json(self, status: HTTPStatus, data: Any) -> None:
-        self._send(status, json.dumps(data).encode(), "application/json")
-
-    def _send(self, status: HTTPStatus, data: bytes, kind: str, headers: dict[str, str] | None = None) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", kind)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (http.server's signature)
-        if self.server.verbose:
-            self.server.log.write(f"{self.address_string()} {format % args}\n")
-
-
-class Server(ThreadingHTTPServer):
-    """The HTTP server with its ``App``; ``log`` is the stream it was started with (kaggle-environments swaps
-    ``sys.stderr`` during agents' moves, so the server keeps its own)."""
-
-    daemon_threads = True
-
-    def __init__(self, address: tuple[str, int], app: App, log: TextIO, verbose: bool = False) -> None:
-        super().__init__(address, Handler)
-        self.app = app
-        self.log = log
-        self.verbose = verbose
-
-    @property
-    def url(self) -> str:
-        host, port = self.server_address[:2]
-        shown = host if isinstance(host, str) and ":" not in host else f"[{host!s}]"
-        return f"http://{shown}:{port}/"
-
-
-def make_server(host: str = "127.0.0.1", port: int = 0, analysis_seconds: float = ANALYSIS_SECONDS,
-                analyst: ColumnAnalyst | None = None, verbose: bool = False, log: TextIO | None = None) -> Server:
-    """The server, bound (``port`` 0: a free port, see ``.url``) but not yet serving; InputError if it cannot bind."""
-    if not analysis_seconds > 0:
-        raise InputError(f"analysis time {analysis_seconds}: give a positive number of seconds")
-    try:
-        return Server((host, port), App(analysis_seconds, analyst), log if log is not None else sys.stderr, verbose)
-    except OSError as error:
-        if error.errno == errno.EADDRINUSE:
-            raise InputError(f"port {port} on {host} is in use; pass another --port, or --port 0 for a free one"
-                             ) from None
-        raise InputError(f"cannot serve on {host}:{port} ({error.strerror}); check --host and --port") from None
-
-
-def serve(host: str = "127.0.0.1", port: int = 0, analysis_seconds: float = ANALYSIS_SECONDS,
-          verbose: bool = False, stdout: TextIO | None = None) -> int:
-    """Serve the page until Ctrl-C; the exit status (0). InputError if the address cannot be used."""
-    stdout = stdout if stdout is not None else sys.stdout
-    server = make_server(host, port, analysis_seconds, verbose=verbose)
-    stdout.write(f"Serving the ConnectX page on {server.url} (Ctrl-C stops)\n")
-    stdout.flush()
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        stdout.write("\nStopped.\n")
-    finally:
-        server.server_close()
-        server.app.close()
-    return 0

@@ -28,7 +28,7 @@ from selenium.webdriver.support.wait import WebDriverWait
 REPOSITORY = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPOSITORY))
 
-from connectx.play.server import make_server  # noqa: E402
+from connectx.play.http_app import make_server  # noqa: E402
 from evaluation.engine import BoardConfig, run_game  # noqa: E402
 
 IMAGES = REPOSITORY / "docs" / "images"

@@ -1,0 +1,286 @@
+"""The page's HTTP layer: Starlette routes the requests of ``App``, uvicorn serves them, only on the address given.
+
+A server on 127.0.0.1 is still reachable from every web page open in the same browser, so it
+answers only its own page:
+
+* the ``Host`` must be the address it listens on (``127.0.0.1:PORT``, ``localhost:PORT`` or
+  ``[::1]:PORT``), else 400: a DNS-rebinding host name never gets an answer;
+* a ``POST`` must say ``Content-Type: application/json`` (a cross-site form or "simple" request
+  cannot) and, when the browser sends an ``Origin``, come from the server's own origin, else 403;
+* analyses run at most ``ANALYSIS_SLOTS`` at a time across all sessions; a request that finds
+  no slot within ``SLOT_WAIT`` seconds gets 429 with ``Retry-After``.
+
+Every answer of the API is JSON, errors included (``{"error": "..."}``): an unknown path (404),
+a method a path does not take (405), a body over ``MAX_BODY`` (413), a body that is not JSON or
+is nested absurdly deep (400). A client that hangs up mid-answer costs nothing but its request.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import socket
+import sys
+import threading
+import traceback
+from collections.abc import Awaitable, Callable
+from http import HTTPStatus
+from importlib.resources import files
+from typing import Any, TextIO
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from connectx.play.server import ANALYSIS_SECONDS, MAX_BODY, App, RequestError
+from evaluation.output_paths import InputError
+
+ANALYSIS_SLOTS = 2
+"""Analyses (a position's columns, an uploaded game) running at once across all sessions: one a core."""
+SLOT_WAIT = 1.0
+"""Seconds an analysis request waits for a free slot before it is told to come back later (429)."""
+RETRY_AFTER = 5
+"""The ``Retry-After`` seconds a 429 answer suggests."""
+STATIC_FILES = {"/": ("index.html", "text/html"), "/index.html": ("index.html", "text/html"),
+                "/app.js": ("app.js", "text/javascript"), "/style.css": ("style.css", "text/css")}
+"""The only files served: the page's own."""
+SECURITY_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
+
+
+def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status, headers={**SECURITY_HEADERS, **(headers or {})})
+
+
+class LocalOnly:
+    """ASGI middleware: refuse requests that do not come from the page this server serves (see the module's doc)."""
+
+    def __init__(self, app: ASGIApp, hosts: set[str]) -> None:
+        self.app = app
+        self.hosts = hosts
+        self.origins = {f"http://{host}" for host in hosts}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        refusal = self.refusal(scope["method"], headers)
+        if refusal is None:
+            await self.app(scope, receive, send)
+        else:
+            await error_response(*refusal)(scope, receive, send)
+
+    def refusal(self, method: str, headers: Headers) -> tuple[int, str] | None:
+        """Why a request is refused (status, message), or None to let it through."""
+        if headers.get("host", "").lower() not in self.hosts:
+            host = headers.get("host", "")[:80]
+            return 400, f"this server answers only {', '.join(sorted(self.hosts))}, not Host {host!r}"
+        if method == "POST":
+            origin = headers.get("origin")
+            if origin is not None and origin.lower() not in self.origins:
+                return 403, f"requests from {origin[:80]!r} are refused: use the page this server serves"
+            kind = headers.get("content-type", "").partition(";")[0].strip().lower()
+            if kind != "application/json":
+                return 403, "a POST must send Content-Type: application/json"
+        return None
+
+
+class AnalysisSlots:
+    """At most ``count`` analyses at once; ``run`` waits up to ``wait`` seconds for a slot, then refuses (429)."""
+
+    def __init__(self, count: int = ANALYSIS_SLOTS, wait: float = SLOT_WAIT) -> None:
+        self._slots = threading.BoundedSemaphore(count)
+        self.wait = wait
+
+    def run(self, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        if not self._slots.acquire(timeout=self.wait):
+            raise RequestError(f"the server is busy with other analyses: try again in {RETRY_AFTER} s",
+                               HTTPStatus.TOO_MANY_REQUESTS)
+        try:
+            return work()
+        finally:
+            self._slots.release()
+
+
+async def read_body(request: Request) -> bytes:
+    """The request body, at most ``MAX_BODY`` bytes; RequestError (413) for a larger one."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+        raise RequestError(f"the upload is {int(declared) / 1e6:.1f} MB; the limit is {MAX_BODY / 1e6:.0f} MB "
+                           "(a Kaggle ConnectX episode is far smaller)", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise RequestError(f"the upload is over the limit of {MAX_BODY / 1e6:.0f} MB",
+                               HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+    return bytes(body)
+
+
+def parse_json(body: bytes, what: str = "the request") -> Any:
+    """``body`` decoded as JSON; RequestError (400) for text that is not JSON or is nested too deeply to read."""
+    try:
+        return json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise RequestError(f"{what} is not JSON ({error})") from None
+    except RecursionError:
+        raise RequestError(f"{what} is nested too deeply to be a ConnectX request") from None
+
+
+def build_app(api: App, hosts: set[str], log: TextIO, slots: AnalysisSlots | None = None) -> ASGIApp:
+    """The ASGI application: ``api``'s routes behind ``LocalOnly`` for ``hosts`` (each ``name:port``)."""
+    slots = slots if slots is not None else AnalysisSlots()
+    static = files("connectx.play") / "static"
+
+    def page(request: Request) -> Response:
+        name, kind = STATIC_FILES[request.url.path]
+        return Response((static / name).read_bytes(), headers=SECURITY_HEADERS, media_type=f"{kind}; charset=utf-8")
+
+    def answer(data: dict[str, Any]) -> JSONResponse:
+        return JSONResponse(data, headers=SECURITY_HEADERS)
+
+    def json_post(action: Callable[[dict[str, Any]], dict[str, Any]], limited: bool = False
+                  ) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            body = await read_body(request)
+            data = parse_json(body) if body else {}
+            if not isinstance(data, dict):
+                raise RequestError("the request is not a JSON object")
+            work = (lambda: slots.run(lambda: action(data))) if limited else (lambda: action(data))
+            return answer(await run_in_threadpool(work))
+        return endpoint
+
+    async def upload(request: Request) -> Response:
+        episode = parse_json(await read_body(request), "the file")
+        return answer(await run_in_threadpool(slots.run, lambda: api.upload(episode)))
+
+    async def options(request: Request) -> Response:
+        return answer(api.options())
+
+    async def replay(request: Request) -> Response:
+        query = {name: request.query_params.getlist(name) for name in request.query_params}
+        data, kind, name = await run_in_threadpool(api.replay, query)
+        return Response(data, media_type=kind,
+                        headers={**SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def request_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, RequestError)
+        retry = {"Retry-After": str(RETRY_AFTER)} if error.status == HTTPStatus.TOO_MANY_REQUESTS else None
+        return error_response(error.status, str(error), retry)
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        path = request.url.path[:80]
+        if error.status_code == HTTPStatus.METHOD_NOT_ALLOWED:
+            allowed = (error.headers or {}).get("Allow", "")
+            methods = " or ".join(method for method in allowed.split(", ") if method != "HEAD")
+            return error_response(405, f"{path} takes {methods}", {"Allow": allowed})
+        if error.status_code == HTTPStatus.NOT_FOUND:
+            return error_response(404, f"no page {path!r} here")
+        return error_response(error.status_code, str(error.detail))
+
+    async def server_error(request: Request, error: Exception) -> Response:
+        traceback.print_exception(error, file=log)  # a bug must cost one request, never the server
+        return error_response(500, f"the server failed on this request ({type(error).__name__}: {error})")
+
+    routes = [Route(path, page, methods=["GET"]) for path in STATIC_FILES]
+    routes += [
+        Route("/api/options", options, methods=["GET"]),
+        Route("/api/replay", replay, methods=["GET"]),
+        Route("/api/new", json_post(api.new_game), methods=["POST"]),
+        Route("/api/move", json_post(api.move), methods=["POST"]),
+        Route("/api/undo", json_post(api.take_back), methods=["POST"]),
+        Route("/api/analysis", json_post(api.analysis, limited=True), methods=["POST"]),
+        Route("/api/upload", upload, methods=["POST"]),
+    ]
+    async def hung_up(request: Request, error: Exception) -> Response:
+        return Response(status_code=204)  # nobody is left to read it
+
+    handlers = {RequestError: request_error, HTTPException: http_error, ClientDisconnect: hung_up,
+                Exception: server_error}
+    return LocalOnly(Starlette(routes=routes, exception_handlers=handlers), hosts)
+
+
+def local_names(host: str, port: int) -> set[str]:
+    """The ``Host`` values a server listening on ``host:port`` answers: that address, and the loopback's names
+    when it listens there."""
+    shown = f"[{host}]" if ":" in host else host
+    names = {f"{shown}:{port}".lower()}
+    if host in ("127.0.0.1", "localhost", "::1"):
+        names |= {f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"}
+    return names
+
+
+class Server:
+    """The page's server: a socket bound at once (so ``url`` is known), served by uvicorn until ``shutdown``."""
+
+    def __init__(self, host: str, port: int, app: App, log: TextIO, verbose: bool = False) -> None:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.socket = socket.create_server((host, port), family=family)
+        self.host = host
+        self.port = self.socket.getsockname()[1]
+        self.app = app
+        self.log = log
+        config = uvicorn.Config(build_app(app, local_names(host, self.port), log), log_config=None,
+                                access_log=verbose, log_level="info" if verbose else "warning", lifespan="off",
+                                timeout_graceful_shutdown=2)
+        self._server = uvicorn.Server(config)
+        self._stopped = threading.Event()
+
+    @property
+    def url(self) -> str:
+        shown = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{shown}:{self.port}/"
+
+    def serve_forever(self) -> None:
+        """Serve until ``shutdown`` (or, in the main thread, Ctrl-C)."""
+        try:
+            self._server.run(sockets=[self.socket])
+        finally:
+            self._stopped.set()
+
+    def shutdown(self) -> None:
+        """Stop serving and wait until ``serve_forever`` has returned."""
+        self._server.should_exit = True
+        self._stopped.wait(10)
+
+    def server_close(self) -> None:
+        self.socket.close()
+
+
+def make_server(host: str = "127.0.0.1", port: int = 0, analysis_seconds: float = ANALYSIS_SECONDS,
+                analyst: Any = None, verbose: bool = False, log: TextIO | None = None) -> Server:
+    """The server, bound (``port`` 0: a free port, see ``.url``) but not yet serving; InputError if it cannot bind."""
+    if not analysis_seconds > 0:
+        raise InputError(f"analysis time {analysis_seconds}: give a positive number of seconds")
+    try:
+        return Server(host, port, App(analysis_seconds, analyst), log if log is not None else sys.stderr, verbose)
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise InputError(f"port {port} on {host} is in use; pass another --port, or --port 0 for a free one"
+                             ) from None
+        raise InputError(f"cannot serve on {host}:{port} ({error.strerror}); check --host and --port") from None
+
+
+def serve(host: str = "127.0.0.1", port: int = 0, analysis_seconds: float = ANALYSIS_SECONDS,
+          verbose: bool = False, stdout: TextIO | None = None) -> int:
+    """Serve the page until Ctrl-C; the exit status (0). InputError if the address cannot be used."""
+    stdout = stdout if stdout is not None else sys.stdout
+    server = make_server(host, port, analysis_seconds, verbose=verbose)
+    stdout.write(f"Serving the ConnectX page on {server.url} (Ctrl-C stops)\n")
+    stdout.flush()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stdout.write("\nStopped.\n")
+        server.server_close()
+        server.app.close()
+    return 0
