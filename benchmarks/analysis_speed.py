@@ -1,6 +1,6 @@
 """How fast and how complete a game's analysis is, with and without the compiled solver.
 
-Issue 3/4 asks: analyse 20 real games and report the share of positions (plies) with an exact
+It analyses 20 real games and reports the share of positions (plies) with an exact
 value by ply band (0-11, 12-21, 22+) and the seconds per game, with the C solver and with the
 pure-Python one. Target with the C solver: every position from ply 12 on exact, a game in under
 60 s. The games are played through the harness (``evaluation.match.run_match``): 10 ``solver``
@@ -15,7 +15,7 @@ first ``--count`` games of a run directory instead (any board: on the others the
 such as 8x7/4, ``--games benchmarks/results/other-boards/8x7-4/solver-vs-mcts``), into a directory
 of its own.
 
-Usage: .venv/bin/python benchmarks/analysis_speed.py [--seconds S] [--solvers native python] [--again]
+Usage: .venv/bin/python -m benchmarks.analysis_speed [--seconds S] [--solvers native python] [--again]
        [--games RUN_DIR [--count 4]] [--out DIR]
 """
 
@@ -29,9 +29,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from conditions import machine_conditions
-
 from connectx.analysis.book_scores import BookScores
+
+from benchmarks.conditions import machine_conditions
+from benchmarks.matches import slug
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, analyze_game
 from connectx.analysis.games import Game, game_from_record
 from connectx.analysis.native import fits
@@ -61,7 +62,7 @@ def record_games(out: Path, jobs: int) -> list[tuple[str, Game]]:
     """The benchmark's games, played now or read back from an earlier run: ``(label, game)`` each."""
     games = []
     for first, second in PAIRINGS:
-        directory = out / "games" / f"{first}-vs-{second}".replace(":", "-").replace("=", "")
+        directory = out / "games" / f"{slug(first)}-vs-{slug(second)}"
         result = run_match(first, second, GAMES_PER_PAIRING, jobs=jobs, out=directory, resume=True,
                            opening_plies=OPENING_PLIES)
         for record in result.records:

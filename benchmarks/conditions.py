@@ -1,7 +1,4 @@
-"""The conditions a benchmark ran under, printed with its figures: timings mean little without them.
-
-Benchmark scripts run as files (``python benchmarks/x.py``), so they import this as ``conditions``.
-"""
+"""The conditions a benchmark ran under, printed with its figures: timings mean little without them."""
 
 from __future__ import annotations
 

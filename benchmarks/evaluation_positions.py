@@ -1,6 +1,6 @@
-"""More exactly solved leaf-like positions for ``evaluation_ranking.py``: sampled from recorded games, scored in C.
+"""More exactly solved leaf-like positions for ``evaluation_ranking``: sampled from recorded games, scored in C.
 
-``evaluation_ranking.py`` needs positions like those a depth-limited search leaves at its horizon,
+``evaluation_ranking`` needs positions like those a depth-limited search leaves at its horizon,
 with their exact outcome. This script makes them from recorded games (any run directory's, read as
 ``evaluation.results_store`` reads them, on boards the C solver plays: ``connectx.analysis.native.fits``). It picks
 a random game and a random ply of ``--plies``, takes the game's position two plies before, then
@@ -8,11 +8,11 @@ plays two random moves that do not lose at once; it keeps the position if the si
 immediate win and a move that does not lose at once (else a search sees through it), and scores it
 with the C solver within ``--seconds`` (harder ones are skipped). Each solved position is appended
 to ``--out`` at once as ``BOARD MOVES SCORE``, never twice, so a stopped run keeps what it solved
-and a second run adds more. The repository's file came from the 476 games of ``other_boards.py`` in
-git history at 7e801c8, with ``--plies 10-30``.
+and a second run adds more. The repository's file (``benchmarks/results/evaluation_positions.txt``)
+came from the 476 games of ``other_boards`` in git history at 7e801c8, with ``--plies 10-30``.
 
-Usage: .venv/bin/python benchmarks/evaluation_positions.py RUN_DIR [RUN_DIR ...] --count N [--plies 10-30]
-       [--seed 1] [--seconds 30] [--out benchmarks/evaluation_positions.txt]
+Usage: .venv/bin/python -m benchmarks.evaluation_positions RUN_DIR [RUN_DIR ...] --count N [--plies 10-30]
+       [--seed 1] [--seconds 30] [--out benchmarks/results/evaluation_positions.txt]
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from agents.core.position import Position
+from benchmarks import RESULTS
 from connectx.analysis.games import Game, game_from_record
 from connectx.analysis.native import fits
 from connectx.analysis.native_solver import NativeSolver
@@ -33,7 +34,7 @@ from connectx.analysis.score_range import ScoreRange
 from connectx.analysis.solvers import native_unavailable_reason
 from evaluation.results_store import GAMES_FILE, ResultsStore
 
-POSITIONS = Path(__file__).resolve().parent / "evaluation_positions.txt"
+POSITIONS = RESULTS / "evaluation_positions.txt"
 RANDOM_PLIES = 2
 """Random moves played off the game's path: the search's leaves are rarely positions of the game itself."""
 GIVE_UP_DRAWS = 10_000

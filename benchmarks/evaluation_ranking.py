@@ -2,12 +2,12 @@
 
 The depth-limited search only compares the values of its leaves, so what the evaluation must get
 right is their order: of two positions with different outcomes for the side to move (win, draw,
-loss), the better one should get the higher value. The positions (benchmarks/evaluation_positions.txt,
+loss), the better one should get the higher value. The positions (benchmarks/results/evaluation_positions.txt,
 one a line: the board, the moves as 1-based column digits, the exact score for the side to move)
-are leaf-like: a position of a stored ``other_boards.py`` game at ply 10 to 30, then two random
+are leaf-like: a position of a stored ``other_boards`` game at ply 10 to 30, then two random
 moves that do not lose at once, with no immediate win for the mover, on 7x7/4 and 8x7/4 (9x7/4 and
 10x8/5 do not fit the 64-bit boards of the C solver that found the scores, ``connectx/analysis/solver.c``).
-``evaluation_positions.py`` makes them. The test checks the latest positions of each board against
+``evaluation_positions`` makes them. The test checks the latest positions of each board against
 ``agents.search.exact_search``.
 
 For each board it prints the share of such pairs ranked right, over all pairs and over the pairs of
@@ -16,7 +16,7 @@ weights; ``--fit`` fits them (an ordinal logistic regression of the outcome on t
 features, the raw counts ``line_evaluation`` weighs) on two thirds of the positions, reports the
 ranking on the other third for both, and prints the fitted weights scaled to the fill-up game's.
 
-Usage: .venv/bin/python benchmarks/evaluation_ranking.py [--weights L1,L2,THREAT,ZUGZWANG] [--fit]
+Usage: .venv/bin/python -m benchmarks.evaluation_ranking [--weights L1,L2,THREAT,ZUGZWANG] [--fit]
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
-from other_boards import board_config
 
 from agents.core.position import Position, geometry
 from agents.heuristics.line_evaluation import (
@@ -38,8 +37,10 @@ from agents.heuristics.line_evaluation import (
     line_weights,
     raw_bound,
 )
+from benchmarks import RESULTS
+from benchmarks.other_boards import board_config
 
-POSITIONS = Path(__file__).resolve().parent / "evaluation_positions.txt"
+POSITIONS = RESULTS / "evaluation_positions.txt"
 FEATURES = ("lines", "threat", "zugzwang")
 """The ``LineWeights`` fields; ``lines`` is one feature per counted length."""
 
@@ -124,7 +125,7 @@ def weight_vector(weights: LineWeights) -> np.ndarray:
     return np.array([w for w in weights.lines if w] + [getattr(weights, name) for name in FEATURES[1:]], float)
 
 
-def parse_weights(text: str, count: int) -> np.ndarray:
+def parse_feature_weights(text: str, count: int) -> np.ndarray:
     """``--weights`` as ``count`` numbers; ValueError saying what to give otherwise."""
     try:
         values = [float(value) for value in text.split(",")]
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         boards = load(args.positions)
         default = {board: weight_vector(line_weights(board_config(board).inarow)) for board in boards}
-        other = {board: parse_weights(args.weights, len(vector)) for board, vector in default.items()} \
+        other = {board: parse_feature_weights(args.weights, len(vector)) for board, vector in default.items()} \
             if args.weights else None
     except (OSError, ValueError) as error:
         print(f"evaluation_ranking: {error}", file=sys.stderr)

@@ -9,7 +9,7 @@ one run, not figures from different runs. The CPU seconds of each game's process
 on the load: 60 over their mean is roughly the rate of one idle core (the parent's bookkeeping
 and the fork itself are not in it).
 
-    .venv/bin/python benchmarks/harness_throughput.py [--games N] [--jobs 1 2]
+    .venv/bin/python -m benchmarks.harness_throughput [--games N] [--jobs 1 2]
 """
 
 from __future__ import annotations

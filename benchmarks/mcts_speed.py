@@ -4,7 +4,7 @@ Positions are taken every few plies from seeded random games (the search cost de
 much board is left to roll out). On each, a fresh tree searches for ``--budget`` seconds; the
 figures are simulations per second by game stage and the overshoot of the budget.
 
-Usage: .venv/bin/python benchmarks/mcts_speed.py [--positions 24] [--budget 1.0]
+Usage: .venv/bin/python -m benchmarks.mcts_speed [--positions 24] [--budget 1.0]
 """
 
 from __future__ import annotations
@@ -14,11 +14,10 @@ import statistics
 import sys
 import time
 
-from conditions import machine_conditions
-from random_positions import random_positions
-
 from agents.core.search_time import Deadline
 from agents.players.mcts import MctsStrategy
+from benchmarks.conditions import machine_conditions
+from benchmarks.random_positions import random_positions
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,14 +2,14 @@
 
 Real kaggle-environments games in colour-swapped pairs, played and scored by the
 harness (``evaluation.match.run_match``), which also records every move's duration. Sheoran et
-al. (2021) report 93.75% wins for their minimax against this opponent; issue 3 asks for a score
-of at least 95% from ``minimax`` (depth 4/5) and from ``mcts`` at 1 s per move.
+al. (2021) report 93.75% wins for their minimax against this opponent; the target is a score of
+at least 95% from ``minimax`` (depth 4/5) and from ``mcts`` at 1 s per move.
 
 Results go to out/benchmarks/<agent>-vs-kaggle-negamax/ and an interrupted run continues from
 there with ``--resume``.
 
-Usage: .venv/bin/python benchmarks/minimax_mcts_vs_kaggle.py minimax [-n 200] [--jobs 2] [--resume]
-       .venv/bin/python benchmarks/minimax_mcts_vs_kaggle.py mcts [-n 60] [--jobs 2] [--resume]
+Usage: .venv/bin/python -m benchmarks.minimax_mcts_vs_kaggle minimax [-n 200] [--jobs 2] [--resume]
+       .venv/bin/python -m benchmarks.minimax_mcts_vs_kaggle mcts [-n 60] [--jobs 2] [--resume]
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from conditions import jobs_phrase, machine_conditions
-
+from benchmarks.conditions import jobs_phrase, machine_conditions
 from evaluation.match import run_match
 from evaluation.results_text import match_table
 from evaluation.scheduling import default_jobs

@@ -6,7 +6,7 @@ plus evaluation cache) and without it (every window recounted at every horizon n
 ratios compare identical trees: the node counts must match, only the work per node differs.
 The two runs on a position follow each other, so a change in the machine's load hits both.
 
-Usage: .venv/bin/python benchmarks/minimax_speed.py [--games 20] [--depth 5]
+Usage: .venv/bin/python -m benchmarks.minimax_speed [--games 20] [--depth 5]
 """
 
 from __future__ import annotations
@@ -18,11 +18,10 @@ import sys
 import time
 from dataclasses import dataclass
 
-from conditions import machine_conditions
-
 from agents.core.position import Position
 from agents.core.search_time import Deadline
 from agents.players.minimax import MinimaxSearch, MinimaxStrategy, adaptive_depth
+from benchmarks.conditions import machine_conditions
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,9 @@ import platform
 import random
 import time
 
-from random_positions import random_positions
-
 from agents.core.kaggle_boundary import board_of, mark_of
 from agents.players.negamax import NegamaxSearch
+from benchmarks.random_positions import random_positions
 from evaluation.engine import kaggle_submodule
 
 

@@ -1,8 +1,8 @@
 """This checkout's solver against another revision's, in real games on boards without a book.
 
 How a change to the solver's open-board play is judged before it lands: colour-swapped pairs
-from shared random openings, played and scored by the harness in kaggle-environments, as issue
-15's benchmark (``other_boards.py``) plays them. Both sides are submission files that ``connectx
+from shared random openings, played and scored by the harness in kaggle-environments, as
+``other_boards`` plays them. Both sides are submission files that ``connectx
 build`` makes of the same agent spec (``--agent``): the revision's from ``git archive REV`` in a
 temporary directory, this checkout's from its working tree. Each file holds its own copy of the
 code, so the two versions play in one process as Kaggle's loader runs them, and an experiment
@@ -18,53 +18,42 @@ score with the Wilson 95% interval, and both sides' mean and largest move time. 
 plays on Kaggle's clock (``actTimeout`` 2 s and the overage bank); ``solver:time_budget=0.25``
 plays quick games at a fixed time a move.
 
-Usage: .venv/bin/python benchmarks/open_board_before_after.py --before REV [--agent solver]
+Usage: .venv/bin/python -m benchmarks.open_board_before_after --before REV [--agent solver]
        [--games 40] [--step 10] [--boards 8x7/4 9x7/4 7x7/4] [--jobs N] [--out DIR] [--resume]
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from conditions import jobs_phrase, machine_conditions
-from other_boards import Progress, board_config, check_rounds, recorded_games, slug, wdl
-from revisions import ROOT, RevisionError, checkout_of, commit_of
-
+from benchmarks.conditions import jobs_phrase, machine_conditions
+from benchmarks.matches import Progress, slug, wdl
+from benchmarks.other_boards import board_config, check_rounds, recorded_games
+from benchmarks.revisions import ROOT, RevisionError, build_agent, checkout_of, commit_of
 from evaluation.match import MatchResult, run_match
 from evaluation.scheduling import default_jobs
 from evaluation.statistics import wilson_interval
 
 BOARDS = ("8x7/4", "9x7/4", "7x7/4")
-"""The boards of issue 15 whose games take about as long as 7x6's: 10x8/5 games take twice as long."""
+"""The open boards of ``other_boards`` whose games take about as long as 7x6's: 10x8/5 games take twice as long."""
 SEED = 26
 """Fixes the random openings: the same pairs for every revision compared."""
 BEFORE, AFTER = "before.py", "after.py"
 
 
 class RunError(Exception):
-    """An agent spec or an output directory this run cannot use; the message says what to do."""
-
-
-def build(checkout: Path, agent: str, output: Path) -> None:
-    """``connectx build agent -o output`` with ``checkout``'s code; RunError with the build's own message."""
-    built = subprocess.run([sys.executable, "-m", "connectx.cli.main", "build", agent, "-o", str(output)], cwd=checkout,
-                           env={**os.environ, "PYTHONPATH": str(checkout)}, capture_output=True, text=True,
-                           check=False)
-    if built.returncode != 0:
-        reason = (built.stderr.strip().splitlines() or [f"exit {built.returncode}"])[-1]
-        raise RunError(f"building {agent} from {checkout} failed: {reason}")
+    """An output directory this run cannot use; the message says what to do."""
 
 
 def build_both(commit: str, agent: str, into: Path) -> None:
-    """``before.py`` from ``commit`` and ``after.py`` from the working tree, both in ``into``."""
+    """``before.py`` from ``commit`` and ``after.py`` from the working tree, both in ``into``; RevisionError
+    with the build's own message."""
     with checkout_of(commit) as checkout:
-        build(checkout, agent, into / BEFORE)
-    build(ROOT, agent, into / AFTER)
+        build_agent(checkout, agent, into / BEFORE)
+    build_agent(ROOT, agent, into / AFTER)
 
 
 def prepare(out: Path, commit: str, agent: str, resume: bool) -> None:

@@ -8,7 +8,7 @@ prints per board the nodes and seconds of both, their ratios, and how often the 
 chose the same move where neither proved a result. The nodes are exact; the seconds are one run
 on a shared machine, so read their ratio, not their value.
 
-Usage: .venv/bin/python benchmarks/open_board_reductions.py [--depth 12] [--positions 12] [--seed 5]
+Usage: .venv/bin/python -m benchmarks.open_board_reductions [--depth 12] [--positions 12] [--seed 5]
 """
 
 from __future__ import annotations
@@ -16,15 +16,14 @@ from __future__ import annotations
 import argparse
 import time
 
-from conditions import machine_conditions
-from random_positions import random_positions
-
 from agents.core.position import Position
 from agents.core.search_result import SearchResult
 from agents.search.principal_variation import PROVEN, VariationTable, deepening
+from benchmarks.conditions import machine_conditions
+from benchmarks.random_positions import random_positions
 
 BOARDS = ((7, 8, 4), (7, 9, 4))
-"""Rows, columns, in a row: 8x7/4 and 9x7/4, the issue's boards."""
+"""Rows, columns, in a row: 8x7/4 and 9x7/4, boards without an opening book (``other_boards``')."""
 
 
 def search(position: Position, depth: int, reductions: bool) -> tuple[int, float, SearchResult]:

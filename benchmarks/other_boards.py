@@ -1,12 +1,12 @@
 """The solver on boards without an opening book: real games against mcts, minimax and the previous solver.
 
-Issue 15 asks ``solver`` to score at least 90% against ``mcts`` and 95% against ``minimax`` (both
-at their defaults) on boards without a book, with a mean move under 1.5 s, and to show its gain
-over the solver before the change. Each cell of the table is a match of colour-swapped pairs
-from shared random openings (``--openings`` plies, the same for both games of a pair), played
-and scored by the harness in kaggle-environments on Kaggle's clock (``actTimeout`` 2 s and the
-60 s overage bank). The cells are played in rounds of ``--step`` games each, so a run stopped
-early still covers every cell; each cell's games go to
+The targets: ``solver`` scores at least 90% against ``mcts`` and 95% against ``minimax`` (both at
+their defaults) on boards without a book, with a mean move under 1.5 s, and shows its gain over
+the solver before its open-board play (built from ``PREVIOUS_COMMIT``). Each cell of the table is
+a match of colour-swapped pairs from shared random openings (``--openings`` plies, the same for
+both games of a pair), played and scored by the harness in kaggle-environments on Kaggle's clock
+(``actTimeout`` 2 s and the 60 s overage bank). The cells are played in rounds of ``--step``
+games each, so a run stopped early still covers every cell; each cell's games go to
 benchmarks/results/other-boards/<board>/<solver>-vs-<opponent>/ (``--out``), ``--resume``
 continues them, and ``--table`` prints the table of the whole pairs stored so far without playing a
 game. The games are kept in the repository: the whole run takes about 5.5 hours of both cores, more
@@ -14,7 +14,7 @@ than one sitting, and the table can be checked from a clone. Each cell records a
 agents' code it was played with (``agents.sha256``), and a cell played by other code is refused on
 ``--resume`` and marked in ``--table``: its games measure another agent.
 
-The boards: 8x7/4, 9x7/4 and 10x8/5, the issue's examples, and 7x7/4 in place of its 6x5/4. On
+The boards: 8x7/4, 9x7/4 and 10x8/5, and 7x7/4 in place of 6x5/4. On
 6x5/4 most 2-ply openings are already decided and within the proofs' reach a few plies later:
 in a 20-game run against ``mcts`` every opening of a game the solver did not win was proven
 (exact search) a first-player win or a draw, and ``mcts``' own proofs then hold the draw or the
@@ -25,7 +25,7 @@ The table gives, per cell, the games played, W/D/L overall and in each seat (the
 first, then second), the score with its Wilson 95% interval, the target, and the solver's mean and
 largest move time.
 
-Usage: .venv/bin/python benchmarks/other_boards.py [--games 60] [--step 10] [--boards 8x7/4 ...]
+Usage: .venv/bin/python -m benchmarks.other_boards [--games 60] [--step 10] [--boards 8x7/4 ...]
        [--opponents mcts minimax previous] [--jobs N] [--out DIR] [--resume | --table]
 """
 
@@ -34,14 +34,15 @@ from __future__ import annotations
 import argparse
 import hashlib
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from conditions import jobs_phrase, machine_conditions
-
+from agents.board_spec import BoardSpec
+from benchmarks.conditions import jobs_phrase, machine_conditions
+from benchmarks.matches import Progress, slug, wdl
+from benchmarks.revisions import RevisionError, revision_agent
 from evaluation.engine import BoardConfig
-from evaluation.match import MatchResult, MatchSummary, OnGame, SeatRecord, run_match
+from evaluation.match import MatchResult, run_match
 from evaluation.results_store import ResultsStore
 from evaluation.scheduling import default_jobs
 
@@ -53,11 +54,14 @@ BOARDS = ("8x7/4", "9x7/4", "7x7/4", "10x8/5")
 """Columns x rows / in a row: Kaggle writes the columns first."""
 
 SOLVER = "solver"
-PREVIOUS = "solver:open_board=false"
-"""The solver as it played before issue 15 on boards without a book (depth-limited iterations,
-then the exact search's proofs on the rest of the clock)."""
+PREVIOUS_COMMIT = "3798f90d254aa5ff034e06136f82e33c77faf5e9"
+"""The last commit whose solver played every board as it plays 7x6 past its book (depth-limited
+iterations, then the exact search's proofs on the rest of the clock): the previous solver."""
+REVISIONS = Path("out") / "bench" / "revisions"
+"""Where the previous solver's agent file is built (once) and read from."""
 
-OPPONENTS = {"mcts": "mcts", "minimax": "minimax", "previous": PREVIOUS}
+OPPONENTS = {"mcts": "mcts", "minimax": "minimax", "previous": f"solver-{PREVIOUS_COMMIT[:12]}"}
+"""Each opponent's name in the cells' directories; ``opponent_spec`` gives the agent that plays."""
 TARGETS = {"mcts": 0.90, "minimax": 0.95}
 """The score each opponent must be beaten by; the previous solver's cell shows the gain."""
 
@@ -66,7 +70,9 @@ ACT_TIMEOUT = 2.0
 
 
 @dataclass(frozen=True)
-class Cell:
+class Matchup:
+    """One cell of the table: the solver against ``opponent`` (a key of ``OPPONENTS``) on ``board``."""
+
     board: str
     opponent: str
 
@@ -75,22 +81,20 @@ class Cell:
         return board_config(self.board)
 
     def directory(self, root: Path, solver: str) -> Path:
-        return root / self.board.replace("/", "-") / f"{slug(solver)}-vs-{slug(OPPONENTS[self.opponent])}"
+        return root / self.board.replace("/", "-") / f"{slug(solver)}-vs-{OPPONENTS[self.opponent]}"
 
 
-def slug(spec: str) -> str:
-    """An agent spec as a directory name: ``solver:open_board=false`` -> ``solver-open_boardfalse``."""
-    return spec.replace(":", "-").replace("=", "").replace(",", "-")
+def opponent_spec(opponent: str) -> str:
+    """The agent spec ``opponent`` plays as: the previous solver is its commit's agent file, built once."""
+    if opponent == "previous":
+        return str(revision_agent(PREVIOUS_COMMIT, SOLVER, REVISIONS))
+    return OPPONENTS[opponent]
 
 
 def board_config(text: str) -> BoardConfig:
-    """``8x7/4`` as a board of 8 columns, 7 rows and 4 in a row; ValueError saying the form otherwise."""
-    try:
-        size, inarow = text.split("/")
-        columns, rows = size.split("x")
-        return BoardConfig(int(rows), int(columns), int(inarow), ACT_TIMEOUT)
-    except ValueError:
-        raise ValueError(f"board {text!r}: expected COLUMNSxROWS/INAROW, like 8x7/4") from None
+    """The board ``text`` writes (``8x7/4``: 8 columns, 7 rows, 4 in a row) on the benchmarks' clock;
+    a BoardSpecError (a ValueError) saying what to give otherwise."""
+    return BoardConfig.of(BoardSpec.parse(text), ACT_TIMEOUT)
 
 
 def check_rounds(boards: list[str], games: int, step: int) -> None:
@@ -99,41 +103,6 @@ def check_rounds(boards: list[str], games: int, step: int) -> None:
         board_config(board)
     if games < 2 or games % 2 or step < 2 or step % 2:
         raise ValueError(f"--games {games} --step {step}: give even numbers of at least 2 (colour-swapped pairs)")
-
-
-class Progress:
-    """A bar over all the games of the run and the cell's score, redrawn on a terminal after every game."""
-
-    def __init__(self, total: int, done: int) -> None:
-        self.total = max(1, total)
-        self.done = done
-        self.started = time.monotonic()
-        self.played = 0
-
-    def on_game(self, label: str) -> OnGame:
-        """The harness's callback for the games of the match ``label`` names (``8x7/4 vs mcts``)."""
-        return lambda record, summary: self.game(label, summary)
-
-    def game(self, label: str, summary: MatchSummary) -> None:
-        self.done += 1
-        self.played += 1
-        width = 30
-        filled = min(width, width * self.done // self.total)
-        elapsed = time.monotonic() - self.started
-        left = elapsed / self.played * max(0, self.total - self.done)
-        total = summary.total
-        line = (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, "
-                f"{label}: {wdl(total)}, about {left / 60:.0f} min left")
-        # A log file keeps every redraw a carriage return makes, so there each game gets a line of its own.
-        if sys.stderr.isatty():
-            print(f"\r{line} ", end="", file=sys.stderr, flush=True)
-        else:
-            print(line, file=sys.stderr, flush=True)
-
-    def close(self) -> None:
-        """End the redrawn line on a terminal, so what follows starts on a line of its own."""
-        if sys.stderr.isatty():
-            print(file=sys.stderr)
 
 
 def agents_fingerprint() -> str:
@@ -169,7 +138,7 @@ def complete_pairs(directory: Path) -> int:
     return games - games % 2
 
 
-def table(results: dict[Cell, MatchResult], solver: str) -> str:
+def table(results: dict[Matchup, MatchResult], solver: str) -> str:
     """The Markdown table of every cell played, with the targets met or not."""
     lines = [f"| board | opponent | games | W/D/L | as first | as second | score (Wilson 95%) | target "
              f"| {solver} mean s | max s |",
@@ -185,11 +154,6 @@ def table(results: dict[Cell, MatchResult], solver: str) -> str:
                      f"{score.value:.3f} [{score.low:.3f}, {score.high:.3f}] | "
                      f"{verdict} | {times.mean:.2f} | {times.max:.2f} |")
     return "\n".join(lines)
-
-
-def wdl(record: SeatRecord) -> str:
-    """Wins, draws and losses as the table writes them: ``27/1/2``."""
-    return f"{record.wins}/{record.draws}/{record.losses}"
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -215,9 +179,14 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"other_boards: {error}", file=sys.stderr)
         return 2
-    cells = [Cell(board, opponent) for board in args.boards for opponent in args.opponents]
+    cells = [Matchup(board, opponent) for board in args.boards for opponent in args.opponents]
+    try:
+        specs = {opponent: opponent_spec(opponent) for opponent in args.opponents}
+    except RevisionError as error:
+        print(f"other_boards: the previous solver: {error}", file=sys.stderr)
+        return 2
     if args.table:
-        return print_stored(cells, args)
+        return print_stored(cells, specs, args)
     directories = {cell: cell.directory(args.out, args.solver) for cell in cells}
     existing = [directory for directory in directories.values() if directory.exists()]
     if existing and not args.resume:
@@ -232,14 +201,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.solver} on boards without a book, {jobs_phrase(args.jobs)}; at the start {machine_conditions()}")
     done = sum(min(args.games, recorded_games(directory)) for directory in directories.values())
     progress = Progress(args.games * len(cells), done)
-    results: dict[Cell, MatchResult] = {}
+    results: dict[Matchup, MatchResult] = {}
     for target in range(args.step, args.games + args.step, args.step):
         for cell in cells:
             games = min(target, args.games)
             directory = directories[cell]
             directory.mkdir(parents=True, exist_ok=True)
             (directory / FINGERPRINT).write_text(fingerprint + "\n")
-            results[cell] = run_match(args.solver, OPPONENTS[cell.opponent], games, config=cell.config, seed=15,
+            results[cell] = run_match(args.solver, specs[cell.opponent], games, config=cell.config, seed=15,
                                       opening_plies=args.openings, jobs=args.jobs, out=directory,
                                       resume=directory.exists(),
                                       on_game=progress.on_game(f"{cell.board} vs {cell.opponent}"))
@@ -249,16 +218,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def print_stored(cells: list[Cell], args: argparse.Namespace) -> int:
+def print_stored(cells: list[Matchup], specs: dict[str, str], args: argparse.Namespace) -> int:
     """``--table``: the table of what each cell's directory holds in whole pairs, with no game played."""
-    results: dict[Cell, MatchResult] = {}
+    results: dict[Matchup, MatchResult] = {}
     fingerprint = agents_fingerprint()
     stale = []
     for cell in cells:
         directory = cell.directory(args.out, args.solver)
         games = min(args.games, complete_pairs(directory))
         if games:
-            results[cell] = run_match(args.solver, OPPONENTS[cell.opponent], games, config=cell.config, seed=15,
+            results[cell] = run_match(args.solver, specs[cell.opponent], games, config=cell.config, seed=15,
                                       opening_plies=args.openings, jobs=1, out=directory, resume=True)
             if played_by_other_code(directory, fingerprint):
                 stale.append(f"{cell.board} vs {cell.opponent}")
@@ -272,7 +241,7 @@ def print_stored(cells: list[Cell], args: argparse.Namespace) -> int:
     return 0
 
 
-def print_results(results: dict[Cell, MatchResult], solver: str) -> None:
+def print_results(results: dict[Matchup, MatchResult], solver: str) -> None:
     print(table(results, solver))
     slow = [cell for cell, result in results.items()
             if result.summary.times[result.summary.first].mean >= MEAN_MOVE_TARGET]

@@ -1,7 +1,4 @@
-"""Positions from seeded random games, the speed benchmarks' common test set.
-
-Benchmark scripts run as files (``python benchmarks/x.py``), so they import this as ``random_positions``.
-"""
+"""Positions from seeded random games, the speed benchmarks' common test set."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ process, and records each game's CPU seconds. A cell's estimate is its games tim
 seconds of its sample games; the profile's is the sum. One core, one game at a time: run it at
 ``nice -n 19`` beside other work, since CPU seconds do not stretch with the load.
 
-    .venv/bin/python benchmarks/report_cost.py --profile full --samples 2 --out out/bench/report_cost.jsonl
+    .venv/bin/python -m benchmarks.report_cost --profile full --samples 2 --out out/bench/report_cost.jsonl
 
 Resumable: cells already in ``--out`` are not played again, and the total is printed from all of them.
 """

@@ -18,7 +18,7 @@ It prints the results by side and the solver's move times against ``actTimeout``
 out/benchmarks/solver-frontier/ and an interrupted run continues with ``--resume``.
 Needs a C compiler (for the opponent). Usage:
 
-    .venv/bin/python benchmarks/solver_frontier.py [-n 60] [--jobs 1] [--resume]
+    .venv/bin/python -m benchmarks.solver_frontier [-n 60] [--jobs 1] [--resume]
 """
 
 from __future__ import annotations
@@ -30,10 +30,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from conditions import machine_conditions
-
 from agents.core.position import Position
 from agents.players.opening_book import OpeningBook, load_opening_book
+from benchmarks.conditions import machine_conditions
 from connectx.analysis.native import NativeSolver
 from connectx.book.checkpoint import read_solved
 from connectx.book.generate import CHECKPOINT_PATH

@@ -1,6 +1,6 @@
 """Mean nodes of the solver's algorithm over whole position files, counted by the book's C solver.
 
-Issue 6 asks for mean nodes within 1.5x of a reference C++ solver's, to show the algorithm is as
+The target is mean nodes within 1.5x of a reference C++ solver's, to show the algorithm is as
 good. CPython cannot solve all of Test_L1_R2 (a million nodes a position on average, a few
 seconds each) or Test_L1_R3 within a session, but the book's C solver (``connectx/analysis/solver.c``) runs
 the same algorithm: the same move order, pruning, table bounds and null-window narrowing. This
@@ -10,7 +10,7 @@ that the C solver finishes within ``CHECK_MAX_NODES`` (its node counts and those
 over the whole file, each position from an empty table as the reference does, and checks every
 score. Needs a C compiler.
 
-Usage: .venv/bin/python benchmarks/solver_nodes.py [FILE ...] [--limit N] [--check 20]
+Usage: .venv/bin/python -m benchmarks.solver_nodes [FILE ...] [--limit N] [--check 20]
 """
 
 from __future__ import annotations
@@ -20,12 +20,11 @@ import statistics
 import sys
 import time
 
-from conditions import machine_conditions
-from solver_positions import POSITIONS, REFERENCE_NODES, sample
-
 from agents.core.position import Position
 from agents.core.transposition_table import TranspositionTable
 from agents.search.exact_search import solve
+from benchmarks.conditions import machine_conditions
+from benchmarks.solver_positions import POSITIONS, REFERENCE_NODES, sample
 from connectx.analysis.native import NativeSolver
 
 CHECK_MAX_NODES = 500_000

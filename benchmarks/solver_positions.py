@@ -14,7 +14,7 @@ the time and node figures (the table says how many).
 files take hours for the L1 ones. ``--results FILE`` records each position as a JSON line and
 skips positions already there, so a long run in the background can be stopped and resumed::
 
-    nohup .venv/bin/python benchmarks/solver_positions.py --results out/bench/solver_positions.jsonl \
+    nohup .venv/bin/python -m benchmarks.solver_positions --results out/bench/solver_positions.jsonl \
         > out/bench/solver_positions.txt 2>&1 &
 """
 
@@ -28,19 +28,18 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from conditions import machine_conditions
-
 from agents.core.position import Position
 from agents.core.search_time import SearchLimit
 from agents.core.transposition_table import TranspositionTable
 from agents.players.opening_book import OpeningBook, load_opening_book
 from agents.search.exact_search import solve
+from benchmarks.conditions import machine_conditions
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
 REFERENCE_NODES = {"Test_L3_R1": 51, "Test_L2_R1": 449, "Test_L2_R2": 39_808, "Test_L1_R1": 3_296,
                    "Test_L1_R2": 1_190_000}
-"""Mean nodes of a reference C++ solver with the same techniques on this machine (issue 6)."""
+"""Mean nodes of a reference C++ solver with the same techniques (Pons' connect4), measured on this machine."""
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,13 @@
 """The solver's strength: real kaggle-environments games in colour-swapped pairs, and its slowest move.
 
-Issue 6 asks for a 100% score against kaggle's ``negamax`` over 200 games and against our
+The target is a 100% score against kaggle's ``negamax`` over 200 games and against our
 ``minimax`` and ``mcts`` at their defaults, with every move under ``actTimeout`` (2 s; the
 solver may dip into the 60 s overage bank by design, so its slowest move is reported). Games are
 played and scored by the harness (``evaluation.match.run_match``), which records each
 move's duration. Results go to out/benchmarks/solver-vs-<opponent>/ and an interrupted run
 continues with ``--resume``.
 
-Usage: .venv/bin/python benchmarks/solver_strength.py [OPPONENT ...] [-n GAMES] [--solver SPEC] [--resume]
+Usage: .venv/bin/python -m benchmarks.solver_strength [OPPONENT ...] [-n GAMES] [--solver SPEC] [--resume]
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from conditions import jobs_phrase, machine_conditions
-
+from benchmarks.conditions import jobs_phrase, machine_conditions
+from benchmarks.matches import slug
 from evaluation.match import run_match
 from evaluation.results_text import match_table
 from evaluation.scheduling import default_jobs
@@ -26,11 +26,6 @@ OPPONENTS = {"kaggle:negamax": 200, "minimax": 20, "mcts": 20}
 """Opponents at their defaults and the games played against each by default."""
 
 ACT_TIMEOUT = 2.0
-
-
-def slug(spec: str) -> str:
-    """An agent spec as a directory name: ``kaggle:negamax`` -> ``kaggle-negamax``."""
-    return spec.replace(":", "-").replace("=", "").replace(",", "-")
 
 
 def main(argv: list[str] | None = None) -> int:

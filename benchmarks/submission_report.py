@@ -4,7 +4,7 @@ Each agent is built with its defaults into ``out/submissions/<name>.py`` and ful
 (five games in kaggle-environments at ``actTimeout``). Agents on a clock use most of each move,
 so a full run takes a few minutes per such agent; ``--act-timeout 0.5`` shortens it.
 
-Usage: .venv/bin/python benchmarks/submission_report.py [--agents negamax mcts] [--act-timeout 2]
+Usage: .venv/bin/python -m benchmarks.submission_report [--agents negamax mcts] [--act-timeout 2]
 """
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ import sys
 import time
 from pathlib import Path
 
-from conditions import machine_conditions
-
 from agents.registry import REGISTRY
+from benchmarks.conditions import machine_conditions
 from submission.bundler import build_bundle
 from submission.module_graph import BuildError
 from submission.validator import validate_file
