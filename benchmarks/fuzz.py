@@ -15,7 +15,7 @@ positions drawn from ``--seed`` and the chunk's number, so every agent meets the
 Finished chunks are appended to ``--out`` (one JSON line each) as they come, and ``--resume``
 continues an interrupted run where it stopped::
 
-    .venv/bin/python benchmarks/fuzz.py --moves 10000 --resume
+    .venv/bin/python -m benchmarks.fuzz --moves 10000 --resume
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from conditions import machine_conditions
 from tqdm import tqdm
 
 from agents.agent_spec import AgentSpec
 from agents.core.kaggle_boundary import FaultKind, board_of, mark_of
 from agents.core.position import Position
 from agents.registry import REGISTRY
+from benchmarks.conditions import machine_conditions
 
 ACT_TIMEOUTS = (0.2, 0.5, 1.0)
 """The actTimeout of a position, drawn uniformly: the search gets 0.05, 0.2 and 0.7 s of them."""
