@@ -12,7 +12,7 @@ early ones' searches run into.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,36 @@ DEFAULT_SECONDS = 3.0
 
 Progress = Callable[[int, int], None]
 """``progress(plies_done, plies_total)``, called after each ply (a progress bar's update)."""
+
+
+def open_columns(values: Sequence[ScoreRange | None], known: ScoreRange | None = None) -> tuple[int, ...]:
+    """The playable columns that may still be best: none of them is proven worse than what the position is
+    proven to reach (the best column's floor, or ``known``, the position's own value proven elsewhere)."""
+    ranges = [value for value in values if value is not None]
+    if not ranges:
+        return ()
+    floor = max(value.lower for value in ranges)
+    if known is not None:
+        floor = max(floor, known.lower)
+    return tuple(column for column, value in enumerate(values) if value is not None and value.upper >= floor)
+
+
+def best_columns(values: Sequence[ScoreRange | None], known: ScoreRange | None = None) -> tuple[int, ...]:
+    """The columns proven best: each open column whose proven floor no other open column can beat.
+
+    With exact scores these are the columns of the highest score. Where a search ran out of time,
+    a column proven to lose is never called best while an unproven one might not lose: then no
+    column is best, and ``open_columns`` says which are still in question.
+    """
+    candidates = open_columns(values, known)
+    chosen = []
+    for column in candidates:
+        value = values[column]
+        assert value is not None
+        if all(value.lower >= rival.upper for other in candidates if other != column
+               and (rival := values[other]) is not None):
+            chosen.append(column)
+    return tuple(chosen)
 
 
 @dataclass(frozen=True)
@@ -71,14 +101,21 @@ class PlyAnalysis:
         return value
 
     @property
+    def open_columns(self) -> tuple[int, ...]:
+        """The columns that may still be best on what is proven (see ``open_columns``)."""
+        return open_columns(self.values, self.known)
+
+    @property
     def best_columns(self) -> tuple[int, ...]:
-        """The columns proven to reach the position's proven value (with exact scores: the best ones)."""
-        floor = best_of(self.ranges).lower  # the columns' own floor: ``known`` may prove more than any column
-        return tuple(column for column, value in enumerate(self.values) if value is not None and value.lower == floor)
+        """The columns proven best (see ``best_columns``); empty while the proofs leave it open."""
+        return best_columns(self.values, self.known)
 
     def describe_best(self) -> str:
-        """The best columns for people, 1-based with their values: ``4 (win +3), 5 (win +3)``."""
-        return ", ".join(f"{column + 1} ({value.describe()})" for column in self.best_columns
+        """The best columns for people, 1-based with their values (``4 (win +3), 5 (win +3)``), or the open ones."""
+        best = self.best_columns
+        if not best:
+            return "not proven yet; still open: " + ", ".join(str(column + 1) for column in self.open_columns)
+        return ", ".join(f"{column + 1} ({value.describe()})" for column in best
                          if (value := self.values[column]) is not None)
 
     @property
@@ -92,7 +129,8 @@ class PlyAnalysis:
     def to_json(self) -> dict[str, Any]:
         """The ply as the ``--json`` schema gives it; ``bounds`` (``[lower, upper]`` per column) only when not exact."""
         data: dict[str, Any] = {"ply": self.ply, "column": self.column, "scores": list(self.scores),
-                                "exact": self.exact, "changed_outcome": self.changed_outcome}
+                                "exact": self.exact, "changed_outcome": self.changed_outcome,
+                                "best": list(self.best_columns), "open": list(self.open_columns)}
         if not self.exact:
             data["bounds"] = [[value.lower, value.upper] if value is not None else None for value in self.values]
         return data
