@@ -7,6 +7,7 @@ The C solver needs a compiler, which the project does not require, so these test
 from __future__ import annotations
 
 import shutil
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -17,11 +18,12 @@ from agents.search.exact_search import solve
 if not (shutil.which("cc") or shutil.which("gcc")):
     pytest.skip("no C compiler: the book's C solver cannot be built", allow_module_level=True)
 
+from connectx.analysis import native  # noqa: E402
 from connectx.analysis.native import NativeSolver, build_library, fits  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 POSITIONS = REPOSITORY / "positions" / "Test_L2_R1"
-OTHER_BOARDS = REPOSITORY / "benchmarks" / "evaluation_positions.txt"
+OTHER_BOARDS = REPOSITORY / "benchmarks" / "results" / "evaluation_positions.txt"
 """Exactly solved positions of 7x7 and 8x7 (``BOARD MOVES SCORE``); their latest are checked in Python too."""
 
 
@@ -74,3 +76,29 @@ def test_boards_it_cannot_play_are_refused_before_compiling() -> None:
     assert not fits(7, 9, 4) and not fits(5, 10, 4) and not fits(6, 7, 5)
     with pytest.raises(ValueError, match="cannot play a 9x7 board"):
         build_library(7, 9)
+
+
+def test_it_is_compiled_once_into_the_users_cache_and_again_when_its_source_changes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path / "cache"))
+    library = build_library(4, 4)
+    assert library.parent == tmp_path / "cache" / "solver" and library.is_file()
+    built = library.stat().st_mtime_ns
+    assert build_library(4, 4) == library and library.stat().st_mtime_ns == built  # not compiled again
+    assert not [path for path in library.parent.iterdir() if path.name.startswith(".build-")]  # nothing left over
+
+    changed = tmp_path / "package"
+    changed.mkdir()
+    (changed / "solver.c").write_bytes(resources.files("connectx.analysis").joinpath("solver.c").read_bytes()
+                                       + b"\n/* a changed source */\n")
+    monkeypatch.setattr(native.resources, "files", lambda package: changed)
+    rebuilt = build_library(4, 4)
+    assert rebuilt != library and rebuilt.is_file() and rebuilt.parent == library.parent
+
+
+def test_without_a_compiler_it_says_so_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("CC", raising=False)
+    with pytest.raises(RuntimeError, match=r"^no C compiler found: install gcc .* or set CC$"):
+        build_library(4, 4)

@@ -1,24 +1,27 @@
 """Build and load the C solver (``solver.c``) that the book generator and the analysis need for speed.
 
-The library is compiled on first use into ``connectx/book/build/`` (ignored by git), one for each board
-size, and rebuilt whenever the source is newer, so a fresh clone only needs a C compiler, never a
-committed binary. It plays four in a row on any board whose bitboard fits 64 bits (``fits``).
+``solver.c`` ships inside the package; ``build_library`` compiles it on first use into the per-user
+cache directory (``user_cache``), one library for each board size, named by a hash of the source
+and the compiler flags, so a changed source is rebuilt and an unchanged one never is, whatever the
+files' times say. Only a C compiler is needed, never a committed binary. It plays four in a row on
+any board whose bitboard fits 64 bits (``fits``).
 """
 
 from __future__ import annotations
 
 import ctypes
+import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
 from agents.core.position import Position
+from connectx.analysis.user_cache import user_cache_directory
 
-BOOK_DIR = Path(__file__).resolve().parent
-BUILD_DIR = BOOK_DIR / "build"
-SOURCE = BOOK_DIR / "solver.c"
 INVALID_POSITION = -1000
 FLOOR_TOO_HIGH = -1001
 
@@ -30,30 +33,41 @@ def fits(rows: int, columns: int, inarow: int) -> bool:
 
 
 def build_library(rows: int = 6, columns: int = 7) -> Path:
-    """Compile ``solver.c`` for the board into a shared library unless an up-to-date one exists."""
+    """The shared library of ``solver.c`` for the board, compiled unless this source's build exists.
+
+    RuntimeError (one line first) when no compiler is found or compiling fails; OSError when the
+    cache directory cannot be written.
+    """
     if not fits(rows, columns, 4):
         raise ValueError(f"the C solver cannot play a {columns}x{rows} board: {columns} x ({rows} + 1) "
                          "is more than 64 bits or more than 9 columns")
-    library = BUILD_DIR / f"libsolver-{columns}x{rows}.so"
-    if library.exists() and library.stat().st_mtime >= SOURCE.stat().st_mtime:
+    source = resources.files("connectx.analysis").joinpath("solver.c").read_bytes()
+    flags = ["-O2", "-Wall", "-shared", "-fPIC", f"-DWIDTH={columns}", f"-DHEIGHT={rows}"]
+    digest = hashlib.sha256(source + " ".join(flags).encode()).hexdigest()[:16]
+    library = user_cache_directory() / "solver" / f"libsolver-{columns}x{rows}-{digest}.so"
+    if library.exists():
         return library
     compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
     if compiler is None:
         raise RuntimeError("no C compiler found: install gcc (apt-get install gcc) or set CC")
-    BUILD_DIR.mkdir(exist_ok=True)
-    partial = library.with_suffix(f".{os.getpid()}.tmp")
-    command = [compiler, "-O2", "-Wall", "-shared", "-fPIC", f"-DWIDTH={columns}", f"-DHEIGHT={rows}",
-               "-o", str(partial), str(SOURCE)]
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0:
-        raise RuntimeError(f"compiling {SOURCE} failed:\n{' '.join(command)}\n{result.stderr}")
-    partial.replace(library)
+    library.parent.mkdir(parents=True, exist_ok=True)
+    # Built in a private directory beside the target and renamed into place: processes compiling
+    # at once each finish their own copy, and a reader only ever sees a complete library.
+    with tempfile.TemporaryDirectory(dir=library.parent, prefix=".build-") as work:
+        source_path, partial = Path(work) / "solver.c", Path(work) / library.name
+        source_path.write_bytes(source)
+        command = [compiler, *flags, "-o", str(partial), str(source_path)]
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise RuntimeError(f"compiling solver.c failed: {' '.join(command)}\n{result.stderr}")
+        partial.replace(library)
     return library
 
 
 @dataclass(frozen=True)
-class Solved:
-    """An exact result: ``score`` for the side to move and its best ``column`` (-1 if not asked)."""
+class Solution:
+    """An exact result: ``score`` for the side to move, its best ``column`` (-1 if not asked), and the
+    ``nodes`` the search took."""
 
     score: int
     column: int
@@ -84,14 +98,14 @@ class NativeSolver:
             )
         self._library = library
 
-    def solve(self, moves: str, floor: int = -100) -> Solved:
+    def solve(self, moves: str, floor: int = -100) -> Solution:
         """The exact score of the position reached by ``moves`` (1-based column digits)."""
         self._library.book_reset_node_count()
         score = self._library.book_solve(moves.encode("ascii"), floor)
         self._check(moves, score)
-        return Solved(score, -1, self._library.book_node_count())
+        return Solution(score, -1, self._library.book_node_count())
 
-    def best_move(self, moves: str, floor: int = -100) -> Solved:
+    def best_move(self, moves: str, floor: int = -100) -> Solution:
         """The exact score and the best column (highest score, then nearest the centre).
 
         ``floor`` is a score the position is already known to reach; it only saves work.
@@ -100,9 +114,9 @@ class NativeSolver:
         self._library.book_reset_node_count()
         score = self._library.book_best_move(moves.encode("ascii"), floor, ctypes.byref(column))
         self._check(moves, score)
-        return Solved(score, column.value, self._library.book_node_count())
+        return Solution(score, column.value, self._library.book_node_count())
 
-    def best_move_of(self, position: Position, floor: int = -100) -> Solved:
+    def best_move_of(self, position: Position, floor: int = -100) -> Solution:
         """``best_move`` for a ``Position`` of this solver's board (a game's position needs no move history)."""
         shape = position.geometry
         if (shape.rows, shape.columns, shape.inarow) != self.board:
@@ -112,7 +126,7 @@ class NativeSolver:
         self._library.book_reset_node_count()
         score = self._library.book_best_move_bits(position.current, position.mask, floor, ctypes.byref(column))
         self._check(repr(position), score)
-        return Solved(score, column.value, self._library.book_node_count())
+        return Solution(score, column.value, self._library.book_node_count())
 
     def _board_name(self) -> str:
         rows, columns, inarow = self.board
