@@ -86,9 +86,11 @@ report: install
 
 # The 7x6 opening book (needs a C compiler): continues from the committed checkpoint, so it only
 # solves what is missing (about 2 hours from nothing on 2 cores; rerun it if its budget stops it),
-# then refreshes the sample of exact scores the tests check the book against.
+# then writes the analysis's table of exact opening scores (package data) from the checkpoints and
+# refreshes the sample of exact scores the tests check the book against.
 book: install
 	$(BIN)/python -m connectx.book.generate
+	$(BIN)/python -m connectx.book.exact_scores
 	$(BIN)/python -m connectx.book.make_sample
 
 clean:

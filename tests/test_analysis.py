@@ -17,11 +17,11 @@ import pytest
 from agents.core.kaggle_boundary import board_of
 from agents.core.position import Position
 from agents.search.exact_search import analyze
-from connectx.analysis.book_scores import BookScores
+from connectx.analysis.exact_scores import ExactScores, write_table
 from connectx.analysis.game_analysis import GameAnalysis, analyze_game
 from connectx.analysis.games import Game, game_from_digits, game_from_episode, game_from_record, read_game, read_record
 from connectx.analysis.html_page import render_html
-from connectx.analysis.native_solver import NativeSolver
+from connectx.analysis.native_solver import NativeWorkerSolver
 from connectx.analysis.python_solver import PythonSolver
 from connectx.analysis.score_range import ScoreRange
 from connectx.analysis.solved_cache import CachedRange, SolvedCache
@@ -31,7 +31,7 @@ from connectx.analysis.text_report import render_text
 REPOSITORY = Path(__file__).resolve().parents[1]
 POSITIONS = REPOSITORY / "positions"
 BOOK_CHECKPOINT = REPOSITORY / "connectx" / "book" / "checkpoint" / "solved.jsonl"
-OTHER_BOARDS = REPOSITORY / "benchmarks" / "evaluation_positions.txt"
+OTHER_BOARDS = REPOSITORY / "benchmarks" / "results" / "evaluation_positions.txt"
 """Exactly solved positions of 7x7 and 8x7: ``BOARD MOVES SCORE`` a line."""
 
 
@@ -264,7 +264,7 @@ def test_a_search_cut_by_its_node_limit_leaves_a_true_bound_promptly() -> None:
 
 @pytest.mark.skipif(native_unavailable_reason() is not None, reason=f"no C solver: {native_unavailable_reason()}")
 def test_the_c_solver_stops_at_its_deadline_and_starts_again() -> None:
-    solver = NativeSolver(20)
+    solver = NativeWorkerSolver(20)
     try:
         empty = Position.initial()
         started = time.perf_counter()
@@ -308,7 +308,7 @@ def test_on_another_board_the_c_solver_and_the_python_solver_give_the_stored_sco
 @pytest.mark.skipif(native_unavailable_reason() is not None, reason=f"no C solver: {native_unavailable_reason()}")
 @pytest.mark.parametrize("name", ["Test_L3_R1", "Test_L2_R1", "Test_L1_R1"])
 def test_the_c_solver_and_the_python_solver_give_the_same_scores(name: str) -> None:
-    native, python = NativeSolver(20), PythonSolver()
+    native, python = NativeWorkerSolver(20), PythonSolver()
     try:
         for moves, score in shared_positions(name, 5):
             position = Position.from_moves(moves)
@@ -386,30 +386,45 @@ def test_the_cache_file_survives_a_torn_line_and_keeps_proofs(tmp_path: Path) ->
     assert reread.get(Position.from_moves("2")) is None
 
 
-def test_the_book_seeds_exact_scores_and_its_index_is_reused(tmp_path: Path,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    lines = BOOK_CHECKPOINT.read_text().splitlines()
-    checkpoint = tmp_path / "solved.jsonl"
-    checkpoint.write_text("\n".join(lines[:40]) + "\n")
-    records = [json.loads(line) for line in lines[:41]]
-    book = BookScores(checkpoint, tmp_path)
+def test_a_table_of_exact_scores_seeds_the_cache_for_a_position_and_its_mirror_image(tmp_path: Path) -> None:
+    records = [json.loads(line) for line in BOOK_CHECKPOINT.read_text().splitlines()[:41]]
+    scores = {min(Position.from_moves(r["moves"]).key(), Position.from_moves(r["moves"]).mirrored_key()): r["score"]
+              for r in records[:40]}
+    write_table(tmp_path / "table.npz", (6, 7, 4), scores)
+    table = ExactScores(tmp_path / "table.npz")
+    assert len(table) == len(scores) and table.board == (6, 7, 4)
     for record in records[:40]:
         position = Position.from_moves(record["moves"])
         mirrored = Position.from_moves(record["moves"].translate(str.maketrans("1234567", "7654321")))
-        assert book.score(position) == book.score(mirrored) == record["score"], record["moves"]
-    assert book.score(Position.from_moves(records[40]["moves"])) is None
-    assert book.score(Position.from_moves("4", rows=5)) is None  # another board
-    assert SolvedCache(None, book).get(Position.from_moves(records[4]["moves"])) == \
+        assert table.score(position) == table.score(mirrored) == record["score"], record["moves"]
+    assert table.score(Position.from_moves(records[40]["moves"])) is None
+    assert table.score(Position.from_moves("4", rows=5)) is None  # another board
+    assert SolvedCache(None, table).get(Position.from_moves(records[4]["moves"])) == \
         CachedRange(ScoreRange.exactly(records[4]["score"]))
+    missing = ExactScores(tmp_path / "missing.npz")
+    assert len(missing) == 0 and missing.score(Position.initial()) is None
 
-    def no_reading(self: BookScores) -> None:
-        raise AssertionError("the checkpoint was read again")
 
-    with monkeypatch.context() as patched:
-        patched.setattr(BookScores, "_read_checkpoint", no_reading)
-        assert BookScores(checkpoint, tmp_path).score(Position.from_moves(records[4]["moves"])) == records[4]["score"]
-    checkpoint.write_text("\n".join(lines[:41]) + "\n")  # the book grew: the index is rebuilt
-    assert BookScores(checkpoint, tmp_path).score(Position.from_moves(records[40]["moves"])) == records[40]["score"]
+def test_the_shipped_table_holds_the_opening_and_the_books_positions() -> None:
+    table = ExactScores.shipped()
+    assert len(table) >= 250_000
+    assert [table.score(Position.from_moves(str(column))) for column in range(1, 8)] == [2, 1, 0, -1, 0, 1, 2]
+    assert table.score(Position.initial()) == 1
+    assert table.score(Position.from_moves("4444")) == 1 and table.score(Position.from_moves("44444")) == -1
+    assert SolvedCache(None).get(Position.initial()) == CachedRange(ScoreRange.exactly(1))
+
+
+def test_the_cache_lives_in_the_users_cache_directory_unless_told(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path / "cache"))
+    cache = SolvedCache()
+    assert cache.directory == tmp_path / "cache" / "analysis"
+    cache.put(Position.from_moves("1", 4, 5, 3), ScoreRange.exactly(-1))
+    cache.close()
+    assert (tmp_path / "cache" / "analysis" / "solved-5x4x3.jsonl").is_file()
+    monkeypatch.delenv("CONNECTX_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert SolvedCache().directory == tmp_path / "xdg" / "connectx" / "analysis"
 
 
 # ---- the pages ----

@@ -22,7 +22,7 @@ from connectx.cli.main import main
 
 POSITIONS = Path(__file__).resolve().parent.parent / "positions" / "Test_L3_R1"
 """Pons' end-game test set: each line a 7x6 position (1-based digits) and its exact score."""
-OTHER_BOARDS = Path(__file__).resolve().parent.parent / "benchmarks" / "evaluation_positions.txt"
+OTHER_BOARDS = Path(__file__).resolve().parent.parent / "benchmarks" / "results" / "evaluation_positions.txt"
 """Exactly solved positions of 7x7 and 8x7: ``BOARD MOVES SCORE`` a line."""
 SMALL_BOARD = ["--rows", "4", "--columns", "5", "--inarow", "3"]
 """A board whose games last a few moves and whose positions the Python solver settles at once."""
@@ -265,3 +265,30 @@ def test_ctrl_c_stops_the_analysis_with_exit_130(monkeypatch: pytest.MonkeyPatch
     status, out, err = run(["analyze", "--moves", "1213", *SMALL_BOARD, "--cache", str(tmp_path)], capsys)
     assert (status, out) == (130, "")
     assert f"interrupted; the positions solved so far are kept in {tmp_path}" in err
+
+
+def test_the_opening_is_answered_from_the_shipped_table_and_the_cache_defaults_to_the_users(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path))
+    status, out, err = run(["analyze", "--moves", "44444", "--json", "--no-native", "--time-limit", "0.01"], capsys)
+    assert (status, err) == (0, "")
+    plies = json.loads(out)["plies"]
+    assert all(ply["exact"] for ply in plies)  # no search could prove these in 10 ms: the table knows them
+    assert plies[0]["scores"] == [-2, -1, 0, 1, 0, -1, -2]
+    assert (tmp_path / "analysis" / "solved-7x6x4.jsonl").is_file()
+
+
+def test_without_a_compiler_a_one_line_notice_and_the_python_solver(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("CC", raising=False)
+    native_unavailable_reason.cache_clear()
+    try:
+        status, out, err = run(["analyze", "--moves", "1213", "--rows", "5", "--columns", "6", "--from-ply", "3"],
+                               capsys)
+    finally:
+        native_unavailable_reason.cache_clear()  # the next test finds the compiler again
+    assert status == 0
+    assert err.count("\n") == 1 and "the compiled solver is unavailable (no C compiler found" in err
+    assert "with the pure-Python solver" in out

@@ -30,7 +30,8 @@ from agents.core.position import Position
 from connectx.analysis.score_range import ScoreRange
 
 IMPORT_ROOT = Path(__file__).resolve().parents[2]
-"""The directory holding the ``connectx`` package (a clone, or site-packages): the worker starts there."""
+"""The directory holding the ``connectx`` package (a clone, or site-packages): the worker starts there, so
+``-m connectx.analysis.native_solver`` finds this copy of the package even when it is not installed."""
 
 TABLE_LOG2 = 24
 """The worker's table: 2^24 entries of 5 bytes (84 MB; 9 bytes above 49 bitboard bits), allocated as it fills."""
@@ -40,7 +41,7 @@ NO_FLOOR = -100
 """A floor below every score: a plain exact solve."""
 
 
-class NativeSolverError(RuntimeError):
+class NativeWorkerError(RuntimeError):
     """The C solver's worker could not start or died on its own."""
 
 
@@ -87,7 +88,7 @@ class _Worker:
         kind, detail = self._receive(time.perf_counter() + START_SECONDS)
         if kind != "ready":
             self.stop()
-            raise NativeSolverError(f"the C solver's worker could not start: {detail or 'no answer'}")
+            raise NativeWorkerError(f"the C solver's worker could not start: {detail or 'no answer'}")
         self.started = True
 
     def ask(self, moves: str, floor: int, deadline: float) -> int | None:
@@ -115,7 +116,7 @@ class _Worker:
         line = self.process.stdout.readline()
         if not line:
             self.stop()
-            raise NativeSolverError("the C solver's worker died")
+            raise NativeWorkerError("the C solver's worker died")
         kind, _, rest = line.strip().partition(" ")
         return kind, rest
 
@@ -145,8 +146,9 @@ def _kill(process: subprocess.Popen[str]) -> None:
         process.wait()
 
 
-class NativeSolver:
-    """The book's C search behind ``bound``, for one board (7x6 unless told; ``solvers`` checks that it plays it).
+class NativeWorkerSolver:
+    """The C solver in a worker process behind ``bound``, for one board (7x6 unless told; ``solvers`` checks
+    that it plays it): ``python_solver.PythonSolver``'s counterpart.
 
     ``calls`` counts the positions searched and ``restarts`` the workers killed at a deadline.
     """

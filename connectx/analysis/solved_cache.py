@@ -1,7 +1,7 @@
 """The persistent cache of solved positions: what one analysis proved, the next reads back at once.
 
 One append-only JSON-lines file per board size under the cache directory (by default
-``out/analysis-cache/`` in the repository, which git ignores). Each line is one position's
+``analysis/`` in the per-user cache directory, ``user_cache``). Each line is one position's
 proven range under its canonical key (mirror images share it)::
 
     {"key": 12345, "lower": 2, "upper": 2}                                      exact
@@ -11,7 +11,7 @@ A bound also records the time limit and the solver that could not finish it, so 
 with the same limit reuses it instead of failing again, and a larger limit or the faster solver
 tries again. Lines are only ever appended, one ``write`` each, so an interrupted analysis loses
 at most the line being written (a torn last line is skipped on reading). For 7x6 connect-4, the
-opening book's exact scores (``book_scores``) answer whatever the file does not.
+shipped table of exact opening scores (``exact_scores``) answers whatever the file does not.
 """
 
 from __future__ import annotations
@@ -19,15 +19,20 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Literal, TextIO
 
 from agents.core.position import Position
-from connectx.analysis.book_scores import CHECKPOINT, REPOSITORY, BookScores, canonical_key
+from connectx.analysis.exact_scores import ExactScores, canonical_key
 from connectx.analysis.score_range import ScoreRange
+from connectx.analysis.user_cache import user_cache_directory
 
-DEFAULT_DIRECTORY = REPOSITORY / "out" / "analysis-cache"
 SOLVER_STRENGTH = {"python": 0, "native": 1}
 """Which solver proves more in the same time: a bound left by a weaker one is worth retrying."""
+
+
+def default_directory() -> Path:
+    """Where analyses keep their solved positions unless told otherwise: ``analysis/`` of the user's cache."""
+    return user_cache_directory() / "analysis"
 
 
 @dataclass(frozen=True)
@@ -48,15 +53,16 @@ class CachedRange:
 class SolvedCache:
     """Proven score ranges by board size and canonical position key, kept in ``directory``.
 
-    ``directory`` None keeps the cache in memory only. ``book`` seeds the 7x6 board with the
-    opening book's exact scores: a checkpoint file (its index is kept in ``directory``), a
-    ``BookScores`` already loaded (to share one), or None for no seed. ``hits`` and ``misses``
-    count lookups.
+    ``directory`` is ``"user"`` for ``default_directory()`` (read when the cache is made), a
+    path, or None to keep the cache in memory only. ``exact`` answers what the files do not:
+    ``"shipped"`` for the package's table of exact opening scores, another ``ExactScores``, or
+    None for nothing. ``hits`` and ``misses`` count lookups.
     """
 
-    def __init__(self, directory: Path | None = DEFAULT_DIRECTORY, book: Path | BookScores | None = CHECKPOINT) -> None:
-        self.directory = directory
-        self.book = BookScores(book, directory) if isinstance(book, Path) else book
+    def __init__(self, directory: Path | None | Literal["user"] = "user",
+                 exact: ExactScores | None | Literal["shipped"] = "shipped") -> None:
+        self.directory = default_directory() if directory == "user" else directory
+        self.exact = ExactScores.shipped() if exact == "shipped" else exact
         self.hits = 0
         self.misses = 0
         self._ranges: dict[tuple[int, int, int], dict[int, CachedRange]] = {}
@@ -67,7 +73,7 @@ class SolvedCache:
         key = canonical_key(position)
         known = self._board(position).get(key)
         if known is None or not known.range.exact:
-            score = self.book.score(position) if self.book is not None else None
+            score = self.exact.score(position) if self.exact is not None else None
             if score is not None:
                 known = CachedRange(ScoreRange.exactly(score))
         if known is None:

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from agents.core.position import Position
 from connectx.analysis.native import build_library, fits
-from connectx.analysis.native_solver import NativeSolver
+from connectx.analysis.native_solver import NativeWorkerSolver
 from connectx.analysis.python_solver import PythonSolver
 from connectx.analysis.score_range import ScoreRange
 
@@ -46,5 +46,5 @@ def make_solver(rows: int, columns: int, inarow: int, native: bool = True) -> So
     one (a command line prints that, this layer prints nothing).
     """
     if native and fits(rows, columns, inarow) and native_unavailable_reason(rows, columns) is None:
-        return NativeSolver(rows=rows, columns=columns)
+        return NativeWorkerSolver(rows=rows, columns=columns)
     return PythonSolver()

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import TextIO
 
 from agents.core.position import Position
-from connectx.book.strategy import Solved, canonical_key
+from connectx.analysis.exact_scores import canonical_key
+from connectx.book.strategy import Solved
 
 
 def read_solved(path: Path) -> dict[int, Solved]:

@@ -16,11 +16,12 @@ from pathlib import Path
 
 from agents.core.position import Position
 from agents.players.opening_book import decode_opening_book
+from connectx.analysis.exact_scores import canonical_key
 from connectx.analysis.native import NativeSolver
 from connectx.book.check_solver import DEFAULT_FILES, DEFAULT_POSITIONS, check_file
 from connectx.book.checkpoint import read_solved
 from connectx.book.generate import BOOK_PATH, CHECKPOINT_PATH
-from connectx.book.strategy import Solved, canonical_key
+from connectx.book.strategy import Solved
 
 SAMPLE_PATH = Path(__file__).resolve().parent / "book_sample.json"
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from agents.core.position import Position
+from connectx.analysis.exact_scores import canonical_key
 
 
 @dataclass(frozen=True)
@@ -31,11 +32,6 @@ class Task:
 
     moves: str
     floor: int
-
-
-def canonical_key(position: Position) -> int:
-    """The key a position is stored under: the smaller of its key and its mirror's."""
-    return min(position.key(), position.mirrored_key())
 
 
 def canonical_column(solved: Solved) -> int:

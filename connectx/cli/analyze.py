@@ -22,8 +22,8 @@ value is the range proven ("win (>= +2)", "draw or win", ...), and a move is fla
 the proven ranges show that it changed the outcome. Four in a row on 7x6 and other boards of up
 to 9 columns and 64 bitboard bits (columns x (rows + 1): 7x7, 8x7, 9x6, ...) uses the compiled (C)
 solver where a C compiler is available (--no-native: the pure-Python one, which other boards use).
-Every value proven is kept in --cache (seeded with the opening book's exact scores), so the same
-game analysed again is instant.
+Every value proven is kept in --cache, so the same game analysed again is instant; on 7x6 the
+opening positions whose exact scores ship with the package (the book's and the first plies) answer at once.
 
 --json prints one object instead of the text:
 
@@ -50,12 +50,11 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from connectx.analysis.book_scores import CHECKPOINT
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, analyze_game
 from connectx.analysis.games import Game, game_from_digits, read_episode, read_record
 from connectx.analysis.html_page import render_html
 from connectx.analysis.native import fits
-from connectx.analysis.solved_cache import DEFAULT_DIRECTORY, SolvedCache
+from connectx.analysis.solved_cache import SolvedCache, default_directory
 from connectx.analysis.solvers import Solver, make_solver, native_unavailable_reason
 from connectx.analysis.text_report import render_text
 from connectx.cli.options import (
@@ -93,11 +92,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-native", dest="native", action="store_false",
                         help="use the pure-Python solver even where the compiled one is available")
     cache = parser.add_mutually_exclusive_group()
-    cache.add_argument("--cache", type=Path, default=DEFAULT_DIRECTORY, metavar="DIR",
-                       help="where solved positions are kept between analyses (default: out/analysis-cache in "
-                            "the repository)")
+    cache.add_argument("--cache", type=Path, default=default_directory(), metavar="DIR",
+                       help="where solved positions are kept between analyses (default: analysis/ in the user's "
+                            "cache, $CONNECTX_CACHE_DIR or ~/.cache/connectx)")
     cache.add_argument("--no-cache", action="store_true",
-                       help="search every position afresh: no cache read or written, no opening book")
+                       help="search every position afresh: no cache read or written, no table of exact opening "
+                            "scores")
     parser.add_argument("--html", type=Path, metavar="PATH", help="also write the annotated page here")
     parser.add_argument("--json", action="store_true", help="print the analysis as one JSON object instead of text")
 
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_directory(cache_directory, "--cache")
     seconds = args.time_limit if args.time_limit > 0 else math.inf
     solver = solver_for(game, args.native)
-    cache = SolvedCache(cache_directory, CHECKPOINT if cache_directory is not None else None)
+    cache = SolvedCache(cache_directory, "shipped" if cache_directory is not None else None)
     progress = ProgressBar(len(game.moves) - args.from_ply, 0, unit="ply", only_on_terminal=True)
     started = time.perf_counter()
     try:
