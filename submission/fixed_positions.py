@@ -25,7 +25,7 @@ comparisons meet that in different ways:
     simulations, because a winning child is proven won and every other non-blocking child is
     proven lost, and a proof never marks the block lost when it is not;
   - ``book``, for the solver with its book: the opening book answers before any search starts;
-  - ``proven``, for the solver: late endgames of ``positions/Test_L3_R1`` where exactly one
+  - ``proven``, for the solver: late endgames of Pons' ``positions/Test_L3_R1`` where exactly one
     column keeps the position's outcome (the only winning move, or the only move that does not
     lose a drawn position) and the exact solve takes at most ``PROOF_NODE_CAP`` nodes. Every
     step of the solver's search that can end its move plays that column (a depth-limited search
@@ -46,13 +46,22 @@ from agents.core.search_time import SearchLimit
 from agents.players.opening_book import OpeningBook, load_opening_book
 from agents.registry import AgentEntry
 from agents.search.exact_search import analyze, solve
-from submission.module_graph import PROJECT_ROOT
 
-ENDGAMES = PROJECT_ROOT / "positions" / "Test_L3_R1"
-"""Pons' easy endgame benchmark (ply 28 or more), the repository's copy."""
+PROVEN_ENDGAMES = (
+    "67152117737262713366376314254",
+    "655651721435342216255374674123",
+    "3336513263356226156221176142517577574",
+    "47715713331437527153255735112",
+    "171231226144413625631766635232354",
+    "26152653322136634677576524721",
+    "7574351513437646536627543374245122671",
+    "463664536261521546311273242457332",
+)
+"""The ``proven`` positions: the first eight endgames of Pons' easy endgame benchmark (the repository's
+``positions/Test_L3_R1``, ply 28 or more) that ``is_proven_choice`` accepts. Written out because an
+installed package has no ``positions/``; the tests check that they are exactly those."""
 PROOF_NODE_CAP = 5_000
 """Nodes the exact solve of a ``proven`` position may take: some 50 ms of CPython, a thirtieth of a move."""
-PROVEN_COUNT = 8
 TACTICAL_CAP = 2_000
 """Nodes allowed to prove that a forced block is not lost; positions needing more are skipped."""
 CLOCK_FREE_KINDS: dict[str, tuple[str, ...]] = {"solver": ("book", "proven")}
@@ -168,26 +177,24 @@ def _book_move(book: OpeningBook, position: Position) -> int | None:
     return column if column is not None and position.can_play(column) else None
 
 
-def proven_positions(count: int = PROVEN_COUNT) -> list[Position]:
-    """The first ``count`` endgames of ``ENDGAMES`` with one outcome-keeping column and a small proof.
+def proven_positions() -> list[Position]:
+    """The ``proven`` positions (``PROVEN_ENDGAMES``)."""
+    return [Position.from_moves(moves) for moves in PROVEN_ENDGAMES]
+
+
+def is_proven_choice(position: Position) -> bool:
+    """Whether exactly one column keeps the outcome of a position that is not lost, by a proof of a few nodes.
 
     Positions with a win at once or a single non-losing move are left to ``tactical``, lost ones
-    out (every move keeps a loss), so each one here exercises the proofs.
+    out (every move keeps a loss), so each one accepted exercises the proofs.
     """
-    found: list[Position] = []
-    for line in ENDGAMES.read_text(encoding="utf-8").splitlines():
-        position = Position.from_moves(line.split()[0])
-        if position.winning_columns() or len(position.non_losing_columns()) < 2:
-            continue
-        solution = solve(position, limit=SearchLimit(max_nodes=PROOF_NODE_CAP))
-        if solution is None or solution.score < 0:
-            continue
-        scores = analyze(position, limit=SearchLimit(max_nodes=PROOF_NODE_CAP))
-        if scores is None:
-            continue
-        keeping = [column for column, score in scores.items() if (score > 0 if solution.score > 0 else score >= 0)]
-        if len(keeping) == 1:
-            found.append(position)
-            if len(found) == count:
-                break
-    return found
+    if position.winning_columns() or len(position.non_losing_columns()) < 2:
+        return False
+    solution = solve(position, limit=SearchLimit(max_nodes=PROOF_NODE_CAP))
+    if solution is None or solution.score < 0:
+        return False
+    scores = analyze(position, limit=SearchLimit(max_nodes=PROOF_NODE_CAP))
+    if scores is None:
+        return False
+    keeping = [column for column, score in scores.items() if (score > 0 if solution.score > 0 else score >= 0)]
+    return len(keeping) == 1

@@ -10,12 +10,26 @@ Kaggle submission is one file that runs where only the standard library is guara
 from __future__ import annotations
 
 import ast
+import importlib.util
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
-"""The directory holding our packages (``agents``, ``harness``, ``submission``, ...)."""
+OUR_PACKAGES = ("agents", "connectx", "evaluation", "submission")
+"""This project's top-level packages (pyproject.toml's ``packages.find``): the only modules that are ours."""
+
+
+def _packages_root() -> Path:
+    """Where ``agents`` is imported from (so a bundle holds the code this process runs), one level up."""
+    spec = importlib.util.find_spec("agents")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("the agents package cannot be found: install the project (pip install . or make install)")
+    return Path(next(iter(spec.submodule_search_locations))).resolve().parent
+
+
+PROJECT_ROOT = _packages_root()
+"""The directory holding our packages: the repository in a clone (and an editable install), site-packages
+in an installed wheel, where everyone else's packages sit beside ours (``is_internal`` tells them apart)."""
 
 
 class BuildError(Exception):
@@ -50,8 +64,14 @@ class ModuleSource:
 
 
 def is_internal(module: str, root: Path = PROJECT_ROOT) -> bool:
-    """Whether ``module`` (dotted) belongs to one of our packages under ``root``."""
+    """Whether ``module`` (dotted) belongs to one of our packages under ``root``.
+
+    Under ``PROJECT_ROOT`` only ``OUR_PACKAGES`` are ours (site-packages holds numpy beside them);
+    under any other root (a test's fixture tree) every package there is.
+    """
     top = module.partition(".")[0]
+    if root == PROJECT_ROOT and top not in OUR_PACKAGES:
+        return False
     return (root / top / "__init__.py").is_file() or (root / f"{top}.py").is_file()
 
 

@@ -40,14 +40,12 @@ from agents.registry import AgentEntry, AgentSpecError
 from submission import isolated_runner
 from submission.bundler import FACTORY_FUNCTION, PARAMETERS_CONSTANT, SPEC_CONSTANT
 from submission.fixed_positions import FixedPosition, comparison_positions, shipped_positions, watches_the_clock
-from submission.module_graph import PROJECT_ROOT
+from submission.module_graph import OUR_PACKAGES, PROJECT_ROOT
 
 DEFAULT_MARGIN = 0.2
 """Seconds every move must leave unused of ``actTimeout``: Kaggle's own timing adds overhead."""
 SIZE_LIMIT = 5_000_000
 """Bytes; larger submissions are reported to fail on Kaggle."""
-OUR_PACKAGES = tuple(sorted(path.name for path in PROJECT_ROOT.iterdir() if (path / "__init__.py").is_file()))
-"""Every package of this repository: the validation process must be unable to import any of them."""
 EPISODE_SEED = 20260
 COMPARISON_PARAMETERS = {"seed": 1, "simulations": 200, "max_nodes": 5000, "time_budget": 0.5}
 """Overrides applied, where the factory takes them, to both agents of the overridden comparison
@@ -217,11 +215,26 @@ def validation_episodes() -> list[dict[str, Any]]:
             for index, (name, agents) in enumerate(pairs)]
 
 
-def _kaggle_site_dirs() -> list[str]:
+def _kaggle_site_dirs(workdir: Path) -> list[str]:
+    """The directory holding kaggle-environments as the isolated process sees it: without our packages.
+
+    In a clone our packages are not there (the editable install finds them through a path hook
+    that ``-S`` turns off). Installed from a wheel they sit beside kaggle-environments, so the
+    process gets a directory in ``workdir`` of links to everything else there instead.
+    """
     spec = importlib.util.find_spec("kaggle_environments")
     if spec is None or spec.origin is None:
         raise RuntimeError("kaggle-environments is not installed: run `make install`")
-    return [str(Path(spec.origin).resolve().parent.parent)]
+    site = Path(spec.origin).resolve().parent.parent
+    ours = {name for name in OUR_PACKAGES if (site / name).exists()}
+    if not ours:
+        return [str(site)]
+    view = workdir / "site-packages"
+    view.mkdir()
+    for entry in site.iterdir():
+        if entry.name not in ours:
+            (view / entry.name).symlink_to(entry)
+    return [str(view)]
 
 
 def comparisons(entry: AgentEntry, record: BuildRecord) -> list[Comparison]:
@@ -249,7 +262,7 @@ def run_isolated(path: Path, request: dict[str, Any], python: str = sys.executab
     with tempfile.TemporaryDirectory(prefix="connectx-validate-") as workdir:
         copy = Path(workdir) / "submission.py"
         shutil.copyfile(path, copy)
-        request = {**request, "file": str(copy), "site_dirs": _kaggle_site_dirs(),
+        request = {**request, "file": str(copy), "site_dirs": _kaggle_site_dirs(Path(workdir)),
                    "forbidden_packages": list(OUR_PACKAGES), "project_root": str(PROJECT_ROOT)}
         request_path, result_path = Path(workdir) / "request.json", Path(workdir) / "result.json"
         request_path.write_text(json.dumps(request))

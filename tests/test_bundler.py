@@ -321,3 +321,9 @@ def test_the_bundle_keeps_what_it_loads_and_its_book_out_of_the_collectors_scans
     assert facts["column"] == 3 and facts["entries"] > 100_000, "the first move must come from the book"
     assert facts["held"] >= 1 and not facts["book_scanned"]
     assert facts["enabled"], "freezing must not leave the collector off"
+
+
+def test_only_our_packages_are_ours_where_they_are_installed() -> None:
+    """Installed from a wheel, our packages sit in site-packages beside everyone else's: those stay external."""
+    assert is_internal("agents.core.position") and is_internal("submission.bundler") and is_internal("connectx")
+    assert not is_internal("numpy") and not is_internal("kaggle_environments") and not is_internal("benchmarks")

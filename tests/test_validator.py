@@ -9,19 +9,23 @@ agents or a real bundle with one thing changed; bad inputs never get as far as r
 from __future__ import annotations
 
 import contextlib
+import importlib.machinery
 import io
 import re
 import shlex
+import tomllib
 from pathlib import Path
 
 import pytest
 
 from agents.agent_spec import AgentSpec
+from agents.core.position import Position
 from agents.registry import REGISTRY
 from connectx.cli.main import main
-from submission import isolated_runner
+from submission import isolated_runner, validator
 from submission.bundler import build_bundle
-from submission.module_graph import PROJECT_ROOT
+from submission.fixed_positions import PROVEN_ENDGAMES, is_proven_choice
+from submission.module_graph import OUR_PACKAGES, PROJECT_ROOT
 from submission.validator import (
     OVERRIDDEN,
     SHIPPED,
@@ -36,6 +40,7 @@ from submission.validator import (
     validation_episodes,
 )
 
+REPOSITORY = Path(__file__).resolve().parent.parent
 FIRST_LEGAL = '''
 def agent(observation, configuration):
     return next(c for c in range(configuration.columns) if observation.board[c] == 0)
@@ -130,6 +135,37 @@ def test_the_file_runs_where_our_packages_cannot_be_imported(tmp_path: Path) -> 
 
 def test_the_isolation_check_sees_our_packages_where_they_are_importable() -> None:
     assert isolated_runner.isolation(["agents", "submission", "json"], str(PROJECT_ROOT)) == ["agents", "submission"]
+
+
+def test_our_packages_are_the_ones_the_wheel_ships() -> None:
+    setup = tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert sorted(OUR_PACKAGES) == sorted(name.rstrip("*") for name in setup["packages"]["find"]["include"])
+
+
+def test_installed_from_a_wheel_the_file_sees_site_packages_without_our_packages(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site-packages"
+    for name in ("kaggle_environments", "numpy", *OUR_PACKAGES):
+        (site / name).mkdir(parents=True)
+        (site / name / "__init__.py").write_text("")
+    (site / "six.py").write_text("")
+    spec = importlib.machinery.ModuleSpec("kaggle_environments", None,
+                                          origin=str(site / "kaggle_environments" / "__init__.py"))
+    monkeypatch.setattr(validator.importlib.util, "find_spec", lambda name: spec)
+    (workdir := tmp_path / "work").mkdir()
+    [view] = validator._kaggle_site_dirs(workdir)
+    assert sorted(path.name for path in Path(view).iterdir()) == ["kaggle_environments", "numpy", "six.py"]
+    assert (Path(view) / "numpy").resolve() == site / "numpy"
+
+
+def test_the_proven_positions_are_the_first_endgames_of_the_benchmark_that_qualify() -> None:
+    qualifying = []
+    for line in (REPOSITORY / "positions" / "Test_L3_R1").read_text().splitlines():
+        if len(qualifying) == len(PROVEN_ENDGAMES):
+            break
+        if is_proven_choice(Position.from_moves(line.split()[0])):
+            qualifying.append(line.split()[0])
+    assert tuple(qualifying) == PROVEN_ENDGAMES
 
 
 def test_a_file_that_fails_to_load_is_reported(tmp_path: Path) -> None:
@@ -287,7 +323,7 @@ def test_a_bad_input_is_one_line_exit_2_and_nothing_run(
     assert sorted(tmp_path.rglob("*")) == before
 
 
-MAKEFILE = PROJECT_ROOT / "Makefile"
+MAKEFILE = REPOSITORY / "Makefile"
 
 
 def make_submission_commands(output: Path) -> list[list[str]]:
