@@ -12,6 +12,9 @@ from agents.core.position import Position
 from agents.core.search_time import SearchLimit
 from agents.players.opening_book import decode_opening_book, load_opening_book
 from agents.search.exact_search import solve
+from connectx.analysis.exact_scores import ExactScores, canonical_key
+from connectx.book import exact_scores
+from connectx.book.exact_scores import derived_score, with_derived_scores
 
 SAMPLE_PATH = Path(__file__).resolve().parent.parent / "connectx" / "book" / "book_sample.json"
 CENTRE_ORDER = (3, 2, 4, 1, 5, 0, 6)
@@ -147,3 +150,42 @@ def test_other_board_sizes_are_unknown() -> None:
 def test_a_file_that_is_not_a_book_is_refused() -> None:
     with pytest.raises(ValueError, match="regenerate"):
         decode_opening_book(b"JUNK" + bytes(20))
+
+
+# ---- the analysis's table of exact opening scores ----
+
+def test_a_position_that_wins_at_once_or_whose_children_are_known_is_derived() -> None:
+    assert derived_score(Position.from_moves("121212"), {}) == 18  # X's fourth stone: 22 - 4
+    children = {canonical_key(Position.from_moves(str(column))): score
+                for column, score in zip(range(1, 8), [2, 1, 0, -1, 0, 1, 2], strict=True)}
+    assert derived_score(Position.initial(), children) == 1
+    assert derived_score(Position.initial(), dict(list(children.items())[:3])) is None
+    assert with_derived_scores(children, plies=1)[canonical_key(Position.initial())] == 1
+    with pytest.raises(ValueError, match="its children make it 1"):
+        with_derived_scores({**children, canonical_key(Position.initial()): 0}, plies=1)
+
+
+def test_the_builder_writes_the_records_and_what_follows_from_them(tmp_path: Path) -> None:
+    book, opening = tmp_path / "solved.jsonl", tmp_path / "opening_scores.jsonl"
+    record = '{{"moves": "{}", "score": {}, "column": -1, "nodes": 0, "seconds": 0.0}}\n'
+    book.write_text(record.format("1", 2) + record.format("2", 1))
+    opening.write_text(record.format("3", 0) + record.format("4", -1) + '{"moves": "5", "sco')  # a torn last line
+    out = tmp_path / "table.npz"
+    assert exact_scores.main([str(book), str(opening), str(tmp_path / "missing.jsonl"), "-o", str(out)]) == 0
+    table = ExactScores(out)
+    assert [table.score(Position.from_moves(moves)) for moves in ("", "1", "7", "4", "5")] == [1, 2, 2, -1, 0]
+    assert len(table) == 5
+
+
+def test_the_shipped_table_agrees_with_the_book_sample() -> None:
+    table, checked = ExactScores.shipped(), 0
+    for entry in json.loads(SAMPLE_PATH.read_text()):
+        position = Position.from_moves(entry["moves"])
+        for column, expected in enumerate(entry["move_scores"]):
+            if expected is None or position.is_winning_move(column):
+                continue
+            score = table.score(position.play(column))
+            if score is not None:
+                assert -score == expected, (entry["moves"], column)
+                checked += 1
+    assert checked >= 40
