@@ -27,7 +27,7 @@ from types import ModuleType
 from typing import Any
 
 from agents.agent_spec import AgentKind, AgentSpec
-from agents.core.position import Geometry, geometry
+from agents.board_spec import BoardSpec
 from agents.registry import AgentSpecError
 
 
@@ -54,24 +54,23 @@ def kaggle_submodule(name: str) -> ModuleType:
 
 
 @dataclass(frozen=True)
-class BoardConfig:
-    """The ConnectX configuration a game is played under."""
+class BoardConfig(BoardSpec):
+    """The ConnectX configuration a game is played under: a board (checked as every board is) and Kaggle's clock.
 
-    rows: int = 6
-    columns: int = 7
-    inarow: int = 4
+    Build it from a parsed board with ``BoardConfig.of``; ``BoardConfig(rows, columns, inarow)`` checks the same.
+    """
+
     act_timeout: float = 2.0
 
     def __post_init__(self) -> None:
-        for name in ("rows", "columns", "inarow"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} = {getattr(self, name)}: each of rows, columns and inarow must be 1 or more")
-        if self.act_timeout <= 0:
+        super().__post_init__()
+        if not self.act_timeout > 0:
             raise ValueError(f"actTimeout = {self.act_timeout}: it must be positive")
 
-    @property
-    def geometry(self) -> Geometry:
-        return geometry(self.rows, self.columns, self.inarow)
+    @classmethod
+    def of(cls, board: BoardSpec, act_timeout: float = 2.0) -> BoardConfig:
+        """``board`` played with ``act_timeout`` seconds a move."""
+        return cls(board.rows, board.columns, board.inarow, act_timeout)
 
     def as_kaggle(self) -> dict[str, Any]:
         return {"rows": self.rows, "columns": self.columns, "inarow": self.inarow, "actTimeout": self.act_timeout}
