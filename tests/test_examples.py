@@ -1,0 +1,62 @@
+"""The example notebook runs top to bottom in a fresh kernel, and what it shows holds real values."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+nbclient = pytest.importorskip("nbclient", reason="nbclient is in the dev group: make install-dev")
+nbformat = pytest.importorskip("nbformat", reason="nbformat is in the dev group: make install-dev")
+
+REPO = Path(__file__).resolve().parents[1]
+NOTEBOOK = REPO / "examples" / "connectx_tour.ipynb"
+
+
+def outputs(cell: Any) -> tuple[str, dict[str, str]]:
+    """A cell's printed text, and its rich outputs by MIME type."""
+    text = "".join(output.get("text", "") for output in cell.outputs if output.output_type == "stream")
+    rich = {kind: value for output in cell.outputs for kind, value in output.get("data", {}).items()}
+    return text, rich
+
+
+@pytest.mark.games
+def test_the_tour_notebook_runs_and_shows_a_match_a_replay_and_an_analysis(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path / "cache"))  # the kernel inherits it: no user cache touched
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code"), \
+        "commit the notebook without outputs"
+    # "python3" is ipykernel's own kernel: jupyter_client starts it with this interpreter, sys.executable.
+    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    for cell in code:
+        assert not any(output.output_type == "error" for output in cell.outputs)
+        assert "Warning" not in outputs(cell)[0], outputs(cell)[0]
+
+    table = next(rich["text/markdown"] for cell in code if "text/markdown" in (rich := outputs(cell)[1]))
+    assert "**random** vs **negamax**: 4 games scored of 4 planned" in table
+    total = re.search(r"^\| total \| 4 \| (\d+) \| (\d+) \| (\d+) \|", table, re.MULTILINE)
+    assert total is not None and sum(map(int, total.groups())) == 4
+
+    games = next(text for cell in code if (text := outputs(cell)[0]).startswith("game 0:"))
+    finished = re.findall(r"^game \d: .* vs .*, \d+ moves, (?:won by \w+|draw) \((?:line|draw)\)$", games, re.MULTILINE)
+    assert len(finished) == 4
+
+    viewer = next(rich["text/html"] for cell in code if "text/html" in (rich := outputs(cell)[1]))
+    assert "<iframe srcdoc=" in viewer and "kaggle" in viewer.lower() and len(viewer) > 10_000
+
+    report = next(text for cell in code if (text := outputs(cell)[0]).startswith("7x6 board, 4 in a row"))
+    plies = re.findall(r"^\s+\d+\s+[XO] \d\s", report, re.MULTILINE)
+    moves = int(re.search(r"4 in a row, (\d+) moves", report).group(1))
+    assert len(plies) == moves
+    assert re.search(r"(\d+) of \d+ positions exact", report)
+    assert re.search(r"\b(win|loss) [+-]\d+", report), "some value proven within the limit"
+
+    values = next(text for cell in code if "moves that changed the outcome" in (text := outputs(cell)[0]))
+    first = re.search(r"'scores': \[([^\]]*)\]", values)
+    assert first is not None and len(first.group(1).split(",")) == 7
