@@ -1,4 +1,6 @@
-"""The toolkit on top of ``agents``, ``submission`` and ``evaluation``: command line, play, analysis, report, book."""
+"""The tools built on ``agents``, ``submission`` and ``evaluation``: the ``connectx`` command line
+(``cli``), play for people (``play``), game analysis (``analysis``), the seed papers' report
+(``papers``) and the opening book's generator (``book``)."""
 
 from importlib.metadata import PackageNotFoundError, version
 

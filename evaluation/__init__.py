@@ -1,13 +1,15 @@
-"""Games, matches and tournaments between agents in the real kaggle-environments engine, and their statistics.
+"""The evaluation harness: games, matches and tournaments in the real kaggle-environments engine, and their statistics.
 
-The modules, bottom up (each imports only those above it, and nothing of ``cli`` or ``papers``):
+The modules (they import ``agents`` and each other, never ``connectx``), roughly bottom up:
 
 * ``engine``: the only module that imports ``kaggle_environments``; the board, agents resolved
   from their specs and seeded per seat, Kaggle's verdict on a finished game;
 * ``game``: one game in a watched process of its own, and its ``GameRecord`` (moves, faults,
   time and the agents' search statistics per move);
+* ``output_paths``: the checks of a path before anything is written there;
 * ``results_store``: a run's directory (its plan and one JSON line per game), resumable;
-* ``scheduling``: where games run (any ``concurrent.futures.Executor``);
+* ``scheduling``: where games run (any ``concurrent.futures.Executor``); ``cluster``: a Dask
+  cluster as one such executor (``--cluster``);
 * ``statistics``: pure functions from results to intervals, Elo, SPRT and rating fits;
 * ``match`` and ``tournament``: colour-swapped pairs, shared openings, summaries;
 * ``results_text`` and ``plots``: the tables, Markdown and figures people read;
