@@ -1,8 +1,9 @@
 """Fuzz every registered agent through Kaggle's call: illegal moves, faults and late moves must all be 0.
 
 Each agent, at its registry defaults (Kaggle's clock, no time_budget), answers ``--moves`` random
-legal positions (the game still on) of random geometries: rows and columns 1-20 and inarow 1-8,
-with Kaggle's default 6x7/4 for a fifth of them. Each position is asked exactly as Kaggle asks it,
+legal positions (the game still on) of random boards within ``agents.board_spec``'s limits (rows and
+columns 1-12, inarow 2-8 and at most the longer side, so a line always fits), with Kaggle's default
+7x6/4 for a fifth of them. Each position is asked exactly as Kaggle asks it,
 ``agent(observation, configuration)`` with plain dicts, a random ``remainingOverageTime`` (0-60 s)
 and an ``actTimeout`` drawn from ``ACT_TIMEOUTS`` (short, so that 50,000 moves fit in hours on 2
 cores; the guard's 0.3 s margin is then most of a move's time). Per agent it prints the moves,
@@ -36,6 +37,7 @@ from typing import Any
 from tqdm import tqdm
 
 from agents.agent_spec import AgentSpec
+from agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, BoardSpec
 from agents.core.kaggle_boundary import FaultKind, board_of, mark_of
 from agents.core.position import Position
 from agents.registry import REGISTRY
@@ -45,7 +47,9 @@ ACT_TIMEOUTS = (0.2, 0.5, 1.0)
 """The actTimeout of a position, drawn uniformly: the search gets 0.05, 0.2 and 0.7 s of them."""
 KAGGLE_SHARE = 0.2
 """Share of the positions on Kaggle's default board, 6 rows, 7 columns, 4 in a row."""
-MAX_SIDE, MAX_INAROW = 20, 8
+MAX_INAROW = 8
+"""The longest line drawn; a board's longer side caps it too, so that a line fits (``agents.board_spec``)."""
+BOARDS = f"rows and columns {MIN_SIDE}-{MAX_SIDE}, inarow {MIN_INAROW}-{MAX_INAROW} within the longer side"
 CHUNK = 20
 """Moves per chunk: per fresh agent, and per line of the results file."""
 DEFAULT_OUT = Path("out") / "bench" / "fuzz.jsonl"
@@ -68,8 +72,12 @@ class Question:
             position = position.play(column)
         return position
 
+    @property
+    def board(self) -> BoardSpec:
+        return BoardSpec(self.rows, self.columns, self.inarow)
+
     def describe(self) -> str:
-        return (f"{self.rows}x{self.columns}/{self.inarow} with {len(self.moves)} stones, "
+        return (f"{self.board} with {len(self.moves)} stones, "
                 f"actTimeout {self.act_timeout:g} s")
 
 
@@ -79,11 +87,8 @@ def random_question(rng: random.Random, max_overage: float) -> Question:
     Random moves that never complete a line, up to a random number of stones below the full board,
     so every fill level occurs (a purely random game ends early on most boards).
     """
-    if rng.random() < KAGGLE_SHARE:
-        rows, columns, inarow = 6, 7, 4
-    else:
-        rows, columns, inarow = rng.randint(1, MAX_SIDE), rng.randint(1, MAX_SIDE), rng.randint(1, MAX_INAROW)
-    position = Position.initial(rows, columns, inarow)
+    board = BoardSpec() if rng.random() < KAGGLE_SHARE else random_board(rng)
+    position = Position.initial(board.rows, board.columns, board.inarow)
     target = rng.randint(0, position.geometry.cells - 1)
     played: list[int] = []
     while position.moves < target:
@@ -93,8 +98,17 @@ def random_question(rng: random.Random, max_overage: float) -> Question:
         column = rng.choice(quiet)
         position = position.play(column)
         played.append(column)
-    return Question(rows, columns, inarow, tuple(played), rng.choice(ACT_TIMEOUTS),
+    return Question(board.rows, board.columns, board.inarow, tuple(played), rng.choice(ACT_TIMEOUTS),
                     round(rng.uniform(0.0, max_overage), 3))
+
+
+def random_board(rng: random.Random) -> BoardSpec:
+    """A board of ``BOARDS``: its sides first (drawn again for a 1x1, where no line fits), then inarow."""
+    while True:
+        rows, columns = rng.randint(MIN_SIDE, MAX_SIDE), rng.randint(MIN_SIDE, MAX_SIDE)
+        longest = min(max(rows, columns), MAX_INAROW)
+        if longest >= MIN_INAROW:
+            return BoardSpec(rows, columns, rng.randint(MIN_INAROW, longest))
 
 
 def chunk_questions(seed: int, chunk: int, count: int, max_overage: float) -> list[Question]:
@@ -145,6 +159,8 @@ class Settings:
     act_timeouts: tuple[float, ...]
     kaggle_share: float
     max_overage: float
+    boards: str = BOARDS
+    """The boards drawn, so that a file drawn from other boards is not resumed."""
 
     def to_json(self) -> dict[str, Any]:
         return {"settings": {**asdict(self), "act_timeouts": list(self.act_timeouts)}}
@@ -232,8 +248,8 @@ def main(argv: list[str] | None = None) -> int:
             if (name, chunk) not in done]
     print(f"fuzz: {args.moves} moves per agent of {', '.join(args.agents)}, seed {args.seed}, {args.jobs} workers; "
           f"actTimeout from {{{', '.join(f'{t:g}' for t in ACT_TIMEOUTS)}}} s, remainingOverageTime 0-"
-          f"{args.max_overage:g} s, rows and columns 1-{MAX_SIDE}, inarow 1-{MAX_INAROW}, "
-          f"{KAGGLE_SHARE:.0%} on 6x7/4; {len(done)} chunks already in {args.out}; {machine_conditions()}", flush=True)
+          f"{args.max_overage:g} s, {BOARDS}, "
+          f"{KAGGLE_SHARE:.0%} on 7x6/4; {len(done)} chunks already in {args.out}; {machine_conditions()}", flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if not args.out.exists() or not args.out.read_text().strip():
         args.out.write_text(json.dumps(settings.to_json()) + "\n")

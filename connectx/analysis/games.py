@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from agents.board_spec import BoardSpec, BoardSpecError
 from agents.core.kaggle_boundary import board_of
 from agents.core.position import Position
 
@@ -37,6 +38,7 @@ class Game:
     moves: tuple[int, ...]
 
     def __post_init__(self) -> None:
+        BoardSpec(self.rows, self.columns, self.inarow)  # the one set of board limits: BoardSpecError if out
         if self.columns > MAX_COLUMNS:
             raise ValueError(f"a board of {self.columns} columns: analysis writes moves as digits, "
                              f"so it takes boards of up to {MAX_COLUMNS} columns")
@@ -66,6 +68,7 @@ class Game:
 def game_from_digits(digits: str, rows: int = 6, columns: int = 7, inarow: int = 4) -> Game:
     """The game of a move string: 1-based column digits, e.g. ``"4453"`` (surrounding spaces ignored)."""
     digits = digits.strip()
+    BoardSpec(rows, columns, inarow)  # the board first: its moves mean nothing on a board out of the limits
     Position.from_moves(digits, rows, columns, inarow)  # raises ValueError naming the first bad move
     return Game(rows, columns, inarow, tuple(int(digit) - 1 for digit in digits))
 
@@ -170,13 +173,11 @@ def _read_json(path: Path) -> Any:
 def _board_size(config: Any, where: str) -> tuple[int, int, int]:
     if not isinstance(config, dict):
         raise ValueError(f"{where} is missing: expected an object with rows, columns and inarow")
-    values = []
-    for name in ("rows", "columns", "inarow"):
-        value = config.get(name)
-        if type(value) is not int or value < 1:
-            raise ValueError(f"{where} has {name} = {value!r}: expected a positive integer")
-        values.append(value)
-    return values[0], values[1], values[2]
+    try:
+        board = BoardSpec.from_kaggle(config)
+    except BoardSpecError as error:
+        raise ValueError(f"{where} has {error.field} = {error.value!r}: {error.advice}") from None
+    return board.rows, board.columns, board.inarow
 
 
 def _check_board(step: list[dict[str, Any]], position: Position, number: int) -> None:

@@ -34,6 +34,7 @@ from http import HTTPStatus
 from typing import Any
 
 from agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX, AgentSpec
+from agents.board_spec import MAX_SIDE, MIN_SIDE, BoardSpec, BoardSpecError
 from agents.core.position import Position
 from agents.registry import REGISTRY, AgentSpecError
 from connectx.analysis.games import game_from_episode
@@ -47,8 +48,8 @@ MAX_BODY = 2 * 1024 * 1024
 """The largest request body read (an uploaded episode): a full 7x6 Kaggle episode is about 100 kB."""
 MAX_SESSIONS = 32
 """Games kept at once; starting one more drops the least recently used."""
-SIDE_LIMITS = (2, 12)
-"""Smallest and largest number of rows or columns offered."""
+SIDE_LIMITS = (MIN_SIDE, MAX_SIDE)
+"""Smallest and largest number of rows or columns offered: those of every board (``agents.board_spec``)."""
 ANALYSIS_SECONDS = 3.0
 """Default time for the analysis of one position (all its columns), and per ply of an uploaded game."""
 ACT_TIMEOUT = 2.0
@@ -81,20 +82,12 @@ def parse_opponent(name: Any) -> AgentSpec | None:
 
 
 def parse_board(data: dict[str, Any]) -> BoardConfig:
-    """The board a request asks for, each of rows and columns within ``SIDE_LIMITS``, inarow at most the longer side."""
-    low, high = SIDE_LIMITS
-    values = {}
-    for name in ("rows", "columns"):
-        value = data.get(name)
-        if type(value) is not int or not low <= value <= high:
-            raise RequestError(f"{name} {str(value)[:20]}: choose a whole number from {low} to {high}")
-        values[name] = value
-    inarow = data.get("inarow")
-    longest = max(values["rows"], values["columns"])
-    if type(inarow) is not int or not 2 <= inarow <= longest:
-        raise RequestError(f"in a row {str(inarow)[:20]}: choose a whole number from 2 to {longest} "
-                           "(the longer side of the board)")
-    return BoardConfig(values["rows"], values["columns"], inarow, ACT_TIMEOUT)
+    """The board a request asks for (its rows, columns and inarow), checked as every board is."""
+    try:
+        board = BoardSpec.from_kaggle(data)
+    except BoardSpecError as error:
+        raise RequestError(str(error)) from None
+    return BoardConfig.of(board, ACT_TIMEOUT)
 
 
 def parse_position(text: Any, config: BoardConfig) -> tuple[int, ...]:
