@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install install-cluster install-dev test test-quick demo lint bench fuzz clean submission report book
+.PHONY: install install-cluster install-dev test test-quick demo lint docs bench fuzz clean submission report book
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -45,9 +45,16 @@ demo: install
 	@echo "The match table is in out/demo/match/report.md; the submission to upload is out/submission.py."
 
 lint: install
-	$(UV) sync --frozen --inexact --group lint --python $(PYTHON)
-	$(BIN)/ruff check agents submission evaluation connectx tests benchmarks docs
+	$(UV) sync --frozen --inexact --group lint --group docs --python $(PYTHON)
+	$(BIN)/ruff check agents submission evaluation connectx tests benchmarks docs examples
 	$(BIN)/mypy
+	$(BIN)/mkdocs build --strict --quiet --site-dir out/docs
+
+# The documentation pages (docs/, mkdocs.yml) into out/docs/; any warning fails the build: a dead
+# link or anchor between pages, a page left out of the navigation.
+docs: install
+	$(UV) sync --frozen --inexact --group docs --python $(PYTHON)
+	$(BIN)/mkdocs build --strict --site-dir out/docs
 
 bench: install
 	$(BIN)/python benchmarks/negamax_speed.py
