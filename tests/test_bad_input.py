@@ -50,6 +50,8 @@ def scratch(root: Path) -> None:
     (root / "list.json").write_text("[1, 2, 3]\n")
     (root / "full.json").write_text(json.dumps({"configuration": {"rows": 6, "columns": 7, "inarow": 4},
                                                  "steps": [[{"status": "ACTIVE"}, {"status": "INACTIVE"}]]}))
+    (root / "impossible.json").write_text(json.dumps({"configuration": {"rows": 3, "columns": 3, "inarow": 4},
+                                                       "steps": [[{"status": "ACTIVE"}, {"status": "INACTIVE"}]]}))
     badplan = root / "badplan"
     badplan.mkdir()
     (badplan / "run.json").write_bytes(b"\xff{")
@@ -178,7 +180,32 @@ CASES: list[tuple[str, list[str], str]] = [
     ("play", ["play", "human", "nosuchagent"], "nosuchagent"),
     ("solve", ["solve", "--time-limit", "-1"], "--time-limit -1: expected seconds per position, or 0 for no limit"),
     ("solve", ["solve", "--rows", "x"], "--rows"),
+    # boards where nobody can ever win (no line of inarow fits), and boards out of the limits, in every command
+    # that takes a board (build and validate take none: they check against Kaggle's 7x6/4)
+    ("play", ["play", "solver", "random", "--inarow", "99"],
+     "--inarow 99: choose a whole number from 2 to 7, the longer side of the board (no line of 99 fits on 7x6, "
+     "so nobody could ever win)"),
+    ("play", ["play", "random", "random", "--rows", "3", "--columns", "3", "--inarow", "4"],
+     "no line of 4 fits on 3x3"),
+    ("play", ["play", "human", "solver", "--columns", "2", "--rows", "2", "--inarow", "3"], "no line of 3 fits on 2x2"),
+    ("play", ["play", "random", "random", "--inarow", "1"], "--inarow 1: choose a whole number from 2 to 7"),
+    ("play", ["play", "random", "random", "--rows", "13"], "--rows 13: choose a whole number from 1 to 12"),
+    ("match", ["match", "random", "kaggle:random", "--rows", "5", "--columns", "4", "--inarow", "6"],
+     "no line of 6 fits on 4x5"),
+    ("match", ["match", "random", "kaggle:random", "--rows", "1", "--columns", "1"],
+     "--inarow 4: a 1x1 board has room for no line of 2, so nobody could ever win"),
+    ("tournament", ["tournament", "random", "negamax", "--inarow", "8"], "no line of 8 fits on 7x6"),
+    ("tournament", ["tournament", "random", "negamax", "--columns", "40"], "--columns 40: choose a whole number"),
+    ("solve", ["solve", "--rows", "3", "--columns", "3", "--inarow", "4", "1"], "no line of 4 fits on 3x3"),
+    ("solve", ["solve", "--rows", "0", "4"], "--rows 0: choose a whole number from 1 to 12"),
+    ("analyze", ["analyze", "--moves", "1", "--rows", "2", "--columns", "3", "--inarow", "5"],
+     "--inarow 5: choose a whole number from 2 to 3"),
+    ("analyze", ["analyze", "impossible.json"], "has inarow = 4: choose a whole number from 2 to 3"),
+    # a person plays only in play
+    ("match", ["match", "human", "solver"], "human (a person at the keyboard) plays only in connectx play"),
+    ("tournament", ["tournament", "random", "human"], "plays only in connectx play, e.g. connectx play human solver"),
     # the program itself
+    ("", ["--bogus"], "unrecognized arguments: --bogus"),
     ("agents", ["agents", "--verbose"], "unrecognized arguments: --verbose"),
     ("", ["nosuch"], "invalid choice: 'nosuch'"),
 ]
@@ -221,3 +248,18 @@ def test_a_refused_command_leaves_the_directory_free_for_the_corrected_one(tmp_p
     assert main([*command, "--jobs", "0"]) == 2
     assert main([*command, "--jobs", "1"]) == 0
     assert "| total | 2 |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("board, message", [
+    ({"rows": 3, "columns": 3, "inarow": 4}, "in a row 4: choose a whole number from 2 to 3, the longer side of the "
+                                             "board (no line of 4 fits on 3x3, so nobody could ever win)"),
+    ({"rows": 6, "columns": 7, "inarow": 99}, "no line of 99 fits on 7x6"),
+    ({"rows": 13, "columns": 7, "inarow": 4}, "rows 13: choose a whole number from 1 to 12"),
+])
+def test_the_page_refuses_the_boards_the_commands_refuse(board: dict[str, int], message: str) -> None:
+    from connectx.play.server import App, RequestError
+
+    app = App()
+    with pytest.raises(RequestError) as caught:
+        app.new_game({"opponent": "random", **board})
+    assert message in str(caught.value) and caught.value.status == 400

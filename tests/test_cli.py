@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import connectx
 from connectx.cli.main import main
 from evaluation.engine import BoardConfig
 from evaluation.game import GameSpec, play_game
@@ -21,6 +22,27 @@ def test_agents_lists_the_registry_and_kaggle_builtins(capsys: pytest.CaptureFix
     assert main(["agents"]) == 0
     out = capsys.readouterr().out
     assert "negamax" in out and "depth=<int>" in out and "kaggle:negamax" in out
+    # A person is listed with where one can play: play takes it, match and tournament do not.
+    (human,) = [line for line in out.splitlines() if line.startswith("human ")]
+    assert "connectx play only (connectx play human solver" in human and "connectx serve" in human
+
+
+def test_bare_connectx_prints_the_help(capsys: pytest.CaptureFixture) -> None:
+    assert main([]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("usage: connectx") and err == ""
+    for command in ("agents", "play", "match", "tournament", "solve", "analyze", "serve", "--version"):
+        assert command in out
+
+
+def test_version_is_the_packages(capsys: pytest.CaptureFixture) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"connectx {connectx.__version__}\n"
+
+
+def test_bare_connectx_runs_as_a_program() -> None:
+    done = subprocess.run([sys.executable, "-m", "connectx"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("usage: connectx") and done.stderr == ""
 
 
 @pytest.mark.games

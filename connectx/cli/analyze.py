@@ -61,6 +61,7 @@ from connectx.cli.options import (
     INTERRUPTED,
     InputError,
     add_board_size_arguments,
+    board_spec,
     check_output_directory,
     check_output_file,
     non_negative_int,
@@ -161,6 +162,7 @@ def game_to_analyse(args: argparse.Namespace) -> Game:
 def game_from_moves(args: argparse.Namespace) -> Game:
     if args.game is not None:
         raise InputError("--game picks a game of a run directory; it does not go with --moves")
+    board_spec(args)  # the one board check, as every command makes it
     try:
         return game_from_digits(args.moves, args.rows, args.columns, args.inarow)
     except ValueError as error:

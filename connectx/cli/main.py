@@ -4,6 +4,8 @@ A command module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(arg
 docstring is its ``--help`` description. Commands never import each other: what several share
 is in ``connectx.cli.options`` (options and input checks) and ``connectx.cli.progress`` (the live progress bar).
 
+Bare ``connectx`` prints the help; ``connectx --version`` prints the installed version.
+
 Every command checks its inputs before any side effect; a bad one (an unreadable option, an
 agent that cannot play, a path that cannot be written) is reported as one line on stderr,
 ``connectx CMD: what is wrong; what to do``, with exit code 2.
@@ -18,6 +20,7 @@ from types import ModuleType
 from typing import NoReturn
 
 from agents.registry import AgentSpecError
+from connectx import __version__
 from connectx.cli import agents, analyze, build, match, play, replay, report, serve, solve, tournament, validate
 from connectx.cli.options import InputError
 from evaluation.cluster import ClusterError
@@ -45,7 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="connectx",
         description="Kaggle ConnectX agents: play, evaluate, watch and submit them.",
     )
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
+    # Not required: with no command, main prints the help (bare `connectx`) or the version.
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for command in COMMANDS:
         sub = subparsers.add_parser(command.NAME, help=command.HELP, description=command.__doc__)
         command.add_arguments(sub)
@@ -54,14 +59,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
     try:
-        args, extras = build_parser().parse_known_args(argv)
+        args, extras = parser.parse_known_args(argv)
         if extras:
-            prog = f"connectx {args.command}"
+            prog = "connectx" if args.command is None else f"connectx {args.command}"
             raise UsageError(f"{prog}: unrecognized arguments: {' '.join(extras)} (see {prog} --help)")
     except UsageError as error:
         print(error, file=sys.stderr)
         return 2
+    if args.version:
+        print(f"connectx {__version__}")
+        return 0
+    if args.command is None:
+        parser.print_help()
+        return 0
     try:
         return int(args.run(args))
     except BAD_INPUT as error:

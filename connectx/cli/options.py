@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from agents.agent_spec import AgentKind, AgentSpec
+from agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, BoardSpec, BoardSpecError
+from connectx.play.session import HUMAN
 from evaluation.cluster import ClusterTarget, open_cluster
 from evaluation.engine import BoardConfig
 from evaluation.game import Watchdog
@@ -91,10 +93,16 @@ def finite_number(text: str) -> float:
 
 
 def add_board_size_arguments(parser: argparse.ArgumentParser) -> None:
-    """--rows/--columns/--inarow: the board's size (every command that plays or reads games on one)."""
-    parser.add_argument("--rows", type=positive_int, default=6, help="board rows (default 6)")
-    parser.add_argument("--columns", type=positive_int, default=7, help="board columns (default 7)")
-    parser.add_argument("--inarow", type=positive_int, default=4, help="stones in a row to win (default 4)")
+    """--rows/--columns/--inarow: the board's size (every command that plays or reads games on one).
+
+    Read them with ``board_spec``, which checks them together: a board where no line of --inarow fits
+    is refused, as every board out of ``agents.board_spec``'s limits is.
+    """
+    parser.add_argument("--rows", type=positive_int, default=6, help=f"board rows, {MIN_SIDE}-{MAX_SIDE} (default 6)")
+    parser.add_argument("--columns", type=positive_int, default=7,
+                        help=f"board columns, {MIN_SIDE}-{MAX_SIDE} (default 7)")
+    parser.add_argument("--inarow", type=positive_int, default=4,
+                        help=f"stones in a row to win, {MIN_INAROW} to the longer side (default 4)")
 
 
 def add_board_arguments(parser: argparse.ArgumentParser) -> None:
@@ -104,12 +112,17 @@ def add_board_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds per move, Kaggle's actTimeout (default 2)")
 
 
-def board_config(args: argparse.Namespace) -> BoardConfig:
-    """The board the options describe; InputError for an impossible one."""
+def board_spec(args: argparse.Namespace) -> BoardSpec:
+    """The board --rows, --columns and --inarow describe, checked as every board is; InputError naming the option."""
     try:
-        return BoardConfig(args.rows, args.columns, args.inarow, args.act_timeout)
-    except ValueError as error:
-        raise InputError(f"{error}; check --rows, --columns, --inarow and --act-timeout") from None
+        return BoardSpec(args.rows, args.columns, args.inarow)
+    except BoardSpecError as error:
+        raise InputError(f"--{error.field} {error.value}: {error.advice}") from None
+
+
+def board_config(args: argparse.Namespace) -> BoardConfig:
+    """The board the options describe (``board_spec``), played with --act-timeout seconds a move."""
+    return BoardConfig.of(board_spec(args), args.act_timeout)
 
 
 def add_watchdog_arguments(parser: argparse.ArgumentParser) -> None:
@@ -196,6 +209,9 @@ def checked_plan(build: Callable[[], Plan]) -> Plan:
 
 def agent_specs(texts: Sequence[str], config: BoardConfig) -> list[AgentSpec]:
     """Each text parsed once and checked against ``config``'s board (AgentSpecError says why not)."""
+    if HUMAN in texts:
+        raise InputError(f"{HUMAN} (a person at the keyboard) plays only in connectx play, e.g. "
+                         f"connectx play {HUMAN} solver; name agents here (connectx agents lists them)")
     specs = [AgentSpec.parse(text) for text in texts]
     for spec in specs:
         spec.check(config.geometry)

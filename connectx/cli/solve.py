@@ -42,13 +42,13 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TextIO
 
-from agents.core.position import Geometry, Position, geometry
+from agents.core.position import Geometry, Position
 from agents.core.scores import finished_score, win_score
 from agents.core.search_time import SearchLimit
 from agents.core.transposition_table import TranspositionTable
 from agents.search.exact_search import next_probe, prove_at_least
 from connectx.analysis.score_range import ScoreRange, best_of
-from connectx.cli.options import INTERRUPTED, InputError
+from connectx.cli.options import INTERRUPTED, InputError, board_spec
 
 NAME = "solve"
 HELP = "solve positions exactly, or say what a time limit left proven (MOVES [EXPECTED] each)"
@@ -362,9 +362,7 @@ def _queries(args: argparse.Namespace) -> list[Query]:
     """Every query, all parsed before any is solved, so bad input writes nothing."""
     if not 1 <= args.columns <= 9:
         raise InputError(f"--columns {args.columns}: moves are column digits 1-9, so expected 1 to 9 columns")
-    if args.rows < 1 or args.inarow < 1:
-        raise InputError(f"--rows {args.rows} --inarow {args.inarow}: each must be at least 1")
-    shape = geometry(args.rows, args.columns, args.inarow)
+    shape = board_spec(args).geometry
     if args.positions:
         queries = [Query.parse(text, shape) for text in args.positions]
     else:
