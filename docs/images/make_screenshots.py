@@ -1,10 +1,10 @@
-"""Remake the README's screenshots of the human game: ``.venv/bin/python docs/images/make_screenshots.py``.
+"""Remake the screenshots of the game for people: ``.venv/bin/python docs/images/make_screenshots.py``.
 
 Needs tmux, Debian's chromium and chromium-driver, and the dev dependencies (Selenium).
 
 * ``terminal-game.png``: ``play_in_terminal`` in a tmux pane, a few moves and ``h``, captured with
   its colours (``tmux capture-pane -e``), turned into HTML and photographed by headless Chromium;
-* ``page-connectx.analysis.png``: the page mid-game against ``solver`` with the analysis switched on;
+* ``page-analysis.png``: the page mid-game against ``solver`` with the analysis switched on;
 * ``page-upload.png``: the analysis of an uploaded episode (negamax against random), flagged moves in red.
 """
 
@@ -135,7 +135,7 @@ def screenshot_page(driver: webdriver.Chrome, url: str) -> None:
     driver.find_element(By.ID, "analysis-switch").click()
     wait.until(lambda page: page.find_elements(By.CSS_SELECTOR, "#values .value[data-lower]"))
     time.sleep(0.5)
-    driver.find_element(By.TAG_NAME, "html").screenshot(str(IMAGES / "page-connectx.analysis.png"))
+    driver.find_element(By.TAG_NAME, "html").screenshot(str(IMAGES / "page-analysis.png"))
 
 
 def screenshot_upload(driver: webdriver.Chrome, url: str) -> None:
@@ -165,7 +165,7 @@ def main() -> None:
         driver.quit()
         server.shutdown()
         server.app.close()
-    for name in ("terminal-game.png", "page-connectx.analysis.png", "page-upload.png"):
+    for name in ("terminal-game.png", "page-analysis.png", "page-upload.png"):
         print(f"wrote {IMAGES / name}")
 
 
