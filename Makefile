@@ -43,6 +43,8 @@ demo: install
 	$(MAKE) --no-print-directory submission
 	@echo "Watch the games: open out/demo/game.html and out/demo/match-game0.html in a browser."
 	@echo "The match table is in out/demo/match/report.md; the submission to upload is out/submission.py."
+	@echo "Play the solver yourself: $(BIN)/connectx play human solver (in this terminal),"
+	@echo "or $(BIN)/connectx serve (in a browser)."
 
 lint: install
 	$(UV) sync --frozen --inexact --group lint --group docs --python $(PYTHON)
