@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install install-cluster install-dev test test-quick demo lint docs bench fuzz clean submission report book
+.PHONY: install install-cluster install-dev test test-quick demo lint docs bench bench-long fuzz clean submission report book
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -58,26 +58,40 @@ docs: install
 	$(UV) sync --frozen --inexact --group docs --python $(PYTHON)
 	$(BIN)/mkdocs build --strict --site-dir out/docs
 
+# The quick figures, about 10 minutes on 2 cores: the searches' speed, the solver on the position
+# files it solves within a second and its nodes counted in C, the harness's throughput, what the
+# late-move reductions save, how the evaluation orders exactly solved positions.
 bench: install
-	$(BIN)/python benchmarks/negamax_speed.py
-	$(BIN)/python benchmarks/minimax_speed.py
-	$(BIN)/python benchmarks/mcts_speed.py
-	$(BIN)/python benchmarks/submission_report.py
-	$(BIN)/python benchmarks/minimax_mcts_vs_kaggle.py minimax --resume
-	$(BIN)/python benchmarks/minimax_mcts_vs_kaggle.py mcts --resume
-	$(BIN)/python benchmarks/harness_throughput.py
-	$(BIN)/python benchmarks/solver_positions.py --limit 50 --cap 10 --results out/bench/solver_positions.jsonl
-	$(BIN)/python benchmarks/solver_nodes.py Test_L1_R2 Test_L1_R3 --limit 100
-	$(BIN)/python benchmarks/solver_strength.py --resume
-	$(BIN)/python benchmarks/solver_frontier.py --resume
-	$(BIN)/python benchmarks/other_boards.py --resume
-	$(BIN)/python benchmarks/open_board_reductions.py
-	$(BIN)/python benchmarks/evaluation_ranking.py --fit
+	$(BIN)/python -m benchmarks.negamax_speed
+	$(BIN)/python -m benchmarks.minimax_speed
+	$(BIN)/python -m benchmarks.mcts_speed
+	$(BIN)/python -m benchmarks.harness_throughput
+	$(BIN)/python -m benchmarks.solver_positions --files Test_L3_R1 Test_L2_R1 Test_L2_R2 Test_L1_R1 --limit 50 \
+		--cap 10 --results out/bench/solver_positions_quick.jsonl
+	$(BIN)/python -m benchmarks.solver_nodes Test_L1_R2 Test_L1_R3 --limit 100
+	$(BIN)/python -m benchmarks.open_board_reductions
+	$(BIN)/python -m benchmarks.evaluation_ranking
+
+# The long experiments, many hours in all on 2 cores; each is resumable (run it again to continue).
+# Real games on Kaggle's clock: the papers' agents and the solver against their opponents (hours each),
+# the solver from the book's edge against perfect play (hours), the solver on boards without a book
+# (about 5.5 hours). Then the solver on the hard position files (about 15 minutes), every agent's
+# submission built and validated (a few minutes per agent) and the evaluation's weights fitted.
+bench-long: install
+	$(BIN)/python -m benchmarks.minimax_mcts_vs_kaggle minimax --resume
+	$(BIN)/python -m benchmarks.minimax_mcts_vs_kaggle mcts --resume
+	$(BIN)/python -m benchmarks.solver_strength --resume
+	$(BIN)/python -m benchmarks.solver_frontier --resume
+	$(BIN)/python -m benchmarks.other_boards --resume
+	$(BIN)/python -m benchmarks.solver_positions --files Test_L1_R2 Test_L1_R3 --limit 50 --cap 10 \
+		--results out/bench/solver_positions.jsonl
+	$(BIN)/python -m benchmarks.submission_report
+	$(BIN)/python -m benchmarks.evaluation_ranking --fit
 
 # Every agent on 10,000 random positions and board sizes through Kaggle's call (about 1.5 h on 2 cores;
 # resumable: run it again to continue). It prints illegal moves, faults and late moves (all must be 0).
 fuzz: install
-	$(BIN)/python benchmarks/fuzz.py --resume
+	$(BIN)/python -m benchmarks.fuzz --resume
 
 # The strongest agent with its defaults, its opening book embedded (the build fails while
 # agents/data/opening_book_7x6x4.bin is missing). solver spends up to 8 s of Kaggle's 60 s overage
