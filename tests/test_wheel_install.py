@@ -1,0 +1,116 @@
+"""The wheel, installed into a fresh environment with nothing of the repository beside it, does what a clone does.
+
+It is built with the repository's uv, installed with exactly the lock's dependencies (an export of
+``uv.lock``, which keeps the overrides that leave kaggle-environments' 1.6 GB of other games out),
+and every command runs from a directory of its own with the per-user cache inside the test's
+temporary directory: the analysis with the compiled solver and the shipped exact scores, a
+submission built and validated, a match, and the page served.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parent.parent
+UV = REPOSITORY / ".tools" / "bin" / "uv"
+
+pytestmark = [
+    pytest.mark.games,
+    pytest.mark.skipif(not UV.exists(), reason="no .tools/bin/uv: run `make install` first"),
+]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """``(bin directory, environment)`` of a fresh environment holding the wheel and the lock's dependencies."""
+    base = tmp_path_factory.mktemp("wheel")
+    uv_env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
+    uv_env.pop("VIRTUAL_ENV", None)
+    subprocess.run([str(UV), "build", "--wheel", "--out-dir", str(base / "dist"), str(REPOSITORY)],
+                   check=True, capture_output=True, env=uv_env)
+    [wheel] = (base / "dist").glob("connectx-*.whl")
+    requirements = base / "requirements.txt"
+    subprocess.run([str(UV), "export", "--frozen", "--no-hashes", "--no-emit-project", "--no-header",
+                    "--project", str(REPOSITORY), "-o", str(requirements)], check=True, capture_output=True, env=uv_env)
+    venv = base / "venv"
+    subprocess.run([str(UV), "venv", "--python", sys.executable, str(venv)], check=True, capture_output=True,
+                   env=uv_env)
+    python = str(venv / "bin" / "python")
+    subprocess.run([str(UV), "pip", "install", "--python", python, "-r", str(requirements)],
+                   check=True, capture_output=True, env=uv_env)
+    subprocess.run([str(UV), "pip", "install", "--python", python, "--no-deps", str(wheel)],
+                   check=True, capture_output=True, env=uv_env)
+    env = {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env.update(CONNECTX_CACHE_DIR=str(base / "cache"), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
+    return venv / "bin", env
+
+
+def run(installed: tuple[Path, dict[str, str]], cwd: Path, *argv: str, timeout: float = 600) -> str:
+    """``connectx ARGV`` from ``cwd`` in the fresh environment; its output (the test fails on a non-zero exit)."""
+    bin_directory, env = installed
+    done = subprocess.run([str(bin_directory / "connectx"), *argv], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=timeout)
+    assert done.returncode == 0, f"connectx {' '.join(argv)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done.stdout + done.stderr
+
+
+def test_the_wheel_ships_its_data_and_not_the_checkpoints(installed: tuple[Path, dict[str, str]]) -> None:
+    site = next((installed[0].parent / "lib").glob("python3*/site-packages"))
+    assert (site / "connectx" / "analysis" / "solver.c").is_file()
+    assert (site / "connectx" / "analysis" / "data" / "exact_scores_7x6.npz").is_file()
+    assert (site / "agents" / "data").is_dir() and (site / "connectx" / "play" / "static").is_dir()
+    assert not list(site.glob("connectx/**/*.jsonl")) and not (site / "positions").exists()
+    tops = {path.name for path in site.iterdir() if (path / "__init__.py").is_file()}
+    assert {"agents", "connectx", "evaluation", "submission"} <= tops and not tops & {"book", "harness", "cli"}
+
+
+def test_the_installed_commands_work_from_another_directory(installed: tuple[Path, dict[str, str]],
+                                                            tmp_path: Path) -> None:
+    analysis = run(installed, tmp_path, "analyze", "--moves", "44444")
+    assert "5 of 5 positions exact" in analysis and "with the compiled (C) solver" in analysis
+    assert list((Path(installed[1]["CONNECTX_CACHE_DIR"]) / "solver").glob("libsolver-7x6-*.so"))
+
+    run(installed, tmp_path, "build", "solver", "-o", "submission.py")
+    validation = run(installed, tmp_path, "validate", "submission.py", "--no-games")
+    assert "submission.py: valid" in validation and "[PASS] isolation" in validation
+
+    match = run(installed, tmp_path, "match", "random", "negamax", "-n", "2", "--out", "match")
+    assert (tmp_path / "match" / "games.jsonl").read_text().count("\n") == 2, match
+
+
+def test_the_installed_page_is_served(installed: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    bin_directory, env = installed
+    server = subprocess.Popen([str(bin_directory / "connectx"), "serve", "--port", str(port)], cwd=tmp_path, env=env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as response:
+                    page = response.read().decode()
+                break
+            except OSError:
+                assert server.poll() is None, f"connectx serve exited: {server.stderr.read() if server.stderr else ''}"
+                assert time.monotonic() < deadline, "connectx serve did not answer within a minute"
+                time.sleep(0.3)
+        assert response.status == 200 and "<html" in page.lower()
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+    assert shutil.which("connectx", path=str(bin_directory))
