@@ -6,7 +6,7 @@ pure-Python one. Target with the C solver: every position from ply 12 on exact, 
 60 s. The games are played through the harness (``evaluation.match.run_match``): 10 ``solver``
 vs ``mcts:time_budget=0.3`` and 10 ``minimax`` vs ``kaggle:negamax``, each from a random 2-ply
 opening played from both seats (so no two games repeat). Each solver's run starts from a fresh
-analysis cache (the opening book's exact scores still seed it, as they always do); a last run
+analysis cache (the shipped exact opening scores still seed it, as they always do); a last run
 analyses the games again with the C run's cache, which should be instant.
 
 Everything goes to ``out/bench/analysis_speed/`` (``--out``): a rerun reuses the recorded games and
@@ -29,10 +29,9 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from connectx.analysis.book_scores import BookScores
-
 from benchmarks.conditions import machine_conditions
 from benchmarks.matches import slug
+from connectx.analysis.exact_scores import ExactScores
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, analyze_game
 from connectx.analysis.games import Game, game_from_record
 from connectx.analysis.native import fits
@@ -84,10 +83,10 @@ class GameResult:
 
 
 def analyse_all(games: list[tuple[str, Game]], solver_name: str, seconds: float, cache_directory: Path,
-                book: BookScores) -> list[GameResult]:
+                exact: ExactScores) -> list[GameResult]:
     """Analyse every game with one solver and one cache (a new solver per game, as a command would)."""
     results = []
-    cache = SolvedCache(cache_directory, book)
+    cache = SolvedCache(cache_directory, exact=exact)
     for number, (label, game) in enumerate(games, start=1):
         solver = make_solver(game.rows, game.columns, game.inarow, native=solver_name == "native")
         started = time.perf_counter()
@@ -148,8 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(f"{len(games)} games of {args.games}, {sum(len(g.moves) for _, g in games)} positions")
     out.mkdir(parents=True, exist_ok=True)
-    book = BookScores(index_directory=args.out)
-    print(f"the opening book's index: {len(book)} exact scores")  # loaded now, not in the first game's time
+    exact = ExactScores.shipped()
+    print(f"the shipped table of exact opening scores: {len(exact)}")  # loaded now, not in the first game's time
     runs: dict[str, list[GameResult]] = {}
     for name in args.solvers:
         results_path = out / f"results-{name}-{args.seconds:g}s.json"
@@ -160,12 +159,12 @@ def main(argv: list[str] | None = None) -> int:
         cache_directory = out / f"cache-{name}-{args.seconds:g}s"
         shutil.rmtree(cache_directory, ignore_errors=True)  # a fresh cache: the timing is of solving
         print(f"{name} solver, {args.seconds:g} s per position, fresh cache in {cache_directory}:")
-        runs[name] = analyse_all(games, name, args.seconds, cache_directory, book)
+        runs[name] = analyse_all(games, name, args.seconds, cache_directory, exact)
         results_path.write_text(json.dumps([asdict(result) for result in runs[name]], indent=1) + "\n")
     if "native" in runs:
         print("native solver again, with the cache the first native run left:")
         runs["native, cache warm"] = analyse_all(games, "native", args.seconds,
-                                                 out / f"cache-native-{args.seconds:g}s", book)
+                                                 out / f"cache-native-{args.seconds:g}s", exact)
     print(f"\nat the end: {machine_conditions()}")
     print(f"\n{len(games)} games, time limit {args.seconds:g} s per position; share of positions with an exact value")
     print("| solver | plies 0-11 | plies 12-21 | plies 22+ | s/game | slowest |")

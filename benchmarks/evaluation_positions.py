@@ -29,7 +29,7 @@ from agents.core.position import Position
 from benchmarks import RESULTS
 from connectx.analysis.games import Game, game_from_record
 from connectx.analysis.native import fits
-from connectx.analysis.native_solver import NativeSolver
+from connectx.analysis.native_solver import NativeWorkerSolver
 from connectx.analysis.score_range import ScoreRange
 from connectx.analysis.solvers import native_unavailable_reason
 from evaluation.results_store import GAMES_FILE, ResultsStore
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     # "BOARD MOVES" of every position in the file or tried in this run: none is solved twice
     known = {line.rsplit(" ", 1)[0] for line in args.out.read_text().splitlines()} if args.out.exists() else set()
     rng = random.Random(args.seed)
-    solvers: dict[tuple[int, int], NativeSolver] = {}
+    solvers: dict[tuple[int, int], NativeWorkerSolver] = {}
     added = skipped = 0
     try:
         with args.out.open("a") as out, tqdm(total=args.count, unit="position", file=sys.stderr) as bar:
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                 known.add(key)  # solved or skipped, it is not tried again
                 board = (game.rows, game.columns)
                 if board not in solvers:
-                    solvers[board] = NativeSolver(rows=game.rows, columns=game.columns)
+                    solvers[board] = NativeWorkerSolver(rows=game.rows, columns=game.columns)
                 solver = solvers[board]
                 deadline = time.perf_counter() + args.seconds
                 value = solver.bound(position, digits, ScoreRange.possible(position), deadline)
