@@ -1,29 +1,39 @@
-"""``benchmarks/evaluation_positions.py``: positions sampled from recorded games, exactly scored, appended once each."""
+"""``benchmarks.evaluation_positions``: positions sampled from recorded games, exactly scored, appended once each."""
 
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from agents.core.position import Position
 from agents.search.exact_search import solve
+from benchmarks.evaluation_positions import main as benchmark
 from connectx.cli.main import main
 
-REPO = Path(__file__).resolve().parents[1]
 ROWS, COLUMNS = 5, 6
 """6x5, four in a row: the C solver plays it and the Python exact search checks its positions at once."""
 
-pytestmark = pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="no C compiler")
+pytestmark = [pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="no C compiler"),
+              pytest.mark.games]  # each test records a run of real games first
 
 
-def run_script(*arguments: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "benchmarks/evaluation_positions.py", *map(str, arguments)], cwd=REPO,
-                          capture_output=True, text=True, timeout=300)
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def run_script(capsys: pytest.CaptureFixture[str]) -> Run:
+    """The benchmark's ``main`` in this process: its exit status and what it printed, as a finished command's."""
+    def run(*arguments: object) -> subprocess.CompletedProcess[str]:
+        capsys.readouterr()  # what the games' recording printed is not the benchmark's
+        status = benchmark([str(argument) for argument in arguments])
+        printed = capsys.readouterr()
+        return subprocess.CompletedProcess(arguments, status, printed.out, printed.err)
+    return run
 
 
 def record_games(directory: Path, count: int, rows: int = ROWS, columns: int = COLUMNS, inarow: int = 4) -> Path:
@@ -33,7 +43,7 @@ def record_games(directory: Path, count: int, rows: int = ROWS, columns: int = C
     return directory
 
 
-def test_the_positions_added_are_leaves_of_the_games_with_their_exact_scores(tmp_path: Path) -> None:
+def test_the_positions_added_are_leaves_of_the_games_with_their_exact_scores(run_script: Run, tmp_path: Path) -> None:
     games = record_games(tmp_path / "run", 20)
     with (games / "games.jsonl").open("a") as torn:  # a run still playing: its last line half written
         torn.write('{"index": 20, "agents": ["ran')
@@ -56,7 +66,7 @@ def test_the_positions_added_are_leaves_of_the_games_with_their_exact_scores(tmp
         assert solution is not None and solution.score == int(score), moves
 
 
-def test_bad_input_is_one_line_with_exit_2_and_nothing_written(tmp_path: Path) -> None:
+def test_bad_input_is_one_line_with_exit_2_and_nothing_written(run_script: Run, tmp_path: Path) -> None:
     games = record_games(tmp_path / "run", 2)
     five = record_games(tmp_path / "five", 1, rows=6, columns=7, inarow=5)
     out = tmp_path / "positions.txt"
@@ -71,7 +81,7 @@ def test_bad_input_is_one_line_with_exit_2_and_nothing_written(tmp_path: Path) -
     assert not out.exists()
 
 
-def test_games_that_hold_no_more_positions_stop_the_run_short_with_a_notice(tmp_path: Path) -> None:
+def test_games_that_hold_no_more_positions_stop_the_run_short_with_a_notice(run_script: Run, tmp_path: Path) -> None:
     games = record_games(tmp_path / "run", 1)
     out = tmp_path / "positions.txt"
     run = run_script(games, "--count", 500, "--plies", "6-7", "--out", out)

@@ -1,21 +1,35 @@
-"""``benchmarks/open_board_before_after.py``: this checkout's agent against a revision's, resumed, bad input refused."""
+"""``benchmarks.open_board_before_after``: this checkout's agent against a revision's, resumed, bad input refused."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
+
+from benchmarks.open_board_before_after import main
 
 REPO = Path(__file__).resolve().parents[1]
 QUICK = ("--agent", "solver:time_budget=0.02", "--boards", "5x4/3", "--games", "2", "--step", "2", "--jobs", "1")
 
 
-def run_benchmark(*arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "benchmarks/open_board_before_after.py", *arguments], cwd=REPO,
-                          capture_output=True, text=True, timeout=180)
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def test_plays_both_revisions_keeps_the_games_and_resumes_without_playing_them_again(tmp_path: Path) -> None:
+@pytest.fixture
+def run_benchmark(capsys: pytest.CaptureFixture[str]) -> Run:
+    """``main`` in this process: its exit status and what it printed, as a finished command's."""
+    def run(*arguments: str) -> subprocess.CompletedProcess[str]:
+        status = main(list(arguments))
+        printed = capsys.readouterr()
+        return subprocess.CompletedProcess(arguments, status, printed.out, printed.err)
+    return run
+
+
+@pytest.mark.games
+def test_plays_both_revisions_keeps_the_games_and_resumes_without_playing_them_again(run_benchmark: Run,
+                                                                                   tmp_path: Path) -> None:
     out = tmp_path / "run"
     run = run_benchmark("--before", "HEAD", "--out", str(out), *QUICK)
     assert run.returncode == 0, run.stderr
@@ -36,7 +50,9 @@ def test_plays_both_revisions_keeps_the_games_and_resumes_without_playing_them_a
     assert games.read_text() == stored
 
 
-def test_a_resume_whose_working_tree_built_another_agent_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+@pytest.mark.games
+def test_a_resume_whose_working_tree_built_another_agent_is_refused_and_nothing_is_written(
+        run_benchmark: Run, tmp_path: Path) -> None:
     out = tmp_path / "run"
     assert run_benchmark("--before", "HEAD", "--out", str(out), *QUICK).returncode == 0
     after = out / "after.py"
@@ -47,16 +63,16 @@ def test_a_resume_whose_working_tree_built_another_agent_is_refused_and_nothing_
     assert "was built from other code than this working tree's" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == contents
-    last_change = subprocess.run(["git", "log", "-1", "--format=%H", "--", "agents"], cwd=REPO, capture_output=True,
-                                 text=True, check=True).stdout.strip()
-    run = run_benchmark("--before", f"{last_change}^", "--out", str(out), "--resume", *QUICK)  # other agents' code
+    last_change = subprocess.run(["git", "log", "-1", "--format=%H", "--", "agents/players/solver_agent.py"],
+                                 cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+    run = run_benchmark("--before", f"{last_change}^", "--out", str(out), "--resume", *QUICK)  # another solver
     assert run.returncode == 2 and "before.py was built from other code than" in run.stderr
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == contents
     run = run_benchmark("--before", "HEAD", "--out", str(out), *QUICK)
     assert run.returncode == 2 and "exists; continue it with --resume" in run.stderr
 
 
-def test_bad_input_is_one_line_with_exit_2_and_writes_nothing(tmp_path: Path) -> None:
+def test_bad_input_is_one_line_with_exit_2_and_writes_nothing(run_benchmark: Run, tmp_path: Path) -> None:
     out = tmp_path / "run"
     for arguments, message in ((("--before", "no-such-revision"), "not a commit of this repository"),
                                (("--before", "HEAD", "--agent", "solver:depth=3"), "building solver:depth=3"),

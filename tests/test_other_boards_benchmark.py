@@ -1,22 +1,31 @@
-"""``benchmarks/other_boards.py`` keeps its games in the repository: a cell played by other agents' code is refused."""
+"""``benchmarks.other_boards`` keeps its games in the repository: a cell played by other agents' code is refused."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
+from benchmarks.other_boards import OPPONENTS, PREVIOUS_COMMIT, REVISIONS, Matchup, main, opponent_spec
 from evaluation.results_store import ResultsStore
 
-REPO = Path(__file__).resolve().parents[1]
+Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def run_benchmark(*arguments: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "benchmarks/other_boards.py", *arguments], cwd=REPO,
-                          capture_output=True, text=True, timeout=120)
+@pytest.fixture
+def run_benchmark(capsys: pytest.CaptureFixture[str]) -> Run:
+    """``main`` in this process: its exit status and what it printed, as a finished command's."""
+    def run(*arguments: str) -> subprocess.CompletedProcess[str]:
+        status = main(list(arguments))
+        printed = capsys.readouterr()
+        return subprocess.CompletedProcess(arguments, status, printed.out, printed.err)
+    return run
 
 
-def test_resuming_a_cell_played_by_other_agents_code_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
+def test_resuming_a_cell_played_by_other_agents_code_is_refused_and_nothing_is_written(run_benchmark: Run,
+                                                                                      tmp_path: Path) -> None:
     cell = tmp_path / "8x7-4" / "solver-vs-mcts"
     cell.mkdir(parents=True)
     (cell / "agents.sha256").write_text("0" * 64 + "\n")
@@ -32,7 +41,8 @@ def test_resuming_a_cell_played_by_other_agents_code_is_refused_and_nothing_is_w
     assert run.returncode == 2 and "other agents' code" in run.stderr
 
 
-def test_the_table_splits_each_cells_record_by_the_solvers_seat(tmp_path: Path) -> None:
+@pytest.mark.games
+def test_the_table_splits_each_cells_record_by_the_solvers_seat(run_benchmark: Run, tmp_path: Path) -> None:
     run = run_benchmark("--out", str(tmp_path), "--boards", "5x4/3", "--opponents", "minimax", "--games", "4",
                         "--step", "4", "--solver", "solver:time_budget=0.05")
     assert run.returncode == 0, run.stderr
@@ -52,3 +62,18 @@ def test_the_table_splits_each_cells_record_by_the_solvers_seat(tmp_path: Path) 
     assert cells[4] == "/".join(map(str, seats["first"]))
     assert cells[5] == "/".join(map(str, seats["second"]))
     assert cells[3] == "/".join(str(a + b) for a, b in zip(seats["first"], seats["second"], strict=True))
+
+
+def test_the_previous_solver_is_built_from_its_commit_once_and_named_by_it(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)  # the agent file goes to REVISIONS, relative to where the benchmark runs
+    spec = opponent_spec("previous")
+    assert spec == str(REVISIONS / f"solver-{PREVIOUS_COMMIT[:12]}.py")
+    built = Path(spec)
+    source = built.read_text()
+    assert "open_board" not in source and "def agent(" in source  # the solver before its open-board play
+    stamp = built.stat().st_mtime_ns
+    assert opponent_spec("previous") == spec and built.stat().st_mtime_ns == stamp  # not built again
+    assert opponent_spec("mcts") == "mcts"
+    cell = Matchup("8x7/4", "previous").directory(Path("results"), "solver")
+    assert cell == Path("results", "8x7-4", f"solver-vs-{OPPONENTS['previous']}")
