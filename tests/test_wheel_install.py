@@ -22,6 +22,8 @@ import pytest
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 UV = REPOSITORY / ".tools" / "bin" / "uv"
+LEFT_OUT = (".git", ".venv", ".tools", "out", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", "reports")
+"""What the copy the wheel is built from leaves out: environments, caches and results, never a package's file."""
 
 pytestmark = [
     pytest.mark.games,
@@ -35,7 +37,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str,
     base = tmp_path_factory.mktemp("wheel")
     uv_env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
     uv_env.pop("VIRTUAL_ENV", None)
-    subprocess.run([str(UV), "build", "--wheel", "--out-dir", str(base / "dist"), str(REPOSITORY)],
+    # Built from a copy: setuptools leaves build/ in the directory it builds.
+    source = base / "source"
+    shutil.copytree(REPOSITORY, source, ignore=shutil.ignore_patterns(*LEFT_OUT))
+    subprocess.run([str(UV), "build", "--wheel", "--out-dir", str(base / "dist"), str(source)],
                    check=True, capture_output=True, env=uv_env)
     [wheel] = (base / "dist").glob("connectx-*.whl")
     requirements = base / "requirements.txt"
