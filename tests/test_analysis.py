@@ -186,7 +186,7 @@ def test_the_json_follows_the_schema_and_flags_a_thrown_win() -> None:
     assert data["moves"] == moves + str(thrown + 1)
     assert data["config"] == {"rows": 6, "columns": 7, "inarow": 4}
     [ply] = data["plies"]
-    assert set(ply) == {"ply", "column", "scores", "exact", "changed_outcome"}
+    assert set(ply) == {"ply", "column", "scores", "exact", "changed_outcome", "best", "open"}
     assert (ply["ply"], ply["column"], ply["exact"], ply["changed_outcome"]) == (len(moves), thrown, True, True)
     assert ply["scores"] == [scores.get(column) for column in range(7)]
     json.dumps(data)  # plain JSON types only
@@ -362,7 +362,8 @@ def test_a_value_known_of_the_position_narrows_its_value_where_its_columns_ran_o
     cache.put(position, ScoreRange.exactly(score))  # as the book or an earlier analysis would know it
     ply = last_ply(moves, column, PythonSolver(max_nodes=1_000), cache).plies[0]
     assert ply.values == plain.values and ply.before == ScoreRange.exactly(score)
-    assert ply.best_columns == plain.best_columns and ply.best_columns
+    # the columns' ranges still overlap: none is proven best, and the known value leaves the same ones open
+    assert ply.best_columns == plain.best_columns == () and ply.open_columns == plain.open_columns
 
 
 def test_the_cache_file_survives_a_torn_line_and_keeps_proofs(tmp_path: Path) -> None:

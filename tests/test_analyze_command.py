@@ -129,7 +129,7 @@ def test_json_gives_the_issues_object_with_the_scores_solve_gives(capsys: pytest
         assert analysis["config"] == {"rows": 6, "columns": 7, "inarow": 4}
         assert [ply["ply"] for ply in analysis["plies"]] == [len(moves) - 2, len(moves) - 1, len(moves)]
         for ply in analysis["plies"]:
-            assert set(ply) == {"ply", "column", "scores", "exact", "changed_outcome"}
+            assert set(ply) == {"ply", "column", "scores", "exact", "changed_outcome", "best", "open"}
         assert analysis["plies"][-1]["scores"] == columns
         assert analysis["plies"][-1]["changed_outcome"] is True
         check_against_solve(analysis, [], capsys)
