@@ -38,7 +38,7 @@ from agents.heuristics.line_evaluation import (
     raw_bound,
 )
 from benchmarks import RESULTS
-from benchmarks.other_boards import board_config
+from benchmarks.other_boards import clocked_board
 
 POSITIONS = RESULTS / "evaluation_positions.txt"
 FEATURES = ("lines", "threat", "zugzwang")
@@ -69,7 +69,7 @@ def load(path: Path) -> dict[str, Board]:
     for number, line in enumerate(path.read_text().splitlines(), 1):
         try:
             board, moves, score = line.split()
-            config = board_config(board)
+            config = clocked_board(board)
             position = Position.from_moves(moves, config.rows, config.columns, config.inarow)
         except ValueError as error:
             raise ValueError(f"{path}:{number}: {error}") from None
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(argv)
     try:
         boards = load(args.positions)
-        default = {board: weight_vector(line_weights(board_config(board).inarow)) for board in boards}
+        default = {board: weight_vector(line_weights(clocked_board(board).inarow)) for board in boards}
         other = {board: parse_feature_weights(args.weights, len(vector)) for board, vector in default.items()} \
             if args.weights else None
     except (OSError, ValueError) as error:

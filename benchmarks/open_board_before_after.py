@@ -31,7 +31,7 @@ from pathlib import Path
 
 from benchmarks.conditions import jobs_phrase, machine_conditions
 from benchmarks.matches import Progress, slug, wdl
-from benchmarks.other_boards import board_config, check_rounds, recorded_games
+from benchmarks.other_boards import clocked_board, check_rounds, recorded_games
 from benchmarks.revisions import ROOT, RevisionError, build_agent, checkout_of, commit_of
 from evaluation.match import MatchResult, run_match
 from evaluation.scheduling import default_jobs
@@ -129,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, MatchResult] = {}
     for target in range(args.step, args.games + args.step, args.step):
         for board, directory in directories.items():
-            results[board] = run_match(after, before, min(target, args.games), config=board_config(board),
+            results[board] = run_match(after, before, min(target, args.games), config=clocked_board(board),
                                        seed=SEED, opening_plies=args.openings, jobs=args.jobs, out=directory,
                                        resume=directory.exists(),
                                        on_game=progress.on_game(board))

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from benchmarks import RESULTS
 from benchmarks.conditions import machine_conditions
-from benchmarks.other_boards import board_config
+from benchmarks.other_boards import clocked_board
 from benchmarks.revisions import ROOT, RevisionError, checkout_of, commit_of
 
 GAMES = RESULTS / "open_board_games.jsonl"
@@ -69,7 +69,7 @@ def solver_games(board: str, games: int) -> list[tuple[list[int], int]]:
 
 def measure_in(checkout: Path, job: Job) -> Measure:
     """``open_board_measure`` in a fresh process that imports ``agents`` from ``checkout``."""
-    config = board_config(job.board)
+    config = clocked_board(job.board)
     task = {"rows": config.rows, "columns": config.columns, "inarow": config.inarow,
             "games": solver_games(job.board, job.games), "plies": job.plies, "depth": job.depth}
     # -P: the script's own directory stays off sys.path, so only the checkout provides ``agents``
@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_arguments(argv)
     try:
         for board in args.boards:
-            board_config(board)
+            clocked_board(board)
             if not solver_games(board, 1):
                 raise ValueError(f"board {board}: {GAMES.name} holds no games on it; give one of {', '.join(BOARDS)}")
         if min(args.games, args.plies, args.depth, args.rounds) < 1:

@@ -78,7 +78,7 @@ class Matchup:
 
     @property
     def config(self) -> BoardConfig:
-        return board_config(self.board)
+        return clocked_board(self.board)
 
     def directory(self, root: Path, solver: str) -> Path:
         return root / self.board.replace("/", "-") / f"{slug(solver)}-vs-{OPPONENTS[self.opponent]}"
@@ -91,7 +91,7 @@ def opponent_spec(opponent: str) -> str:
     return OPPONENTS[opponent]
 
 
-def board_config(text: str) -> BoardConfig:
+def clocked_board(text: str) -> BoardConfig:
     """The board ``text`` writes (``8x7/4``: 8 columns, 7 rows, 4 in a row) on the benchmarks' clock;
     a BoardSpecError (a ValueError) saying what to give otherwise."""
     return BoardConfig.of(BoardSpec.parse(text), ACT_TIMEOUT)
@@ -100,7 +100,7 @@ def board_config(text: str) -> BoardConfig:
 def check_rounds(boards: list[str], games: int, step: int) -> None:
     """ValueError saying what to give when a board is unreadable or games per board or round are not whole pairs."""
     for board in boards:
-        board_config(board)
+        clocked_board(board)
     if games < 2 or games % 2 or step < 2 or step % 2:
         raise ValueError(f"--games {games} --step {step}: give even numbers of at least 2 (colour-swapped pairs)")
 

@@ -37,7 +37,8 @@ from connectx.analysis.native import NativeSolver
 from connectx.book.checkpoint import read_solved
 from connectx.book.generate import CHECKPOINT_PATH
 from connectx.book.perfect_play import write_agent_file
-from connectx.book.strategy import Solved, Task, canonical_key, next_level, root_level
+from connectx.analysis.exact_scores import canonical_key
+from connectx.book.strategy import Solved, Task, next_level, root_level
 from evaluation.engine import FAULT_STATUSES
 from evaluation.game import GameRecord, GameSpec, play_isolated
 from evaluation.match import STANDARD_BOARD, MoveTimes

@@ -224,7 +224,7 @@ def test_ctrl_c_ends_with_one_line_and_the_shell_status(capsys: pytest.CaptureFi
     (["1 2 3"], "expected MOVES or MOVES EXPECTED_SCORE"),
     (["--analyze", "4", "1212121"], "--analyze 1212121: the game is already won"),
     (["--analyze", DRAWN_FULL_BOARD], f"--analyze {DRAWN_FULL_BOARD}: the board is full"),
-    (["--analyze", "--rows", "2", "--columns", "2", "--inarow", "3", "1122"], "--analyze 1122: the board is full"),
+    (["--analyze", "--rows", "1", "--columns", "2", "--inarow", "2", "12"], "--analyze 12: the board is full"),
     (["--time-limit", "-1", "4"], "--time-limit -1: expected seconds per position, or 0 for no limit"),
     (["--time-limit", "nan", "4"], "--time-limit nan"),
     (["--columns", "10", "4"], "--columns 10: moves are column digits 1-9"),

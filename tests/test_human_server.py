@@ -20,8 +20,9 @@ from agents.core.kaggle_boundary import board_of
 from agents.core.position import Position
 from agents.search.exact_search import analyze
 from connectx.analysis.games import game_from_episode
+from connectx.analysis.score_range import describe
 from connectx.analysis.solved_cache import SolvedCache
-from connectx.play.column_values import ColumnAnalyst, describe
+from connectx.play.column_values import ColumnAnalyst
 from connectx.play.http_app import Server, make_server
 from connectx.play.server import MAX_BODY
 from evaluation.engine import BoardConfig, make_environment
@@ -87,8 +88,9 @@ def test_only_listed_opponents_are_accepted(server: Server, opponent: Any) -> No
 
 
 @pytest.mark.parametrize("board, complaint", [
-    ({"rows": 0, "columns": 7, "inarow": 4}, "rows 0: choose a whole number from 2 to 12"),
+    ({"rows": 0, "columns": 7, "inarow": 4}, "rows 0: choose a whole number from 1 to 12"),
     ({"rows": 13, "columns": 7, "inarow": 4}, "rows 13"),
+    ({"rows": 3, "columns": 3, "inarow": 4}, "nobody could ever win"),
     ({"rows": 6, "columns": "7", "inarow": 4}, "columns 7: choose a whole number"),
     ({"rows": 6, "columns": 7.5, "inarow": 4}, "columns 7.5"),
     ({"rows": 6, "columns": True, "inarow": 4}, "columns True"),

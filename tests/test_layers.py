@@ -1,9 +1,9 @@
-"""The layers the README draws, held true: every module's imports are parsed and checked against them.
+"""The layers ``docs/architecture.md`` draws, held true: every module's imports are parsed and checked against them.
 
 Lower layers never import higher ones, so each can be read, tested and reused without what sits
 above it: agents run on Kaggle with the standard library alone, the harness runs without the
-command line, the paper reproduction runs on the harness. ``MAY_IMPORT`` is the README's picture
-as data; a new package needs a row here (and a place in the picture) before its tests pass.
+command line, the paper reproduction runs on the harness. ``MAY_IMPORT`` is the architecture page's
+picture as data; a new package needs a row here (and a place in the picture) before its tests pass.
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ MAY_IMPORT: dict[str, set[str]] = {
     "connectx.papers": AGENTS | {"evaluation", "connectx.papers"},
     "connectx.play": AGENTS | {"evaluation", "connectx.analysis", "connectx.play"},
     "connectx.cli": AGENTS | {"submission", "evaluation", "connectx.analysis", "connectx.book", "connectx.papers",
-                              "connectx.play", "connectx.cli"},
+                              "connectx.play", "connectx.cli", "connectx"},
     "connectx": {"connectx.cli", "connectx"},
     "benchmarks": AGENTS | {"submission", "evaluation", "connectx.analysis", "connectx.book", "connectx.papers",
                             "connectx.play", "benchmarks"},
 }
 """Which of our layers each layer (a package, or ``agents``' and ``connectx``' subpackages) may import; only
-``connectx`` itself (``python -m connectx``) imports the command line."""
+``connectx`` itself (``python -m connectx``) imports the command line, which reads its version there."""
 EVERYTHING = set(MAY_IMPORT)
 
 KAGGLE_IMPORTERS = {

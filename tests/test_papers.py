@@ -198,7 +198,7 @@ def test_a_claimed_rate_is_tested_against_the_papers_number_with_the_power_to_re
     # 360 of 400 (90%) rejects it: z = (0.90 - 0.9375) / sqrt(0.9375 * 0.0625 / 400) = -3.10, p = 0.0019.
     rejected = judge(claim, series_result((claim,), {"a": spread(360, 400)}))
     assert rejected.status == "contradicted" and rejected.p_value == pytest.approx(0.0019, abs=1e-4)
-    # 20 of 20 keeps it too, but 20 games could not have rejected 88.75%: not settled (n = 100 was the issue's case).
+    # 20 of 20 keeps it too, but 20 games could not have rejected 88.75%: not settled (at n = 100 it could).
     few = judge(claim, series_result((claim,), {"a": [1.0] * 20}))
     assert few.status == "not settled" and few.power < 0.5
     lost = judge(claim, experiment_result(claim, 20, {"a": None, "b": None}))
@@ -236,16 +236,16 @@ def test_a_pooled_claim_names_the_cells_that_go_the_other_way() -> None:
 
 
 FIG4_NEGAMAX_WINS = (89, 94, 96, 99, 98, 98)
-"""MCTS's wins in 100 games against kaggle's negamax at 10, 50, 100, 250, 500 and 1000 ms in the full report
-before issue 16 (the issue's example: a trend p = 0.0002 that the old rule called unsettled)."""
+"""MCTS's wins in 100 games against kaggle's negamax at 10, 50, 100, 250, 500 and 1000 ms in an earlier full
+report: a trend (p = 0.0002) that a rule comparing only the ends of the series once called unsettled."""
 
 
-def test_a_rise_is_a_trend_over_the_whole_series_and_finds_the_issues_fig4_trend() -> None:
+def test_a_rise_is_a_trend_over_the_whole_series_and_finds_the_fig4_trend() -> None:
     budgets = (10, 50, 100, 250, 500, 1000)
     outcomes = {f"{b} ms": spread(wins, 100) for b, wins in zip(budgets, FIG4_NEGAMAX_WINS, strict=True)}
     claim = Claim("rises", "rises", tuple(("s", x) for x in outcomes), scores=tuple(math.log10(b) for b in budgets))
     verdict = judge(claim, series_result((claim,), outcomes))
-    # Cochran-Armitage over log T_max: z = 3.77, two-sided p = 0.00016 (the issue's 0.0002).
+    # Cochran-Armitage over log T_max: z = 3.77, two-sided p = 0.00016 (the report's 0.0002).
     assert verdict.status == "agrees" and verdict.p_value == pytest.approx(0.000162, rel=0.01)
     # The series reversed is significant the other way: contradicted.
     reversed_claim = dataclasses.replace(claim, scores=tuple(-s for s in claim.scores))

@@ -210,7 +210,7 @@ def wilson_elo_bound(n: int) -> float:
 
 
 def test_five_pairs_all_won_or_all_lost_bound_the_elo_on_one_side_only() -> None:
-    """The issue's case: 5 pairs all won printed "+inf [+inf, +inf]"; the low end is now finite.
+    """The case that failed: 5 pairs all won printed "+inf [+inf, +inf]"; the low end is now finite.
 
     Nothing in five won pairs shows how much a pair's two games agree, so the bound is Wilson's for
     five Bernoulli pairs, score 5 / (5 + z^2) = 0.566, +46 Elo (the pseudo-counts move it by 0.1).

@@ -27,7 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The board: 7x6 unless built with -DWIDTH=... -DHEIGHT=... (book/native.py does, one library a
+/* The board: 7x6 unless built with -DWIDTH=... -DHEIGHT=... (connectx/analysis/native.py does, one library a
  * board); a board's bitboard needs WIDTH * (HEIGHT + 1) bits, and column digits go up to 9. */
 #ifndef WIDTH
 #define WIDTH 7
