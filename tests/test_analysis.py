@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from agents.core.kaggle_boundary import board_of
-from agents.core.position import Position
+from agents.core.position import Position, geometry
 from agents.search.exact_search import analyze
 from connectx.analysis.exact_scores import ExactScores, write_table
 from connectx.analysis.game_analysis import GameAnalysis, analyze_game
@@ -23,7 +23,7 @@ from connectx.analysis.games import Game, game_from_digits, game_from_episode, g
 from connectx.analysis.html_page import render_html
 from connectx.analysis.native_solver import NativeWorkerSolver
 from connectx.analysis.python_solver import PythonSolver
-from connectx.analysis.score_range import ScoreRange
+from connectx.analysis.score_range import ScoreRange, describe
 from connectx.analysis.solved_cache import CachedRange, SolvedCache
 from connectx.analysis.solvers import make_solver, native_unavailable_reason
 from connectx.analysis.text_report import render_text
@@ -101,7 +101,7 @@ def test_a_harness_record_is_read_from_a_run_directory(tmp_path: Path) -> None:
         read_game(tmp_path)
     with pytest.raises(ValueError, match="moves must be a list"):
         game_from_record({"config": {"rows": 6, "columns": 7, "inarow": 4}, "moves": "123"})
-    with pytest.raises(ValueError, match="inarow = 0"):
+    with pytest.raises(ValueError, match="inarow = 0: choose a whole number from 2"):
         game_from_record({"config": {"rows": 6, "columns": 7, "inarow": 0}, "moves": []})
 
 
@@ -443,7 +443,8 @@ def test_the_text_and_the_page_show_the_flagged_move_and_the_best_one() -> None:
     assert "Changed the outcome" in page and f"Best instead: {best + 1} (win" in page
     for external in ("<link", "src=", "@import", "url("):
         assert external not in page
-    assert page.count("<svg") == 2  # the board before the move, and the final one
+    assert page.count("<svg") == 3  # the evaluation graph, the board before the move, and the final one
+    assert page.count('<circle class="flagged"') == 1  # the flagged move, marked on the graph
 
 
 def test_the_text_and_the_page_show_bounds_where_scores_are_not_exact() -> None:
@@ -451,8 +452,10 @@ def test_the_text_and_the_page_show_bounds_where_scores_are_not_exact() -> None:
     analysis = last_ply(moves, Position.from_moves(moves).legal_columns()[0], PythonSolver(max_nodes=500))
     [ply] = analysis.plies
     assert not ply.exact
-    assert f"{ply.before.describe():<20}  {ply.after.describe()}" in render_text(analysis)
+    shape = geometry(6, 7, 4)
+    before, after = describe(ply.before, shape, ply.ply), describe(ply.after, shape, ply.ply)
+    assert f"{before:<30}  {after}" in render_text(analysis)
     page = render_html(analysis)
     for column, value in enumerate(ply.values):
         if value is not None:
-            assert f"<title>column {column + 1}: {escape(value.describe())}</title>" in page
+            assert f"<title>column {column + 1}: {escape(describe(value, shape, ply.ply))}</title>" in page

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 
 import connectx.cli.analyze
+from agents.core.position import geometry
+from connectx.analysis.score_range import ScoreRange, describe
 from connectx.analysis.solvers import native_unavailable_reason
 from connectx.cli.main import main
 
@@ -90,7 +92,7 @@ def test_a_thrown_outcome_is_flagged_with_the_best_move_the_position_file_scores
     assert sorted(lines) == [ply]
     mover = "XO"[ply % 2]
     best = [column for column, value in enumerate(columns) if value == score]
-    outcome = "draw" if score == 0 else f"win +{score}"
+    outcome = describe(ScoreRange.exactly(score), geometry(6, 7, 4), ply)
     flagged = lines[ply]
     assert flagged.split()[1:3] == [mover, str(thrown + 1)]
     assert f"<< {lost}" in flagged
@@ -116,7 +118,7 @@ def test_another_board_of_four_in_a_row_is_analysed_by_the_compiled_solver(capsy
     assert status == 0 and "with the compiled (C) solver" in out.splitlines()[-1]
 
 
-def test_json_gives_the_issues_object_with_the_scores_solve_gives(capsys: pytest.CaptureFixture[str]) -> None:
+def test_json_gives_the_documented_object_with_the_scores_solve_gives(capsys: pytest.CaptureFixture[str]) -> None:
     moves, score, columns = position_with(1, capsys)
     thrown = min(column for column, value in enumerate(columns) if value is not None and value <= 0)
     game = moves + str(thrown + 1)
@@ -206,7 +208,8 @@ def test_html_writes_the_page_with_the_flagged_move_highlighted(tmp_path: Path,
     assert re.findall(r'<section id="ply-(\d+)" class="flagged">', html) == [str(ply)]
     assert re.findall(r'<section id="ply-(\d+)"', html) == [str(ply)]
     assert f"<h2>Ply {ply}: {'XO'[ply % 2]} plays {thrown + 1}</h2>" in html
-    best = ", ".join(f"{column + 1} (win +{score})" for column, value in enumerate(columns) if value == score)
+    words = describe(ScoreRange.exactly(score), geometry(6, 7, 4), ply)
+    best = ", ".join(f"{column + 1} ({words})" for column, value in enumerate(columns) if value == score)
     assert f"Best instead: {best}." in html
     assert moves + str(thrown + 1) in html
 

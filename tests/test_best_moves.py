@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from agents.core.position import Position
+from agents.core.position import Position, geometry
 from connectx.analysis.game_analysis import PlyAnalysis, best_columns, column_values, open_columns
 from connectx.analysis.python_solver import PythonSolver
 from connectx.analysis.score_range import ScoreRange
@@ -34,7 +34,7 @@ def test_a_thrown_win_never_calls_a_losing_column_best() -> None:
     assert ply.changed_outcome
     assert ply.best_columns == () and ply.open_columns == (2, 5)
     assert ply.column not in ply.best_columns + ply.open_columns
-    assert ply.describe_best() == "not proven yet; still open: 3, 6"
+    assert ply.describe_best(geometry(6, 7, 4)) == "not proven yet; still open: 3, 6"
     assert ply.to_json()["best"] == [] and ply.to_json()["open"] == [2, 5]
 
 

@@ -144,7 +144,7 @@ def test_analysis_values_agree_with_connectx_solve(server: Server, browser: WebD
             continue
         assert cell["score"] == expected
         score = int(expected)
-        word = "win in" if score > 0 else "loss in" if score < 0 else "draw"
+        word = "win " if score > 0 else "loss " if score < 0 else "draw"
         assert cell["text"].startswith(word)
     assert "Every value is exact." in browser.find_element(By.ID, "analysis-note").text
 

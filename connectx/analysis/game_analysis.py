@@ -16,15 +16,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.core.position import Position
+from agents.core.position import Geometry, Position
 from agents.core.scores import win_score
+from agents.core.search_result import last_of
+from agents.core.search_time import SearchLimit
+from agents.search.anytime_search import iterative_deepening
 from connectx.analysis.games import Game
-from connectx.analysis.score_range import ScoreRange, best_of
+from connectx.analysis.score_range import ScoreRange, best_of, describe
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.analysis.solvers import Solver, make_solver
 
 DEFAULT_SECONDS = 3.0
 """The default time limit of one position (one ply): the searches of all its columns share it."""
+ESTIMATE_SECONDS = 0.05
+"""Time of the depth-limited search that estimates a column whose outcome the proofs left open."""
+
+PROVEN_SIGN = 0.99
+"""The largest estimate shown: the horizon evaluations lie strictly inside (-1, 1)."""
 
 Progress = Callable[[int, int], None]
 """``progress(plies_done, plies_total)``, called after each ply (a progress bar's update)."""
@@ -110,12 +118,12 @@ class PlyAnalysis:
         """The columns proven best (see ``best_columns``); empty while the proofs leave it open."""
         return best_columns(self.values, self.known)
 
-    def describe_best(self) -> str:
-        """The best columns for people, 1-based with their values (``4 (win +3), 5 (win +3)``), or the open ones."""
+    def describe_best(self, shape: Geometry) -> str:
+        """The best columns for people, 1-based with their values (``4 (win in 3), 5 (win in 3)``), or the open ones."""
         best = self.best_columns
         if not best:
             return "not proven yet; still open: " + ", ".join(str(column + 1) for column in self.open_columns)
-        return ", ".join(f"{column + 1} ({value.describe()})" for column in best
+        return ", ".join(f"{column + 1} ({describe(value, shape, self.ply)})" for column in best
                          if (value := self.values[column]) is not None)
 
     @property
@@ -161,7 +169,7 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
     """Every ply of ``game`` with every column's proven value, each position searched for at most ``seconds``.
 
     ``solver`` defaults to ``solvers.make_solver`` for the board and ``cache`` to the persistent
-    one in ``out/analysis-cache/``; what this function creates, it closes. ``first_ply`` skips
+    one in the user's cache directory; what this function creates, it closes. ``first_ply`` skips
     the plies before it (an opening not worth the time).
     """
     if not 0 <= first_ply <= len(game.moves):
@@ -229,7 +237,21 @@ def column_values(position: Position, moves: str | None, seconds: float, solver:
         # better next time, and a repeated analysis must be instant.
         cache.put(child, proven, seconds, solver.name)
         values[column] = proven.negated()
+    for column, value in enumerate(values):
+        if value is not None and value.outcome is None:
+            values[column] = value.estimated(*estimate(position.play(column), ESTIMATE_SECONDS))
     return tuple(values)
+
+
+def estimate(child: Position, seconds: float) -> tuple[float, int]:
+    """The mover's estimate of the move to ``child`` (not over) and its depth: iterative deepening with the
+    agents' horizon evaluation for ``seconds``; the deepest completed depth counts."""
+    limit = SearchLimit(stop_at=time.perf_counter() + seconds)
+    result = last_of(iterative_deepening(child, exact_limit=limit, heuristic_limit=limit))
+    if result is None:
+        return 0.0, 0
+    # A depth that reached the end of the game scores on the decided scale (>= 1): only its sign is kept.
+    return -max(-PROVEN_SIGN, min(PROVEN_SIGN, result.score)), result.depth
 
 
 def _analyze_ply(position: Position, ply: int, played: int, moves: str, seconds: float, solver: Solver,

@@ -1,4 +1,4 @@
-"""An analysed game as one self-contained HTML page: the board at every move, the column values, the flagged moves.
+"""An analysed game as one self-contained HTML page: the evaluation graph, the moves, every ply's board and values.
 
 Inline CSS and SVG only, no external resource, so the file opens anywhere (and from an archive).
 The page works without script; a few inline lines add the arrow keys to step through the moves.
@@ -10,13 +10,15 @@ from __future__ import annotations
 from html import escape
 
 from agents.core.kaggle_boundary import board_of, mark_of
-from agents.core.position import Position
+from agents.core.position import Geometry, Position, geometry
 from connectx.analysis.game_analysis import GameAnalysis, PlyAnalysis
-from connectx.analysis.score_range import ScoreRange
+from connectx.analysis.score_range import ScoreRange, describe
 
-CELL = 44
+CELL = 48
 """Pixels per board cell."""
 LABEL = 22
+GRAPH_WIDTH, GRAPH_HEIGHT, GRAPH_MARGIN = 640, 180, 34
+"""The evaluation graph's size in pixels, and its left margin for the axis words."""
 """Pixels of the score strip above the board and the column numbers below it."""
 STONES = {0: "#ffffff", 1: "#d8432f", 2: "#f1c232"}
 """Cell colours by Kaggle mark: empty, the first player (X), the second (O)."""
@@ -61,8 +63,11 @@ def render_html(analysis: GameAnalysis) -> str:
         f"<h1>{escape(title)}</h1>",
         f"<p>{game.columns}x{game.rows} board, {game.inarow} in a row, {len(game.moves)} moves: "
         f"<code>{escape(game.digits)}</code>. X moves first.</p>",
-        '<p class="legend">Values are the mover\'s: <span>+N a win (larger sooner)</span><span>0 a draw</span>'
-        "<span>-N a loss</span><span>&ge; / &le; a bound where the time limit left only a bound</span></p>",
+        '<p class="legend">Values are the mover\'s: <span>win in N: the mover\'s N-th move from here wins</span>'
+        "<span>draw</span><span>loss in N: the opponent's N-th move does</span><span>the best bound proven where "
+        "the time ran out (win in &le;N, draw or win, ...)</span><span>an estimate where not even the outcome is "
+        "proven</span></p>",
+        evaluation_graph(analysis),
         f"<p>{sum(ply.exact for ply in analysis.plies)} of {len(analysis.plies)} positions exact. "
         + (f"{len(flagged)} move{'' if len(flagged) == 1 else 's'} changed the outcome: "
            + ", ".join(f'<a href="#ply-{ply.ply}">ply {ply.ply}</a>' for ply in flagged) + "."
@@ -70,8 +75,9 @@ def render_html(analysis: GameAnalysis) -> str:
         _move_table(analysis),
         "<main>",
     ]
+    shape = positions[0].geometry
     for ply in analysis.plies:
-        parts.append(_ply_section(ply, positions[ply.ply], len(analysis.plies)))
+        parts.append(_ply_section(ply, positions[ply.ply], len(analysis.plies), shape))
     final = positions[-1]
     parts += [
         '<section id="final">', "<h2>Final position</h2>", _board_svg(final, None, None),
@@ -83,29 +89,30 @@ def render_html(analysis: GameAnalysis) -> str:
 
 
 def _move_table(analysis: GameAnalysis) -> str:
+    shape = geometry(analysis.game.rows, analysis.game.columns, analysis.game.inarow)
     rows = ['<table id="moves">', "<tr><th>ply</th><th>move</th><th>before</th><th>after</th><th></th></tr>"]
     for ply in analysis.plies:
-        note = f"changed the outcome; best {ply.describe_best()}" if ply.changed_outcome else ""
+        note = f"changed the outcome; best {ply.describe_best(shape)}" if ply.changed_outcome else ""
         rows.append(
             f'<tr class="{"flagged" if ply.changed_outcome else ""}"><td><a href="#ply-{ply.ply}">{ply.ply}</a></td>'
-            f"<td>{PLAYERS[ply.ply % 2]} {ply.column + 1}</td><td>{escape(ply.before.describe())}</td>"
-            f"<td>{escape(ply.after.describe())}</td><td>{escape(note)}</td></tr>"
+            f"<td>{PLAYERS[ply.ply % 2]} {ply.column + 1}</td><td>{escape(describe(ply.before, shape, ply.ply))}</td>"
+            f"<td>{escape(describe(ply.after, shape, ply.ply))}</td><td>{escape(note)}</td></tr>"
         )
     rows.append("</table>")
     return "\n".join(rows)
 
 
-def _ply_section(ply: PlyAnalysis, position: Position, plies: int) -> str:
+def _ply_section(ply: PlyAnalysis, position: Position, plies: int, shape: Geometry) -> str:
     mover = PLAYERS[ply.ply % 2]
+    before, after = escape(describe(ply.before, shape, ply.ply)), escape(describe(ply.after, shape, ply.ply))
     steps = [f'<a href="#ply-{ply.ply - 1}">&larr; previous</a>' if ply.ply > 0 else "",
              '<a href="#moves">moves</a>',
              f'<a href="#ply-{ply.ply + 1}">next &rarr;</a>' if ply.ply + 1 < plies
              else '<a href="#final">final &rarr;</a>']
-    verdict = (f"<p><strong>Changed the outcome</strong>: {escape(ply.before.describe())} before, "
-               f"{escape(ply.after.describe())} after. Best instead: {escape(ply.describe_best())}.</p>"
+    verdict = (f"<p><strong>Changed the outcome</strong>: {before} before, {after} after. "
+               f"Best instead: {escape(ply.describe_best(shape))}.</p>"
                if ply.changed_outcome else
-               f"<p>Before: {escape(ply.before.describe())}; after: {escape(ply.after.describe())}. "
-               f"Best: {escape(ply.describe_best())}.</p>")
+               f"<p>Before: {before}; after: {after}. Best: {escape(ply.describe_best(shape))}.</p>")
     return "\n".join([
         f'<section id="ply-{ply.ply}" class="{"flagged" if ply.changed_outcome else ""}">',
         f"<h2>Ply {ply.ply}: {mover} plays {ply.column + 1}</h2>",
@@ -144,19 +151,66 @@ def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) 
             decoration = ' text-decoration="underline"' if column == played else ""
             colour = OUTCOME_COLOURS[value.outcome] if value.outcome is not None else "#555555"
             parts.append(f'<text x="{x}" y="{LABEL - 6}" text-anchor="middle" font-size="14" font-weight="{weight}" '
-                         f'fill="{colour}"{decoration}><title>column {column + 1}: {escape(value.describe())}'
-                         f"</title>{escape(_label(value))}</text>")
+                         f'fill="{colour}"{decoration}><title>column {column + 1}: '
+                         f"{escape(describe(value, shape, position.moves))}</title>"
+                         f"{escape(describe(value, shape, position.moves, compact=True))}</text>")
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _label(value: ScoreRange) -> str:
-    """A column's value in a few characters: ``+3``, ``0``, ``-2``, or a bound like ``≥1``."""
-    if value.exact:
-        return f"{value.lower:+d}" if value.lower else "0"
-    if value.lower >= 0:
-        return f"\u2265{value.lower}"
-    if value.upper <= 0:
-        return f"\u2264{value.upper}"
-    return "?"
+def first_player_view(value: ScoreRange, ply: int, shape: Geometry) -> tuple[float, float]:
+    """A ply's value as the graph draws it, for the first player (X): the proven range mapped into [-1, 1]
+    (a win above 0.5, sooner higher; a draw 0; a loss below -0.5), or a narrow band at an estimate."""
+    if ply % 2:
+        value = value.negated()
+    if value.outcome is None and value.estimate is not None:
+        return value.estimate / 2 - 0.03, value.estimate / 2 + 0.03
+    largest = max(1, (shape.cells + 1) // 2)
 
+    def height(score: int) -> float:
+        return 0.0 if score == 0 else (0.5 + 0.5 * abs(score) / largest) * (1 if score > 0 else -1)
+
+    return height(value.lower), height(value.upper)
+
+
+def evaluation_graph(analysis: GameAnalysis) -> str:
+    """The game's value for X at every ply as an SVG graph: proven ranges as bands, flagged moves as red dots."""
+    plies = analysis.plies
+    if not plies:
+        return ""
+    shape = geometry(analysis.game.rows, analysis.game.columns, analysis.game.inarow)
+    inner = GRAPH_WIDTH - GRAPH_MARGIN - 8
+    step = inner / max(1, len(plies) - 1)
+
+    def x(index: int) -> float:
+        return GRAPH_MARGIN + index * step
+
+    def y(height: float) -> float:
+        return GRAPH_HEIGHT / 2 - height * (GRAPH_HEIGHT / 2 - 8)
+
+    parts = [f'<svg id="graph" xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 {GRAPH_WIDTH} '
+             f'{GRAPH_HEIGHT}" role="img" aria-label="the value of the game for X at every ply">',
+             f'<rect x="{GRAPH_MARGIN}" y="0" width="{inner}" height="{GRAPH_HEIGHT / 2:.1f}" fill="#fbeae7"/>',
+             f'<rect x="{GRAPH_MARGIN}" y="{GRAPH_HEIGHT / 2:.1f}" width="{inner}" height="{GRAPH_HEIGHT / 2:.1f}" '
+             'fill="#fdf6dc"/>',
+             f'<line x1="{GRAPH_MARGIN}" x2="{GRAPH_WIDTH - 8}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#888"/>',
+             '<text x="2" y="14" font-size="11">X wins</text>',
+             f'<text x="2" y="{y(0) + 4:.1f}" font-size="11">draw</text>',
+             f'<text x="2" y="{GRAPH_HEIGHT - 4}" font-size="11">O wins</text>']
+    middles = []
+    for index, ply in enumerate(plies):
+        low, high = first_player_view(ply.before, ply.ply, shape)
+        middles.append(f"{x(index):.1f},{y((low + high) / 2):.1f}")
+        words = escape(describe(ply.before, shape, ply.ply))
+        parts.append(f'<a href="#ply-{ply.ply}"><rect x="{x(index) - 3:.1f}" y="{y(high):.1f}" width="6" '
+                     f'height="{max(2.0, y(low) - y(high)):.1f}" fill="#3b6fd4" opacity=".45">'
+                     f"<title>ply {ply.ply}, {PLAYERS[ply.ply % 2]} to move: {words}</title></rect></a>")
+    parts.append(f'<polyline points="{" ".join(middles)}" fill="none" stroke="#2f5fb3" stroke-width="2"/>')
+    for index, ply in enumerate(plies):
+        if ply.changed_outcome:
+            low, high = first_player_view(ply.before, ply.ply, shape)
+            parts.append(f'<a href="#ply-{ply.ply}"><circle class="flagged" cx="{x(index):.1f}" '
+                         f'cy="{y((low + high) / 2):.1f}" r="5" fill="#b3261e"><title>ply {ply.ply}: '
+                         f"{PLAYERS[ply.ply % 2]} {ply.column + 1} changed the outcome</title></circle></a>")
+    parts.append("</svg>")
+    return "".join(parts)

@@ -7,9 +7,13 @@ decide that a move threw a win away when the exact scores are not known.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from agents.core.position import Position
+from agents.core.position import Geometry, Position
+from agents.core.scores import win_score
+
+LEANING = 0.25
+"""How far from 0 a search's estimate must be to read as a likely win or loss rather than balanced."""
 
 
 def _sign(value: int) -> int:
@@ -18,10 +22,17 @@ def _sign(value: int) -> int:
 
 @dataclass(frozen=True)
 class ScoreRange:
-    """The score lies in ``[lower, upper]``: positive wins (larger sooner), 0 draws, negative loses."""
+    """The score lies in ``[lower, upper]``: positive wins (larger sooner), 0 draws, negative loses.
+
+    Where the range does not settle the outcome, ``estimate`` may hold what a depth-limited search
+    (``depth`` plies) thinks of it, strictly inside (-1, 1) for the same side: never a proof, so
+    ranges compare, intersect and are cached without it.
+    """
 
     lower: int
     upper: int
+    estimate: float | None = field(default=None, compare=False)
+    depth: int = field(default=0, compare=False)
 
     def __post_init__(self) -> None:
         if self.lower > self.upper:
@@ -63,7 +74,12 @@ class ScoreRange:
 
     def negated(self) -> ScoreRange:
         """The same range seen by the opponent (a child's score is minus its parent's move score)."""
-        return ScoreRange(-self.upper, -self.lower)
+        estimate = -self.estimate if self.estimate is not None else None
+        return ScoreRange(-self.upper, -self.lower, estimate, self.depth)
+
+    def estimated(self, estimate: float, depth: int) -> ScoreRange:
+        """This range with a search's ``estimate`` at ``depth`` plies, kept only while the outcome is open."""
+        return self if self.outcome is not None else ScoreRange(self.lower, self.upper, estimate, depth)
 
     def narrowed(self, target: int, holds: bool) -> ScoreRange:
         """The range after proving that the score is (``holds``) or is not at least ``target``."""
@@ -76,19 +92,39 @@ class ScoreRange:
         """Both ranges' proofs together (they are both true, so they overlap)."""
         return ScoreRange(max(self.lower, other.lower), min(self.upper, other.upper))
 
-    def describe(self) -> str:
-        """Short text for people: ``win +3``, ``draw``, ``loss -2``, or the proven bound."""
-        if self.exact:
-            return "draw" if self.lower == 0 else f"win +{self.lower}" if self.lower > 0 else f"loss {self.lower}"
-        if self.lower > 0:
-            return f"win (>= +{self.lower})"
-        if self.upper < 0:
-            return f"loss (<= {self.upper})"
-        if self.lower == 0:
-            return "draw or win" if self.upper > 0 else "draw"
-        if self.upper == 0:
-            return "draw or loss"
-        return "unknown"
+
+def describe(value: ScoreRange | None, shape: Geometry, moves: int, compact: bool = False) -> str:
+    """A value for people, the one notation of every front; ``moves`` stones are on the board, the mover's view.
+
+    "win in 3" (the mover's third move from here, this one included, completes a line), "draw",
+    "loss in 2" (the opponent's second move from here does); where only a bound is proven, the
+    best one ("win in <=5", "draw or win", "draw or loss"); where not even the outcome is, the
+    search's estimate ("likely win, estimate at depth 8"). ``compact`` spells the same for a narrow
+    label ("win 3", "<=draw", "~win d8"). None is a full column.
+    """
+    if value is None:
+        return "full"
+    win_now = win_score(shape, moves)  # the value of winning with this very stone
+    lose_next = (shape.cells - moves) // 2  # minus the value of losing to the opponent's next stone
+    if value.lower > 0:
+        wins_by = win_now + 1 - value.lower
+        return f"win {'' if compact else 'in '}{'' if value.exact else '<='}{wins_by}"
+    if value.upper < 0:
+        # The slowest loss the range allows: the opponent's n-th move wins, n = lose_next + 1 + value.
+        loses_by = lose_next + 1 + value.upper
+        return f"loss {'' if compact else 'in '}{'' if value.exact else '<='}{loses_by}"
+    if value.exact:
+        return "draw"
+    if value.lower == 0:
+        return ">=draw" if compact else "draw or win"
+    if value.upper == 0:
+        return "<=draw" if compact else "draw or loss"
+    if value.estimate is None:
+        return "open" if compact else "not proven yet"
+    leaning = "win" if value.estimate >= LEANING else "loss" if value.estimate <= -LEANING else "even"
+    if compact:
+        return f"~{leaning} d{value.depth}"
+    return f"{'balanced' if leaning == 'even' else 'likely ' + leaning}, estimate at depth {value.depth}"
 
 
 def best_of(ranges: list[ScoreRange]) -> ScoreRange:

@@ -6,8 +6,9 @@ keeps Kaggle's 0-based columns.
 
 from __future__ import annotations
 
+from agents.core.position import Geometry, geometry
 from connectx.analysis.game_analysis import GameAnalysis, PlyAnalysis
-from connectx.analysis.score_range import ScoreRange
+from connectx.analysis.score_range import ScoreRange, describe
 
 PLAYERS = "XO"
 """The first player's stones are X, the second's O, as ``Position`` prints them."""
@@ -19,12 +20,13 @@ def render_text(analysis: GameAnalysis) -> str:
     game = analysis.game
     lines = [
         f"{game.columns}x{game.rows} board, {game.inarow} in a row, {len(game.moves)} moves: {game.digits or '(none)'}",
-        "Values are the mover's: win +N wins (larger sooner), draw, loss -N; a range where the time limit "
-        "left only a bound.",
+        "Values are the mover's: win in N (the mover's N-th move from here wins), draw, loss in N; the best bound "
+        "proven where the time limit left only a bound; an estimate where not even the outcome is proven.",
         "",
-        f"{'ply':>4}  {'move':<6}  {'before':<20}  {'after':<20}",
+        f"{'ply':>4}  {'move':<6}  {'before':<30}  {'after':<30}",
     ]
-    lines += [_move_line(ply) for ply in analysis.plies]
+    shape = geometry(game.rows, game.columns, game.inarow)
+    lines += [_move_line(ply, shape) for ply in analysis.plies]
     flagged = analysis.flagged
     exact = sum(ply.exact for ply in analysis.plies)
     lines.append("")
@@ -35,11 +37,12 @@ def render_text(analysis: GameAnalysis) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _move_line(ply: PlyAnalysis) -> str:
+def _move_line(ply: PlyAnalysis, shape: Geometry) -> str:
     move = f"{PLAYERS[ply.ply % 2]} {ply.column + 1}"
-    line = f"{ply.ply:>4}  {move:<6}  {ply.before.describe():<20}  {ply.after.describe():<20}"
+    before, after = describe(ply.before, shape, ply.ply), describe(ply.after, shape, ply.ply)
+    line = f"{ply.ply:>4}  {move:<6}  {before:<30}  {after:<30}"
     if ply.changed_outcome:
-        line += f"  << {_what_was_lost(ply.before, ply.after)}; best: {ply.describe_best()}"
+        line += f"  << {_what_was_lost(ply.before, ply.after)}; best: {ply.describe_best(shape)}"
     return line.rstrip()
 
 

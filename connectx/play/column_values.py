@@ -1,10 +1,8 @@
-"""Each column's proven value in a position, within a time limit, and the words people read for it.
+"""Each column's proven value in a position, within a time limit, for the page and the terminal's hint.
 
 Values are ``analysis`` score ranges from the side to move's view (positive wins, larger sooner;
-0 draws; negative loses); a column's value is minus the score of the position it leads to. For
-people a value reads "win in 3" (the mover's third move from here, this one included, completes
-a line), "draw", "loss in 2" (the opponent's second move from here wins), or, where the time
-limit left only a bound, the best bound proven ("win in <=5", "draw or win", ...).
+0 draws; negative loses); a column's value is minus the score of the position it leads to.
+``score_range.describe`` words them for people.
 """
 
 from __future__ import annotations
@@ -14,7 +12,6 @@ from collections import OrderedDict
 from collections.abc import Sequence
 
 from agents.core.position import Geometry, Position, geometry
-from agents.core.scores import win_score
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, analyze_game, column_values
 from connectx.analysis.games import Game
 from connectx.analysis.score_range import ScoreRange
@@ -30,8 +27,8 @@ class ColumnAnalyst:
 
     One solver per board size is kept for the next position (the few most recent sizes), so the
     positions of one game reuse its table; a lock makes the analyst safe to share between threads.
-    ``cache`` defaults to the persistent one in ``out/analysis-cache/`` (7x6 answers from the
-    opening book included); ``native`` lets the boards the C solver plays use it.
+    ``cache`` defaults to the persistent one in the user's cache directory (7x6 answers from the
+    shipped exact scores included); ``native`` lets the boards the C solver plays use it.
     """
 
     def __init__(self, cache: SolvedCache | None = None, native: bool = True) -> None:
@@ -74,26 +71,3 @@ class ColumnAnalyst:
                 solver.close()
             self._solvers.clear()
             self.cache.close()
-
-
-def describe(value: ScoreRange | None, shape: Geometry, moves: int) -> str:
-    """A column's value for people, in the position with ``moves`` stones: "win in 3", "draw", "loss in 2",
-    "full", or the best bound proven ("win in <=5", "loss in <=4", "draw or win", "draw or loss", "unknown")."""
-    if value is None:
-        return "full"
-    win_now = win_score(shape, moves)  # the value of winning with this very stone
-    lose_next = (shape.cells - moves) // 2  # minus the value of losing to the opponent's next stone
-    if value.lower > 0:
-        wins_by = win_now + 1 - value.lower
-        return f"win in {wins_by}" if value.exact else f"win in <={wins_by}"
-    if value.upper < 0:
-        # The slowest loss the range allows: the opponent's n-th move wins, n = lose_next + 1 + value.
-        loses_by = lose_next + 1 + value.upper
-        return f"loss in {loses_by}" if value.exact else f"loss in <={loses_by}"
-    if value.exact:
-        return "draw"
-    if value.lower == 0:
-        return "draw or win"
-    if value.upper == 0:
-        return "draw or loss"
-    return "unknown"

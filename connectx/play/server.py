@@ -37,10 +37,11 @@ from agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX, AgentSpec
 from agents.board_spec import MAX_SIDE, MIN_SIDE, BoardSpec, BoardSpecError
 from agents.core.position import Position
 from agents.registry import REGISTRY, AgentSpecError
+from connectx.analysis.game_analysis import best_columns, open_columns
 from connectx.analysis.games import game_from_episode
 from connectx.analysis.html_page import render_html
-from connectx.analysis.score_range import ScoreRange
-from connectx.play.column_values import ColumnAnalyst, describe
+from connectx.analysis.score_range import ScoreRange, describe
+from connectx.play.column_values import ColumnAnalyst
 from connectx.play.session import HUMAN, GameSession, MoveError
 from evaluation.engine import BoardConfig
 
@@ -109,8 +110,10 @@ def value_json(value: ScoreRange | None, position: Position) -> dict[str, Any] |
     """A column's value for the page: the words, the proven range, and its outcome once proven."""
     if value is None:
         return None
-    return {"text": describe(value, position.geometry, position.moves), "lower": value.lower, "upper": value.upper,
-            "exact": value.exact, "score": value.score, "outcome": value.outcome}
+    shape, moves = position.geometry, position.moves
+    return {"text": describe(value, shape, moves), "short": describe(value, shape, moves, compact=True),
+            "lower": value.lower, "upper": value.upper, "exact": value.exact, "score": value.score,
+            "outcome": value.outcome, "estimate": value.estimate, "depth": value.depth}
 
 
 @dataclass
@@ -215,7 +218,8 @@ class App:
             moves, position = session.moves, session.position
         values = self.analyst.values(position.geometry, moves, self.analysis_seconds)
         return {"ply": len(moves), "mover": "XO"[position.moves % 2], "seconds": self.analysis_seconds,
-                "values": [value_json(value, position) for value in values]}
+                "values": [value_json(value, position) for value in values],
+                "best": list(best_columns(values)), "open": list(open_columns(values))}
 
     def replay(self, query: dict[str, list[str]]) -> tuple[bytes, str, str]:
         """The replay download: its bytes, content type and file name."""
@@ -247,6 +251,7 @@ class App:
                           "before": describe(ply.before, position.geometry, ply.ply),
                           "after": describe(ply.after, position.geometry, ply.ply),
                           "best": [column + 1 for column in ply.best_columns],
+                          "open": [column + 1 for column in ply.open_columns],
                           "flagged": ply.changed_outcome})
         return {"moves": game.digits, "rows": game.rows, "columns": game.columns, "inarow": game.inarow,
                 "plies": plies, "flagged": [ply.ply for ply in analysis.flagged], "html": render_html(analysis)}
@@ -268,5 +273,6 @@ def state_json(key: str, session: GameSession, added: tuple[int, ...] = ()) -> d
         "position": "".join(str(column + 1) for column in moves) if config.columns <= 9 else None,
         "added": list(added), "to_move": session.to_move, "over": session.is_over,
         "winner": outcome.winner if outcome is not None else None, "result": session.result_text(),
+        "winning_line": session.winning_line if session.is_over else [],
         "can_take_back": any(ply % 2 in session.people_seats for ply in range(len(moves))),
     }

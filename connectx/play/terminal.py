@@ -20,8 +20,8 @@ from typing import TextIO
 
 from agents.agent_spec import AgentSpec
 from agents.core.kaggle_boundary import mark_of
-from connectx.analysis.score_range import ScoreRange
-from connectx.play.column_values import ColumnAnalyst, describe
+from connectx.analysis.score_range import ScoreRange, describe
+from connectx.play.column_values import ColumnAnalyst
 from connectx.play.session import HUMAN, GameSession, MoveError, check_run_directory, save_game
 from evaluation.engine import BoardConfig
 from evaluation.output_paths import check_output_file

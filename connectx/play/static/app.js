@@ -99,7 +99,7 @@ function drawValues(values, best) {
     cell.dataset.column = column;
     const value = values ? values[column] : null;
     if (value) {
-      cell.textContent = value.text;
+      cell.textContent = value.short;
       cell.title = `column ${column + 1}: ${value.text} (score ${value.exact ? value.score : value.lower + ".." + value.upper})`;
       cell.dataset.lower = value.lower;
       cell.dataset.upper = value.upper;
