@@ -454,7 +454,7 @@ def test_the_text_and_the_page_show_bounds_where_scores_are_not_exact() -> None:
     assert not ply.exact
     shape = geometry(6, 7, 4)
     before, after = describe(ply.before, shape, ply.ply), describe(ply.after, shape, ply.ply)
-    assert f"{before:<30}  {after}" in render_text(analysis)
+    assert f"{before:<24}  {after}" in render_text(analysis)
     page = render_html(analysis)
     for column, value in enumerate(ply.values):
         if value is not None:

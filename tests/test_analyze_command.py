@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 import connectx.cli.analyze
+import connectx.cli.options
 from agents.core.position import geometry
 from connectx.analysis.score_range import ScoreRange, describe
 from connectx.analysis.solvers import native_unavailable_reason
@@ -227,7 +228,7 @@ def test_json_with_html_keeps_stdout_pure_json(tmp_path: Path, capsys: pytest.Ca
 def test_without_the_compiled_solver_one_notice_and_the_python_solver(monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     moves = POSITIONS.read_text().split()[0]
-    monkeypatch.setattr(connectx.cli.analyze, "native_unavailable_reason", lambda rows, columns: "no C compiler found")
+    monkeypatch.setattr(connectx.cli.options, "native_unavailable_reason", lambda rows, columns: "no C compiler found")
     status, out, err = run(["analyze", "--moves", moves, "--from-ply", str(len(moves) - 1), "--no-cache"], capsys)
     assert status == 0
     assert err == ("connectx analyze: the compiled solver is unavailable (no C compiler found); "

@@ -197,7 +197,7 @@ CASES: list[tuple[str, list[str], str]] = [
     ("tournament", ["tournament", "random", "negamax", "--inarow", "8"], "no line of 8 fits on 7x6"),
     ("tournament", ["tournament", "random", "negamax", "--columns", "40"], "--columns 40: choose a whole number"),
     ("solve", ["solve", "--rows", "3", "--columns", "3", "--inarow", "4", "1"], "no line of 4 fits on 3x3"),
-    ("solve", ["solve", "--rows", "0", "4"], "--rows 0: choose a whole number from 1 to 12"),
+    ("solve", ["solve", "--rows", "0", "4"], "--rows: 0 is too small; give 1 or more"),
     ("analyze", ["analyze", "--moves", "1", "--rows", "2", "--columns", "3", "--inarow", "5"],
      "--inarow 5: choose a whole number from 2 to 3"),
     ("analyze", ["analyze", "impossible.json"], "has inarow = 4: choose a whole number from 2 to 3"),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import math
 import re
 import time
 from pathlib import Path
@@ -13,17 +12,18 @@ import pytest
 from agents.core.position import Position
 from agents.core.transposition_table import TranspositionTable
 from agents.search.exact_search import analyze, solve
-from connectx.analysis.score_range import ScoreRange
+from connectx.analysis.score_range import ScoreRange, describe
 from connectx.cli import solve as solve_command
 from connectx.cli.main import main
-from connectx.cli.solve import ProgressLine, bound_score, outcome_word, range_text
+from connectx.cli.solve import range_text
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 HARD = "1111222333"  # an early position pure Python cannot solve in minutes
+PYTHON = ["--no-native", "--no-cache"]  # the pure-Python engine, nothing remembered: stopped by any short limit
 DRAWN_FULL_BOARD = "736725214245131336345676626575117713522444"
 SCORE = r"(-?\d+|\?|-?\d+\.\.-?\d+)"
-OUTCOME = "(won|lost|at-least-drawn|at-most-drawn|unknown)"
-STOPPED_LINE = re.compile(rf"^(?P<moves>\S+) (?P<scores>{SCORE}) {OUTCOME} \(stopped at the (?P<limit>\S+) s limit\)$")
+STOPPED_LINE = re.compile(rf"^(?P<moves>\S+) (?P<scores>{SCORE})(?P<stats>( \S+)*) \((?P<words>[^;]+); "
+                          rf"stopped at the (?P<limit>\S+) s limit\)$")
 
 
 def proven(text: str, possible: ScoreRange) -> ScoreRange:
@@ -88,41 +88,46 @@ def test_other_board_sizes_the_empty_board_and_stats(capsys: pytest.CaptureFixtu
     assert main(["solve", *small, "--stats", "", "33"]) == 0
     rows = [line.split() for line in capsys.readouterr().out.splitlines()]
     assert [row[0] for row in rows] == ["(empty)", "33"]
-    assert all(len(row) == 4 and int(row[2]) >= 1 and float(row[3]) >= 0 for row in rows)
+    assert all(len(row) == 4 and float(row[2]) >= 0 and row[3] == "python" for row in rows)  # 3 in a row: no C
     score = solve(Position.initial(4, 5, 3)).score
     assert rows[0][1] == str(score)
     assert main(["solve", *small, f"(empty) {score}"]) == 0  # the printed line reads back as input
     assert capsys.readouterr().out == f"(empty) {score}\n"
 
 
-def test_the_empty_board_answers_within_a_small_limit(capsys: pytest.CaptureFixture[str]) -> None:
-    started = time.process_time()
-    assert main(["solve", "", "--time-limit", "0.3"]) == 3
-    spent = time.process_time() - started
-    out = capsys.readouterr().out
-    match = STOPPED_LINE.match(out.rstrip("\n"))
-    assert match and match["moves"] == "(empty)" and match["limit"] == "0.3" and out.count("\n") == 1
-    assert proven(match["scores"], ScoreRange(-21, 21)).contains(1)  # the first player wins with her last stone
-    assert spent < 20  # CPU seconds: the 0.3 s limit stopped it (unlimited, it runs for hours)
+def test_the_empty_board_is_exact_at_once_from_the_shipped_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.perf_counter()
+    assert main(["solve", "", "--time-limit", "0.3"]) == 0
+    assert capsys.readouterr().out == "(empty) 1\n"  # the first player wins with her last stone
+    assert time.perf_counter() - started < 20
 
 
 def test_a_hard_position_ends_at_the_limit_saying_what_is_proven(capsys: pytest.CaptureFixture[str]) -> None:
     started = time.process_time()
-    assert main(["solve", HARD, "--time-limit", "0.5", "--stats"]) == 3
+    assert main(["solve", HARD, "--time-limit", "0.5", "--stats", *PYTHON]) == 3
     assert time.process_time() - started < 20
     line = capsys.readouterr().out
-    assert line.startswith(f"{HARD} ") and line.endswith(" (stopped at the 0.5 s limit)\n")
-    fields = line.split()
-    assert int(fields[-8]) >= 0 and float(fields[-7]) >= 0  # --stats' nodes and seconds come before the note
+    match = STOPPED_LINE.match(line.rstrip("\n"))
+    assert match and match["moves"] == HARD and match["limit"] == "0.5"
+    seconds, solver = match["stats"].split()
+    assert float(seconds) >= 0 and solver == "python"  # --stats' seconds and solver come before the note
+    position = Position.from_moves(HARD)
+    assert match["words"] == describe(proven(match["scores"], ScoreRange.possible(position)), position.geometry, 10)
 
 
 def test_a_stopped_position_is_reported_when_its_expected_score_is_already_excluded(
     capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["solve", f"{HARD} 30", "--time-limit", "0.2"]) == 1
+    assert main(["solve", f"{HARD} 30", "--time-limit", "0.2", *PYTHON]) == 1
     err = capsys.readouterr().err
     assert err.startswith(f"connectx solve: {HARD} scores ")
     assert err.endswith(" (stopped at the 0.2 s limit), expected 30\n")
+
+
+def test_the_compiled_engine_solves_what_python_cannot_in_the_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", HARD, "--time-limit", "60", "--no-cache", "--stats"]) == 0
+    fields = capsys.readouterr().out.split()
+    assert fields[0] == HARD and fields[1].lstrip("-").isdigit() and fields[3] == "native"
 
 
 def test_analyze_with_a_limit_gives_each_column_what_is_proven(capsys: pytest.CaptureFixture[str]) -> None:
@@ -148,36 +153,12 @@ def test_no_time_limit_solves_a_medium_position(capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().out == line + "\n"
 
 
-def test_bound_score_keeps_the_proofs_finished_before_the_deadline() -> None:
-    position = Position.from_moves(HARD)
-    assert bound_score(position, TranspositionTable(), deadline=-math.inf) == (ScoreRange.possible(position), 0)
-    moves, score = (POSITIONS / "Test_L2_R1").read_text().split("\n")[0].split()
-    solved, nodes = bound_score(Position.from_moves(moves), TranspositionTable(), deadline=math.inf)
-    assert solved == ScoreRange.exactly(int(score)) and nodes > 0
-
-
-def test_past_its_share_of_the_limit_the_search_settles_the_outcome_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    moves, score = (POSITIONS / "Test_L2_R1").read_text().split("\n")[2].split()
-    position = Position.from_moves(moves)
-    targets: list[str] = []
-    bound_score(position, TranspositionTable(), math.inf, targets.append)
-    assert targets[0] != "score ?, proving >= 1"  # no limit: solve's order, which starts below 0
-    monkeypatch.setattr(solve_command, "OUTCOME_SHARE", 0.0)
-    targets.clear()
-    solved, _ = bound_score(position, TranspositionTable(), time.perf_counter() + 3600, targets.append)
-    assert solved == ScoreRange.exactly(int(score))
-    assert ScoreRange.possible(position) == ScoreRange(-7, 7) and int(score) == -1
-    assert targets[:2] == ["score ?, proving >= 1", "score -7..0, proving >= 0"]  # not won; then not drawn
-
-
-@pytest.mark.parametrize("low,high,outcome,text", [
-    (3, 3, "won", "3"), (2, 9, "won", "2..9"), (-9, -1, "lost", "-9..-1"), (0, 0, "drawn", "0"),
-    (0, 4, "at-least-drawn", "0..4"), (-5, 0, "at-most-drawn", "-5..0"), (-7, 8, "unknown", "-7..8"),
-    (-16, 16, "unknown", "?"),
+@pytest.mark.parametrize("low,high,text", [
+    (3, 3, "3"), (2, 9, "2..9"), (-9, -1, "-9..-1"), (0, 0, "0"), (0, 4, "0..4"), (-5, 0, "-5..0"), (-7, 8, "-7..8"),
+    (-16, 16, "?"),
 ])
-def test_score_ranges_name_what_they_prove(low: int, high: int, outcome: str, text: str) -> None:
-    scores = ScoreRange(low, high)
-    assert outcome_word(scores) == outcome and range_text(scores, ScoreRange(-16, 16)) == text
+def test_score_ranges_print_what_they_prove(low: int, high: int, text: str) -> None:
+    assert range_text(ScoreRange(low, high), ScoreRange(-16, 16)) == text
 
 
 class FakeTerminal(io.StringIO):
@@ -185,32 +166,12 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-def test_the_progress_line_is_drawn_on_a_terminal_and_erased_when_done() -> None:
-    terminal = FakeTerminal()
-    with ProgressLine(terminal, HARD, 10.0, delay=0.0, interval=0.01) as progress:
-        progress.show("score ?, proving >= 1")
-        waited = time.perf_counter()
-        while "proving" not in terminal.getvalue() and time.perf_counter() - waited < 30:
-            time.sleep(0.01)
-    text = terminal.getvalue()
-    assert text.startswith(f"\rconnectx solve: {HARD}: ") and " s of 10, score ?, proving >= 1\x1b[K" in text
-    assert text.endswith("\r\x1b[K")
-
-
-def test_no_progress_line_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
-    log = io.StringIO()
-    with ProgressLine(log, HARD, 10.0, delay=0.0, interval=0.01) as progress:
-        progress.show("score ?, proving >= 1")
-        time.sleep(0.05)
-    assert log.getvalue() == ""
-
-
 def test_ctrl_c_ends_with_one_line_and_the_shell_status(capsys: pytest.CaptureFixture[str],
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(solve_command, "prove_at_least", interrupted)
+    monkeypatch.setattr(solve_command, "position_value", interrupted)
     assert main(["solve", HARD]) == 130
     assert capsys.readouterr().err == "connectx solve: interrupted\n"
 
@@ -228,7 +189,8 @@ def test_ctrl_c_ends_with_one_line_and_the_shell_status(capsys: pytest.CaptureFi
     (["--time-limit", "-1", "4"], "--time-limit -1: expected seconds per position, or 0 for no limit"),
     (["--time-limit", "nan", "4"], "--time-limit nan"),
     (["--columns", "10", "4"], "--columns 10: moves are column digits 1-9"),
-    (["--rows", "0", "4"], "--rows 0"),
+    (["--rows", "0", "4"], "--rows: 0 is too small"),
+    (["--inarow", "9", "4"], "--inarow 9: choose a whole number from 2 to 7"),
 ])
 def test_bad_input_is_one_line_exit_2_and_nothing_solved(argv: list[str], message: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.core.position import Geometry, Position
-from agents.core.scores import win_score
+from agents.core.scores import finished_score, win_score
 from agents.core.search_result import last_of
 from agents.core.search_time import SearchLimit
 from agents.search.anytime_search import iterative_deepening
@@ -99,7 +99,10 @@ class PlyAnalysis:
     def before(self) -> ScoreRange:
         """The value of the position before the move: its best column's, narrowed by what was known of it."""
         best = best_of(self.ranges)
-        return best if self.known is None else best.intersect(self.known)
+        if self.known is None:
+            return best
+        known = best.intersect(self.known)
+        return known if best.estimate is None else known.estimated(best.estimate, best.depth)
 
     @property
     def after(self) -> ScoreRange:
@@ -141,6 +144,8 @@ class PlyAnalysis:
                                 "best": list(self.best_columns), "open": list(self.open_columns)}
         if not self.exact:
             data["bounds"] = [[value.lower, value.upper] if value is not None else None for value in self.values]
+            data["estimates"] = [[round(value.estimate, 3), value.depth]
+                                 if value is not None and value.estimate is not None else None for value in self.values]
         return data
 
 
@@ -192,6 +197,24 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
         if own_cache:
             cache.close()
     return GameAnalysis(game, tuple(reversed(plies)))
+
+
+def position_value(position: Position, moves: str, seconds: float, solver: Solver,
+                   cache: SolvedCache) -> ScoreRange:
+    """The position's own score (the side to move's): a finished game's at once, then the cache (the shipped
+    exact scores included), then ``solver`` for up to ``seconds``; what it proves is cached."""
+    over = finished_score(position)
+    if over is not None:
+        return ScoreRange.exactly(over)
+    known = ScoreRange.possible(position)
+    cached = cache.get(position)
+    if cached is not None:
+        known = known.intersect(cached.range)
+        if cached.settles(seconds, solver.name):
+            return known
+    proven = solver.bound(position, moves, known, time.perf_counter() + seconds)
+    cache.put(position, proven, seconds, solver.name)
+    return proven
 
 
 def column_values(position: Position, moves: str | None, seconds: float, solver: Solver,

@@ -128,5 +128,11 @@ def describe(value: ScoreRange | None, shape: Geometry, moves: int, compact: boo
 
 
 def best_of(ranges: list[ScoreRange]) -> ScoreRange:
-    """The range of the best of several moves: the position's own score range."""
-    return ScoreRange(max(r.lower for r in ranges), max(r.upper for r in ranges))
+    """The range of the best of several moves: the position's own score range (with the best estimate, if any)."""
+    best = ScoreRange(max(r.lower for r in ranges), max(r.upper for r in ranges))
+    estimated = [r for r in ranges if r.estimate is not None and r.upper >= best.lower]
+    if not estimated:
+        return best
+    guess = max(estimated, key=lambda r: r.estimate if r.estimate is not None else -1.0)
+    assert guess.estimate is not None
+    return best.estimated(guess.estimate, guess.depth)

@@ -23,7 +23,7 @@ def render_text(analysis: GameAnalysis) -> str:
         "Values are the mover's: win in N (the mover's N-th move from here wins), draw, loss in N; the best bound "
         "proven where the time limit left only a bound; an estimate where not even the outcome is proven.",
         "",
-        f"{'ply':>4}  {'move':<6}  {'before':<30}  {'after':<30}",
+        f"{'ply':>4}  {'move':<6}  {'before':<24}  {'after':<24}",
     ]
     shape = geometry(game.rows, game.columns, game.inarow)
     lines += [_move_line(ply, shape) for ply in analysis.plies]
@@ -40,7 +40,7 @@ def render_text(analysis: GameAnalysis) -> str:
 def _move_line(ply: PlyAnalysis, shape: Geometry) -> str:
     move = f"{PLAYERS[ply.ply % 2]} {ply.column + 1}"
     before, after = describe(ply.before, shape, ply.ply), describe(ply.after, shape, ply.ply)
-    line = f"{ply.ply:>4}  {move:<6}  {before:<30}  {after:<30}"
+    line = f"{ply.ply:>4}  {move:<6}  {before:<24}  {after:<24}"
     if ply.changed_outcome:
         line += f"  << {_what_was_lost(ply.before, ply.after)}; best: {ply.describe_best(shape)}"
     return line.rstrip()

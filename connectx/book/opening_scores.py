@@ -23,9 +23,9 @@ from pathlib import Path
 from tqdm import tqdm
 
 from agents.core.position import Position
+from connectx.analysis.exact_scores import canonical_key
 from connectx.analysis.native import NativeSolver, build_library
 from connectx.book.checkpoint import Checkpoint, read_solved
-from connectx.analysis.exact_scores import canonical_key
 from connectx.book.strategy import Solved
 
 BOOK_DIRECTORY = Path(__file__).resolve().parent

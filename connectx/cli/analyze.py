@@ -8,34 +8,40 @@ The game comes from one of three places:
   connectx analyze --moves 4453...       1-based column digits, as in the positions/ files
                                          (--rows, --columns and --inarow for another board)
 
-Values are the side to move's, in the positions/ files' convention: win +N (larger = sooner),
-draw, loss -N. Each line is one move: the value of the position before it (its best column's)
-and the value of the move played. A move that changed the outcome (a won position thrown to a
-draw or a loss, a drawn one to a loss) is flagged with << and the best columns instead, e.g.
+Values are the side to move's, in the words every front uses: "win in N" (the mover's N-th move
+from here wins), "draw", "loss in N" (the opponent's N-th move does). Each line is one move: the
+value of the position before it (its best column's) and the value of the move played. A move
+that changed the outcome (a won position thrown to a draw or a loss, a drawn one to a loss) is
+flagged with << and the best columns instead, e.g.
 
-   ply  move    before                after
-     8  X 5     loss -3               loss -17
-     9  O 3     win +17               loss -16              << threw a win away (a loss); best: 2 (win +17)
+   ply  move    before                    after
+     9  O 3     win in 4                  loss in 3                 << threw a win away (a loss); best: 2 (win in 4)
 
 Each position gets --time-limit seconds, shared by its columns; where the limit comes first a
-value is the range proven ("win (>= +2)", "draw or win", ...), and a move is flagged only when
-the proven ranges show that it changed the outcome. Four in a row on 7x6 and other boards of up
-to 9 columns and 64 bitboard bits (columns x (rows + 1): 7x7, 8x7, 9x6, ...) uses the compiled (C)
-solver where a C compiler is available (--no-native: the pure-Python one, which other boards use).
-Every value proven is kept in --cache, so the same game analysed again is instant; on 7x6 the
-opening positions whose exact scores ship with the package (the book's and the first plies) answer at once.
+value is the best bound proven ("win in <=5", "draw or win", ...), and where not even the
+outcome is proven, a short search's estimate and its depth ("likely win, estimate at depth 9").
+A column is called best only when the proofs show no other can be better; otherwise the columns
+still open are named, and a move is flagged only when the proven ranges show it changed the
+outcome. The engine is the same as connectx solve's and the page's: the shipped exact scores of
+7x6's opening and the --cache first, then the compiled (C) solver for four in a row on boards of
+up to 9 columns and 64 bitboard bits (columns x (rows + 1): 7x6, 7x7, 8x7, 9x6, ...) where a C
+compiler is available (--no-native: the pure-Python one, which other boards use). Every value
+proven is kept in --cache, so the same game analysed again is instant.
 
 --json prints one object instead of the text:
 
   {"moves": "4453...", "config": {"rows": 6, "columns": 7, "inarow": 4},
    "plies": [{"ply": 0, "column": 3, "scores": [s1, ..., s7], "exact": true,
-              "changed_outcome": false}, ...]}
+              "changed_outcome": false, "best": [3], "open": [3]}, ...]}
 
 "ply" counts from 0 (the position before that move), "column" is 0-based, "scores" are the side
 to move's exact score of playing each column (null for a full column or a score not proven in
 time), "exact" says every playable column's score is, and "changed_outcome" that the move's score
 has a lower sign than the best column's (where scores are only bounded: that the bounds prove
-it). A ply that is not exact also has "bounds": [lower, upper] per column (null for a full one).
+it); "best" lists the columns proven best (empty while the proofs leave it open) and "open" the
+columns that may still be. A ply that is not exact also has "bounds": [lower, upper] per column
+(null for a full one) and "estimates": [value, depth] per column whose outcome is open (a
+search's value in (-1, 1) for the mover; null elsewhere).
 
 Exit status: 0 analysed; 2 bad input (one line on stderr, nothing written); 130 interrupted.
 """
@@ -50,19 +56,18 @@ import time
 from pathlib import Path
 from typing import TextIO
 
+from agents.board_spec import BoardSpec
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, analyze_game
 from connectx.analysis.games import Game, game_from_digits, read_episode, read_record
 from connectx.analysis.html_page import render_html
-from connectx.analysis.native import fits
-from connectx.analysis.solved_cache import SolvedCache, default_directory
-from connectx.analysis.solvers import Solver, make_solver, native_unavailable_reason
 from connectx.analysis.text_report import render_text
 from connectx.cli.options import (
     INTERRUPTED,
     InputError,
     add_board_size_arguments,
+    add_engine_arguments,
+    analysis_engine,
     board_spec,
-    check_output_directory,
     check_output_file,
     non_negative_int,
     non_negative_seconds,
@@ -90,15 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"seconds per position, shared by its columns; 0 for none (default {DEFAULT_SECONDS:g})")
     parser.add_argument("--from-ply", type=non_negative_int, default=0, metavar="PLY",
                         help="analyse from this ply on (0-based), leaving out the opening (default 0)")
-    parser.add_argument("--no-native", dest="native", action="store_false",
-                        help="use the pure-Python solver even where the compiled one is available")
-    cache = parser.add_mutually_exclusive_group()
-    cache.add_argument("--cache", type=Path, default=default_directory(), metavar="DIR",
-                       help="where solved positions are kept between analyses (default: analysis/ in the user's "
-                            "cache, $CONNECTX_CACHE_DIR or ~/.cache/connectx)")
-    cache.add_argument("--no-cache", action="store_true",
-                       help="search every position afresh: no cache read or written, no table of exact opening "
-                            "scores")
+    add_engine_arguments(parser)
     parser.add_argument("--html", type=Path, metavar="PATH", help="also write the annotated page here")
     parser.add_argument("--json", action="store_true", help="print the analysis as one JSON object instead of text")
 
@@ -109,24 +106,20 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--from-ply {args.from_ply}: the game has plies 0 to {len(game.moves) - 1}")
     if args.html is not None:
         check_output_file(args.html, "--html")
-    cache_directory = None if args.no_cache else args.cache
-    if cache_directory is not None:
-        check_output_directory(cache_directory, "--cache")
     seconds = args.time_limit if args.time_limit > 0 else math.inf
-    solver = solver_for(game, args.native)
-    cache = SolvedCache(cache_directory, "shipped" if cache_directory is not None else None)
-    progress = ProgressBar(len(game.moves) - args.from_ply, 0, unit="ply", only_on_terminal=True)
-    started = time.perf_counter()
-    try:
-        analysis = analyze_game(game, seconds, solver, cache, lambda done, total: progress.update(""), args.from_ply)
-    except KeyboardInterrupt:
-        kept = f"; the positions solved so far are kept in {cache_directory}" if cache_directory is not None else ""
-        print(f"\nconnectx analyze: interrupted{kept}", file=sys.stderr)
-        return INTERRUPTED
-    finally:
-        progress.close()
-        solver.close()
-        cache.close()
+    board = BoardSpec(game.rows, game.columns, game.inarow)
+    with analysis_engine(args, board, NAME) as (solver, cache):
+        progress = ProgressBar(len(game.moves) - args.from_ply, 0, unit="ply", only_on_terminal=True)
+        started = time.perf_counter()
+        try:
+            analysis = analyze_game(game, seconds, solver, cache, lambda done, total: progress.update(""),
+                                    args.from_ply)
+        except KeyboardInterrupt:
+            kept = "" if args.no_cache else f"; the positions solved so far are kept in {args.cache}"
+            print(f"\nconnectx analyze: interrupted{kept}", file=sys.stderr)
+            return INTERRUPTED
+        finally:
+            progress.close()
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps(analysis.to_json()))
@@ -192,18 +185,6 @@ def game_from_file(path: Path, index: int | None) -> Game:
     except ValueError as error:
         where = "" if str(error).startswith(f"cannot read {path}") or str(error).startswith(str(path)) else f"{path}: "
         raise InputError(f"{where}{error}; give a Kaggle episode JSON (as `connectx play --json` writes)") from None
-
-
-def solver_for(game: Game, native: bool) -> Solver:
-    """The solver for the game's board; a one-line notice on stderr when the compiled one was wanted but cannot run."""
-    board = (game.rows, game.columns, game.inarow)
-    if native and fits(*board):
-        reason = native_unavailable_reason(game.rows, game.columns)
-        if reason is not None:
-            print(f"connectx analyze: the compiled solver is unavailable ({reason}); using the pure-Python one, "
-                  "which is much slower", file=sys.stderr)
-            native = False
-    return make_solver(*board, native=native)
 
 
 def write_page(analysis: GameAnalysis, path: Path, stream: TextIO) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
@@ -21,6 +22,10 @@ from typing import TypeVar
 
 from agents.agent_spec import AgentKind, AgentSpec
 from agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, BoardSpec, BoardSpecError
+from connectx.analysis.native import fits
+from connectx.analysis.solved_cache import SolvedCache
+from connectx.analysis.solved_cache import default_directory as cache_directory
+from connectx.analysis.solvers import Solver, make_solver, native_unavailable_reason
 from connectx.play.session import HUMAN
 from evaluation.cluster import ClusterTarget, open_cluster
 from evaluation.engine import BoardConfig
@@ -123,6 +128,45 @@ def board_spec(args: argparse.Namespace) -> BoardSpec:
 def board_config(args: argparse.Namespace) -> BoardConfig:
     """The board the options describe (``board_spec``), played with --act-timeout seconds a move."""
     return BoardConfig.of(board_spec(args), args.act_timeout)
+
+
+def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
+    """--no-native and --cache/--no-cache: how the analysis engine searches and what it remembers (analyze, solve)."""
+    parser.add_argument("--no-native", dest="native", action="store_false",
+                        help="use the pure-Python solver even where the compiled one is available")
+    cache = parser.add_mutually_exclusive_group()
+    cache.add_argument("--cache", type=Path, default=cache_directory(), metavar="DIR",
+                       help="where solved positions are kept between runs (default: analysis/ in the user's "
+                            "cache, $CONNECTX_CACHE_DIR or ~/.cache/connectx)")
+    cache.add_argument("--no-cache", action="store_true",
+                       help="search every position afresh: no cache read or written, no table of exact opening "
+                            "scores")
+
+
+@contextmanager
+def analysis_engine(args: argparse.Namespace, board: BoardSpec, command: str) -> Iterator[tuple[Solver, SolvedCache]]:
+    """The engine the options ask for on ``board``: its solver and cache, closed on leaving.
+
+    The compiled solver where it plays the board and builds here (else a one-line notice on stderr
+    and the pure-Python one); the cache in --cache seeded with the shipped exact scores, or none.
+    """
+    directory = None if args.no_cache else args.cache
+    if directory is not None:
+        check_output_directory(directory, "--cache")
+    native = args.native
+    if native and fits(board.rows, board.columns, board.inarow):
+        reason = native_unavailable_reason(board.rows, board.columns)
+        if reason is not None:
+            print(f"connectx {command}: the compiled solver is unavailable ({reason}); using the pure-Python one, "
+                  "which is much slower", file=sys.stderr)
+            native = False
+    solver = make_solver(board.rows, board.columns, board.inarow, native=native)
+    cache = SolvedCache(directory, "shipped" if directory is not None else None)
+    try:
+        yield solver, cache
+    finally:
+        solver.close()
+        cache.close()
 
 
 def add_watchdog_arguments(parser: argparse.ArgumentParser) -> None:

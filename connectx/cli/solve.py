@@ -5,50 +5,56 @@ input, each optionally followed by the score it is expected to have (the format 
 positions/ files). '' or (empty) is the empty board. Standard input is read and checked whole
 before anything is solved; blank lines are skipped.
 
-Scores are the side to move's: 0 a draw, positive a win (larger = sooner), negative a loss.
-Each position gets --time-limit seconds (default 10; 0 for none). One line per position:
+Scores are the side to move's, as in the positions/ files: 0 a draw, positive a win (larger =
+sooner), negative a loss. Each position gets --time-limit seconds (default 10; 0 for none). One
+line per position:
 
   MOVES SCORE                    solved exactly
-  MOVES RANGE OUTCOME (stopped at the 10 s limit)
-                                 the limit came first: RANGE is LOW..HIGH, proven to hold
-                                 the score, or ? when nothing is proven yet; OUTCOME is won,
-                                 lost, at-least-drawn, at-most-drawn or unknown
+  MOVES RANGE (WORDS; stopped at the 10 s limit)
+                                 the limit came first: RANGE is LOW..HIGH, proven to hold the
+                                 score, or ? when nothing is proven yet; WORDS say it as every
+                                 front does ("draw or win", "win in <=5", ...)
   MOVES S1 S2 ... SC             --analyze: the score of playing each column, - for a full
                                  one; where the limit came first a RANGE, and the line ends
                                  with (stopped at the 10 s limit)
 
-MOVES is (empty) for the empty board. --stats puts the nodes searched and the seconds taken
-before the (stopped ...) note. With --analyze an expected score is checked against the best
-column's. A live progress line shows on stderr when it is a terminal and a position takes
-more than a second.
+MOVES is (empty) for the empty board. --stats puts the seconds taken and the solver before the
+note. With --analyze an expected score is checked against the best column's.
+
+The search is the analysis engine's (connectx analyze and the page use it too): on 7x6 the
+shipped exact scores of the opening and the --cache first, then the compiled (C) solver on the
+boards it plays where a C compiler is present, else the pure-Python one; the outcome is proven
+before the exact score, so a stopped search still says who wins where it can.
 
 Exit status: 0 every position solved (and as expected); 1 a score differs from the expected
 one (reported on stderr); 3 the limit stopped a position (none differed); 2 bad input: one
 line on stderr, nothing solved.
 
-The Python API is agents.search.exact_search: solve(Position.from_moves("4453")).score, analyze(position).
+The Python API is connectx.analysis.game_analysis: position_value and column_values.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import os
 import sys
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
-from types import TracebackType
-from typing import TextIO
 
 from agents.core.position import Geometry, Position
-from agents.core.scores import finished_score, win_score
-from agents.core.search_time import SearchLimit
-from agents.core.transposition_table import TranspositionTable
-from agents.search.exact_search import next_probe, prove_at_least
-from connectx.analysis.score_range import ScoreRange, best_of
-from connectx.cli.options import INTERRUPTED, InputError, board_spec
+from connectx.analysis.game_analysis import column_values, position_value
+from connectx.analysis.score_range import ScoreRange, best_of, describe
+from connectx.analysis.solved_cache import SolvedCache
+from connectx.analysis.solvers import Solver
+from connectx.cli.options import (
+    INTERRUPTED,
+    InputError,
+    add_board_size_arguments,
+    add_engine_arguments,
+    analysis_engine,
+    board_spec,
+)
+from connectx.cli.progress import ProgressBar
 
 NAME = "solve"
 HELP = "solve positions exactly, or say what a time limit left proven (MOVES [EXPECTED] each)"
@@ -58,32 +64,6 @@ DEFAULT_TIME_LIMIT = 10.0
 
 EMPTY_BOARD = "(empty)"
 """How the empty board's move string is printed (and may be given back as input)."""
-
-OUTCOME_SHARE = 0.5
-"""Part of the limit spent on the exact score (``solve``'s probe order) before the remaining time
-goes to proving the outcome first: fast on positions that solve in time, useful on those that do not."""
-
-PROGRESS_DELAY = 1.0
-"""Seconds a position runs before the progress line appears: quick solves never flicker it."""
-
-PROGRESS_INTERVAL = 0.5
-"""Seconds between redraws of the progress line."""
-
-
-def outcome_word(scores: ScoreRange) -> str:
-    """The OUTCOME field of a line the limit stopped: what the range proves of the game's result."""
-    if scores.lower >= 1:
-        return "won"
-    if scores.upper <= -1:
-        return "lost"
-    if scores.exact:
-        return "drawn"
-    if scores.lower >= 0:
-        return "at-least-drawn"
-    if scores.upper <= 0:
-        return "at-most-drawn"
-    return "unknown"
-
 
 def range_text(scores: ScoreRange, possible: ScoreRange) -> str:
     """``SCORE`` when exact, ``?`` when nothing beyond ``possible`` is proven, else ``LOW..HIGH``."""
@@ -129,13 +109,13 @@ class Answer:
     query: Query
     scores: ScoreRange  # the position's score (with --analyze, the best column's)
     columns: dict[int, ScoreRange] | None  # --analyze: each legal column's score
-    nodes: int  # nodes of the completed proofs
     seconds: float
     limit: float
+    solver: str
 
     @property
     def stopped(self) -> str:
-        return f"(stopped at the {self.limit:g} s limit)"
+        return f"stopped at the {self.limit:g} s limit"
 
     @property
     def complete(self) -> bool:
@@ -145,17 +125,18 @@ class Answer:
 
     def line(self, stats: bool) -> str:
         position = self.query.position
+        words = ""
         if self.columns is None:
             fields = [range_text(self.scores, ScoreRange.possible(position))]
             if not self.scores.exact:
-                fields.append(outcome_word(self.scores))
+                words = describe(self.scores, position.geometry, position.moves) + "; "
         else:
             fields = [range_text(self.columns[column], ScoreRange.possible(position.play(column)).negated())
                       if column in self.columns else "-" for column in range(position.geometry.columns)]
         if stats:
-            fields += [str(self.nodes), f"{self.seconds:.3f}"]
+            fields += [f"{self.seconds:.3f}", self.solver]
         if not self.complete:
-            fields.append(self.stopped)
+            fields.append(f"({words}{self.stopped})")
         return " ".join([self.query.name, *fields])
 
     def disagreement(self) -> str | None:
@@ -164,67 +145,8 @@ class Answer:
         if expected is None or self.scores.contains(expected):
             return None
         scores = self.scores
-        proven = str(scores.lower) if scores.exact else f"{scores.lower}..{scores.upper} {self.stopped}"
+        proven = str(scores.lower) if scores.exact else f"{scores.lower}..{scores.upper} ({self.stopped})"
         return f"{self.query.name} scores {proven}, expected {expected}"
-
-
-class ProgressLine:
-    """A live status line on a terminal, shown once a solve has run ``delay`` seconds and erased after.
-
-    Only on a terminal: there ``\\r`` rewrites the line in place, while in a log or a pipe every
-    update would become a line of noise among the real errors. A daemon thread redraws it; the
-    search never waits on it (the thread sleeps between redraws, so it takes the GIL a few times
-    a second at most).
-    """
-
-    def __init__(self, stream: TextIO, label: str, limit: float,
-                 delay: float = PROGRESS_DELAY, interval: float = PROGRESS_INTERVAL) -> None:
-        self.stream, self.label, self.limit = stream, label, limit
-        self.delay, self.interval = delay, interval
-        self.status = ""
-        self.drawn = False
-        self.done = threading.Event()
-        self.started = time.perf_counter()
-        self.thread = threading.Thread(target=self._run, name="connectx-solve-progress", daemon=True)
-
-    def __enter__(self) -> ProgressLine:
-        if self.stream.isatty():
-            self.thread.start()
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
-        self.done.set()
-        if self.thread.is_alive():
-            self.thread.join()
-        if self.drawn:
-            self.stream.write("\r\x1b[K")  # back to the line's start and erase it
-            self.stream.flush()
-
-    def show(self, status: str) -> None:
-        """Set what the line says next time it is drawn (one attribute store: safe across threads)."""
-        self.status = status
-
-    def render(self) -> str:
-        elapsed = time.perf_counter() - self.started
-        limit = f" of {self.limit:g}" if math.isfinite(self.limit) else ""
-        text = f"connectx solve: {self.label}: {elapsed:.0f} s{limit}, {self.status}"
-        return text[:self._width() - 1]  # a line that wrapped could not be rewritten in place
-
-    def _width(self) -> int:
-        try:
-            return os.get_terminal_size(self.stream.fileno()).columns
-        except (OSError, ValueError):  # not a real terminal (io.UnsupportedOperation is both)
-            return 80
-
-    def _run(self) -> None:
-        if self.done.wait(self.delay):
-            return
-        while not self.done.is_set():
-            self.stream.write("\r" + self.render() + "\x1b[K")
-            self.stream.flush()
-            self.drawn = True
-            self.done.wait(self.interval)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -233,13 +155,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="positions as 1-based column digits, '' for the empty board (default: read stdin)")
     parser.add_argument("--analyze", action="store_true",
                         help="print the score of every column ('-' if full) instead of the position's")
-    parser.add_argument("--rows", type=int, default=6, help="board rows (default 6)")
-    parser.add_argument("--columns", type=int, default=7, help="board columns, at most 9 (default 7)")
-    parser.add_argument("--inarow", type=int, default=4, help="stones in a row to win (default 4)")
+    add_board_size_arguments(parser)
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                         help=f"seconds per position, 0 for no limit (default {DEFAULT_TIME_LIMIT:g}); "
                              "with --analyze shared by the columns")
-    parser.add_argument("--stats", action="store_true", help="add the nodes searched and the seconds taken")
+    parser.add_argument("--stats", action="store_true", help="add the seconds taken and the solver that searched")
+    add_engine_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -254,100 +175,35 @@ def _solve_all(args: argparse.Namespace) -> int:
     limit = _time_limit(args)
     queries = _queries(args)
     status = 0
-    for query in queries:
-        answer = answer_query(query, args.analyze, limit, sys.stderr)
-        print(answer.line(args.stats), flush=True)
-        disagreement = answer.disagreement()
-        if disagreement is not None:
-            print(f"connectx solve: {disagreement}", file=sys.stderr)
-            status = 1
-        elif not answer.complete and status == 0:
-            status = 3
+    with analysis_engine(args, board_spec(args), NAME) as (solver, cache):
+        progress = ProgressBar(len(queries), 0, unit="position", only_on_terminal=True)
+        try:
+            for query in queries:
+                answer = answer_query(query, args.analyze, limit, solver, cache)
+                progress.bar.write(answer.line(args.stats), file=sys.stdout)
+                disagreement = answer.disagreement()
+                if disagreement is not None:
+                    print(f"connectx solve: {disagreement}", file=sys.stderr)
+                    status = 1
+                elif not answer.complete and status == 0:
+                    status = 3
+                progress.update("")
+        finally:
+            progress.close()
     return status
 
 
-def answer_query(query: Query, analyze: bool, limit: float, progress_stream: TextIO) -> Answer:
-    """Solve one query within ``limit`` seconds (``math.inf`` for none), one table shared by every proof."""
-    table = TranspositionTable()  # fresh per position, so --stats counts are reproducible
+def answer_query(query: Query, analyze: bool, limit: float, solver: Solver, cache: SolvedCache) -> Answer:
+    """Solve one query within ``limit`` seconds (``math.inf`` for none) with the analysis engine."""
     started = time.perf_counter()
-    deadline = started + limit
-    with ProgressLine(progress_stream, query.name, limit) as progress:
-        if analyze:
-            columns, nodes = bound_columns(query.position, table, deadline, progress.show)
-            scores = best_of(list(columns.values()))
-        else:
-            scores, nodes = bound_score(query.position, table, deadline, progress.show)
-            columns = None
-    return Answer(query, scores, columns, nodes, time.perf_counter() - started, limit)
-
-
-def bound_score(position: Position, table: TranspositionTable, deadline: float,
-                show: Callable[[str], None] = lambda status: None) -> tuple[ScoreRange, int]:
-    """The score of ``position`` as narrowed by null-window proofs until exact or ``deadline``.
-
-    Each proof (``prove_at_least``) narrows the range, and a stop at the deadline keeps every
-    proof completed before it. Targets follow ``solve``'s order (near 0 first, then halfway),
-    which solves a position as fast as ``solve`` does, for the first ``OUTCOME_SHARE`` of the
-    time; a proof still running then is stopped (the table keeps its finished sub-searches) and,
-    while the outcome is open, the rest of the time first tests won (>= 1) and then not lost
-    (>= 0). Returns the range and the nodes of the completed proofs.
-    """
-    over = finished_score(position)
-    if over is not None:
-        return ScoreRange.exactly(over), 0
-    started = time.perf_counter()
-    outcome_from = started + OUTCOME_SHARE * (deadline - started)
-    scores, nodes = ScoreRange.possible(position), 0
-    while not scores.exact:
-        now = time.perf_counter()
-        if now >= deadline:
-            break
-        outcome_target = _outcome_target(scores)
-        if outcome_target is not None and now < outcome_from:
-            target, stop_at = _exact_target(scores), outcome_from  # solve's order until the outcome's turn
-        elif outcome_target is not None:
-            target, stop_at = outcome_target, deadline
-        else:
-            target, stop_at = _exact_target(scores), deadline
-        show(f"score {range_text(scores, ScoreRange.possible(position))}, proving >= {target}")
-        proof = prove_at_least(position, target, table, SearchLimit(stop_at))
-        if proof is not None:
-            scores, nodes = scores.narrowed(target, proof.holds), nodes + proof.nodes
-    return scores, nodes
-
-
-def bound_columns(position: Position, table: TranspositionTable, deadline: float,
-                  show: Callable[[str], None] = lambda status: None) -> tuple[dict[int, ScoreRange], int]:
-    """The score of playing each legal column (0-based), each column given an equal share of the time left."""
-    columns = sorted(position.legal_columns())
-    scores, nodes = {}, 0
-    for index, column in enumerate(columns):
-        if position.is_winning_move(column):
-            scores[column] = ScoreRange.exactly(win_score(position.geometry, position.moves))
-            continue
-        now = time.perf_counter()
-        share = now + (deadline - now) / (len(columns) - index)
-
-        def show_column(status: str, column: int = column) -> None:
-            show(f"column {column + 1}: {status}")
-
-        child, child_nodes = bound_score(position.play(column), table, share, show_column)
-        scores[column], nodes = child.negated(), nodes + child_nodes
-    return scores, nodes
-
-
-def _exact_target(scores: ScoreRange) -> int:
-    """The next score to prove on the way to the exact one: ``solve``'s null-window order (Pons)."""
-    return next_probe(scores.lower, scores.upper) + 1
-
-
-def _outcome_target(scores: ScoreRange) -> int | None:
-    """The score to prove to settle the outcome (won, drawn or lost), None once it is settled."""
-    if scores.lower <= 0 < scores.upper:
-        return 1
-    if scores.lower < 0 <= scores.upper:
-        return 0
-    return None
+    position, moves = query.position, query.moves
+    if analyze:
+        values = column_values(position, moves, limit, solver, cache)
+        columns = {column: value for column, value in enumerate(values) if value is not None}
+        scores = best_of(list(columns.values()))
+    else:
+        scores, columns = position_value(position, moves, limit, solver, cache), None
+    return Answer(query, scores, columns, time.perf_counter() - started, limit, solver.name)
 
 
 def _time_limit(args: argparse.Namespace) -> float:
