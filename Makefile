@@ -71,6 +71,7 @@ bench: install
 	$(BIN)/python -m benchmarks.solver_nodes Test_L1_R2 Test_L1_R3 --limit 100
 	$(BIN)/python -m benchmarks.open_board_reductions
 	$(BIN)/python -m benchmarks.evaluation_ranking
+	$(BIN)/python -m benchmarks.solve_speed
 
 # The long experiments, many hours in all on 2 cores; each is resumable (run it again to continue).
 # Real games on Kaggle's clock: the papers' agents and the solver against their opponents (hours each),

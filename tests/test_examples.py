@@ -55,7 +55,7 @@ def test_the_tour_notebook_runs_and_shows_a_match_a_replay_and_an_analysis(tmp_p
     moves = int(re.search(r"4 in a row, (\d+) moves", report).group(1))
     assert len(plies) == moves
     assert re.search(r"(\d+) of \d+ positions exact", report)
-    assert re.search(r"\b(win|loss) [+-]\d+", report), "some value proven within the limit"
+    assert re.search(r"\b(win|loss) in \d+", report), "some value proven within the limit"
 
     values = next(text for cell in code if "moves that changed the outcome" in (text := outputs(cell)[0]))
     first = re.search(r"'scores': \[([^\]]*)\]", values)

@@ -173,7 +173,9 @@ class NativeWorkerSolver:
         self.calls += 1
         lower, upper = known.lower, known.upper
         while lower < upper:
-            if lower <= 0 < upper:
+            if deadline == math.inf:  # nothing to settle before a deadline: one exact search is cheapest
+                floor = lower if lower > ScoreRange.possible(position).lower else NO_FLOOR
+            elif lower <= 0 < upper:
                 floor = 0
             elif lower < 0 == upper:
                 floor = -1
@@ -194,14 +196,15 @@ class NativeWorkerSolver:
         return ScoreRange(lower, upper)
 
     def _ready_worker(self) -> _Worker:
-        """The live worker, or the spare in its place; a new spare starts loading meanwhile.
+        """The live worker, or the spare in its place, a new spare then loading meanwhile.
 
-        A spare costs an idle process (its table is not touched until it works) and saves waiting
-        for a fresh interpreter after every kill.
+        Spares start once a deadline has killed a worker: then kills tend to recur, and a spare
+        (an idle process whose table is not touched until it works) saves waiting for a fresh
+        interpreter after each; a run that never hits a deadline never pays for one.
         """
         if self._worker is None:
             self._worker = self._spare if self._spare is not None else self._start_worker()
-            self._spare = self._start_worker()
+            self._spare = self._start_worker() if self.restarts else None
         self._worker.wait_until_ready()
         return self._worker
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from connectx.cli.options import positive_seconds, whole_number
-from connectx.play.http_app import serve
 
 NAME = "serve"
 HELP = "play the agents in a browser page on this machine (and analyse uploaded games)"
@@ -21,4 +20,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from connectx.play.http_app import serve  # imported here: the web stack would slow every other command's start
+
     return serve(args.host, args.port, args.analysis_time)
