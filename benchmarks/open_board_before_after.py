@@ -31,7 +31,7 @@ from pathlib import Path
 
 from benchmarks.conditions import jobs_phrase, machine_conditions
 from benchmarks.matches import Progress, slug, wdl
-from benchmarks.other_boards import clocked_board, check_rounds, recorded_games
+from benchmarks.other_boards import check_rounds, clocked_board, recorded_games
 from benchmarks.revisions import ROOT, RevisionError, build_agent, checkout_of, commit_of
 from evaluation.match import MatchResult, run_match
 from evaluation.scheduling import default_jobs

@@ -33,11 +33,11 @@ from pathlib import Path
 from agents.core.position import Position
 from agents.players.opening_book import OpeningBook, load_opening_book
 from benchmarks.conditions import machine_conditions
+from connectx.analysis.exact_scores import canonical_key
 from connectx.analysis.native import NativeSolver
 from connectx.book.checkpoint import read_solved
 from connectx.book.generate import CHECKPOINT_PATH
 from connectx.book.perfect_play import write_agent_file
-from connectx.analysis.exact_scores import canonical_key
 from connectx.book.strategy import Solved, Task, next_level, root_level
 from evaluation.engine import FAULT_STATUSES
 from evaluation.game import GameRecord, GameSpec, play_isolated
