@@ -186,12 +186,13 @@ def test_the_json_follows_the_schema_and_flags_a_thrown_win() -> None:
     assert data["moves"] == moves + str(thrown + 1)
     assert data["config"] == {"rows": 6, "columns": 7, "inarow": 4}
     [ply] = data["plies"]
-    assert set(ply) == {"ply", "column", "scores", "exact", "changed_outcome", "best", "open"}
+    assert set(ply) == {"ply", "column", "scores", "exact", "changed_outcome", "best", "open", "line"}
     assert (ply["ply"], ply["column"], ply["exact"], ply["changed_outcome"]) == (len(moves), thrown, True, True)
+    assert ply["line"] and all(0 <= column < 7 for column in ply["line"])  # the move that punishes it first
     assert ply["scores"] == [scores.get(column) for column in range(7)]
     json.dumps(data)  # plain JSON types only
     kept = last_ply(moves, best).to_json()["plies"][0]
-    assert kept["changed_outcome"] is False and kept["scores"] == ply["scores"]
+    assert kept["changed_outcome"] is False and kept["scores"] == ply["scores"] and "line" not in kept
 
 
 def test_a_draw_thrown_to_a_loss_is_flagged_and_a_lost_position_never_is() -> None:

@@ -13,10 +13,22 @@ from pathlib import Path
 import pytest
 
 from agents.core.position import Position, geometry
-from connectx.analysis.game_analysis import PlyAnalysis, best_columns, column_values, open_columns
+from agents.core.transposition_table import TranspositionTable
+from agents.search.exact_search import analyze
+from connectx.analysis.game_analysis import (
+    LINE_PLIES,
+    PlyAnalysis,
+    analyze_game,
+    best_columns,
+    column_values,
+    open_columns,
+)
+from connectx.analysis.games import game_from_digits
+from connectx.analysis.html_page import render_html
 from connectx.analysis.python_solver import PythonSolver
 from connectx.analysis.score_range import ScoreRange
 from connectx.analysis.solved_cache import SolvedCache
+from connectx.analysis.text_report import line_text, render_text
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions" / "Test_L2_R2"
 
@@ -70,3 +82,30 @@ def test_against_full_solves_what_is_called_best_is_best_and_the_best_are_never_
         assert truly_best <= set(open_columns(cut)), moves
         undecided += not called_best
     assert undecided >= 3, "the node budget should leave some positions undecided, or this test tests nothing"
+
+
+def test_a_flagged_move_shows_the_line_that_punishes_it_and_every_move_of_it_is_best() -> None:
+    for line in POSITIONS.read_text().splitlines()[:12]:
+        moves, score = line.split()
+        position = Position.from_moves(moves)
+        exact = analyze(position, TranspositionTable())
+        assert exact is not None
+        thrown = [column for column, value in exact.items()
+                  if (value > 0) - (value < 0) < (int(score) > 0) - (int(score) < 0)]
+        if thrown:
+            break
+    else:
+        pytest.fail("no position of the file has a move that throws its outcome away")
+    game = game_from_digits(moves + str(thrown[0] + 1))
+    analysis = analyze_game(game, math.inf, PythonSolver(), SolvedCache(None, None), first_ply=len(moves))
+    [ply] = analysis.flagged
+    assert ply.line and ply.to_json()["line"] == list(ply.line)
+    after = Position.from_moves(game.digits)
+    for column in ply.line:  # each move of the line is one of the best in its position
+        best = analyze(after, TranspositionTable())
+        assert best is not None
+        assert best[column] == max(best.values())
+        after = after.play(column)
+    assert after.is_over() or len(ply.line) == LINE_PLIES
+    assert f"punished by {line_text(ply)}" in render_text(analysis)
+    assert render_html(analysis).count('<g class="line">') == len(ply.line)

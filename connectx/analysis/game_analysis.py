@@ -3,17 +3,19 @@
 Scores are the side to move's, in the benchmark files' convention (positive wins, larger sooner;
 0 draws; negative loses). A column's value is minus the score of the position it leads to, so
 each ply searches the positions one move ahead, each within a share of the ply's time limit; a
-search the limit cuts short leaves the range it proved. The plies are analysed from the last one
-back: the position a move reached has then been analysed already, so the cache holds its value
-and the column played needs no search, and the solver's table holds the late positions that the
-early ones' searches run into.
+search the limit cuts short leaves the range it proved. The plies are analysed in the order
+they were played, so each can be shown as soon as it is settled: the position a move reached
+is then already cached with the value found for the column played, which narrows the next
+ply's value before any search (analysing from the last ply back was measured no faster).
+Each flagged move gets the line that punishes it: best play for both sides from there, as far
+as the proofs reach.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from agents.core.position import Geometry, Position
@@ -28,6 +30,8 @@ from connectx.analysis.solvers import Solver, make_solver
 
 DEFAULT_SECONDS = 3.0
 """The default time limit of one position (one ply): the searches of all its columns share it."""
+LINE_PLIES = 8
+"""The moves of a flagged move's punishing line shown at most."""
 ESTIMATE_SECONDS = 0.05
 """Time of the depth-limited search that estimates a column whose outcome the proofs left open."""
 
@@ -79,6 +83,8 @@ class PlyAnalysis:
     column: int
     values: tuple[ScoreRange | None, ...]
     known: ScoreRange | None = None
+    line: tuple[int, ...] = ()
+    """For a flagged move: the columns of best play for both sides after it, the opponent's first."""
 
     @property
     def ranges(self) -> list[ScoreRange]:
@@ -142,6 +148,8 @@ class PlyAnalysis:
         data: dict[str, Any] = {"ply": self.ply, "column": self.column, "scores": list(self.scores),
                                 "exact": self.exact, "changed_outcome": self.changed_outcome,
                                 "best": list(self.best_columns), "open": list(self.open_columns)}
+        if self.changed_outcome:
+            data["line"] = list(self.line)
         if not self.exact:
             data["bounds"] = [[value.lower, value.upper] if value is not None else None for value in self.values]
             data["estimates"] = [[round(value.estimate, 3), value.depth]
@@ -170,12 +178,13 @@ class GameAnalysis:
 
 def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | None = None,
                  cache: SolvedCache | None = None, progress: Progress | None = None,
-                 first_ply: int = 0) -> GameAnalysis:
+                 first_ply: int = 0, on_ply: Callable[[PlyAnalysis], None] | None = None) -> GameAnalysis:
     """Every ply of ``game`` with every column's proven value, each position searched for at most ``seconds``.
 
     ``solver`` defaults to ``solvers.make_solver`` for the board and ``cache`` to the persistent
     one in the user's cache directory; what this function creates, it closes. ``first_ply`` skips
-    the plies before it (an opening not worth the time).
+    the plies before it (an opening not worth the time). ``on_ply`` gets each ply as soon as it
+    is settled, in order (to show it at once), ``progress`` the count.
     """
     if not 0 <= first_ply <= len(game.moves):
         raise ValueError(f"first ply {first_ply}: the game has plies 0 to {len(game.moves) - 1}")
@@ -187,8 +196,16 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
         positions = list(game.positions())
         digits = game.digits
         plies: list[PlyAnalysis] = []
-        for ply in range(len(game.moves) - 1, first_ply - 1, -1):
-            plies.append(_analyze_ply(positions[ply], ply, game.moves[ply], digits[:ply], seconds, solver, cache))
+        wide = game.columns > 9  # no move string: the C solver does not play such boards
+        for ply in range(first_ply, len(game.moves)):
+            analysed = _analyze_ply(positions[ply], ply, game.moves[ply], digits[:ply], seconds, solver, cache)
+            if analysed.changed_outcome:
+                after = digits[:ply + 1] if not wide else None
+                line = punishing_line(positions[ply + 1], after, seconds / 2, solver, cache)
+                analysed = replace(analysed, line=line)
+            plies.append(analysed)
+            if on_ply is not None:
+                on_ply(analysed)
             if progress is not None:
                 progress(len(plies), len(game.moves) - first_ply)
     finally:
@@ -196,7 +213,7 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
             solver.close()
         if own_cache:
             cache.close()
-    return GameAnalysis(game, tuple(reversed(plies)))
+    return GameAnalysis(game, tuple(plies))
 
 
 def position_value(position: Position, moves: str, seconds: float, solver: Solver,
@@ -218,7 +235,7 @@ def position_value(position: Position, moves: str, seconds: float, solver: Solve
 
 
 def column_values(position: Position, moves: str | None, seconds: float, solver: Solver,
-                  cache: SolvedCache) -> tuple[ScoreRange | None, ...]:
+                  cache: SolvedCache, estimates: bool = True) -> tuple[ScoreRange | None, ...]:
     """Every column's range (None for a full column): wins and full boards at once, then the cache,
     then the solver within a share of ``seconds`` on what is left.
 
@@ -261,7 +278,7 @@ def column_values(position: Position, moves: str | None, seconds: float, solver:
         cache.put(child, proven, seconds, solver.name)
         values[column] = proven.negated()
     for column, value in enumerate(values):
-        if value is not None and value.outcome is None:
+        if estimates and value is not None and value.outcome is None:
             values[column] = value.estimated(*estimate(position.play(column), ESTIMATE_SECONDS))
     return tuple(values)
 
@@ -275,6 +292,23 @@ def estimate(child: Position, seconds: float) -> tuple[float, int]:
         return 0.0, 0
     # A depth that reached the end of the game scores on the decided scale (>= 1): only its sign is kept.
     return -max(-PROVEN_SIGN, min(PROVEN_SIGN, result.score)), result.depth
+
+
+def punishing_line(position: Position, moves: str | None, seconds: float, solver: Solver, cache: SolvedCache,
+                   plies: int = LINE_PLIES) -> tuple[int, ...]:
+    """Best play for both sides from ``position``: at each step a column proven best (the one nearest the
+    centre), each position searched for up to ``seconds``, until the game ends, ``plies`` moves are
+    shown, or the proofs no longer say which column is best."""
+    line: list[int] = []
+    while len(line) < plies and not position.is_over():
+        best = best_columns(column_values(position, moves, seconds, solver, cache, estimates=False))
+        if not best:
+            break
+        column = min(best, key=position.geometry.centre_order.index)
+        line.append(column)
+        position = position.play(column)
+        moves = moves + str(column + 1) if moves is not None else None
+    return tuple(line)
 
 
 def _analyze_ply(position: Position, ply: int, played: int, moves: str, seconds: float, solver: Solver,

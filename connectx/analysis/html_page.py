@@ -13,6 +13,7 @@ from agents.core.kaggle_boundary import board_of, mark_of
 from agents.core.position import Geometry, Position, geometry
 from connectx.analysis.game_analysis import GameAnalysis, PlyAnalysis
 from connectx.analysis.score_range import ScoreRange, describe
+from connectx.analysis.text_report import line_text
 
 CELL = 48
 """Pixels per board cell."""
@@ -109,8 +110,9 @@ def _ply_section(ply: PlyAnalysis, position: Position, plies: int, shape: Geomet
              '<a href="#moves">moves</a>',
              f'<a href="#ply-{ply.ply + 1}">next &rarr;</a>' if ply.ply + 1 < plies
              else '<a href="#final">final &rarr;</a>']
+    punished = f" Punished by {escape(line_text(ply))} (numbered on the board)." if ply.line else ""
     verdict = (f"<p><strong>Changed the outcome</strong>: {before} before, {after} after. "
-               f"Best instead: {escape(ply.describe_best(shape))}.</p>"
+               f"Best instead: {escape(ply.describe_best(shape))}.{punished}</p>"
                if ply.changed_outcome else
                f"<p>Before: {before}; after: {after}. Best: {escape(ply.describe_best(shape))}.</p>")
     return "\n".join([
@@ -141,6 +143,8 @@ def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) 
         colour = STONES[mark_of(position)]
         parts.append(f'<circle cx="{played * CELL + CELL // 2}" cy="{LABEL + landing * CELL + CELL // 2}" '
                      f'r="{CELL * 0.4:.1f}" fill="none" stroke="{colour}" stroke-width="4" stroke-dasharray="5 3"/>')
+        if ply is not None and ply.line:
+            parts += _line_stones(position.play(played), ply.line)
     for column in range(shape.columns):
         x = column * CELL + CELL // 2
         parts.append(f'<text x="{x}" y="{height - 6}" text-anchor="middle" font-size="13">{column + 1}</text>')
@@ -150,12 +154,26 @@ def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) 
             weight = "bold" if best else "normal"
             decoration = ' text-decoration="underline"' if column == played else ""
             colour = OUTCOME_COLOURS[value.outcome] if value.outcome is not None else "#555555"
-            parts.append(f'<text x="{x}" y="{LABEL - 6}" text-anchor="middle" font-size="14" font-weight="{weight}" '
+            parts.append(f'<text x="{x}" y="{LABEL - 6}" text-anchor="middle" font-size="11" font-weight="{weight}" '
                          f'fill="{colour}"{decoration}><title>column {column + 1}: '
                          f"{escape(describe(value, shape, position.moves))}</title>"
                          f"{escape(describe(value, shape, position.moves, compact=True))}</text>")
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _line_stones(position: Position, line: tuple[int, ...]) -> list[str]:
+    """The punishing line's stones on the board, faded and numbered in the order they are played."""
+    shape = position.geometry
+    stones = []
+    for number, column in enumerate(line, start=1):
+        row = shape.rows - 1 - bin(position.mask & shape.column_masks[column]).count("1")
+        cx, cy = column * CELL + CELL // 2, LABEL + row * CELL + CELL // 2
+        stones.append(f'<g class="line"><circle cx="{cx}" cy="{cy}" r="{CELL * 0.4:.1f}" '
+                      f'fill="{STONES[mark_of(position)]}" opacity=".55"/><text x="{cx}" y="{cy + 5}" '
+                      f'text-anchor="middle" font-size="15" font-weight="bold">{number}</text></g>')
+        position = position.play(column)
+    return stones
 
 
 def first_player_view(value: ScoreRange, ply: int, shape: Geometry) -> tuple[float, float]:

@@ -57,10 +57,10 @@ from pathlib import Path
 from typing import TextIO
 
 from agents.board_spec import BoardSpec
-from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, analyze_game
+from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, PlyAnalysis, analyze_game
 from connectx.analysis.games import Game, game_from_digits, read_episode, read_record
 from connectx.analysis.html_page import render_html
-from connectx.analysis.text_report import render_text
+from connectx.analysis.text_report import header_lines, move_line, summary_lines
 from connectx.cli.options import (
     INTERRUPTED,
     InputError,
@@ -108,12 +108,19 @@ def run(args: argparse.Namespace) -> int:
         check_output_file(args.html, "--html")
     seconds = args.time_limit if args.time_limit > 0 else math.inf
     board = BoardSpec(game.rows, game.columns, game.inarow)
+    shape = board.geometry
     with analysis_engine(args, board, NAME) as (solver, cache):
         progress = ProgressBar(len(game.moves) - args.from_ply, 0, unit="ply", only_on_terminal=True)
+
+        def show(ply: PlyAnalysis) -> None:  # each ply as soon as it is settled, above the progress bar
+            progress.bar.write(move_line(ply, shape), file=sys.stdout)
+
+        if not args.json:
+            print("\n".join(header_lines(game)), flush=True)
         started = time.perf_counter()
         try:
             analysis = analyze_game(game, seconds, solver, cache, lambda done, total: progress.update(""),
-                                    args.from_ply)
+                                    args.from_ply, on_ply=None if args.json else show)
         except KeyboardInterrupt:
             kept = "" if args.no_cache else f"; the positions solved so far are kept in {args.cache}"
             print(f"\nconnectx analyze: interrupted{kept}", file=sys.stderr)
@@ -124,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(analysis.to_json()))
     else:
-        print(render_text(analysis), end="")
+        print("\n".join(summary_lines(analysis)))
         limit = f"up to {seconds:g} s per position" if seconds < math.inf else "no time limit"
         print(f"Analysed in {elapsed:.1f} s with the {SOLVER_NAMES.get(solver.name, solver.name)} solver, {limit}.")
     if args.html is not None:

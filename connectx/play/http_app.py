@@ -45,6 +45,9 @@ ANALYSIS_SLOTS = 2
 """Analyses (a position's columns, an uploaded game) running at once across all sessions: one a core."""
 SLOT_WAIT = 1.0
 """Seconds an analysis request waits for a free slot before it is told to come back later (429)."""
+DRAIN_LIMIT = 64 * 1024 * 1024
+"""An oversized body up to this size is read and dropped before the 413, so the client sees it; a larger
+one is answered at once and the connection closed."""
 RETRY_AFTER = 5
 """The ``Retry-After`` seconds a 429 answer suggests."""
 STATIC_FILES = {"/": ("index.html", "text/html"), "/index.html": ("index.html", "text/html"),
@@ -112,6 +115,9 @@ async def read_body(request: Request) -> bytes:
     """The request body, at most ``MAX_BODY`` bytes; RequestError (413) for a larger one."""
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+        if int(declared) <= DRAIN_LIMIT:  # read and dropped, so that the client, still sending, reads the answer
+            async for _ in request.stream():
+                pass
         raise RequestError(f"the upload is {int(declared) / 1e6:.1f} MB; the limit is {MAX_BODY / 1e6:.0f} MB "
                            "(a Kaggle ConnectX episode is far smaller)", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
     body = bytearray()
