@@ -291,3 +291,38 @@ def test_the_words_for_a_value_count_the_moves_to_the_end() -> None:
             assert shown == expected, digits
     finally:
         analyst.close()
+
+
+def events_of(server: Server, path: str, body: bytes) -> list[tuple[str, Any]]:
+    """The server-sent events of a streamed answer, in order: (event name, decoded data)."""
+    request = urllib.request.Request(server.url + path.lstrip("/"), data=body,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=300) as response:
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        text = response.read().decode()
+    found = []
+    for block in text.strip().split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines())
+        found.append((fields["event"], json.loads(fields["data"])))
+    return found
+
+
+@pytest.mark.games
+def test_an_upload_streams_each_ply_as_it_is_settled_then_the_whole_analysis(server: Server) -> None:
+    env = make_environment(BoardConfig(4, 5, 3), ["first", "second"])
+    for ply, column in enumerate([0, 1, 0, 1, 4, 1]):  # X could win in column 1 at ply 4, plays 5: O wins
+        env.step([column, None] if ply % 2 == 0 else [None, column])
+    events = events_of(server, "/api/upload/stream?seconds=1", json.dumps(env.toJSON()).encode())
+    kinds = [kind for kind, _ in events]
+    assert kinds == ["start"] + ["ply"] * 6 + ["done"]
+    assert events[0][1] == {"plies": 6, "seconds": 1.0}
+    rows = [data for kind, data in events if kind == "ply"]
+    assert [row["ply"] for row in rows] == list(range(6))  # in play order, as they were settled
+    done = events[-1][1]
+    assert done["plies"] == rows and done["seconds"] == 1.0 and 4 in done["flagged"]
+    assert rows[4]["flagged"] and rows[4]["best"] == [1] and rows[4]["line"]  # the line that punishes it
+    status, answer = call(server, "/api/upload/stream?seconds=7", raw=json.dumps(env.toJSON()).encode())
+    assert status == 400 and answer["error"].startswith("seconds 7: choose one of")
+    status, answer = call(server, "/api/upload/stream", raw=b'{"configuration": {"rows": 6}}')
+    assert status == 400 and answer["error"].startswith("not a ConnectX episode")
+    still_serving(server)

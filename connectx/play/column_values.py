@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from agents.core.position import Geometry, Position, geometry
-from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, analyze_game, column_values
+from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, PlyAnalysis, analyze_game, column_values
 from connectx.analysis.games import Game
 from connectx.analysis.score_range import ScoreRange
 from connectx.analysis.solved_cache import SolvedCache
@@ -52,10 +52,13 @@ class ColumnAnalyst:
         with self._lock:
             return column_values(position, digits, seconds, self._solver(shape), self.cache)
 
-    def analyze_game(self, game: Game, seconds: float = DEFAULT_SECONDS) -> GameAnalysis:
-        """``game_analysis.analyze_game`` with this analyst's solver and cache: every ply, ``seconds`` each."""
+    def analyze_game(self, game: Game, seconds: float = DEFAULT_SECONDS,
+                     on_ply: Callable[[PlyAnalysis], None] | None = None) -> GameAnalysis:
+        """``game_analysis.analyze_game`` with this analyst's solver and cache: every ply, ``seconds`` each,
+        ``on_ply`` told of each as soon as it is settled."""
         with self._lock:
-            return analyze_game(game, seconds, self._solver(geometry(game.rows, game.columns, game.inarow)), self.cache)
+            solver = self._solver(geometry(game.rows, game.columns, game.inarow))
+            return analyze_game(game, seconds, solver, self.cache, on_ply=on_ply)
 
     def _solver(self, shape: Geometry) -> Solver:
         board = (shape.rows, shape.columns, shape.inarow)

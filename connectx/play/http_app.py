@@ -17,13 +17,14 @@ is nested absurdly deep (400). A client that hangs up mid-answer costs nothing b
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import socket
 import sys
 import threading
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from http import HTTPStatus
 from importlib.resources import files
 from typing import Any, TextIO
@@ -34,7 +35,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -102,13 +103,24 @@ class AnalysisSlots:
         self.wait = wait
 
     def run(self, work: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        if not self._slots.acquire(timeout=self.wait):
-            raise RequestError(f"the server is busy with other analyses: try again in {RETRY_AFTER} s",
-                               HTTPStatus.TOO_MANY_REQUESTS)
+        self.acquire()
         try:
             return work()
         finally:
-            self._slots.release()
+            self.release()
+
+    def acquire(self) -> None:
+        """Take a slot, waiting up to ``wait`` seconds; RequestError (429) when none frees up."""
+        if not self._slots.acquire(timeout=self.wait):
+            raise RequestError(f"the server is busy with other analyses: try again in {RETRY_AFTER} s",
+                               HTTPStatus.TOO_MANY_REQUESTS)
+
+    def release(self) -> None:
+        self._slots.release()
+
+
+class Hangup(Exception):
+    """The client of a streamed analysis went away: the analysis stops at its next ply."""
 
 
 async def read_body(request: Request) -> bytes:
@@ -164,7 +176,54 @@ def build_app(api: App, hosts: set[str], log: TextIO, slots: AnalysisSlots | Non
 
     async def upload(request: Request) -> Response:
         episode = parse_json(await read_body(request), "the file")
-        return answer(await run_in_threadpool(slots.run, lambda: api.upload(episode)))
+        seconds = request.query_params.get("seconds")
+        return answer(await run_in_threadpool(slots.run, lambda: api.upload(episode, seconds)))
+
+    async def upload_stream(request: Request) -> Response:
+        """The upload's analysis as server-sent events: ``ply`` for each ply once settled, then ``done`` with
+        the whole answer (or ``error``). Bad input and a busy server are refused before the stream starts."""
+        game = api.uploaded_game(parse_json(await read_body(request), "the file"))
+        seconds = api.seconds(request.query_params.get("seconds"))
+        await run_in_threadpool(slots.acquire)
+        events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+        gone = threading.Event()
+
+        def send(kind: str, data: Any) -> None:
+            loop.call_soon_threadsafe(events.put_nowait, (kind, data))
+
+        def on_ply(row: dict[str, Any]) -> None:
+            if gone.is_set():
+                raise Hangup
+            send("ply", row)
+
+        def work() -> None:
+            try:
+                send("done", api.analyze_upload(game, seconds, on_ply))
+            except Hangup:
+                pass
+            except RequestError as error:
+                send("error", {"error": str(error)})
+            except Exception as error:  # a bug must cost one request, never the server
+                traceback.print_exception(error, file=log)
+                send("error", {"error": f"the analysis failed ({type(error).__name__}: {error})"})
+            finally:
+                slots.release()
+
+        async def stream() -> AsyncIterator[str]:
+            worker = loop.run_in_executor(None, work)
+            try:
+                yield f"event: start\ndata: {json.dumps({'plies': len(game.moves), 'seconds': seconds})}\n\n"
+                while True:
+                    kind, data = await events.get()
+                    yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+                    if kind != "ply":
+                        break
+            finally:
+                gone.set()  # the analysis stops at its next ply if nobody reads on; its thread frees the slot
+                del worker
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=SECURITY_HEADERS)
 
     async def options(request: Request) -> Response:
         return answer(api.options())
@@ -204,6 +263,7 @@ def build_app(api: App, hosts: set[str], log: TextIO, slots: AnalysisSlots | Non
         Route("/api/undo", json_post(api.take_back), methods=["POST"]),
         Route("/api/analysis", json_post(api.analysis, limited=True), methods=["POST"]),
         Route("/api/upload", upload, methods=["POST"]),
+        Route("/api/upload/stream", upload_stream, methods=["POST"]),
     ]
     async def hung_up(request: Request, error: Exception) -> Response:
         return Response(status_code=204)  # nobody is left to read it

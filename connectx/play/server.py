@@ -26,9 +26,11 @@ session id; the server keeps the ``MAX_SESSIONS`` most recently used ones.
 from __future__ import annotations
 
 import json
+import math
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
@@ -37,8 +39,8 @@ from agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX, AgentSpec
 from agents.board_spec import MAX_SIDE, MIN_SIDE, BoardSpec, BoardSpecError
 from agents.core.position import Position
 from agents.registry import REGISTRY, AgentSpecError
-from connectx.analysis.game_analysis import best_columns, open_columns
-from connectx.analysis.games import game_from_episode
+from connectx.analysis.game_analysis import PlyAnalysis, best_columns, open_columns
+from connectx.analysis.games import Game, game_from_episode
 from connectx.analysis.html_page import render_html
 from connectx.analysis.score_range import ScoreRange, describe
 from connectx.play.column_values import ColumnAnalyst
@@ -53,6 +55,8 @@ SIDE_LIMITS = (MIN_SIDE, MAX_SIDE)
 """Smallest and largest number of rows or columns offered: those of every board (``agents.board_spec``)."""
 ANALYSIS_SECONDS = 3.0
 """Default time for the analysis of one position (all its columns), and per ply of an uploaded game."""
+TIME_CHOICES = (1.0, 3.0, 10.0, 30.0)
+"""The analysis times per position the page offers ("think longer"), besides the server's own default."""
 ACT_TIMEOUT = 2.0
 """Kaggle's actTimeout for the agents' moves."""
 
@@ -165,6 +169,7 @@ class App:
 
     def options(self) -> dict[str, Any]:
         return {"opponents": opponents(), "sides": list(SIDE_LIMITS), "analysis_seconds": self.analysis_seconds,
+                "time_choices": sorted({*TIME_CHOICES, self.analysis_seconds}),
                 "max_upload": MAX_BODY, "defaults": {"opponent": "solver", "rows": 6, "columns": 7, "inarow": 4}}
 
     def new_game(self, data: dict[str, Any]) -> dict[str, Any]:
@@ -216,8 +221,9 @@ class App:
             if session.is_over:
                 raise RequestError("the game is over: there is no move left to analyse")
             moves, position = session.moves, session.position
-        values = self.analyst.values(position.geometry, moves, self.analysis_seconds)
-        return {"ply": len(moves), "mover": "XO"[position.moves % 2], "seconds": self.analysis_seconds,
+        seconds = self.seconds(data.get("seconds"))
+        values = self.analyst.values(position.geometry, moves, seconds)
+        return {"ply": len(moves), "mover": "XO"[position.moves % 2], "seconds": seconds,
                 "values": [value_json(value, position) for value in values],
                 "best": list(best_columns(values)), "open": list(open_columns(values))}
 
@@ -234,27 +240,55 @@ class App:
                 return json.dumps(session.replay_json()).encode(), "application/json", name
             return session.replay_html().encode(), "text/html; charset=utf-8", name
 
-    def upload(self, episode: Any) -> dict[str, Any]:
-        """The analysis of an uploaded Kaggle episode (a decoded ``env.toJSON()``), each ply in ``analysis_seconds``."""
+    def upload(self, episode: Any, seconds: Any = None,
+               on_ply: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+        """The analysis of an uploaded Kaggle episode (a decoded ``env.toJSON()``), each ply within ``seconds``
+        (the server's default when None); ``on_ply`` gets each ply's row as soon as it is settled."""
+        return self.analyze_upload(self.uploaded_game(episode), seconds, on_ply)
+
+    @staticmethod
+    def uploaded_game(episode: Any) -> Game:
+        """The game of an uploaded episode, checked; RequestError (400) saying what is wrong with it."""
         try:
             game = game_from_episode(episode)
         except ValueError as error:
             raise RequestError(f"not a ConnectX episode: {error}") from None
         if not game.moves:
             raise RequestError("the episode has no moves: nothing to analyse")
-        analysis = self.analyst.analyze_game(game, self.analysis_seconds)
+        return game
+
+    def analyze_upload(self, game: Game, seconds: Any = None,
+                       on_ply: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+        """``upload`` for a checked game: its plies as the page's rows, the flagged ones, and the analysis page."""
+        seconds = self.seconds(seconds)
         positions = list(game.positions())
-        plies = []
-        for ply in analysis.plies:
-            position = positions[ply.ply]
-            plies.append({"ply": ply.ply, "mover": "XO"[ply.ply % 2], "column": ply.column + 1,
-                          "before": describe(ply.before, position.geometry, ply.ply),
-                          "after": describe(ply.after, position.geometry, ply.ply),
-                          "best": [column + 1 for column in ply.best_columns],
-                          "open": [column + 1 for column in ply.open_columns],
-                          "flagged": ply.changed_outcome})
+        shape = positions[0].geometry
+
+        def row(ply: PlyAnalysis) -> dict[str, Any]:
+            return {"ply": ply.ply, "mover": "XO"[ply.ply % 2], "column": ply.column + 1,
+                    "before": describe(ply.before, shape, ply.ply), "after": describe(ply.after, shape, ply.ply),
+                    "best": [column + 1 for column in ply.best_columns],
+                    "open": [column + 1 for column in ply.open_columns],
+                    "line": [column + 1 for column in ply.line], "flagged": ply.changed_outcome}
+
+        shown = None if on_ply is None else lambda ply: on_ply(row(ply))
+        analysis = self.analyst.analyze_game(game, seconds, shown)
         return {"moves": game.digits, "rows": game.rows, "columns": game.columns, "inarow": game.inarow,
-                "plies": plies, "flagged": [ply.ply for ply in analysis.flagged], "html": render_html(analysis)}
+                "seconds": seconds, "plies": [row(ply) for ply in analysis.plies],
+                "flagged": [ply.ply for ply in analysis.flagged], "html": render_html(analysis)}
+
+    def seconds(self, requested: Any) -> float:
+        """The analysis time a request asks for (one of ``TIME_CHOICES``), or the server's default for None."""
+        if requested is None:
+            return self.analysis_seconds
+        try:
+            seconds = float(requested)
+        except (TypeError, ValueError):
+            seconds = math.nan
+        if seconds not in TIME_CHOICES and seconds != self.analysis_seconds:
+            choices = ", ".join(f"{choice:g}" for choice in sorted({*TIME_CHOICES, self.analysis_seconds}))
+            raise RequestError(f"seconds {str(requested)[:20]}: choose one of {choices}")
+        return seconds
 
     def close(self) -> None:
         self.analyst.close()

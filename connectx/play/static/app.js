@@ -160,15 +160,15 @@ async function refreshAnalysis() {
     note.hidden = true;
     return;
   }
-  const key = `${game.session}/${game.moves.length}`;
+  const key = `${game.session}/${game.moves.length}/${$("seconds").value}`;
   if (key === analysisFor) return;
   analysisFor = key;
   drawValues(null);
   note.hidden = false;
-  note.textContent = `Analysing (up to ${options.analysis_seconds} s)…`;
+  note.textContent = `Analysing (up to ${$("seconds").value} s)…`;
   try {
-    const answer = await api("/api/analysis", {session: game.session});
-    if (key !== `${game.session}/${game.moves.length}` || !$("analysis-switch").checked) return;
+    const answer = await api("/api/analysis", {session: game.session, seconds: Number($("seconds").value)});
+    if (key !== `${game.session}/${game.moves.length}/${$("seconds").value}` || !$("analysis-switch").checked) return;
     drawValues(answer.values, answer.best);
     const exact = answer.values.filter((v) => v).every((v) => v.exact);
     const open = answer.best.length ? "" : ` No column is proven best yet: ${answer.open.map((c) => c + 1).join(", ")} `
@@ -215,7 +215,7 @@ function newGame(position) {
 }
 
 async function upload(file) {
-  const status = $("upload-status");
+  const status = $("upload-status"), bar = $("upload-progress");
   $("upload-result").hidden = true;
   showError("");
   if (file.size > options.max_upload) {
@@ -223,40 +223,94 @@ async function upload(file) {
               "(a Kaggle ConnectX episode is far smaller)");
     return;
   }
-  status.textContent = `Analysing ${file.name} (up to ${options.analysis_seconds} s a move)…`;
+  const seconds = Number($("seconds").value);
+  status.textContent = `Analysing ${file.name} (up to ${seconds} s a move)…`;
+  $("upload-moves").querySelector("tbody").replaceChildren();
   try {
-    const answer = await api("/api/upload", await file.text());
-    showUpload(answer);
-    status.textContent = `${file.name}: ${answer.columns}x${answer.rows} board, ${answer.inarow} in a row, ` +
-      `${answer.plies.length} moves.`;
+    let total = 1;
+    await streamEvents(`/api/upload/stream?seconds=${seconds}`, await file.text(), (kind, data) => {
+      if (kind === "start") {
+        total = data.plies;
+        bar.max = total;
+        bar.value = 0;
+        bar.hidden = false;
+        $("upload-result").hidden = false;
+        $("upload-page").hidden = true;
+      } else if (kind === "ply") {
+        addUploadRow(data);
+        bar.value += 1;
+        status.textContent = `Analysing ${file.name}: ${bar.value} of ${total} moves (up to ${seconds} s a move)…`;
+      } else if (kind === "done") {
+        showUpload(data);
+        status.textContent = `${file.name}: ${data.columns}x${data.rows} board, ${data.inarow} in a row, ` +
+          `${data.plies.length} moves, analysed at up to ${data.seconds} s a move.`;
+      } else if (kind === "error") {
+        throw new Error(data.error);
+      }
+    });
   } catch (failure) {
     status.textContent = "";
     showError(`${file.name}: ${failure.message}`);
+  } finally {
+    bar.hidden = true;
   }
 }
 
-function showUpload(answer) {
-  const body = $("upload-moves").querySelector("tbody");
-  body.replaceChildren();
-  for (const ply of answer.plies) {
-    const row = document.createElement("tr");
-    row.dataset.ply = ply.ply;
-    if (ply.flagged) row.className = "flagged";
-    const best = ply.best.length ? `best: ${ply.best.join(", ")}` : `no best proven yet; open: ${ply.open.join(", ")}`;
-    const note = ply.flagged ? `changed the outcome; ${best}` : "";
-    for (const text of [ply.ply, `${ply.mover} ${ply.column}`, ply.before, ply.after, note]) {
-      const cell = document.createElement("td");
-      cell.textContent = text;
-      row.appendChild(cell);
-    }
-    body.appendChild(row);
+// POST body to path and hand each server-sent event (its name and decoded JSON data) to onEvent as it arrives.
+async function streamEvents(path, body, onEvent) {
+  let response;
+  try {
+    response = await fetch(path, {method: "POST", headers: {"Content-Type": "application/json"}, body: body});
+  } catch (failure) {
+    throw new Error("the server cannot be reached (is connectx serve still running?)");
   }
+  if (!response.ok) {
+    let data = null;
+    try { data = await response.json(); } catch (failure) { /* not JSON: the status says it */ }
+    throw new Error((data && data.error) || `the server answered ${response.status}`);
+  }
+  const reader = response.body.getReader(), decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const {value, done} = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, {stream: true});
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const event = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const kind = /^event: (.*)$/m.exec(event), data = /^data: (.*)$/m.exec(event);
+      if (kind && data) onEvent(kind[1], JSON.parse(data[1]));
+    }
+  }
+}
+
+// One move of an uploaded game in the table: its values, and for a flagged move the best columns and the punishing line.
+function addUploadRow(ply) {
+  const row = document.createElement("tr");
+  row.dataset.ply = ply.ply;
+  if (ply.flagged) row.className = "flagged";
+  const best = ply.best.length ? `best: ${ply.best.join(", ")}` : `no best proven yet; open: ${ply.open.join(", ")}`;
+  const line = ply.line.length ? `; punished by ${ply.line.join(" ")}` : "";
+  const note = ply.flagged ? `changed the outcome; ${best}${line}` : "";
+  for (const text of [ply.ply, `${ply.mover} ${ply.column}`, ply.before, ply.after, note]) {
+    const cell = document.createElement("td");
+    cell.textContent = text;
+    row.appendChild(cell);
+  }
+  $("upload-moves").querySelector("tbody").appendChild(row);
+}
+
+function showUpload(answer) {
+  $("upload-moves").querySelector("tbody").replaceChildren();
+  for (const ply of answer.plies) addUploadRow(ply);
   const flagged = answer.plies.filter((ply) => ply.flagged);
   $("upload-summary").textContent = flagged.length
     ? `${flagged.length} move${flagged.length === 1 ? "" : "s"} changed the outcome: ` +
       flagged.map((ply) => `ply ${ply.ply} (${ply.mover} ${ply.column})`).join(", ") + "."
     : "No move changed the outcome.";
   $("upload-page").srcdoc = answer.html;
+  $("upload-page").hidden = false;
   $("upload-result").hidden = false;
 }
 
@@ -275,6 +329,13 @@ async function start() {
     option.title = opponent.summary;
     select.appendChild(option);
   }
+  for (const seconds of options.time_choices) {
+    const option = document.createElement("option");
+    option.value = seconds;
+    option.textContent = `${seconds} s`;
+    $("seconds").appendChild(option);
+  }
+  $("seconds").value = options.analysis_seconds;
   for (const id of ["rows", "columns", "inarow"]) {
     $(id).min = id === "inarow" ? 2 : options.sides[0];
     $(id).max = options.sides[1];
@@ -288,6 +349,7 @@ async function start() {
   $("setup").addEventListener("submit", (event) => { event.preventDefault(); newGame(""); });
   $("take-back").addEventListener("click", () => act("/api/undo", {session: game.session}, ""));
   $("analysis-switch").addEventListener("change", () => refreshAnalysis());
+  $("seconds").addEventListener("change", () => refreshAnalysis());
   $("upload").addEventListener("change", (event) => { if (event.target.files.length) upload(event.target.files[0]); });
   document.addEventListener("keydown", (event) => {
     if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT" || !game) return;
