@@ -72,6 +72,7 @@ bench: install
 	$(BIN)/python -m benchmarks.open_board_reductions
 	$(BIN)/python -m benchmarks.evaluation_ranking
 	$(BIN)/python -m benchmarks.solve_speed
+	$(BIN)/python -m benchmarks.page_load
 
 # The long experiments, many hours in all on 2 cores; each is resumable (run it again to continue).
 # Real games on Kaggle's clock: the papers' agents and the solver against their opponents (hours each),
