@@ -20,6 +20,7 @@ from typing import TextIO
 
 from agents.agent_spec import AgentSpec
 from agents.core.kaggle_boundary import mark_of
+from connectx.analysis.game_analysis import best_columns, open_columns
 from connectx.analysis.score_range import ScoreRange, describe
 from connectx.play.column_values import ColumnAnalyst
 from connectx.play.session import HUMAN, GameSession, MoveError, check_run_directory, save_game
@@ -168,15 +169,14 @@ class _Screen:
     def hints(self, values: Sequence[ScoreRange | None], seconds: float) -> None:
         session = self.session
         shape, moves = session.position.geometry, len(session.moves)
-        texts = [describe(value, shape, moves) for value in values]
-        # The best proven: the highest lower bound, among the columns where something is proven at all.
-        best = max((value.lower for value, text in zip(values, texts, strict=True)
-                    if value is not None and text != "unknown"), default=None)
+        best = best_columns(values)
+        marked = best if best else open_columns(values)
+        legend = "* the best proven" if best else "? no column proven best yet: these may be"
         self.say(f"The solver's verdict for {SYMBOLS[mark_of(session.position)]} to move "
-                 f"(each column's value, {seconds:g} s for all; * the best proven):")
-        for column, (value, text) in enumerate(zip(values, texts, strict=True)):
-            mark = "*" if value is not None and value.lower == best and text != "unknown" else " "
-            self.say(f" {mark}{column + 1:>{len(str(shape.columns))}}: {text}")
+                 f"(each column's value, {seconds:g} s for all; {legend}):")
+        for column, value in enumerate(values):
+            mark = ("*" if best else "?") if column in marked else " "
+            self.say(f" {mark}{column + 1:>{len(str(shape.columns))}}: {describe(value, shape, moves)}")
 
 
 def play_in_terminal(agent_spec_text: str | None, human_seat: int, config: BoardConfig, out_dir: Path | None,
