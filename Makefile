@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install install-cluster install-dev test test-quick demo lint docs bench bench-long fuzz clean submission report book
+.PHONY: install install-cluster install-dev test test-quick demo lint docs bench bench-long fuzz clean submission report book opening-scores
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -117,6 +117,13 @@ book: install
 	$(BIN)/python -m connectx.book.generate
 	$(BIN)/python -m connectx.book.exact_scores
 	$(BIN)/python -m connectx.book.make_sample
+
+# Every 7x6 position of ply 5 solved exactly by the C solver, for the analysis's opening (about
+# 2,144 positions, many CPU hours on 2 cores at low priority; resumable: stop it any time and run
+# it again, its checkpoint is committed), then the table of exact scores rebuilt from it.
+opening-scores: install
+	$(BIN)/python -m connectx.book.opening_scores
+	$(BIN)/python -m connectx.book.exact_scores
 
 clean:
 	rm -rf $(VENV) .tools out
