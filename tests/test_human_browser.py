@@ -130,9 +130,10 @@ def test_analysis_values_agree_with_connectx_solve(server: Server, browser: WebD
     wait_for(browser, lambda page: len(stones(page)) == len(digits))
     browser.find_element(By.ID, "analysis-switch").click()
 
-    def all_shown(page: WebDriver) -> list[dict[str, Any]] | None:
+    def all_shown(page: WebDriver) -> list[dict[str, Any]] | None:  # the values stream in; the note says when done
         cells = values(page)
-        return cells if sum(cell["lower"] is not None for cell in cells) == 6 else None
+        done = "Every value is exact." in page.find_element(By.ID, "analysis-note").text
+        return cells if done and sum(cell["lower"] is not None for cell in cells) == 6 else None
 
     shown = wait_for(browser, all_shown)
     assert main(["solve", "--analyze", digits]) == 0
@@ -161,7 +162,7 @@ def test_an_uploaded_episode_shows_the_flagged_move(server: Server, browser: Web
     browser.get(server.url + "?opponent=human")
     wait_for(browser, lambda page: status(page).startswith("Player 1"))
     browser.find_element(By.ID, "upload").send_keys(str(episode))
-    wait_for(browser, lambda page: page.find_element(By.ID, "upload-result").is_displayed())
+    wait_for(browser, lambda page: page.find_element(By.ID, "upload-page").is_displayed())  # the stream is done
     flagged = browser.find_elements(By.CSS_SELECTOR, "#upload-moves tr.flagged")
     assert {int(row.get_attribute("data-ply")) for row in flagged} == expected
     row = browser.find_element(By.CSS_SELECTOR, '#upload-moves tr[data-ply="4"]')

@@ -326,3 +326,22 @@ def test_an_upload_streams_each_ply_as_it_is_settled_then_the_whole_analysis(ser
     status, answer = call(server, "/api/upload/stream", raw=b'{"configuration": {"rows": 6}}')
     assert status == 400 and answer["error"].startswith("not a ConnectX episode")
     still_serving(server)
+
+
+def test_the_column_values_stream_in_an_estimate_first_then_what_the_proofs_show(server: Server) -> None:
+    state = new_game(server, opponent="human", rows=7, columns=8, inarow=4, position="4455")
+    body = json.dumps({"session": state["session"], "seconds": 1}).encode()
+    events = events_of(server, "/api/analysis/stream", body)
+    assert events[-1][0] == "done" and all(kind == "column" for kind, _ in events[:-1])
+    done = events[-1][1]
+    assert done["seconds"] == 1.0 and len(done["values"]) == 8
+    seen: dict[int, list[dict[str, Any]]] = {}
+    for _, data in events[:-1]:
+        seen.setdefault(data["column"], []).append(data["value"])
+    assert sorted(seen) == list(range(8))
+    for column, values in seen.items():
+        assert values[-1] == done["values"][column]  # the last word on each column is the answer's
+        first = values[0]
+        assert first["outcome"] is not None or first["estimate"] is not None  # never a bare "not proven"
+    events = events_of(server, "/api/analysis/stream", json.dumps({"session": state["session"], "seconds": 7}).encode())
+    assert events == [("error", {"error": "seconds 7: choose one of 1, 2, 3, 10, 30"})]  # the stream says what is wrong

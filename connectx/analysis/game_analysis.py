@@ -235,33 +235,47 @@ def position_value(position: Position, moves: str, seconds: float, solver: Solve
 
 
 def column_values(position: Position, moves: str | None, seconds: float, solver: Solver,
-                  cache: SolvedCache, estimates: bool = True) -> tuple[ScoreRange | None, ...]:
-    """Every column's range (None for a full column): wins and full boards at once, then the cache,
-    then the solver within a share of ``seconds`` on what is left.
+                  cache: SolvedCache, estimates: bool = True,
+                  on_value: Callable[[int, ScoreRange], None] | None = None) -> tuple[ScoreRange | None, ...]:
+    """Every column's range (None for a full column): wins and full boards at once, then the cache, then
+    (with ``estimates``) a quick search's estimate of each column left, then the solver within a share of
+    ``seconds`` on those; ``on_value`` hears of each column's value every time it is settled or refined.
 
     ``moves`` is the position as a move string (the C solver's input), None on a board of ten
     columns or more, where no such string exists.
     """
     values: list[ScoreRange | None] = [None] * position.geometry.columns
+
+    def settle(column: int, value: ScoreRange) -> None:
+        values[column] = value
+        if on_value is not None:
+            on_value(column, value)
+
     pending: list[tuple[int, Position, ScoreRange]] = []
     for column in range(position.geometry.columns):
         if not position.can_play(column):
             continue
         if position.is_winning_move(column):
-            values[column] = ScoreRange.exactly(win_score(position.geometry, position.moves))
+            settle(column, ScoreRange.exactly(win_score(position.geometry, position.moves)))
             continue
         child = position.play(column)
         if child.is_full():
-            values[column] = ScoreRange.exactly(0)
+            settle(column, ScoreRange.exactly(0))
             continue
         known = ScoreRange.possible(child)
         cached = cache.get(child)
         if cached is not None:
             known = known.intersect(cached.range)
             if cached.settles(seconds, solver.name):
-                values[column] = known.negated()
+                settle(column, known.negated())
                 continue
         pending.append((column, child, known))
+    guesses: dict[int, tuple[float, int]] = {}
+    if estimates:  # first an estimate of every open column, so that something is shown at once
+        for column, child, known in pending:
+            if known.outcome is None:
+                guesses[column] = estimate(child, ESTIMATE_SECONDS)
+                settle(column, known.negated().estimated(*guesses[column]))
     deadline = time.perf_counter() + seconds  # after the lookups: the first one may load the book's index
     for index, (column, child, known) in enumerate(pending):
         now = time.perf_counter()
@@ -276,10 +290,10 @@ def column_values(position: Position, moves: str | None, seconds: float, solver:
         # Recorded as tried even when the ply's time ran out before it: the same limit would not do
         # better next time, and a repeated analysis must be instant.
         cache.put(child, proven, seconds, solver.name)
-        values[column] = proven.negated()
-    for column, value in enumerate(values):
-        if estimates and value is not None and value.outcome is None:
-            values[column] = value.estimated(*estimate(position.play(column), ESTIMATE_SECONDS))
+        settle(column, proven.negated().estimated(*guesses[column]) if column in guesses else proven.negated())
+    for column, settled in enumerate(values):  # columns the cache left open still get an estimate
+        if estimates and settled is not None and settled.outcome is None and settled.estimate is None:
+            settle(column, settled.estimated(*estimate(position.play(column), ESTIMATE_SECONDS)))
     return tuple(values)
 
 

@@ -37,11 +37,12 @@ class ColumnAnalyst:
         self._solvers: OrderedDict[tuple[int, int, int], Solver] = OrderedDict()
         self._lock = threading.Lock()
 
-    def values(self, shape: Geometry, moves: Sequence[int], seconds: float = DEFAULT_SECONDS) -> tuple[
-            ScoreRange | None, ...]:
+    def values(self, shape: Geometry, moves: Sequence[int], seconds: float = DEFAULT_SECONDS,
+               on_value: Callable[[int, ScoreRange], None] | None = None) -> tuple[ScoreRange | None, ...]:
         """The proven value of playing each column after ``moves`` (0-based), None for a full column.
 
-        The searches of all columns share ``seconds``; ValueError if ``moves`` ended the game.
+        The searches of all columns share ``seconds``; ``on_value`` hears of each column's value as it is
+        settled or refined; ValueError if ``moves`` ended the game.
         """
         position = Position.initial(shape.rows, shape.columns, shape.inarow)
         for column in moves:
@@ -50,7 +51,7 @@ class ColumnAnalyst:
             raise ValueError("the game is over: no column can be played")
         digits = "".join(str(column + 1) for column in moves) if shape.columns <= 9 else None
         with self._lock:
-            return column_values(position, digits, seconds, self._solver(shape), self.cache)
+            return column_values(position, digits, seconds, self._solver(shape), self.cache, on_value=on_value)
 
     def analyze_game(self, game: Game, seconds: float = DEFAULT_SECONDS,
                      on_ply: Callable[[PlyAnalysis], None] | None = None) -> GameAnalysis:

@@ -180,48 +180,64 @@ def build_app(api: App, hosts: set[str], log: TextIO, slots: AnalysisSlots | Non
         return answer(await run_in_threadpool(slots.run, lambda: api.upload(episode, seconds)))
 
     async def upload_stream(request: Request) -> Response:
-        """The upload's analysis as server-sent events: ``ply`` for each ply once settled, then ``done`` with
-        the whole answer (or ``error``). Bad input and a busy server are refused before the stream starts."""
+        """The upload's analysis as server-sent events: ``start``, ``ply`` for each ply once settled, then
+        ``done`` with the whole answer (or ``error``). Bad input and a busy server are refused first."""
         game = api.uploaded_game(parse_json(await read_body(request), "the file"))
         seconds = api.seconds(request.query_params.get("seconds"))
         await run_in_threadpool(slots.acquire)
+        start = {"plies": len(game.moves), "seconds": seconds}
+        return event_stream(lambda send: api.analyze_upload(game, seconds, lambda row: send("ply", row)), start)
+
+    async def analysis_stream(request: Request) -> Response:
+        """The column values as server-sent events: ``column`` each time one is settled or refined (an
+        estimate first, then what the proofs show), then ``done`` with the whole answer (or ``error``)."""
+        body = await read_body(request)
+        data = parse_json(body) if body else {}
+        if not isinstance(data, dict):
+            raise RequestError("the request is not a JSON object")
+        await run_in_threadpool(slots.acquire)
+        return event_stream(lambda send: api.analysis(data, lambda value: send("column", value)))
+
+    def event_stream(work: Callable[[Callable[[str, Any], None]], dict[str, Any]],
+                     start: dict[str, Any] | None = None) -> StreamingResponse:
+        """``work(send)`` in a worker thread (holding an analysis slot, which it frees), its ``send(event, data)``
+        calls as server-sent events, then ``done`` with what it returns, or ``error``; a client that hangs
+        up stops it at its next ``send``."""
         events: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
         loop = asyncio.get_running_loop()
         gone = threading.Event()
 
         def send(kind: str, data: Any) -> None:
-            loop.call_soon_threadsafe(events.put_nowait, (kind, data))
-
-        def on_ply(row: dict[str, Any]) -> None:
             if gone.is_set():
                 raise Hangup
-            send("ply", row)
+            loop.call_soon_threadsafe(events.put_nowait, (kind, data))
 
-        def work() -> None:
+        def run() -> None:
             try:
-                send("done", api.analyze_upload(game, seconds, on_ply))
+                send("done", work(send))
             except Hangup:
                 pass
             except RequestError as error:
-                send("error", {"error": str(error)})
+                loop.call_soon_threadsafe(events.put_nowait, ("error", {"error": str(error)}))
             except Exception as error:  # a bug must cost one request, never the server
                 traceback.print_exception(error, file=log)
-                send("error", {"error": f"the analysis failed ({type(error).__name__}: {error})"})
+                loop.call_soon_threadsafe(events.put_nowait, ("error", {"error": f"the analysis failed "
+                                                                        f"({type(error).__name__}: {error})"}))
             finally:
                 slots.release()
 
         async def stream() -> AsyncIterator[str]:
-            worker = loop.run_in_executor(None, work)
+            loop.run_in_executor(None, run)
             try:
-                yield f"event: start\ndata: {json.dumps({'plies': len(game.moves), 'seconds': seconds})}\n\n"
+                if start is not None:
+                    yield f"event: start\ndata: {json.dumps(start)}\n\n"
                 while True:
                     kind, data = await events.get()
                     yield f"event: {kind}\ndata: {json.dumps(data)}\n\n"
-                    if kind != "ply":
+                    if kind in ("done", "error"):
                         break
             finally:
-                gone.set()  # the analysis stops at its next ply if nobody reads on; its thread frees the slot
-                del worker
+                gone.set()  # the work stops at its next event if nobody reads on; its thread frees the slot
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers=SECURITY_HEADERS)
 
@@ -262,6 +278,7 @@ def build_app(api: App, hosts: set[str], log: TextIO, slots: AnalysisSlots | Non
         Route("/api/move", json_post(api.move), methods=["POST"]),
         Route("/api/undo", json_post(api.take_back), methods=["POST"]),
         Route("/api/analysis", json_post(api.analysis, limited=True), methods=["POST"]),
+        Route("/api/analysis/stream", analysis_stream, methods=["POST"]),
         Route("/api/upload", upload, methods=["POST"]),
         Route("/api/upload/stream", upload_stream, methods=["POST"]),
     ]

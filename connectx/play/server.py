@@ -214,7 +214,9 @@ class App:
                 raise RequestError(str(error)) from None
             return state_json(key, tab.session)
 
-    def analysis(self, data: dict[str, Any]) -> dict[str, Any]:
+    def analysis(self, data: dict[str, Any],
+                 on_value: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+        """Each column's value in the session's position; ``on_value`` hears of each as it is settled or refined."""
         _, tab = self.sessions.get(data.get("session"))
         with tab.lock:
             session = tab.session
@@ -222,7 +224,12 @@ class App:
                 raise RequestError("the game is over: there is no move left to analyse")
             moves, position = session.moves, session.position
         seconds = self.seconds(data.get("seconds"))
-        values = self.analyst.values(position.geometry, moves, seconds)
+
+        def shown(column: int, value: ScoreRange) -> None:
+            if on_value is not None:
+                on_value({"column": column, "value": value_json(value, position)})
+
+        values = self.analyst.values(position.geometry, moves, seconds, shown)
         return {"ply": len(moves), "mover": "XO"[position.moves % 2], "seconds": seconds,
                 "values": [value_json(value, position) for value in values],
                 "best": list(best_columns(values)), "open": list(open_columns(values))}

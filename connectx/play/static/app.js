@@ -107,7 +107,7 @@ function drawValues(values, best) {
       if (value.outcome !== null) cell.classList.add(["loss", "draw", "win"][value.outcome + 1]);
       if (best && best.includes(column)) cell.classList.add("best");
     } else if (values) {
-      cell.textContent = "full";
+      cell.textContent = game.board[column] ? "full" : "…";  // row 0 is the top: a stone there fills the column
     }
     row.appendChild(cell);
   }
@@ -165,16 +165,29 @@ async function refreshAnalysis() {
   analysisFor = key;
   drawValues(null);
   note.hidden = false;
-  note.textContent = `Analysing (up to ${$("seconds").value} s)…`;
+  const seconds = Number($("seconds").value);
+  note.textContent = `Analysing (up to ${seconds} s)…`;
+  const shown = new Array(game.columns).fill(null);
+  const current = () => key === `${game.session}/${game.moves.length}/${$("seconds").value}` &&
+    $("analysis-switch").checked;
   try {
-    const answer = await api("/api/analysis", {session: game.session, seconds: Number($("seconds").value)});
-    if (key !== `${game.session}/${game.moves.length}/${$("seconds").value}` || !$("analysis-switch").checked) return;
-    drawValues(answer.values, answer.best);
-    const exact = answer.values.filter((v) => v).every((v) => v.exact);
-    const open = answer.best.length ? "" : ` No column is proven best yet: ${answer.open.map((c) => c + 1).join(", ")} `
-      + "could still be.";
-    note.textContent = `${answer.mover} to move. ` + (exact ? "Every value is exact."
-      : `Where ${answer.seconds} s were not enough, the best bound proven is shown.`) + open;
+    await streamEvents("/api/analysis/stream", JSON.stringify({session: game.session, seconds: seconds}),
+      (kind, data) => {
+        if (!current()) return;
+        if (kind === "column") {  // an estimate first, then what the proofs show, column by column
+          shown[data.column] = data.value;
+          drawValues(shown, null);
+        } else if (kind === "done") {
+          drawValues(data.values, data.best);
+          const exact = data.values.filter((v) => v).every((v) => v.exact);
+          const open = data.best.length ? "" : ` No column is proven best yet: ${data.open.map((c) => c + 1).join(", ")} `
+            + "could still be.";
+          note.textContent = `${data.mover} to move. ` + (exact ? "Every value is exact."
+            : `Where ${data.seconds} s were not enough, the best bound proven is shown, or an estimate.`) + open;
+        } else if (kind === "error") {
+          throw new Error(data.error);
+        }
+      });
   } catch (failure) {
     analysisFor = "";
     note.hidden = true;
@@ -302,8 +315,11 @@ function addUploadRow(ply) {
 }
 
 function showUpload(answer) {
-  $("upload-moves").querySelector("tbody").replaceChildren();
-  for (const ply of answer.plies) addUploadRow(ply);
+  const body = $("upload-moves").querySelector("tbody");
+  if (body.children.length !== answer.plies.length) {  // the rows streamed in already, unless some were missed
+    body.replaceChildren();
+    for (const ply of answer.plies) addUploadRow(ply);
+  }
   const flagged = answer.plies.filter((ply) => ply.flagged);
   $("upload-summary").textContent = flagged.length
     ? `${flagged.length} move${flagged.length === 1 ? "" : "s"} changed the outcome: ` +
