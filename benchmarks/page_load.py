@@ -89,19 +89,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", type=int, default=8, help="moves each tab plays at most (default 8)")
     parser.add_argument("--seconds", type=float, default=1.0, help="analysis seconds a position (default 1)")
     args = parser.parse_args(argv)
-    server = make_server("127.0.0.1", 0, analysis_seconds=args.seconds, analyst=ColumnAnalyst(SolvedCache(None)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     tally = Tally()
     started = time.perf_counter()
-    try:
-        with ThreadPoolExecutor(args.sessions) as pool:
-            for future in [pool.submit(session, server, args.moves, args.seconds, tally)
-                           for _ in range(args.sessions)]:
-                future.result()
-    finally:
-        server.shutdown()
-        server.server_close()
-        server.app.close()
+    analyst = ColumnAnalyst(SolvedCache(None))
+    with make_server("127.0.0.1", 0, analysis_seconds=args.seconds, analyst=analyst).in_background() as server, \
+            ThreadPoolExecutor(args.sessions) as pool:
+        for future in [pool.submit(session, server, args.moves, args.seconds, tally) for _ in range(args.sessions)]:
+            future.result()
     elapsed = time.perf_counter() - started
     times = sorted(tally.seconds)
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else float("nan")

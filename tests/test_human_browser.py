@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -51,12 +50,9 @@ from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    running = make_server("127.0.0.1", 0, analysis_seconds=2.0, analyst=ColumnAnalyst(SolvedCache(None, None)))
-    threading.Thread(target=running.serve_forever, daemon=True).start()
-    yield running
-    running.shutdown()
-    running.server_close()
-    running.app.close()
+    with make_server("127.0.0.1", 0, analysis_seconds=2.0,
+                     analyst=ColumnAnalyst(SolvedCache(None, None))).in_background() as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

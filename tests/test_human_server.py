@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -30,13 +29,9 @@ from evaluation.engine import BoardConfig, make_environment
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    running = make_server("127.0.0.1", 0, analysis_seconds=2.0, analyst=ColumnAnalyst(SolvedCache(None, None)))
-    thread = threading.Thread(target=running.serve_forever, daemon=True)
-    thread.start()
-    yield running
-    running.shutdown()
-    running.server_close()
-    running.app.close()
+    with make_server("127.0.0.1", 0, analysis_seconds=2.0,
+                     analyst=ColumnAnalyst(SolvedCache(None, None))).in_background() as running:
+        yield running
 
 
 def call(server: Server, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:

@@ -11,7 +11,6 @@ import http.client
 import io
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -31,14 +30,9 @@ def log() -> io.StringIO:
 
 @pytest.fixture(scope="module")
 def server(log: io.StringIO) -> Iterator[Server]:
-    running = make_server("127.0.0.1", 0, analysis_seconds=3.0, analyst=ColumnAnalyst(SolvedCache(None, None)),
-                          log=log)
-    thread = threading.Thread(target=running.serve_forever, daemon=True)
-    thread.start()
-    yield running
-    running.shutdown()
-    running.server_close()
-    running.app.close()
+    with make_server("127.0.0.1", 0, analysis_seconds=3.0, analyst=ColumnAnalyst(SolvedCache(None, None)),
+                     log=log).in_background() as running:
+        yield running
 
 
 def request(server: Server, method: str, path: str, body: bytes | None = None,

@@ -46,15 +46,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 @lru_cache(maxsize=1)
-def _worker_solver(table_log2: int) -> NativeSolver:
-    """One solver per worker process, so its transposition table stays warm between tasks."""
+def worker_solver(table_log2: int) -> NativeSolver:
+    """One solver per worker process, so its transposition table stays warm between the positions it solves."""
     return NativeSolver(table_log2)
 
 
 def _solve(job: tuple[Task, int]) -> Solved:
     task, table_log2 = job
     started = time.perf_counter()
-    result = _worker_solver(table_log2).best_move(task.moves, task.floor)
+    result = worker_solver(table_log2).best_move(task.moves, task.floor)
     return Solved(task.moves, result.score, result.column, result.nodes, round(time.perf_counter() - started, 4))
 
 

@@ -17,15 +17,15 @@ import multiprocessing
 import os
 import sys
 import time
-from functools import lru_cache
 from pathlib import Path
 
 from tqdm import tqdm
 
 from agents.core.position import Position
 from connectx.analysis.exact_scores import canonical_key
-from connectx.analysis.native import NativeSolver, build_library
+from connectx.analysis.native import build_library
 from connectx.book.checkpoint import Checkpoint, read_solved
+from connectx.book.generate import worker_solver
 from connectx.book.strategy import Solved
 
 BOOK_DIRECTORY = Path(__file__).resolve().parent
@@ -61,16 +61,10 @@ def positions_of_ply(ply: int) -> dict[int, str]:
     return level
 
 
-@lru_cache(maxsize=1)
-def _worker_solver(table_log2: int) -> NativeSolver:
-    """One solver per worker process, so its transposition table stays warm between positions."""
-    return NativeSolver(table_log2)
-
-
 def _solve(job: tuple[str, int]) -> Solved:
     moves, table_log2 = job
     started = time.perf_counter()
-    result = _worker_solver(table_log2).solve(moves)
+    result = worker_solver(table_log2).solve(moves)
     return Solved(moves, result.score, -1, result.nodes, round(time.perf_counter() - started, 4))
 
 

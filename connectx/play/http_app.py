@@ -24,7 +24,8 @@ import socket
 import sys
 import threading
 import traceback
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from http import HTTPStatus
 from importlib.resources import files
 from typing import Any, TextIO
@@ -335,6 +336,18 @@ class Server:
 
     def server_close(self) -> None:
         self.socket.close()
+
+    @contextmanager
+    def in_background(self) -> Iterator[Server]:
+        """Serve from a thread of this process while the ``with`` block runs, then stop and release everything
+        (tests, benchmarks, screenshots)."""
+        threading.Thread(target=self.serve_forever, name="connectx-serve", daemon=True).start()
+        try:
+            yield self
+        finally:
+            self.shutdown()
+            self.server_close()
+            self.app.close()
 
 
 def make_server(host: str = "127.0.0.1", port: int = 0, analysis_seconds: float = ANALYSIS_SECONDS,

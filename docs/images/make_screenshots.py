@@ -16,7 +16,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -147,24 +146,21 @@ def screenshot_upload(driver: webdriver.Chrome, url: str) -> None:
     wait = WebDriverWait(driver, 600, poll_frequency=0.5)
     wait.until(lambda page: page.find_element(By.ID, "status").text.startswith("Player 1"))
     driver.find_element(By.ID, "upload").send_keys(str(episode))
-    wait.until(lambda page: page.find_element(By.ID, "upload-result").is_displayed())
+    wait.until(lambda page: page.find_element(By.ID, "upload-page").is_displayed())
     time.sleep(1)
     driver.find_element(By.ID, "upload-section").screenshot(str(IMAGES / "page-upload.png"))
 
 
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
-    server = make_server("127.0.0.1", 0, analysis_seconds=2.0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     driver = browser()
-    try:
-        screenshot_terminal(driver)
-        screenshot_page(driver, server.url)
-        screenshot_upload(driver, server.url)
-    finally:
-        driver.quit()
-        server.shutdown()
-        server.app.close()
+    with make_server("127.0.0.1", 0, analysis_seconds=2.0).in_background() as server:
+        try:
+            screenshot_terminal(driver)
+            screenshot_page(driver, server.url)
+            screenshot_upload(driver, server.url)
+        finally:
+            driver.quit()
     for name in ("terminal-game.png", "page-analysis.png", "page-upload.png"):
         print(f"wrote {IMAGES / name}")
 
