@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install install-cluster install-dev test test-quick demo lint docs bench bench-long fuzz clean submission report book opening-scores
+.PHONY: install install-cluster install-dev test test-quick demo lint docs bench bench-long fuzz clean submission report book opening-scores statistics-reference
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -124,6 +124,13 @@ book: install
 opening-scores: install
 	$(BIN)/python -m connectx.book.opening_scores
 	$(BIN)/python -m connectx.book.exact_scores
+
+# The reference values the statistics are tested against (tests/reference/statistics_reference.json),
+# computed by SciPy and statsmodels in an environment of their own: the project's keeps SciPy out.
+statistics-reference: install
+	$(UV) venv --quiet --allow-existing --python $(PYTHON) .tools/reference
+	$(UV) pip install --quiet --python .tools/reference/bin/python scipy==1.17.1 statsmodels==0.15.0
+	.tools/reference/bin/python tests/reference/make_statistics_reference.py
 
 clean:
 	rm -rf $(VENV) .tools out
