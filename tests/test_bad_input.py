@@ -257,7 +257,7 @@ def test_a_refused_command_leaves_the_directory_free_for_the_corrected_one(tmp_p
     ({"rows": 13, "columns": 7, "inarow": 4}, "rows 13: choose a whole number from 1 to 12"),
 ])
 def test_the_page_refuses_the_boards_the_commands_refuse(board: dict[str, int], message: str) -> None:
-    from connectx.play.server import App, RequestError
+    from connectx.play.api import App, RequestError
 
     app = App()
     with pytest.raises(RequestError) as caught:

@@ -21,9 +21,9 @@ from agents.search.exact_search import analyze
 from connectx.analysis.games import game_from_episode
 from connectx.analysis.score_range import describe
 from connectx.analysis.solved_cache import SolvedCache
+from connectx.play.api import MAX_BODY
 from connectx.play.column_values import ColumnAnalyst
 from connectx.play.http_app import Server, make_server
-from connectx.play.server import MAX_BODY
 from evaluation.engine import BoardConfig, make_environment
 
 

@@ -40,7 +40,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from connectx.play.server import ANALYSIS_SECONDS, MAX_BODY, App, RequestError
+from connectx.play.api import ANALYSIS_SECONDS, MAX_BODY, App, RequestError
 from evaluation.output_paths import InputError
 
 ANALYSIS_SLOTS = 2

@@ -3,17 +3,19 @@
 The page (``static/``: one HTML, one script, one style sheet, nothing fetched from elsewhere)
 talks to a small JSON API:
 
-========================  ===================================================================
-``GET  /api/options``     the opponents (the registry's agents, kaggle's built-ins, a person)
-                          and the board limits
-``POST /api/new``         ``{opponent, rows, columns, inarow, first, position}``: a new game
-``POST /api/move``        ``{session, column, ply}``: the person's move (0-based) and the reply
-``POST /api/undo``        ``{session}``: take back the person's last move and the reply to it
-``POST /api/analysis``    ``{session}``: each column's proven value in the current position
-``GET  /api/replay``      ``?session=ID&format=json|html``: the Kaggle replay, as a download
-``POST /api/upload``      a Kaggle episode JSON: its analysis, ply by ply, moves that changed
-                          the outcome flagged
-========================  ===================================================================
+==============================  ======================================================================
+``GET  /api/options``           the opponents (the registry's agents, kaggle's built-ins, a person),
+                                the board limits and the analysis times offered
+``POST /api/new``               ``{opponent, rows, columns, inarow, first, position}``: a new game
+``POST /api/move``              ``{session, column, ply}``: the person's move (0-based) and the reply
+``POST /api/undo``              ``{session}``: take back the person's last move and the reply to it
+``POST /api/analysis``          ``{session, seconds}``: each column's value in the current position
+``POST /api/analysis/stream``   the same as server-sent events, each column as it is settled
+``GET  /api/replay``            ``?session=ID&format=json|html``: the Kaggle replay, as a download
+``POST /api/upload``            ``?seconds=S`` and a Kaggle episode JSON: its analysis, ply by ply, the
+                                moves that changed the outcome flagged with the line that punishes them
+``POST /api/upload/stream``     the same as server-sent events, each ply as it is settled
+==============================  ======================================================================
 
 Every answer is JSON but the page, its files and the replays. Input is checked before anything
 happens: an opponent that is not on the list (an agent file, a parameter, a path), a board out
