@@ -19,6 +19,12 @@ Evaluation = Callable[[int, int, int, int], float]
 """``evaluate(current, mask, moves, threats) -> value`` for the side to move (see ``evaluator``)."""
 
 
+def threat_unit(shape: Geometry) -> float:
+    """What one threat more than the opponent's is worth (a threat on the player's own row parity counts two):
+    small enough that no balance of threats on ``shape`` reaches 1."""
+    return 1.0 / (4 * shape.cells + 1)
+
+
 def evaluator(shape: Geometry) -> Evaluation:
     """The horizon evaluation for ``shape``, with its row masks computed once.
 
@@ -30,7 +36,7 @@ def evaluator(shape: Geometry) -> Evaluation:
         for bottom in shape.bottom_bits:
             first_player_rows |= bottom << row
     second_player_rows = shape.board_mask ^ first_player_rows
-    scale = 1.0 / (4 * shape.cells + 1)
+    scale = threat_unit(shape)
 
     def evaluate(current: int, mask: int, moves: int, threats: int) -> float:
         own_rows, their_rows = (first_player_rows, second_player_rows) if moves % 2 == 0 else \

@@ -11,9 +11,12 @@ from dataclasses import dataclass, field
 
 from agents.core.position import Geometry, Position
 from agents.core.scores import win_score
+from agents.heuristics.horizon_evaluation import threat_unit
 
-LEANING = 0.25
-"""How far from 0 a search's estimate must be to read as a likely win or loss rather than balanced."""
+LEANING_THREATS = 2
+"""The balance of threats (the horizon evaluation's unit) a search's estimate must show to read as a likely
+win or loss rather than balanced: one threat on the player's own row parity, which tends to decide the
+fill-up game."""
 
 
 def _sign(value: int) -> int:
@@ -121,7 +124,8 @@ def describe(value: ScoreRange | None, shape: Geometry, moves: int, compact: boo
         return "<=draw" if compact else "draw or loss"
     if value.estimate is None:
         return "open" if compact else "not proven yet"
-    leaning = "win" if value.estimate >= LEANING else "loss" if value.estimate <= -LEANING else "even"
+    leaning_from = LEANING_THREATS * threat_unit(shape)
+    leaning = "win" if value.estimate >= leaning_from else "loss" if value.estimate <= -leaning_from else "even"
     if compact:
         return f"~{leaning} d{value.depth}"
     return f"{'balanced' if leaning == 'even' else 'likely ' + leaning}, estimate at depth {value.depth}"

@@ -132,7 +132,7 @@ def screenshot_page(driver: webdriver.Chrome, url: str) -> None:
         wait.until(lambda page, before=stones: len(page.find_elements(
             By.CSS_SELECTOR, "#board .cell.x, #board .cell.o")) == before + 2)
     driver.find_element(By.ID, "analysis-switch").click()
-    wait.until(lambda page: page.find_elements(By.CSS_SELECTOR, "#values .value[data-lower]"))
+    wait.until(lambda page: " to move." in page.find_element(By.ID, "analysis-note").text)  # the values streamed in
     time.sleep(0.5)
     driver.find_element(By.TAG_NAME, "html").screenshot(str(IMAGES / "page-analysis.png"))
 

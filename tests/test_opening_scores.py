@@ -1,0 +1,36 @@
+"""The analysis's table of exact opening scores: every 7x6 position up to ply 4 is answered exactly, at once.
+
+The table ships with the package (``connectx/analysis/data/exact_scores_7x6.npz``), built from the
+committed checkpoint of ``connectx.book.opening_scores`` (every position of ply 5) and the book's.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from agents.core.position import Position
+from connectx.analysis.exact_scores import ExactScores
+from connectx.analysis.game_analysis import column_values
+from connectx.analysis.python_solver import PythonSolver
+from connectx.analysis.solved_cache import SolvedCache
+from connectx.book.opening_scores import positions_of_ply
+
+DEEPEST_EXACT_PLY = 4
+"""Every position up to this ply has every column's exact value in the table."""
+
+
+def test_every_position_up_to_ply_4_has_every_columns_exact_value_at_once() -> None:
+    cache = SolvedCache(None, "shipped")
+    solver = PythonSolver(max_nodes=0)  # the table alone must answer: no search gets a single node
+    assert ExactScores.shipped().board == (6, 7, 4)  # the table loads here, outside the timing
+    slowest, positions = 0.0, 0
+    for ply in range(DEEPEST_EXACT_PLY + 1):
+        for moves in positions_of_ply(ply).values():
+            started = time.perf_counter()
+            values = column_values(Position.from_moves(moves), moves, math.inf, solver, cache, estimates=False)
+            slowest = max(slowest, time.perf_counter() - started)
+            assert all(value is None or value.exact for value in values), moves
+            positions += 1
+    assert positions == 1 + 4 + 25 + 121 + 568  # every position up to ply 4, mirror images folded
+    assert solver.calls == 0 and slowest < 1.0
