@@ -1,9 +1,29 @@
-"""Suite-wide settings: every test's per-user cache (compiled solver, solved positions) lives in a temporary folder."""
+"""Suite-wide settings (every test's per-user cache lives in a temporary folder) and fixtures shared by modules."""
 
 from __future__ import annotations
 
 import os
+import subprocess
 import tempfile
+from collections.abc import Callable
+
+import pytest
 
 # Set at import, before collection: some skip conditions build the C solver while tests are collected.
 os.environ.setdefault("CONNECTX_CACHE_DIR", tempfile.mkdtemp(prefix="connectx-test-cache-"))
+
+
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def run_main(capsys: pytest.CaptureFixture[str]) -> Callable[[Callable[[list[str]], int]], Run]:
+    """``run_main(main)(*arguments)``: a script's ``main`` in this process, its exit status and what it printed
+    as a finished command's."""
+    def runner(main: Callable[[list[str]], int]) -> Run:
+        def run(*arguments: str) -> subprocess.CompletedProcess[str]:
+            status = main(list(arguments))
+            printed = capsys.readouterr()
+            return subprocess.CompletedProcess(arguments, status, printed.out, printed.err)
+        return run
+    return runner

@@ -15,13 +15,9 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 @pytest.fixture
-def run_benchmark(capsys: pytest.CaptureFixture[str]) -> Run:
-    """``main`` in this process: its exit status and what it printed, as a finished command's."""
-    def run(*arguments: str) -> subprocess.CompletedProcess[str]:
-        status = main(list(arguments))
-        printed = capsys.readouterr()
-        return subprocess.CompletedProcess(arguments, status, printed.out, printed.err)
-    return run
+def run_benchmark(run_main: Callable[[Callable[[list[str]], int]], Run]) -> Run:
+    """The benchmark's ``main`` in this process (see ``conftest.run_main``)."""
+    return run_main(main)
 
 
 def test_resuming_a_cell_played_by_other_agents_code_is_refused_and_nothing_is_written(run_benchmark: Run,
