@@ -31,6 +31,7 @@ from typing import Any
 from agents.agent_spec import AgentSpec
 from agents.registry import AgentSpecError
 from evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, derived_seed, make_environment, seat_agent
+from evaluation.provenance import Provenance
 
 DECISIVE = "line"
 DRAW = "draw"
@@ -104,7 +105,9 @@ class GameRecord:
     included; ``durations[seat]`` the seconds each of that seat's agent calls took; ``cpu_seconds``
     the CPU time of the game's process (0 when not recorded, as in records written before it was);
     ``load_average`` the machine's 1-minute load average when the game started and when it ended
-    (None when not recorded), so a report can say how busy the machine was while the game was played.
+    (None when not recorded), so a report can say how busy the machine was while the game was played;
+    ``provenance`` the code digest, CPU model and games at once of the run that played it (None in
+    records written before it was kept).
     ``search_stats[seat]`` holds, call by call like ``durations[seat]``, the statistics the agent reported for that move
     (``stats`` reads one as a dict); it is ``NO_STATS`` when no agent reported any, as in records
     written before it existed.
@@ -126,6 +129,7 @@ class GameRecord:
     cpu_seconds: float = 0.0
     search_stats: tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]] = NO_STATS
     load_average: tuple[float, float] | None = None
+    provenance: Provenance | None = field(default=None, compare=False)
     replay: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
@@ -158,6 +162,8 @@ class GameRecord:
         }
         if self.load_average is not None:
             data["load_average"] = [round(value, 2) for value in self.load_average]
+        if self.provenance is not None:
+            data["provenance"] = self.provenance.to_json()
         if self.search_stats != NO_STATS:
             data["search_stats"] = [[dict(move) for move in seat] for seat in self.search_stats]
         return data
@@ -167,6 +173,7 @@ class GameRecord:
         durations = data.get("durations", [[], []])
         stats = data.get("search_stats") or [[], []]
         load = data.get("load_average")
+        provenance = data.get("provenance")
         return cls(
             index=int(data["index"]), agents=(data["agents"][0], data["agents"][1]),
             config=BoardConfig(**data["config"]), seed=int(data["seed"]),
@@ -177,6 +184,7 @@ class GameRecord:
             cpu_seconds=float(data.get("cpu_seconds", 0.0)),
             search_stats=seat_stats([move_stats(move) for move in stats[0]], [move_stats(move) for move in stats[1]]),
             load_average=None if load is None else (float(load[0]), float(load[1])),
+            provenance=None if provenance is None else Provenance.from_json(provenance),
         )
 
 

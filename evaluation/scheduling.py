@@ -13,10 +13,12 @@ import os
 import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from dataclasses import replace
 from typing import Any
 
 from evaluation.engine import kaggle_environments
 from evaluation.game import GameRecord, GameSpec
+from evaluation.provenance import run_provenance
 
 GameFunction = Callable[[GameSpec], GameRecord]
 """What an executor runs for each game: ``game.play_isolated`` (with its watchdog) by default."""
@@ -82,9 +84,11 @@ def play_schedule(specs: Sequence[GameSpec], game_function: GameFunction, on_rec
     games already running finish and are passed on too. Only a couple of games per worker are
     queued ahead, so a stop takes effect quickly. On any exception (Ctrl-C included) the games
     in flight are abandoned and the exception propagates. Returns whether ``on_record`` stopped it.
+    Each record gets the run's provenance (``provenance.run_provenance``), taken before the first game.
     """
     own = executor is None
     pool = worker_pool(jobs) if executor is None else executor
+    provenance = run_provenance(jobs or default_jobs())
     ahead = max(2, 2 * (jobs or default_jobs()))
     pending = list(specs)
     running: set[Future[GameRecord]] = set()
@@ -95,7 +99,7 @@ def play_schedule(specs: Sequence[GameSpec], game_function: GameFunction, on_rec
                 running.add(pool.submit(game_function, pending.pop(0)))
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
-                if on_record(future.result()):
+                if on_record(replace(future.result(), provenance=provenance)):
                     stopped = True
             if stopped:
                 pending.clear()
