@@ -129,7 +129,7 @@ opening-scores: install
 # computed by SciPy and statsmodels in an environment of their own: the project's keeps SciPy out.
 statistics-reference: install
 	$(UV) venv --quiet --allow-existing --python $(PYTHON) .tools/reference
-	$(UV) pip install --quiet --python .tools/reference/bin/python scipy==1.17.1 statsmodels==0.15.0
+	$(UV) pip install --quiet --no-config --python .tools/reference/bin/python scipy==1.17.1 statsmodels==0.15.0
 	.tools/reference/bin/python tests/reference/make_statistics_reference.py
 
 clean:

@@ -351,7 +351,8 @@ class Rating:
 
 
 def fit_ratings(results: Mapping[tuple[str, str], tuple[float, int]], anchor: str,
-                anchor_elo: float = 0.0, z: float = Z95, iterations: int = 100) -> list[Rating]:
+                anchor_elo: float = 0.0, z: float = Z95, iterations: int = 100,
+                profile: bool = False) -> list[Rating]:
     """A joint maximum-likelihood Elo fit of every player (Bradley-Terry, draws as half points).
 
     ``results[(a, b)] = (points of a, games)`` for each pairing (either order; both are summed).
@@ -360,7 +361,9 @@ def fit_ratings(results: Mapping[tuple[str, str], tuple[float, int]], anchor: st
     won or lost every game has no finite maximum; then, as BayesElo's prior does, one virtual draw
     is added to every pairing, which keeps all ratings finite and shrinks them a little. When some
     player is tied to the anchor by no chain of games the fit is not identified: every rating stays
-    at the anchor's, with an unbounded interval. Sorted strongest first.
+    at the anchor's, with an unbounded interval. With ``profile`` the intervals are the profile-likelihood
+    ones instead (``_profile_interval``): asymmetric where the likelihood is, as it is for a player
+    who lost or won nearly every game, where the Wald interval's symmetry misleads. Sorted strongest first.
     """
     players = sorted({name for pair in results for name in pair} | {anchor})
     if anchor not in {name for pair in results for name in pair}:
@@ -383,15 +386,7 @@ def fit_ratings(results: Mapping[tuple[str, str], tuple[float, int]], anchor: st
     np.fill_diagonal(points, 0.0)  # a player's games against itself say nothing about its rating
     np.fill_diagonal(games, 0.0)
     free = [i for i, name in enumerate(players) if name != anchor]
-    ratings = np.zeros(len(players))
-    for _ in range(iterations):
-        gradient, hessian = _log_likelihood_derivatives(ratings, points, games, free)
-        if np.linalg.matrix_rank(hessian) < len(free):
-            break  # some player is not tied to the anchor by any chain of games
-        step = np.linalg.solve(hessian, gradient)
-        ratings[free] -= np.clip(step, -400.0, 400.0)
-        if np.max(np.abs(step), initial=0.0) < 1e-9:
-            break
+    ratings = _maximise(np.zeros(len(players)), points, games, free, iterations)
     _, hessian = _log_likelihood_derivatives(ratings, points, games, free)
     covariance = np.linalg.inv(-hessian) if np.linalg.matrix_rank(hessian) == len(free) else None
     fitted = []
@@ -403,8 +398,64 @@ def fit_ratings(results: Mapping[tuple[str, str], tuple[float, int]], anchor: st
         variance = covariance[k, k] if covariance is not None else math.nan
         spread = z * math.sqrt(variance) if variance > 0 else math.inf
         elo = float(ratings[i]) + anchor_elo
-        fitted.append(Rating(name, elo, elo - spread, elo + spread, played_games[i]))
+        low, high = elo - spread, elo + spread
+        if profile and math.isfinite(spread):
+            low, high = (anchor_elo + _profile_interval(ratings, points, games, free, i, spread, z * z, side)
+                         for side in (-1.0, 1.0))
+        fitted.append(Rating(name, elo, low, high, played_games[i]))
     return sorted(fitted, key=lambda rating: -rating.elo)
+
+
+def _maximise(ratings: np.ndarray, points: np.ndarray, games: np.ndarray, free: list[int],
+              iterations: int = 100) -> np.ndarray:
+    """The Bradley-Terry maximum in the ``free`` ratings by Newton's method, the others held where they are."""
+    ratings = ratings.copy()
+    for _ in range(iterations):
+        gradient, hessian = _log_likelihood_derivatives(ratings, points, games, free)
+        if np.linalg.matrix_rank(hessian) < len(free):
+            break  # some player is not tied to the anchor by any chain of games
+        step = np.linalg.solve(hessian, gradient)
+        ratings[free] -= np.clip(step, -400.0, 400.0)
+        if np.max(np.abs(step), initial=0.0) < 1e-9:
+            break
+    return ratings
+
+
+def _log_likelihood(ratings: np.ndarray, points: np.ndarray) -> float:
+    """The Bradley-Terry log-likelihood: every ordered pair's points times the log of its expected score."""
+    expected = 1 / (1 + 10 ** (-(ratings[:, None] - ratings[None, :]) / 400))
+    met = points > 0
+    return float((points[met] * np.log(expected[met])).sum())
+
+
+def _profile_interval(best: np.ndarray, points: np.ndarray, games: np.ndarray, free: list[int], player: int,
+                      spread: float, critical: float, side: float) -> float:
+    """Where, on ``side`` (-1 below, +1 above) of the maximum, player's profile likelihood ratio reaches ``critical``.
+
+    The profile at a rating v holds the player at v and maximises over everyone else;
+    2 (l_max - l_profile(v)) <= critical (3.84 for 95%) is the interval. The Wald ``spread`` sets the first
+    bracket, widened until it holds the crossing; bisection then narrows it to a hundredth of a point.
+    """
+    others = [i for i in free if i != player]
+    top = _log_likelihood(best, points)
+    start = best.copy()
+
+    def excess(offset: float) -> float:
+        trial = start.copy()
+        trial[player] = best[player] + side * offset
+        fitted = _maximise(trial, points, games, others)
+        start[:] = fitted  # the next profile starts from this one's optimum
+        return 2 * (top - _log_likelihood(fitted, points)) - critical
+
+    low, high = 0.0, spread
+    while excess(high) < 0:
+        low, high = high, 2 * high
+        if high > 1e5:
+            return float(best[player] + side * math.inf)
+    while high - low > 0.01:
+        middle = (low + high) / 2
+        low, high = (middle, high) if excess(middle) < 0 else (low, middle)
+    return float(best[player] + side * (low + high) / 2)
 
 
 def _log_likelihood_derivatives(ratings: np.ndarray, points: np.ndarray, games: np.ndarray,
@@ -444,6 +495,95 @@ def cochran_armitage(successes: Sequence[float], totals: Sequence[float], scores
     if variance <= 0:
         return math.nan
     return float((x - n * p) @ centred) / math.sqrt(variance)
+
+
+@dataclass(frozen=True)
+class Trend:
+    """One stratum's linear trend of a proportion over scores: the rise per unit score and its standard error."""
+
+    slope: float
+    error: float
+    statistic: float
+    """The Cochran-Armitage numerator sum (x_i - n_i p)(s_i - mean s), whose null variance is ``variance``."""
+    variance: float
+
+
+def trend(successes: Sequence[float], totals: Sequence[float], scores: Sequence[float]) -> Trend:
+    """The least-squares slope of the proportions ``successes / totals`` on ``scores`` (weights ``totals``).
+
+    Its standard error is the unrestricted one, sum n_i (s_i - mean s)^2 p_i (1 - p_i) / S^2 with
+    S = sum n_i (s_i - mean s)^2, so that it measures how precisely the slope is known whatever it is;
+    ``statistic`` and ``variance`` are those of the Cochran-Armitage test of no trend, S times the
+    slope and p (1 - p) S (``cochran_armitage`` is their ratio to the root).
+    """
+    x, n, s = (np.asarray(values, dtype=float) for values in (successes, totals, scores))
+    total = n.sum()
+    if total <= 0:
+        return Trend(math.nan, math.nan, 0.0, 0.0)
+    p = x.sum() / total
+    centred = s - (n @ s) / total
+    spread = float(n @ centred ** 2)
+    if spread <= 0:
+        return Trend(math.nan, math.nan, 0.0, 0.0)
+    rates = np.divide(x, n, out=np.zeros_like(x), where=n > 0)
+    statistic = float((x - n * p) @ centred)
+    error = math.sqrt(float((n * rates * (1 - rates)) @ centred ** 2)) / spread
+    return Trend(statistic / spread, error, statistic, p * (1 - p) * spread)
+
+
+def stratified_trend_z(strata: Sequence[Trend]) -> float:
+    """The stratified Cochran-Armitage statistic: the strata's numerators summed over the root of their summed
+    null variances (the Mantel extension test), so a trend is judged within strata, never between them."""
+    variance = sum(t.variance for t in strata)
+    return math.nan if variance <= 0 else sum(t.statistic for t in strata) / math.sqrt(variance)
+
+
+def heterogeneity(slopes: Sequence[float], errors: Sequence[float]) -> tuple[float, int, float]:
+    """Cochran's Q of the ``slopes`` (each with its standard error) about their inverse-variance mean, its
+    degrees of freedom and its chi-square p-value: small when the strata's trends differ. Strata whose
+    error is 0 or undefined (every game alike) are left out."""
+    kept = [(b, e) for b, e in zip(slopes, errors, strict=True) if e > 0 and not math.isnan(b)]
+    if len(kept) < 2:
+        return math.nan, 0, 1.0
+    weights = [1 / (e * e) for _, e in kept]
+    mean = sum(w * b for w, (b, _) in zip(weights, kept, strict=True)) / sum(weights)
+    q = sum(w * (b - mean) ** 2 for w, (b, _) in zip(weights, kept, strict=True))
+    return q, len(kept) - 1, chi_square_p_value(q, len(kept) - 1)
+
+
+def chi_square_p_value(statistic: float, df: float) -> float:
+    """P(X >= ``statistic``) for a chi-square X with ``df`` degrees of freedom: the regularized upper incomplete
+    gamma Q(df / 2, statistic / 2), by its series below a + 1 and its continued fraction above (Numerical
+    Recipes 6.2)."""
+    if math.isnan(statistic):
+        return 1.0
+    if statistic <= 0:
+        return 1.0
+    a, x = df / 2, statistic / 2
+    front = math.exp(a * math.log(x) - x - math.lgamma(a))
+    if x < a + 1:
+        term = total = 1 / a
+        for k in range(1, 1000):
+            term *= x / (a + k)
+            total += term
+            if abs(term) < abs(total) * 1e-16:
+                break
+        return max(0.0, 1.0 - front * total)
+    tiny = 1e-300
+    b = x + 1 - a
+    c, d = 1 / tiny, 1 / b
+    result = d
+    for k in range(1, 1000):
+        numerator = -k * (k - a)
+        b += 2
+        d = numerator * d + b
+        d = 1 / (d if abs(d) > tiny else tiny)
+        c = b + numerator / c
+        c = c if abs(c) > tiny else tiny
+        result *= d * c
+        if abs(d * c - 1) < 1e-16:
+            break
+    return front * result
 
 
 def trend_power(totals: Sequence[float], scores: Sequence[float], alternative: Sequence[float],
@@ -646,20 +786,33 @@ def difference_interval(a: Interval, b: Interval) -> Interval:
 class ClusteredScore:
     """A mean score over games that are not all independent, and how many independent games it is worth.
 
-    ``clusters`` counts the groups of games tied together (a colour-swapped pair, identical games, a
-    shared opening); ``effective`` is the number of independent games whose binomial variance equals
-    the clustered variance of the mean (``clustered_score``), never more than ``games``.
+    ``clusters`` counts the groups of games the design ties together (the two games of a colour-swapped
+    pair share their opening; cells played from the same openings share them pair by pair); games
+    with independent seeds and no shared opening are clusters of one. ``effective`` is the number of
+    independent games whose binomial variance equals the clustered variance of the mean
+    (``clustered_score``), never more than ``games``. ``distinct`` counts the games that differ move
+    for move: deterministic agents repeat whole games, which are still independent draws of a seeded
+    schedule, so it is reported, not used.
     """
 
     value: float
     games: int
     clusters: int
     effective: float
-    duplicates: int
+    distinct: int
 
     def interval(self, z: float = Z95) -> Interval:
         """Wilson's interval of the score with the effective number of games in place of the games."""
         return wilson_bounds(self.value, self.effective, z)
+
+    @property
+    def few_clusters(self) -> bool:
+        """Whether the clustered variance rests on fewer than ``ENOUGH_CLUSTERS`` clusters of several games."""
+        return self.clusters < min(self.games, ENOUGH_CLUSTERS)
+
+
+ENOUGH_CLUSTERS = 30
+"""Below about 30 clusters a sandwich variance is unreliable even after the small-sample correction."""
 
 
 def wilson_bounds(value: float, games: float, z: float = Z95) -> Interval:
@@ -672,26 +825,25 @@ def wilson_bounds(value: float, games: float, z: float = Z95) -> Interval:
     return Interval(value, max(0.0, centre - spread), min(1.0, centre + spread))
 
 
-def clustered_score(outcomes: Sequence[float], groups: Sequence[Sequence[int]], duplicates: int = 0,
-                    strata: Sequence[int] | None = None) -> ClusteredScore:
+def clustered_score(outcomes: Sequence[float], groups: Sequence[Sequence[int]], strata: Sequence[int] | None = None,
+                    distinct: int | None = None) -> ClusteredScore:
     """The mean of ``outcomes`` (1 win, 0.5 draw, 0 loss) with the games of each of ``groups`` (indices into
-    ``outcomes``, together covering every game once) as one cluster.
+    ``outcomes``, together covering every game once) as one cluster of the design.
 
     ``strata[g]`` names the cell game g was played in when several cells are pooled (default: one
     cell). Cells can differ in rate, so each game's residual is taken about its own cell's mean, not
-    the grand mean: the variance of the pooled mean is then the sum of the cells' clustered variances
-    (a cluster may span cells, as the games of one shared opening do), and differences between the
-    cells, which are fixed by the design, do not count as noise. The clustered (sandwich) variance is
-    V = sum_c (sum_{g in c} (y_g - mean_{cell of g}))^2 / n^2; with colour-swapped pairs as clusters it
-    is the variance of the pentanomial mean pair score, and identical games merged into a cluster count
-    once. The effective number of games is mean (1 - mean) / V, the games for which Wilson's interval
-    has that variance, at most n. When V is 0 it is n if some cell's games differ (every cluster split
-    evenly), else the number of clusters (every cell's games scored alike: nothing to estimate V from).
+    the grand mean: differences between the cells, fixed by the design, do not count as noise, and a
+    cluster may span cells (the games of one shared opening). The clustered (sandwich) variance with
+    the small-sample correction of CR1, V = G / (G - 1) sum_c (sum_{g in c} (y_g - mean_{cell of g}))^2 / n^2
+    over G clusters, gives the effective number of games mean (1 - mean) / V, at most n. With
+    clusters of one game (independent games) it is n: the binomial variance. When every cell's games
+    scored alike there is nothing to estimate the clusters' correlation from, and each cluster counts
+    as one game. ``distinct`` (default n) is carried through for the report.
     """
     y = np.asarray(outcomes, dtype=float)
     n = len(y)
     if n == 0:
-        return ClusteredScore(math.nan, 0, 0, 0.0, duplicates)
+        return ClusteredScore(math.nan, 0, 0, 0.0, 0)
     mean = float(y.mean())
     cells = np.zeros(n, dtype=int) if strata is None else np.asarray(strata, dtype=int)
     residuals = y.copy()
@@ -700,15 +852,17 @@ def clustered_score(outcomes: Sequence[float], groups: Sequence[Sequence[int]], 
         members = cells == cell
         residuals[members] -= y[members].mean()
         varied = varied or bool(np.any(y[members] != y[members][0]))
-    clustered = sum(float(residuals[list(group)].sum()) ** 2 for group in groups) / (n * n)
+    clusters = len(groups)
     binomial = mean * (1 - mean)
-    if binomial <= 0 or (clustered <= 0 and not varied):
-        effective = float(len(groups))
-    elif clustered <= 0:
+    if clusters == n:
         effective = float(n)
+    elif binomial <= 0 or not varied:
+        effective = float(clusters)
     else:
-        effective = min(float(n), binomial / clustered)
-    return ClusteredScore(mean, n, len(groups), effective, duplicates)
+        clustered = sum(float(residuals[list(group)].sum()) ** 2 for group in groups) / (n * n)
+        clustered *= clusters / (clusters - 1) if clusters > 1 else math.inf
+        effective = float(n) if clustered <= 0 else min(float(n), binomial / clustered)
+    return ClusteredScore(mean, n, clusters, effective, n if distinct is None else distinct)
 
 
 def connected_players(results: Mapping[tuple[str, str], tuple[float, int]]) -> list[set[str]]:
@@ -730,6 +884,39 @@ def connected_players(results: Mapping[tuple[str, str], tuple[float, int]]) -> l
         if points < games:
             beats[b].add(a)
     return sorted(_strongly_connected(beats), key=lambda group: (-len(group), sorted(group)))
+
+
+MIN_DECISIVE_POINTS = 10.0
+"""The points a player must both win and lose within a rated group before a joint fit places it: fewer, and
+its rating rests on a handful of games that went the other way (a 99-1 record), wherever the schedule put it."""
+
+
+def rankable_players(results: Mapping[tuple[str, str], tuple[float, int]], anchor: str,
+                     minimum: float = MIN_DECISIVE_POINTS) -> set[str]:
+    """The group of players a joint fit can place: strongly connected (``connected_players``), each having won
+    and lost at least ``minimum`` points (a draw is half a point each way) against the others of the group.
+
+    Dropping a player changes the others' counts, so this repeats until nothing changes. Where the
+    players split into several groups, the one holding ``anchor`` is preferred, else the largest;
+    empty when no two players qualify.
+    """
+    def chosen(pairs: Mapping[tuple[str, str], tuple[float, int]]) -> set[str]:
+        groups = [g for g in connected_players(pairs) if len(g) > 1]
+        return next((g for g in groups if anchor in g), groups[0] if groups else set())
+
+    group = chosen(results)
+    while group:
+        won = dict.fromkeys(group, 0.0)
+        lost = dict.fromkeys(group, 0.0)
+        for (a, b), (points, games) in results.items():
+            if a in group and b in group and a != b:
+                won[a], lost[a] = won[a] + points, lost[a] + games - points
+                won[b], lost[b] = won[b] + games - points, lost[b] + points
+        kept = {name for name in group if min(won[name], lost[name]) >= minimum}
+        if kept == group:
+            return group
+        group = chosen({pair: value for pair, value in results.items() if pair[0] in kept and pair[1] in kept})
+    return set()
 
 
 def _strongly_connected(edges: Mapping[str, set[str]]) -> list[set[str]]:

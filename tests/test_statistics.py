@@ -396,19 +396,23 @@ def test_the_stated_powers_match_simulation() -> None:
     assert st.correlation_power(0.3, 84, 0.05) == pytest.approx(0.79, abs=0.01)
 
 
-def test_clustered_scores_count_pairs_that_agree_once_and_repeats_not_at_all() -> None:
+def test_clustered_scores_count_agreeing_pairs_once_with_the_small_sample_correction() -> None:
     outcomes = [1.0, 1.0, 0.0, 0.0] * 10  # 20 pairs, each won or lost twice
     pairs = [[i, i + 1] for i in range(0, 40, 2)]
     agreeing = st.clustered_score(outcomes, pairs)
-    assert agreeing.value == 0.5 and agreeing.effective == pytest.approx(20)  # a pair says what one game says
+    # A pair says what one game says: 20 clusters, and CR1's G / (G - 1) = 20 / 19 leaves 19 effective games.
+    assert agreeing.value == 0.5 and agreeing.clusters == 20 and agreeing.effective == pytest.approx(19)
+    assert agreeing.few_clusters  # 20 clusters of two games: fewer than 30
     split = st.clustered_score([1.0, 0.0] * 20, pairs)
     assert split.effective == 40  # pairs split 1-1 have no pair variance: never more than the games
-    independent = st.clustered_score(outcomes, [[i] for i in range(40)])
-    assert independent.effective == pytest.approx(40)
+    independent = st.clustered_score(outcomes, [[i] for i in range(40)], distinct=7)
+    # Independent games are binomial whatever their moves: n, no correction, and the distinct games carried.
+    assert independent.effective == 40 and independent.distinct == 7 and not independent.few_clusters
     assert independent.interval() == st.wilson_interval(20, 0, 20)
-    perfect = st.clustered_score([1.0] * 40, pairs, duplicates=3)
-    assert perfect.effective == 20 and perfect.duplicates == 3 and perfect.interval().low == pytest.approx(
-        20 / (20 + st.Z95 ** 2))
+    perfect = st.clustered_score([1.0] * 40, pairs)
+    # Every game won: nothing measures how alike a pair's games are, so each pair counts once.
+    assert perfect.effective == 20 and perfect.interval().low == pytest.approx(20 / (20 + st.Z95 ** 2))
+    assert st.clustered_score([1.0] * 40, [[i] for i in range(40)]).effective == 40
 
 
 def test_pooled_cells_are_clustered_about_their_own_means() -> None:
@@ -419,11 +423,10 @@ def test_pooled_cells_are_clustered_about_their_own_means() -> None:
     pairs = [[i, i + 1] for i in range(0, 80, 2)]
     pooled = st.clustered_score(first + second, pairs, strata=[0] * 40 + [1] * 40)
     grand = st.clustered_score(first + second, pairs)
-    assert grand.effective == pytest.approx(0.25 * 80 ** 2 / 40)  # 40 pairs at one point each
-    # The variance of the pooled mean is the sum of the cells' clustered variances, each weighted (1/2)^2.
-    cells = [st.clustered_score(cell, pairs[:20]) for cell in (first, second)]
-    variance = sum(0.25 * c.value * (1 - c.value) / c.effective for c in cells)
-    assert pooled.effective == pytest.approx(0.25 / variance) == pytest.approx(0.25 * 80 ** 2 / 33.6)
+    correction = 40 / 39  # CR1 over 40 clusters
+    assert grand.effective == pytest.approx(0.25 * 80 ** 2 / (40 * correction))  # 40 pairs at one point each
+    # A won pair's residuals sum to 0.6 and a lost one's to -1.4: 14 * 0.36 + 6 * 1.96 = 16.8 a cell, 33.6 in all.
+    assert pooled.effective == pytest.approx(0.25 * 80 ** 2 / (33.6 * correction))
     assert pooled.effective > grand.effective
     # Each cell scored alike within itself (all won, all lost): nothing to estimate from but the clusters.
     assert st.clustered_score([1.0] * 4 + [0.0] * 4, pairs[:4], strata=[0] * 4 + [1] * 4).effective == 4
@@ -437,3 +440,39 @@ def test_only_strongly_connected_players_can_be_rated() -> None:
     assert groups[0] == {"a", "b", "c"} and {"d"} in groups and {"e"} in groups
     # A draw ties two players both ways.
     assert st.connected_players({("x", "y"): (0.5, 1)}) == [{"x", "y"}]
+
+
+def test_only_players_with_enough_points_won_and_lost_are_rankable() -> None:
+    results = {("a", "b"): (30.0, 60), ("b", "c"): (20.0, 40), ("c", "a"): (10.0, 20),  # a, b, c trade points
+               ("d", "a"): (1.0, 100),                                                  # d took 1 point of 100
+               ("e", "d"): (6.0, 10)}                                                   # e met only d
+    # d won 5 points in all, too few to be placed; e, with 10 games, neither.
+    assert st.rankable_players(results, "a") == {"a", "b", "c"}
+    assert st.rankable_players(results, "a", minimum=1.0) == {"a", "b", "c", "d", "e"}
+    # Nobody trades enough: nothing to rank (not a group of one).
+    assert st.rankable_players({("x", "y"): (3.0, 6)}, "x") == set()
+
+
+def test_a_trend_is_tested_within_strata_and_its_strata_compared() -> None:
+    successes, totals, scores = [30.0, 25.0, 12.0], [50.0, 60.0, 40.0], [0.0, 1.0, 3.0]
+    one = st.trend(successes, totals, scores)
+    assert st.stratified_trend_z([one]) == pytest.approx(st.cochran_armitage(successes, totals, scores))
+    # Two strata alike: the numerators and variances add, so z grows by the square root of two.
+    assert st.stratified_trend_z([one, one]) == pytest.approx(math.sqrt(2) * st.stratified_trend_z([one]))
+    # The slope's unrestricted error: sum n (s - mean s)^2 p (1 - p) over S^2, by hand.
+    mean = sum(n * s for n, s in zip(totals, scores, strict=True)) / sum(totals)
+    spread = sum(n * (s - mean) ** 2 for n, s in zip(totals, scores, strict=True))
+    rates = [x / n for x, n in zip(successes, totals, strict=True)]
+    error = math.sqrt(sum(n * (s - mean) ** 2 * p * (1 - p) for n, s, p in zip(totals, scores, rates, strict=True)))
+    assert one.error == pytest.approx(error / spread)
+    # A rising and a falling stratum: the pooled statistic cancels, Cochran's Q sees them differ.
+    falling = st.trend(successes, totals, [-s for s in scores])
+    assert st.stratified_trend_z([one, falling]) == pytest.approx(0.0, abs=1e-12)
+    q, df, p = st.heterogeneity([one.slope, falling.slope], [one.error, falling.error])
+    weights = [1 / one.error ** 2, 1 / falling.error ** 2]
+    centre = (weights[0] * one.slope + weights[1] * falling.slope) / sum(weights)
+    assert q == pytest.approx(weights[0] * (one.slope - centre) ** 2 + weights[1] * (falling.slope - centre) ** 2)
+    assert df == 1 and p == pytest.approx(st.chi_square_p_value(q, 1)) and p < 0.001
+    assert st.heterogeneity([one.slope, one.slope], [one.error, one.error]) == (0.0, 1, 1.0)
+    # A stratum whose games all went one way has no error: left out of Q, which then has nothing to compare.
+    assert st.heterogeneity([one.slope, 0.0], [one.error, 0.0])[1] == 0

@@ -80,3 +80,31 @@ def test_joint_rating_fit_is_statsmodels_binomial_glm() -> None:
     assert (fitted[ratings["anchor"]].elo, fitted[ratings["anchor"]].low) == (0.0, 0.0)
     for name, (elo, low, high) in ratings["fit"].items():
         assert (fitted[name].elo, fitted[name].low, fitted[name].high) == pytest.approx((elo, low, high), rel=1e-6)
+
+
+def test_profile_likelihood_intervals_are_scipys_refitted_likelihood_ratio_intervals() -> None:
+    ratings = REFERENCE["ratings"]
+    results = {(a, b): (points, played) for a, b, points, played in ratings["results"]}
+    fitted = {rating.name: rating for rating in st.fit_ratings(results, ratings["anchor"], profile=True)}
+    wald = {rating.name: rating for rating in st.fit_ratings(results, ratings["anchor"])}
+    for name, (elo, low, high) in ratings["profile"].items():
+        # SciPy's BFGS and brentq and our bisection each stop within a hundredth of an Elo point or so.
+        assert (fitted[name].elo, fitted[name].low, fitted[name].high) == pytest.approx((elo, low, high), abs=0.05)
+        assert fitted[name].elo == wald[name].elo
+    # random, 3.5 of 100 against negamax, has a lopsided likelihood: its profile interval is not symmetric.
+    random = fitted["random"]
+    assert random.elo - random.low > random.high - random.elo + 20
+
+
+@pytest.mark.parametrize("statistic, df, p", REFERENCE["chi_square"])
+def test_chi_square_p_value_is_scipys(statistic: float, df: float, p: float) -> None:
+    assert st.chi_square_p_value(statistic, df) == pytest.approx(p, rel=1e-9, abs=1e-300)
+
+
+@pytest.mark.parametrize("successes, totals, scores, slope", REFERENCE["slopes"])
+def test_trend_slope_is_statsmodels_weighted_least_squares(successes: list[float], totals: list[float],
+                                                           scores: list[float], slope: float) -> None:
+    trend = st.trend(successes, totals, scores)
+    assert trend.slope == pytest.approx(slope, **CLOSE)
+    # Its numerator and null variance are the Cochran-Armitage test's, checked above against statsmodels.
+    assert trend.statistic / trend.variance ** 0.5 == pytest.approx(st.cochran_armitage(successes, totals, scores))

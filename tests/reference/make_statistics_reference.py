@@ -17,7 +17,7 @@ import numpy as np
 import scipy
 import statsmodels
 import statsmodels.api as sm
-from scipy import stats
+from scipy import optimize, stats
 from statsmodels.stats.contingency_tables import Table
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
@@ -36,6 +36,12 @@ TRENDS = [  # successes, totals, scores
 SAMPLES = [[0.1, 0.4, 0.35, 0.8, 0.55], [1.0, 2.0, 2.5, 2.2, 3.1, 4.0, 3.3, 5.1], [-1.0, 0.5, 0.2, 0.9]]
 PAIRS = [([1, 2, 3, 4, 5, 6], [2.1, 3.9, 6.2, 8.1, 9.7, 12.5]), ([1, 2, 3, 4, 5, 6, 7], [7, 3, 6, 2, 5, 1, 4]),
          ([0.5, 1.5, 2.0, 3.5, 4.0, 6.0, 7.0, 9.0, 10.0], [3, 1, 4, 1, 5, 9, 2, 6, 5])]
+CHI_SQUARE = [(3.841458820694124, 1.0), (5.991, 2.0), (0.5, 3.0), (30.0, 10.0), (100.0, 4.0), (12.3, 7.5),
+              (0.01, 1.0), (215.3, 5.0)]
+SLOPES = [  # successes, totals, scores: a weighted least-squares slope of the rates
+    ([30, 25, 12], [50, 60, 40], [0.0, 1.0, 3.0]),
+    ([121, 20, 15, 43], [250, 250, 250, 250], [-1.0, -2.0, -2.398, -3.0]),
+]
 RATINGS = {  # (a, b): (points of a, games); anchor "negamax"
     ("minimax", "negamax"): (383.5, 400), ("mcts", "negamax"): (98.0, 100), ("minimax", "mcts"): (30.0, 100),
     ("random", "negamax"): (3.5, 100), ("random", "mcts"): (1.0, 50),
@@ -63,6 +69,39 @@ def bradley_terry(results: dict[tuple[str, str], tuple[float, int]], anchor: str
                    (fit.params[i] + z * fit.bse[i]) * scale] for i, name in enumerate(players)}
 
 
+def profile_intervals(results: dict[tuple[str, str], tuple[float, int]], anchor: str) -> dict[str, list[float]]:
+    """Each player's 95% profile-likelihood interval (Elo): every rating whose likelihood ratio against the
+    maximum, the other ratings refitted by SciPy's BFGS, stays within the chi-square(1) 95% quantile."""
+    players = sorted({name for pair in results for name in pair} - {anchor})
+    scale = 400 / math.log(10)
+
+    def negative_log_likelihood(ratings: np.ndarray) -> float:
+        value = {anchor: 0.0} | dict(zip(players, ratings, strict=True))
+        total = 0.0
+        for (a, b), (points, played) in results.items():
+            p = 1 / (1 + math.exp(-(value[a] - value[b]) / scale))
+            total -= points * math.log(p) + (played - points) * math.log(1 - p)
+        return total
+
+    best = optimize.minimize(negative_log_likelihood, np.zeros(len(players)), method="BFGS", options={"gtol": 1e-10})
+    critical = stats.chi2.ppf(0.95, 1)
+    intervals = {}
+    for i, name in enumerate(players):
+        def excess(v: float, i: int = i) -> float:
+            others = [j for j in range(len(players)) if j != i]
+
+            def fixed(rest: np.ndarray) -> float:
+                ratings = np.empty(len(players))
+                ratings[i], ratings[others] = v, rest
+                return negative_log_likelihood(ratings)
+            fit = optimize.minimize(fixed, best.x[others], method="BFGS", options={"gtol": 1e-10})
+            return 2 * (fit.fun - best.fun) - critical
+        centre = best.x[i]
+        intervals[name] = [centre, optimize.brentq(excess, centre - 2000, centre, xtol=1e-6),
+                           optimize.brentq(excess, centre, centre + 2000, xtol=1e-6)]
+    return intervals
+
+
 def main() -> None:
     reference = {
         "versions": {"scipy": scipy.__version__, "statsmodels": statsmodels.__version__},
@@ -82,7 +121,12 @@ def main() -> None:
         "correlation": [[xs, ys, stats.pearsonr(xs, ys).statistic,
                          *stats.pearsonr(xs, ys).confidence_interval(0.95)] for xs, ys in PAIRS],
         "ratings": {"results": [[a, b, points, played] for (a, b), (points, played) in RATINGS.items()],
-                    "anchor": "negamax", "fit": bradley_terry(RATINGS, "negamax")},
+                    "anchor": "negamax", "fit": bradley_terry(RATINGS, "negamax"),
+                    "profile": profile_intervals(RATINGS, "negamax")},
+        "chi_square": [[x, df, stats.chi2.sf(x, df)] for x, df in CHI_SQUARE],
+        "slopes": [[successes, totals, scores, sm.WLS(np.divide(successes, totals), sm.add_constant(np.array(scores)),
+                                                      weights=totals).fit().params[1]]
+                   for successes, totals, scores in SLOPES],
     }
     for successes, totals, scores in TRENDS:
         table = np.array([successes, [n - x for x, n in zip(successes, totals, strict=True)]], dtype=float)
