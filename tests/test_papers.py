@@ -40,13 +40,14 @@ from evaluation import engine, statistics
 from evaluation.engine import BoardConfig
 from evaluation.game import NO_STATS, GameRecord, GameSpec, MoveStats, play_game
 from evaluation.match import run_match
+from evaluation.provenance import cpu_model
 from evaluation.results_store import ResultsStore, RunDirectoryError
 from evaluation.scheduling import InlineExecutor
 from evaluation.statistics import Z95, correlation_interval, mean_interval, t_p_value
 
 FIGURES = ("sheoran-fig3.png", "sheoran-fig4.png", "sheoran-fig5.png", "sheoran-speed-nodes.png", "kang-table6.png",
            "kang-table7.png", "kang-table8.png", "kang-table9.png",
-           "kang-fig12-13-nodes.png", "kang-fig12-13-time.png", "solver.png", "elo.png")
+           "kang-fig12-13-nodes.png", "kang-fig12-13-time.png", "solver.png")
 
 
 def strength(spec: str) -> float:
@@ -190,28 +191,42 @@ def spread(wins: int, games: int) -> list[float]:
     return [0.0 if i % 2 == 0 and i // 2 < losses else 1.0 for i in range(games)]
 
 
-def test_a_claimed_rate_is_tested_against_the_papers_number_with_the_power_to_reject_it() -> None:
+def roles(verdict) -> dict[str, float]:
+    """Each hypothesis's role and its p-value before Holm's correction."""
+    return {h.role: h.p_value for h in verdict.hypotheses}
+
+
+def test_a_claimed_rate_agrees_within_its_margin_and_is_contradicted_beyond_it() -> None:
     claim = Claim("wins 93.75%", "win_rate", (("s", "a"),), 0.9375)
-    # 376 of 400 (94%): the score test keeps 93.75%, and 400 games had the power to reject a rate 5 points away.
+    # 376 of 400 (94%): well inside 88.75-98.75%, shown by TOST: z = (0.94 - 0.8875) / sqrt(0.8875 * 0.1125 / 400).
     kept = judge(claim, series_result((claim,), {"a": spread(376, 400)}))
-    assert kept.status == "agrees" and kept.p_value > 0.5 and kept.power >= 0.8
-    # 360 of 400 (90%) rejects it: z = (0.90 - 0.9375) / sqrt(0.9375 * 0.0625 / 400) = -3.10, p = 0.0019.
-    rejected = judge(claim, series_result((claim,), {"a": spread(360, 400)}))
-    assert rejected.status == "contradicted" and rejected.p_value == pytest.approx(0.0019, abs=1e-4)
-    # 20 of 20 keeps it too, but 20 games could not have rejected 88.75%: not settled (at n = 100 it could).
+    z = (0.94 - 0.8875) / math.sqrt(0.8875 * 0.1125 / 400)
+    assert kept.status == "agrees" and roles(kept)["for"] == pytest.approx(statistics.upper_p_value(z))
+    assert kept.power >= 0.8 and kept.reason == "within the margin"
+    # 340 of 400 (85%) lies beyond the margin's lower edge: z = (0.8875 - 0.85) / sqrt(0.8875 * 0.1125 / 400) = 2.38.
+    beyond = judge(claim, series_result((claim,), {"a": spread(340, 400)}))
+    assert beyond.status == "contradicted" and roles(beyond)["against"] == pytest.approx(0.0087, abs=3e-4)
+    # 360 of 400 (90%) rejects the paper's exact number but not the margin: not settled, no longer contradicted.
+    assert judge(claim, series_result((claim,), {"a": spread(360, 400)})).status == "not settled"
+    # 20 of 20 cannot show a 5-point margin: not settled.
     few = judge(claim, series_result((claim,), {"a": [1.0] * 20}))
     assert few.status == "not settled" and few.power < 0.5
     lost = judge(claim, experiment_result(claim, 20, {"a": None, "b": None}))
     assert lost.status == "contradicted" and lost.games == 20
 
 
-def test_a_claim_of_every_game_falls_to_one_counterexample_and_agrees_only_with_enough_games() -> None:
+def test_a_claim_of_every_game_is_read_as_a_rate_of_at_least_99_percent() -> None:
     claim = Claim("wins every game", "win_rate", (("s", "a"),), 1.0, effect=0.01)
-    perfect = judge(claim, series_result((claim,), {"a": [1.0] * 400}))
-    # All games won: the 200 pairs are the effective games, and 1 - 0.99^200 = 0.866 is the power.
-    assert perfect.status == "agrees" and perfect.power == pytest.approx(1 - 0.99 ** 200)
-    assert judge(claim, series_result((claim,), {"a": [1.0] * 100})).status == "not settled"
-    assert judge(claim, series_result((claim,), {"a": [1.0] * 399 + [0.5]})).status == "contradicted"
+    perfect = judge(claim, series_result((claim,), {"a": [1.0] * 1000}))
+    # 1000 of 1000: z = 0.01 / sqrt(0.99 * 0.01 / 1000) = 3.18 above the margin's edge: agrees.
+    assert perfect.status == "agrees" and roles(perfect)["for"] == pytest.approx(
+        statistics.upper_p_value(0.01 / math.sqrt(0.99 * 0.01 / 1000)))
+    # 3 of 400 not won: no placeholder p-value for a counterexample; 99.25% is consistent with 99%: not settled.
+    three = judge(claim, series_result((claim,), {"a": [0.0] * 3 + [1.0] * 397}))
+    assert three.status == "not settled" and "3 of 400 games not won" in three.ours
+    assert roles(three)["against"] > 0.5
+    # 380 of 400 (95%) is clearly below 99%: contradicted.
+    assert judge(claim, series_result((claim,), {"a": spread(380, 400)})).status == "contradicted"
 
 
 def test_a_direction_agrees_when_significant_and_is_contradicted_when_reversed_or_flat_with_power() -> None:
@@ -245,15 +260,20 @@ def test_a_rise_is_a_trend_over_the_whole_series_and_finds_the_fig4_trend() -> N
     outcomes = {f"{b} ms": spread(wins, 100) for b, wins in zip(budgets, FIG4_NEGAMAX_WINS, strict=True)}
     claim = Claim("rises", "rises", tuple(("s", x) for x in outcomes), scores=tuple(math.log10(b) for b in budgets))
     verdict = judge(claim, series_result((claim,), outcomes))
-    # Cochran-Armitage over log T_max: z = 3.77, two-sided p = 0.00016 (the report's 0.0002).
-    assert verdict.status == "agrees" and verdict.p_value == pytest.approx(0.000162, rel=0.01)
+    # Cochran-Armitage over log T_max, pooled over the seats: z = 3.77, two-sided p = 0.00016 (the report's 0.0002).
+    # Stratified by seat (spread puts every loss on the first agent's first-mover games) it is sharper still.
+    pooled_z = statistics.cochran_armitage([float(w) for w in FIG4_NEGAMAX_WINS], [100.0] * 6,
+                                           [math.log10(b) for b in budgets])
+    assert statistics.normal_p_value(pooled_z) == pytest.approx(0.000162, rel=0.01)
+    assert verdict.status == "agrees" and verdict.p_value < 0.000162
+    assert "moving first" in verdict.ours and "moving second" in verdict.ours and "Cochran's Q" not in verdict.ours
     # The series reversed is significant the other way: contradicted.
     reversed_claim = dataclasses.replace(claim, scores=tuple(-s for s in claim.scores))
     assert judge(reversed_claim, series_result((reversed_claim,), outcomes)).status == "contradicted"
-    # Flat at 50% over 400 games per point: power 0.90 to see a 10-point rise, contradicted; 10 per point: not settled.
-    flat = judge(claim, series_result((claim,), {x: [1.0, 0.0] * 200 for x in outcomes}))
-    assert flat.status == "contradicted" and flat.power > 0.8
-    thin = judge(claim, series_result((claim,), {x: [1.0, 0.0] * 5 for x in outcomes}))
+    # Flat at 50% over 400 games per point: a rise of 10 points is ruled out, contradicted; 10 per point: not settled.
+    flat = judge(claim, series_result((claim,), {x: [1.0, 1.0, 0.0, 0.0] * 100 for x in outcomes}))
+    assert flat.status == "contradicted" and roles(flat)["size"] < 0.001 and "ruled out" in flat.reason
+    thin = judge(claim, series_result((claim,), {x: [1.0, 1.0, 0.0, 0.0] * 3 for x in outcomes}))
     assert thin.status == "not settled"
 
 
@@ -264,15 +284,14 @@ def test_a_rise_over_a_baseline_compares_the_two_groups() -> None:
     assert judge(rises, experiment_result(rises, 2, {"a": "kaggle:random", "b": "negamax"})).status == "not settled"
 
 
-def test_repeated_games_are_counted_and_shrink_the_effective_games() -> None:
+def test_repeated_games_are_counted_but_independent_games_stay_independent() -> None:
     claim = Claim("a wins", "above_half", (("s", "a"),))
     outcomes = {"a": [1.0, 1.0, 0.0, 0.0] * 15}  # pairs won twice, then lost twice: 30 pairs
     distinct = judge(claim, series_result((claim,), outcomes))
     repeated = judge(claim, series_result((claim,), outcomes, repeat=True))
-    # Every game repeats one of four move sequences: 56 repeats, and all 60 games fall into two clusters.
-    assert repeated.duplicates == 56 and "56 repeating another move for move" in repeated.ours
-    assert "worth 2 independent ones" in repeated.ours and distinct.duplicates == 0
-    assert "worth 30 independent ones" in distinct.ours  # each pair agrees with itself: the pairs count
+    # Every game repeats one of four move sequences, but each has its own seed: 60 independent draws either way.
+    assert "60 games (4 distinct), independent" in repeated.ours and "60 games (60 distinct)" in distinct.ours
+    assert repeated.p_value == distinct.p_value
 
 
 def test_every_claim_of_a_report_is_corrected_for_the_others_by_holm() -> None:
@@ -282,9 +301,12 @@ def test_every_claim_of_a_report_is_corrected_for_the_others_by_holm() -> None:
     together = judge_all([(claim, result) for claim in claims])
     # b scores 56.5% of 200: z = 1.84, p = 0.066 alone; Holm doubles a's p, and b's adjusted p is its own.
     assert alone[0].status == "agrees" and alone[1].p_value == pytest.approx(0.066, abs=0.002)
-    assert together[0].adjusted == pytest.approx(2 * min(v.p_value for v in alone))
-    assert together[1].adjusted == pytest.approx(max(together[0].adjusted, together[1].p_value))
-    assert together[0].level == pytest.approx(0.025) and together[1].level == pytest.approx(0.05)
+    # Four hypotheses in the family: each claim's "no effect" and "a score of 60% or more".
+    p_values = [h.p_value for verdict in together for h in verdict.hypotheses]
+    adjusted = [p for verdict in together for p in verdict.adjusted]
+    assert len(p_values) == 4 and adjusted == pytest.approx(statistics.holm(p_values))
+    assert together[0].adjusted[0] == pytest.approx(4 * min(p_values))
+    assert together[0].level == pytest.approx(0.05 / 4) and together[1].level == pytest.approx(0.05 / 3)
 
 
 def test_mean_and_correlation_intervals() -> None:
@@ -379,7 +401,15 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     assert f"{total} games" in text and "machine: test" in text and "quick profile, a smoke run" in text
     assert f"this invocation played {total} of them" in text
     assert f"- the games took {total * 9.0 / 3600:.1f} h of game time in all" in text
-    assert "| rank | agent | Elo |" in text and "`solver:time_budget=0.25`" in text
+    # Every game recorded what played it, and the conditions table says so.
+    assert re.search(rf"\| code [0-9a-f]{{12}} on {re.escape(cpu_model())}, \d+ at once \(\d+\) \|", text)
+    # The 79% claim gets its sensitivity table, the trend claims their strata by seat.
+    assert "| T_max range | 0% moving first |" in text and "| 10 ms to 100 ms | " in text
+    assert "by series and seat" in text and "| depth 1, moving first | " in text
+    # Table 8's all-features H1 and Table 9's depth-4 H1 are one agent under two names: the report says so.
+    assert "Table 8 H1 vs H2 at F1+F2+F3+F4 and Table 9 H1 vs H2 at depth 4: " in text
+    # A smoke run's handful of games per agent places nobody: the Elo section says so rather than guess.
+    assert "won and lost 10 points against each other: nothing to rate" in text and "`solver:time_budget=0.25`" in text
     assert any(line.startswith("| depth 4 | ") and " | 4 | " in line for line in text.splitlines())  # depth reached
     negamax_rows = [line for line in text.splitlines() if line.startswith("| vs kaggle:negamax |")]
     assert len(negamax_rows) == 4 + 3 and all(line.count("[") == 2 for line in negamax_rows)  # Fig. 3 and Fig. 4
@@ -387,8 +417,9 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     # every game went the deeper side's way, so its 18 games of unequal depths are worth the 3 openings: the
     # claim that says so points the right way but cannot be settled.
     table6 = next(line for line in text.splitlines() if "the deeper H1 tends" in line and line.startswith("|"))
-    assert "scored 0.0% [" in table6 and "18 games, worth 3 independent ones" in table6, table6
-    assert table6.endswith("**not settled** |"), table6
+    assert "the shallower H1 (the first agent of each pair of depths) scored 0.0% [" in table6, table6
+    assert "18 games (18 distinct) from 3 shared openings, worth 3 independent ones (fewer than 30" in table6, table6
+    assert table6.endswith("**not settled** (no hypothesis rejected) |"), table6
     # Table 6 in the paper's orientation: columns are the first mover's depth, rows the second mover's, so
     # the row of a second mover at depth 1 ends with the first mover at depth 4, who (deeper) won every game.
     assert "| second \\ first | depth 1 | depth 2 | depth 4 |" in text
@@ -402,21 +433,29 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     assert without_clock(rewritten) == without_clock(text) and "this invocation played none" in rewritten
 
 
-def test_only_agents_tied_together_by_won_and_lost_points_are_rated(tmp_path: Path) -> None:
+def test_only_agents_with_enough_won_and_lost_points_are_rated(tmp_path: Path) -> None:
     cells = (Cell("s", "a", "random", "kaggle:random"), Cell("s", "b", "negamax", "kaggle:random"),
-             Cell("s", "c", "minimax", "negamax"))
-    experiment = Experiment("solver", "p", "t", "s", SERIES, cells, 2, (Claim("c", "above_half", (("s", "a"),)),))
-    results = tuple(CellResult(cell, run_match(cell.first, cell.second, 2, executor=InlineExecutor(), play=fake_game))
+             Cell("s", "c", "minimax", "random"), Cell("s", "d", "mcts", "kaggle:random"))
+    # The first agent's wins in 24 games: random and kaggle:random trade 12 each, negamax wins all, minimax 22,
+    # mcts 14: minimax lost only 2 points, too few to place it; mcts won 14 and lost 10, enough.
+    wins = {"random": 12, "negamax": 24, "minimax": 22, "mcts": 14}
+    experiment = Experiment("solver", "p", "t", "s", SERIES, cells, 24, (Claim("c", "above_half", (("s", "a"),)),))
+
+    def play(spec: GameSpec) -> GameRecord:
+        seat = spec.index % 2  # the cell's first agent moves first in even games
+        name = spec.names[seat]
+        winner = seat if spec.index < wins[name] else 1 - seat
+        return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (spec.index,), winner,
+                          ("DONE", "DONE"), "line")
+
+    results = tuple(CellResult(cell, run_match(cell.first, cell.second, 24, executor=InlineExecutor(), play=play))
                     for cell in cells)
     text = write_report(QUICK, [ExperimentResult(experiment, results)], tmp_path).read_text()
-    # random and kaggle:random draw (equal strength in the fake): they are rated. negamax beat kaggle:random in
-    # both games and minimax drew negamax, so neither has a finite rating on kaggle:random's scale.
     rated = [line for line in text.splitlines() if re.match(r"\| \d+ \| `", line)]
-    assert [line.split("`")[1] for line in rated] == ["kaggle:random", "random"] or \
-        [line.split("`")[1] for line in rated] == ["random", "kaggle:random"]
-    assert "- `negamax`: won every one of its 2 games against the rated agents" in text
-    assert "- `minimax`: played only agents outside the rated group" in text
-    assert "-inf" not in text and "+inf" not in text and "+954" not in text
+    assert sorted(line.split("`")[1] for line in rated) == ["kaggle:random", "mcts", "random"]
+    assert "- `negamax`: won every one of its 24 games against the rated agents" in text
+    assert "- `minimax`: won 22 and lost 2 of 24 points against the rated agents: fewer than 10" in text
+    assert "95% interval (profile likelihood)" in text and "-inf" not in text and "+inf" not in text
 
 
 def without_clock(report: str) -> list[str]:
@@ -531,7 +570,7 @@ def test_the_speed_claim_pairs_the_same_games_by_their_cpu_time() -> None:
     # The game's CPU seconds are the statistic; the per-move wall ratio is printed beside it.
     faster = judge(claim, speed_result(1.5, wall=1.2))
     assert faster.status == "agrees" and faster.ours.startswith("1.50x as fast"), faster
-    assert "in CPU seconds per game over 6 same games, 3 independent groups" in faster.ours
+    assert "in CPU seconds per game over 6 same games, 6 distinct, from 3 independent openings" in faster.ours
     assert "per move (wall seconds) 1.20x over" in faster.ours
     # No faster at all, every game: a 10% gain would have shown, so the claim is contradicted.
     same = judge(claim, speed_result(1.0))
@@ -544,10 +583,9 @@ def test_the_speed_claim_drops_games_that_differ_and_counts_repeats_once() -> No
     diverged = judge(claim, speed_result(1.5, diverge=(5,)))
     assert "over 5 same games" in diverged.ours and "1 game whose moves differed between the cells dropped" in \
         diverged.ours
-    # Games 2 and 3 repeat games 0 and 1 move for move: one group with them, so 2 independent groups of 6 games.
+    # Games 2 and 3 replay games 0 and 1, opening included: one cluster with them, so 2 openings among 6 games.
     repeated = judge(claim, speed_result(1.5, repeat={2: 0, 3: 1}))
-    assert repeated.duplicates == 2 and "6 same games, 2 independent groups" in repeated.ours
-    assert "2 repeating another move for move" in repeated.ours
+    assert "6 same games, 4 distinct, from 2 independent openings" in repeated.ours
 
 
 def test_the_speed_claim_is_a_t_test_over_independent_games() -> None:
@@ -567,22 +605,14 @@ def test_holm_states_the_power_of_claims_it_did_not_reject_at_the_level_it_stopp
               Claim("c wins", "above_half", (("s", "c"),)))
     result = series_result(claims, {"a": spread(170, 200), "b": spread(106, 200), "c": spread(104, 200)})
     verdicts = judge_all([(claim, result) for claim in claims])
-    # a is rejected at 0.05 / 3; b and c are not, and the step-down stopped at 0.05 / 2 for both (c's own rank
-    # would have given it 0.05, and a power larger than Holm ever allowed it).
-    assert verdicts[0].status == "agrees" and verdicts[0].level == pytest.approx(0.05 / 3)
-    assert [v.level for v in verdicts[1:]] == pytest.approx([0.025, 0.025])
-    assert verdicts[2].power == pytest.approx(statistics.rate_power(0.5, 0.6, 200, 0.025))
-    assert verdicts[2].power < statistics.rate_power(0.5, 0.6, 200, 0.05) - 0.05
-
-
-def test_pooled_cells_keep_their_own_means_in_the_variance() -> None:
-    # Two cells of agreeing pairs, one winning 70% of its pairs and the other 30%: the pool's variance is the
-    # cells' own, not the spread between the cells (which the design fixes).
-    claim = Claim("wins", "above_half", (("s", "a"), ("s", "b")))
-    first = [1.0, 1.0] * 14 + [0.0, 0.0] * 6
-    second = [1.0, 1.0] * 6 + [0.0, 0.0] * 14
-    verdict = judge(claim, series_result((claim,), {"a": first, "b": second}))
-    assert f"worth {0.25 * 80 ** 2 / 33.6:.0f} independent ones" in verdict.ours  # 48, not the grand mean's 40
+    # Six hypotheses: each claim's "no effect" and "a score of 60% or more". a's "no effect" is rejected first; b's
+    # and c's are not, and each power is stated at the level Holm held that claim's "no effect" to: for those it
+    # did not reject, the level the step-down stopped at (c's own rank would have given it a larger one).
+    p_values = [h.p_value for v in verdicts for h in v.hypotheses]
+    levels = statistics.holm_levels(p_values, 0.05)
+    assert verdicts[0].status == "agrees" and verdicts[0].level == pytest.approx(0.05 / 6) == levels[0]
+    assert [v.level for v in verdicts] == [levels[0], levels[2], levels[4]] and levels[2] == levels[4] < 0.05 / 3
+    assert verdicts[2].power == pytest.approx(statistics.rate_power(0.5, 0.6, 200, levels[4]))
 
 
 def shared_openings_result(claim: Claim, pairs: int = 6) -> ExperimentResult:
@@ -608,20 +638,28 @@ def test_cells_that_share_openings_are_clustered_by_opening_across_cells() -> No
     openings = {r.opening for r in records}
     assert len(openings) == 6 and len({r.opening for r in result.cells[0].match.records}) == 6
     assert {r.opening for r in result.cells[1].match.records} == openings  # the same openings in both cells
-    groups, _ = verdicts.game_clusters(records, [0] * 12 + [1] * 12)
+    groups = verdicts.design_clusters(records, [0] * 12 + [1] * 12)
     assert len(groups) == 6 and all(len(group) == 4 for group in groups)  # pair p of both cells together
-    # Both cells' pair p say the same thing (the opening decides): 24 games worth the 6 openings, not 12 pairs.
-    assert "24 games, worth 6 independent ones" in judge(claim, result).ours
+    # Both cells' pair p say the same thing (the opening decides): 24 games worth about the 6 openings less the
+    # small-sample correction (6 / 5), not 24 games nor 12 pairs; and six clusters are flagged as too few.
+    ours = judge(claim, result).ours
+    assert "24 games (24 distinct) from 6 shared openings, worth 5 independent ones (fewer than 30 clusters" in ours
+    # The same games without openings are independent draws.
+    alone = [dataclasses.replace(r, opening=()) for r in records]
+    assert verdicts.design_clusters(alone, [0] * 12 + [1] * 12) == [[i] for i in range(24)]
 
 
 def test_a_claim_about_every_cell_needs_every_cell() -> None:
     pooled = Claim("wins at each depth", "above_half", (("s", "a"), ("s", "b"), ("s", "c")))
     each = dataclasses.replace(pooled, each=True)
     outcomes = {"a": spread(180, 200), "b": spread(180, 200), "c": [1.0, 0.0] * 100}
-    # Pooled, the two strong cells carry the flat one: agrees. Each: cell c is not above half, not settled.
+    # Pooled, the two strong cells carry the flat one: agrees. Each: cell c is not above half, and its 50% over 200
+    # games rules out the 60% the report counts as an edge (p = 0.002, times the 3 cells): contradicted.
     assert judge(pooled, series_result((pooled,), outcomes)).status == "agrees"
     verdict = judge(each, series_result((each,), outcomes))
-    assert verdict.status == "not settled" and verdict.p_value == 1.0
+    assert verdict.status == "contradicted" and verdict.p_value == 1.0
+    assert verdict.reason == "a score of 60% or more (the smallest edge this report counts) ruled out"
+    assert roles(verdict)["size"] == pytest.approx(3 * (1 - statistics.upper_p_value(-0.1 / math.sqrt(0.24 / 200))))
     assert "s at c scored 50.0% [" in verdict.ours and "(pooled: scored 76.7%" in verdict.ours
     # Every cell significant: the p-value is the largest of theirs.
     strong = {"a": spread(180, 200), "b": spread(150, 200), "c": spread(170, 200)}
@@ -651,22 +689,22 @@ def test_a_rise_over_each_baseline_cell_is_not_carried_by_the_weakest() -> None:
     assert judge(each, series_result((each,), lower)).status == "agrees"
 
 
-def test_a_claimed_rate_agrees_only_within_its_margin_by_two_one_sided_tests() -> None:
-    claim = Claim("wins 93.75%", "win_rate", (("s", "a"),), 0.9375)
-    # Our 400-game benchmark: 96.5%, within 5 points of 93.75% (the TOST rejects). Alone, the score test's
-    # p = 0.023 rejects 93.75% itself: agrees within the margin, not at the paper's number.
-    alone = judge(claim, series_result((claim,), {"a": spread(386, 400)}))
-    assert alone.status == verdicts.AGREES_WITHIN and alone.p_value == pytest.approx(0.023, abs=0.002)
-    # Among four other claims Holm's correction keeps 93.75%: agrees, with the note that the (uncorrected) 95%
-    # interval excludes the paper's number.
-    others = tuple(Claim(f"{x} wins", "above_half", (("s", x),)) for x in "bcde")
-    outcomes = {"a": spread(386, 400)} | {x: [1.0, 0.0] * 200 for x in "bcde"}
-    family = judge_all([(c, series_result((claim, *others), outcomes)) for c in (claim, *others)])
-    verdict = family[0]
-    assert verdict.status == "agrees" and verdict.p_equivalence is not None and verdict.p_equivalence < 0.001
-    assert verdict.adjusted > 0.05 and "the 95% interval excludes the paper's 93.75%" in verdict.ours
-    # 40 games at 95%: neither rejected, not settled.
-    assert judge(claim, series_result((claim,), {"a": spread(38, 40)})).status == "not settled"
+def test_a_size_ruled_out_alone_but_not_after_holm_is_named_in_the_reason() -> None:
+    # Kang's Table 9 at depth 2: "much weaker" (a score of 35% or less) against our 48 of 100, worth 100 games.
+    claim = Claim("a is much weaker", "below_half", (("s", "a"),), effect=0.15, magnitude=True)
+    outcomes = {"a": [0.0] * 52 + [1.0] * 48}
+    alone = judge(claim, series_result((claim,), outcomes))
+    z = (0.48 - 0.35) / math.sqrt(0.35 * 0.65 / 100)  # 2.73: the size is ruled out, p = 0.0032
+    assert alone.status == "contradicted" and roles(alone)["size"] == pytest.approx(statistics.upper_p_value(z))
+    assert alone.reason == "the +15.0 points from 50% the words imply ruled out"
+    # Among 20 claims that each reject at p < 0.0001, Holm holds it to 0.05 / 22 (its rank among the 42): not settled,
+    # and the reason says what was rejected alone.
+    others = tuple(Claim(f"{x} wins", "above_half", (("s", x),)) for x in "bcdefghijklmnopqrstu")
+    outcomes |= {x: [1.0] * 100 for x in "bcdefghijklmnopqrstu"}
+    verdict = judge_all([(c, series_result((claim, *others), outcomes)) for c in (claim, *others)])[0]
+    assert verdict.status == "not settled" and verdict.adjusted[1] > 0.05
+    assert verdict.reason.startswith("rejected alone at 0.05, not after Holm's correction")
+    assert "0.0032" in verdict.reason
 
 
 def test_a_claim_of_a_close_score_counts_draws_as_half() -> None:
@@ -703,21 +741,21 @@ def test_each_claims_notes_describe_the_agents_that_play_in_its_cells() -> None:
     for claim in by_key["sheoran-fig5"].claims:
         assert MINIMAX_NOTE in claim.note and MCTS_NOTE in claim.note and NEGAMAX_TEXT not in claim.note, claim
     for claim in by_key["sheoran-fig5"].claims[:2]:
-        assert "depends on which T_max values are swept" in claim.note
+        assert "depends on which T_max values are averaged" in claim.note and claim.sensitivity
     against_negamax = [c for c in by_key["sheoran-fig3"].claims if "negamax" in c.text]
     assert against_negamax and all(NEGAMAX_TEXT in c.note for c in against_negamax)
 
 
-def test_the_note_on_a_perfect_record_states_the_interval_the_report_prints() -> None:
+def test_the_note_on_a_perfect_record_says_how_all_of_the_games_is_read() -> None:
     fig3 = next(e for e in experiments(FULL) if e.key == "sheoran-fig3")
     perfect = next(c for c in fig3.claims if "all of the games" in c.text)
-    assert "3.7/n" not in perfect.note and "One game not won contradicts the claim" in perfect.note
+    assert "Read as a rate of at least 99%" in perfect.note and "37% of such runs" in perfect.note
+    assert 0.99 ** 100 == pytest.approx(0.366, abs=0.001)  # the note's 37%
     claim = dataclasses.replace(perfect, cells=(("s", "a"),))
+    # 400 independent games all won: Wilson's lower end over the 400 games, 400 / (400 + 3.84).
     verdict = judge(claim, series_result((claim,), {"a": [1.0] * 400}))
-    # 200 pairs all won: the interval's lower end is n_eff / (n_eff + 3.84) with n_eff = 200, as the note says.
     low = float(verdict.ours.split("[")[1].split(",")[0])
-    assert low == pytest.approx(100 * 200 / (200 + Z95 ** 2), abs=0.05)
-    assert judge(claim, series_result((claim,), {"a": [1.0] * 399 + [0.0]})).status == "contradicted"
+    assert low == pytest.approx(100 * 400 / (400 + Z95 ** 2), abs=0.05)
 
 
 def move_sample(series: str, move: int, nodes: int, seconds: float = 0.01) -> runner.MoveSample:
@@ -731,7 +769,7 @@ def test_moves_are_correlated_within_each_depth_not_across_them() -> None:
     samples = [move_sample("depth 6", m, 10000 + 100 * m + 50 * (m % 3)) for m in range(1, 21)]
     samples += [move_sample("depth 4", m, 100 + m + (m % 3)) for m in range(21, 41)]
     within = verdicts._move_evidence(claim, samples, 4)
-    assert not within.positive and "within each series" in within.ours
+    assert within.hypotheses[0].role == verdicts.AGAINST and "within each series" in within.ours
     pooled = correlation_interval([s.move for s in samples], [math.log(s.nodes) for s in samples]).value
     assert pooled < -0.5
     assert "prune with alpha-beta too" in claim.note and "previous iteration's best move" in claim.note
@@ -743,10 +781,10 @@ def test_time_per_move_falling_with_the_move_is_a_claim_of_its_own() -> None:
     assert "time" in claim.text and "decreases with the increase of moves" in claim.text
     falling = [move_sample(series, m, 1000, 1.0 / (m + (m % 3))) for series in ("depth 4", "depth 6")
                for m in range(1, 30)]
-    assert verdicts._move_evidence(claim, falling, 2).positive
+    assert verdicts._move_evidence(claim, falling, 2).hypotheses[0].role == verdicts.FOR
     rising = [move_sample(series, m, 1000, 0.01 * (m + (m % 3))) for series in ("depth 4", "depth 6")
               for m in range(1, 30)]
-    assert not verdicts._move_evidence(claim, rising, 2).positive
+    assert verdicts._move_evidence(claim, rising, 2).hypotheses[0].role == verdicts.AGAINST
 
 
 def test_two_features_are_similar_when_their_rates_are_within_the_margin() -> None:

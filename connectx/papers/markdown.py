@@ -20,13 +20,15 @@ from connectx.papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEAT
 from connectx.papers.runner import ExperimentResult, PlayConditions, move_samples, play_conditions, simulations_per_move
 from connectx.papers.verdicts import (
     ALPHA,
-    POWER_NEEDED,
     WIN,
     Verdict,
     cell_score,
     clustered_percent,
     judge_all,
     percent,
+    sensitivity_table,
+    shared_games,
+    trend_strata,
     win_rate,
 )
 from evaluation import statistics
@@ -44,14 +46,16 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
 
     out.mkdir(parents=True, exist_ok=True)
     claims = [(claim, result) for result in results for claim in result.experiment.claims]
-    judged = iter(judge_all(claims))
+    all_verdicts = judge_all(claims)
+    n_hypotheses = sum(len(v.hypotheses) for v in all_verdicts)
+    judged = iter(all_verdicts)
     sections, summary_rows = [], []
     for result in results:
         experiment = result.experiment
         verdicts = [(claim, next(judged)) for claim in experiment.claims]
         summary_rows += [f"| {experiment.paper}, {experiment.title.split(':')[0]} | {claim.text} | "
                          f"{_paper_number(claim)} | {verdict.ours} | {verdict.test} | {_p_values(verdict)} | "
-                         f"{_adjusted(verdict)} | {_power(verdict)} | **{verdict.status}** |"
+                         f"{_adjusted(verdict)} | {_power(verdict)} | **{verdict.status}** ({verdict.reason}) |"
                          for claim, verdict in verdicts]
         sections.append(_section(result, verdicts, out, plots))
     total_games = sum(len(c.match.records) for r in results for c in r.cells)
@@ -77,37 +81,42 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "The papers' figures and tables are images we cannot read; we compare with the numbers and "
         "statements in their text (the figures mark those numbers).",
         "",
-        "**How a verdict is reached.** Each claim has one test: for a claimed rate, a score test of the paper's "
-        "number and two one-sided tests (TOST) that the rate lies within a stated margin of it; a score test of "
-        "50% for \"wins\" or \"loses\"; a Cochran-Armitage trend test over the whole series for \"rises\" "
-        "(over log T_max for time limits); two one-sided tests on the difference for \"similar\"; Fisher's z "
-        "for a correlation (within each depth); Student's t for the speed claim. The p-values of the "
-        f"{len(claims)} claims (two for a claimed rate or similarity) form one family, corrected by Holm's "
-        f"method at alpha = {ALPHA:g}. A claimed direction *agrees* when its test is significant that way and "
-        "is *contradicted* when it is significant the other way, or when it is not significant although the "
-        f"test had {100 * POWER_NEEDED:.0f}% power or more to see the effect the claim's words imply (stated "
-        "per claim). A claim about each of several cells (\"at each depth\") is an intersection-union test: it "
-        "agrees only when every cell is significant the claimed way (its p-value is the largest of the cells') "
-        "and is contradicted when some cell is significant the other way (the smallest p-value times the "
-        "cells). Where the words imply a size (\"much better\", \"easily\", \"dominates\", \"much "
-        "weaker\") the effect we measured is printed beside it, and a significant claim whose effect has a 95% "
-        "interval wholly below that size (in some cell, for a claim about each cell) is marked *agrees in "
-        "direction; smaller than the words imply*. A claimed rate is *contradicted* when the paper's number is "
-        "rejected, *agrees* when the margin is shown and the number is not rejected, and *agrees within its "
-        "margin, though not at the paper's exact number* when both are; a claim of 0% or 100% is contradicted "
-        f"by one counterexample and agrees when our games had {100 * POWER_NEEDED:.0f}% power to show one. "
-        "Anything else is *not settled*. Power is stated at the level Holm held the claim to: alpha / (m - "
-        "rank) for a p-value Holm rejected (rank from 0 in ascending order), and alpha / (m - k) for every "
-        "other, k being the number Holm rejected (the level the step-down stopped at).",
+        "**How a verdict is reached: one rule.** Every claim is read as a statement about an effect, signed so "
+        "that the claim says it is positive (a rate above 50%, a rise along a series, a correlation the claimed "
+        "way), or, for a claimed rate or two rates claimed similar, that it lies within a stated margin. Its test "
+        "brings up to two hypotheses: *no effect* (two-sided; rejected the claimed way it shows the claim, the "
+        "other way its opposite) or, for a rate, *further than the margin* (two one-sided tests, TOST; rejected: "
+        "the claim is shown) and *within the margin* (the one-sided test at its nearer edge; rejected: the "
+        "opposite is shown); and, for a direction, *an effect at least as large as the words imply* (one-sided; "
+        "\"much\", \"easily\", \"dominates\" imply a size; words without one are given the smallest effect the "
+        "report counts, stated per claim). A rise along a series is looked for within each series and seat (a "
+        "stratified Cochran-Armitage test: the first mover's advantage and a depth's level are fixed by the "
+        "design), and Cochran's Q of the strata's slopes says where it holds (the tables under the figures). The "
+        f"{n_hypotheses} hypotheses of the {len(claims)} claims form one family, corrected by Holm's method at "
+        f"alpha = {ALPHA:g}. Then: the opposite shown is **contradicted**; the claim shown is **agrees**, or "
+        "**agrees in direction; smaller than the words imply** when the words imply a size and that size is "
+        "ruled out too; the size ruled out without the claim shown is **contradicted**; nothing rejected is "
+        "**not settled**. A claim about every cell (\"at each depth\") is an intersection-union test: it is "
+        "shown only when every cell shows it (the largest p-value), while its opposite or a size ruled out in "
+        "any cell counts (the smallest p-value times the cells). A claimed average over settings the paper does "
+        "not state (its T_max values, how often each side moved first) is **not comparable** when some range of "
+        "our settings and some seat mix has the paper's number inside its 95% interval (the sensitivity table "
+        "under the figure). The verdict column says which hypothesis decided; the power printed is that of the "
+        "test that would show the claim, at the level Holm held it to, and explains a verdict without making "
+        "one. Intervals printed beside the verdicts are 95% and uncorrected, so an interval can exclude a value "
+        "that Holm's stricter level does not.",
         "",
-        "**Games that are not independent.** The two games of a colour-swapped pair share their opening, and "
-        "deterministic agents can repeat a whole game move for move. Each cell's games are grouped into "
-        "clusters (a pair, joined with every game repeating one of its move sequences and, when cells are "
-        "pooled, with the games of the other cells played from the same opening); rates, intervals, tests and "
-        "powers use the clustered (for pairs, pentanomial) variance, each cell's games taken about their own "
-        "cell's mean, i.e. an effective number of games: those whose binomial variance equals the clustered "
-        "one, at most the games played, and the number of clusters when every game had the same result. The "
-        "repeats are counted beside each verdict.",
+        "**Games that are not independent.** Games with independent seeds are independent draws, even when "
+        "deterministic agents repeat a whole game move for move; the number of distinct games is given beside "
+        "every count. Only the design ties games together: the two games of a colour-swapped pair played from a "
+        "shared random opening (Kang's experiments and the speed claim), and, when cells are pooled, the games "
+        "of the other cells played from the same opening. Those openings are the clusters; rates, intervals, "
+        "tests and powers use the clustered (sandwich) variance with the small-sample correction G / (G - 1) "
+        "over G clusters, each cell's games taken about their own cell's mean, i.e. an effective number of games "
+        "(those whose binomial variance equals the clustered one, at most the games played; the clusters when "
+        "every game had the same result, since nothing then measures how alike a cluster's games are). Fewer "
+        f"than {statistics.ENOUGH_CLUSTERS} clusters are flagged. Sheoran's experiments start from the empty "
+        "board with a seed per game: their games are independent.",
         "",
         "Every MCTS counts its time per move T_max in CPU seconds of the game's process (`clock=cpu`, "
         "`time.process_time`), and its games allow 30 s of wall time per move (actTimeout), so a busy machine "
@@ -127,6 +136,7 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
                "| source | the paper says | paper's number | ours (95%) | test | p | p (Holm) | power | verdict |",
                "|---|---|---:|---|---|---:|---:|---:|---|", *summary_rows, ""]
     header += _conditions_section(played)
+    header += _shared_games_lines(results)
     elo = _elo_section(results, out, plots)
     path = out / REPORT_FILE
     path.write_text("\n".join(header + sections + elo) + "\n")
@@ -140,16 +150,13 @@ def _paper_number(claim: Claim) -> str:
 
 
 def _p_values(verdict: Verdict) -> str:
-    """The claim's p-value, and for a claimed rate or similarity that of its margin (TOST) beside it."""
-    if verdict.p_equivalence is None:
-        return p_value_text(verdict.p_value)
-    return f"{p_value_text(verdict.p_value)}; margin {p_value_text(verdict.p_equivalence)}"
+    """Each hypothesis of the claim, named, with its p-value before Holm's correction."""
+    return "; ".join(f"{h.name}: {p_value_text(h.p_value)}" for h in verdict.hypotheses) or "not tested"
 
 
 def _adjusted(verdict: Verdict) -> str:
-    if verdict.adjusted_equivalence is None:
-        return p_value_text(verdict.adjusted)
-    return f"{p_value_text(verdict.adjusted)}; margin {p_value_text(verdict.adjusted_equivalence)}"
+    """Each hypothesis's Holm-adjusted p-value, in the order of ``_p_values``."""
+    return "; ".join(p_value_text(p) for p in verdict.adjusted) or "n/a"
 
 
 def p_value_text(value: float) -> str:
@@ -178,15 +185,20 @@ def _conditions_section(played: dict[str, PlayConditions]) -> list[str]:
              "Read from the game records: the machine's 1-minute load average at the start and end of each game "
              "(median and maximum over those samples), the median share of its wall time each game's process "
              "spent on a CPU (near 100% when the game had a core to itself), the slowest single move and the games' "
-             "wall time summed.", "",
+             "wall time summed; and what played the games, as each game recorded it: a digest of the agents' and "
+             "the harness's code, the CPU model and how many games the run played at once (games recorded before "
+             "this was kept say so).", "",
              "| experiment | games | with conditions recorded | load average (median, max) | CPU / wall "
-             "(median) | slowest move | game time |", "|---|---:|---:|---|---:|---:|---:|"]
+             "(median) | slowest move | game time | played by (games) |", "|---|---:|---:|---|---:|---:|---:|---|"]
     for key, c in played.items():
         load = "not recorded" if not c.recorded else f"{c.load_median:.2f}, {c.load_max:.2f}"
         share = "n/a" if not c.recorded else f"{100 * c.cpu_share_median:.0f}%"
         slowest = "n/a" if math.isnan(c.slowest_move) else f"{c.slowest_move:.2f} s"
+        origins = "; ".join(("not recorded" if origin is None else
+                             f"code {origin.code} on {origin.cpu}, {origin.concurrency} at once") + f" ({games})"
+                            for origin, games in c.provenance)
         lines.append(f"| {key} | {c.games} | {c.recorded} | {load} | {share} | {slowest} | "
-                     f"{c.game_seconds / 60:.1f} min |")
+                     f"{c.game_seconds / 60:.1f} min | {origins} |")
     return lines + [""]
 
 
@@ -205,9 +217,15 @@ def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], ou
         lines += _nodes_figures(result, out, plots)
     else:
         lines += _series_table(result, out, plots)
+    for claim in experiment.claims:
+        if claim.sensitivity:
+            lines += _sensitivity_lines(claim, result)
+        elif claim.test == "rises" and not claim.baseline:
+            lines += _strata_lines(claim, result)
     lines += ["", "What the paper says, and what we measured:", ""]
     for claim, verdict in verdicts:
-        lines.append(f"- *{claim.text}*: **{verdict.status}**; ours: {verdict.ours}. Test: {verdict.test}; "
+        lines.append(f"- *{claim.text}*: **{verdict.status}** ({verdict.reason}); ours: {verdict.ours}. Test: "
+                     f"{verdict.test}; "
                      f"p = {_p_values(verdict)}, {_adjusted(verdict)} after Holm; power {_power(verdict)}."
                      + (f" Caveat: {claim.note}" if claim.note else ""))
     return "\n".join(lines) + "\n"
@@ -248,6 +266,64 @@ def _series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> lis
     if show_simulations:
         note += " Simulations per move are the MCTS agent's mean over its moves, as it reported them while playing."
     return lines + ["", note, "", f"![{experiment.title}]({figure.name})"]
+
+
+def _sensitivity_lines(claim: Claim, result: ExperimentResult) -> list[str]:
+    """The claimed average recomputed over every range of its cells and seat mix, the paper's number marked."""
+    assert claim.paper_value is not None
+    table = sensitivity_table([c for c in result.cells if (c.cell.series, c.cell.x) in set(claim.cells)],
+                              claim.counts)
+    if not table:
+        return []
+    mixes = [mix for mix, _ in table[0][1]]
+    lines = ["", f"*{claim.text}*: the average over each range of T_max (equally weighted) at each share of games "
+             f"moving first, 95% intervals; **bold** where the paper's {100 * claim.paper_value:g}% lies inside.", "",
+             "| T_max range | " + " | ".join(mixes) + " |", "|---|" + "---:|" * len(mixes)]
+    for label, row in table:
+        texts = [percent(interval) for _, interval in row]
+        marked = [f"**{text}**" if interval.low <= claim.paper_value <= interval.high else text
+                  for text, (_, interval) in zip(texts, row, strict=True)]
+        lines.append(f"| {label} | " + " | ".join(marked) + " |")
+    return lines
+
+
+def _strata_lines(claim: Claim, result: ExperimentResult) -> list[str]:
+    """A trend claim's strata (series by seat): each point's win rate and the rise across the series."""
+    strata = trend_strata(claim, result)
+    if not strata:
+        return []
+    labels = {x: point[1] for point, x in zip(claim.cells, claim.scores, strict=True)}
+    xs = sorted({x for st in strata for x, _ in st.points}, key=lambda x: claim.scores.index(x))
+    lines = ["", f"*{claim.text}*, by series and seat: the first agent's win rate at each point (95%), the rise "
+             "across the series (the weighted least-squares slope times the axis' range, in points, 95%) and the "
+             f"same without the series' first point ({labels[xs[0]]}), to show whether one step carries it.", "",
+             "| series, seat | " + " | ".join(labels[x] for x in xs) + " | rise across the series | without "
+             f"{labels[xs[0]]} |", "|---|" + "---:|" * (len(xs) + 2)]
+    for st in strata:
+        by_x = dict(st.points)
+        rises = [st.rise(), st.rise(1) if len(st.points) > 2 else None]
+        rises = [None if r is None or r.low == r.high else r for r in rises]  # every game alike: no trend to give
+        lines.append(f"| {st.label} | " + " | ".join(clustered_percent(by_x[x]) if x in by_x else "" for x in xs)
+                     + "".join(" | n/a" if r is None else f" | {100 * r.value:+.1f} [{100 * r.low:+.1f}, "
+                               f"{100 * r.high:+.1f}]" for r in rises) + " |")
+    return lines
+
+
+def _shared_games_lines(results: Sequence[ExperimentResult]) -> list[str]:
+    """Cells of different experiments whose games are largely the same games, and the claims resting on them."""
+    shared = shared_games(results)
+    if not shared:
+        return []
+    lines = ["## Claims resting on the same games", "",
+             "Some cells of different experiments play the same agents (under two names) from the same openings and "
+             "seeds, so their games are largely the same, move for move. Holm's correction holds under any "
+             "dependence, so the claims resting on them are still tested, but they are not independent "
+             "confirmations of each other.", ""]
+    for item in shared:
+        claims = "; ".join(f"*{claim.text}*" for claim in item.claims)
+        lines.append(f"- {item.first} and {item.second}: {item.common} of {item.games} games the same move for "
+                     f"move; claims resting on them: {claims or 'none'}")
+    return lines + [""]
 
 
 def _placed(experiment: Experiment, series: str, x: str) -> str | float:
@@ -405,11 +481,16 @@ KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table7", "kang-table8", "kang-table
 
 def _elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleType) -> list[str]:
     lines = ["## Elo of every agent the games can rate", "",
-             "A joint maximum-likelihood (Bradley-Terry) fit, draws as half points. Only agents the games tie "
-             "together are rated: a group in which every agent took points from, and gave points to, the others "
-             "along some chain of games (a strongly connected group of \"scored against\"), since an agent that "
-             "won or lost every game has no finite maximum-likelihood rating. The others are listed with the "
-             "reason. Intervals are 95%, relative to the anchor.", ""]
+             "A joint maximum-likelihood (Bradley-Terry) fit, draws as half points. Only agents the games can "
+             "place are rated: a group in which every agent took points from, and gave points to, the others "
+             "along some chain of games (a strongly connected group of \"scored against\"; an agent that won or "
+             f"lost every game has no finite rating), each having won and lost at least "
+             f"{statistics.MIN_DECISIVE_POINTS:g} points within it (a draw is half a point each way): an agent that "
+             "won 99 of its 100 games against one opponent is placed by its one loss, wherever the schedule put "
+             "it. The others are listed with the reason. Intervals are 95% profile-likelihood intervals (every "
+             "rating the likelihood-ratio test keeps, the others refitted), relative to the anchor; they are "
+             "asymmetric where the likelihood is. Ranks follow the estimates; agents whose intervals overlap are "
+             "not shown apart.", ""]
     lines += _elo_table(results, ELO_EXPERIMENTS, ELO_ANCHOR, "The Sheoran agents and the solver",
                         out / "elo.png", plots)
     lines += _elo_table(results, KANG_ELO_EXPERIMENTS, h_spec(2, "h1"),
@@ -432,16 +513,15 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
                 score, games = points.get(pair, (0.0, 0))
                 points[pair] = (score + total.wins + total.draws / 2, games + total.games)
     lines = [f"### {title}", ""]
-    groups = statistics.connected_players(points)
-    if not groups or len(groups[0]) < 2:
-        return lines + ["No two agents of these experiments both won and lost points against each other: "
-                        "nothing to rate.", ""]
-    rated = next((g for g in groups if anchor in g and len(g) > 1), groups[0])
+    rated = statistics.rankable_players(points, anchor)
+    if not rated:
+        return lines + [f"No two agents of these experiments both won and lost {statistics.MIN_DECISIVE_POINTS:g} "
+                        "points against each other: nothing to rate.", ""]
     if anchor not in rated:
         anchor = max(sorted(rated), key=lambda name: sum(g for pair, (_, g) in points.items() if name in pair))
     inside = {pair: value for pair, value in points.items() if pair[0] in rated and pair[1] in rated}
-    ratings = statistics.fit_ratings(inside, anchor)
-    lines += [f"`{anchor}` is pinned at 0.", "", "| rank | agent | Elo | 95% interval | games |",
+    ratings = statistics.fit_ratings(inside, anchor, profile=True)
+    lines += [f"`{anchor}` is pinned at 0.", "", "| rank | agent | Elo | 95% interval (profile likelihood) | games |",
               "|---:|---|---:|---|---:|"]
     for rank, rating in enumerate(ratings, start=1):
         interval = "anchor" if rating.name == anchor else interval_text(rating.low, rating.high)
@@ -528,6 +608,9 @@ def _why_unrated(name: str, points: dict[tuple[str, str], tuple[float, int]], ra
             scored, games = scored + played - score, games + played
     if games == 0:
         return "played only agents outside the rated group"
+    if 0 < scored < games and min(scored, games - scored) < statistics.MIN_DECISIVE_POINTS:
+        return (f"won {scored:g} and lost {games - scored:g} of {games:.0f} points against the rated agents: fewer "
+                f"than {statistics.MIN_DECISIVE_POINTS:g} either way, too few to place it")
     if scored == games:
         return f"won every one of its {games:.0f} games against the rated agents (its Elo is unbounded above)"
     if scored == 0:

@@ -16,6 +16,7 @@ import os
 import platform
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from agents.agent_spec import AgentSpec
 from connectx.papers.experiments import Cell, Experiment, Profile, experiments
 from evaluation.game import GameRecord
 from evaluation.match import MAY_CHANGE_ON_RESUME, MatchPlan, MatchResult, MatchSummary, play_match
+from evaluation.provenance import Provenance, code_digest, cpu_model
 from evaluation.results_store import ResultsStore
 from evaluation.scheduling import GameFunction, worker_pool
 
@@ -196,6 +198,8 @@ class PlayConditions:
     """The longest single move of any agent, in seconds."""
     game_seconds: float
     """The games' wall seconds summed (the playing time one game at a time would take)."""
+    provenance: tuple[tuple[Provenance | None, int], ...] = ()
+    """Each provenance the games recorded (None: recorded before it was kept) and how many games had it."""
 
 
 def play_conditions(result: ExperimentResult) -> PlayConditions:
@@ -206,9 +210,10 @@ def play_conditions(result: ExperimentResult) -> PlayConditions:
     shares = sorted(r.cpu_seconds / r.wall_seconds for r in measured)
     slowest = max((d for r in records for seat in r.durations for d in seat), default=float("nan"))
     nan = float("nan")
+    origins = Counter(r.provenance for r in records)
     return PlayConditions(len(records), len(measured), loads[len(loads) // 2] if loads else nan,
                           loads[-1] if loads else nan, shares[len(shares) // 2] if shares else nan, slowest,
-                          sum(r.wall_seconds for r in records))
+                          sum(r.wall_seconds for r in records), tuple(origins.most_common()))
 
 
 def run_conditions() -> list[str]:
@@ -224,8 +229,9 @@ def run_conditions() -> list[str]:
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown (not a git checkout)"
     return [
-        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, {platform.system()} "
-        f"{platform.release()} (how busy it was during play is read from the game records, per experiment)",
+        f"machine writing the report: {cpu_model()}, {os.cpu_count()} cores, {platform.system()} "
+        f"{platform.release()} (the code, CPU and concurrency each game was played with, and how busy the "
+        "machine was, are read from the game records, per experiment)",
         f"software: Python {platform.python_version()}, kaggle-environments {version('kaggle-environments')}, "
-        f"matplotlib {version('matplotlib')}; code at commit {commit}",
+        f"matplotlib {version('matplotlib')}; code at commit {commit} (agents and harness digest {code_digest()})",
     ]

@@ -1,32 +1,39 @@
-"""Hold each claim of a paper against the games that test it: agrees, contradicted, or not settled.
+"""Hold each claim of a paper against the games that test it, by one rule: agrees, contradicted, or not settled.
 
-Every claim gets one test (``connectx.papers.experiments.CLAIM_TESTS``). The p-values of all the claims of a
-report form one family, corrected by Holm's step-down method at ``ALPHA``; each test's power is that
-of detecting the claim's effect size (``Claim.detectable``) at the level Holm holds it to
-(``statistics.holm_levels``).
+Every claim is a statement about an effect, signed so that the claim says it is positive (a rate
+above 50%, a rise along a series, a correlation the claimed way), or, for a claimed rate (93.75%)
+or two rates claimed similar, that it lies within a margin. Its test brings up to two hypotheses
+to one family with every other claim's, corrected by Holm's step-down method at ``ALPHA``:
 
-- A claim of a direction *agrees* when its test rejects "no effect" in the claimed direction; it is
-  *contradicted* when the test rejects it in the other direction, or when nothing is significant
-  although the test had at least ``POWER_NEEDED`` power to see the claimed effect (a flat result
-  that a real effect of that size would rarely have given); otherwise it is *not settled*. A claim
-  about every cell (``Claim.each``) is an intersection-union test: its p-value is the largest of
-  the cells' (every cell must be significant the claimed way), while "some cell goes the other way"
-  is a union of the cells' tests, so its p-value is the smallest of theirs times the cells (Bonferroni).
-  When the words imply a size (``Claim.magnitude``) and the 95% interval of the effect we measured
-  lies wholly below it (for a claim about every cell: in some cell), an agreeing verdict says so.
-- A claimed rate (93.75%) is read as "within ``effect`` of the paper's number" and brings two
-  hypotheses to the family: the paper's number itself (a score test; rejected: *contradicted*) and
-  "further than ``effect`` from it" (two one-sided tests, TOST; rejected: *agrees*). Both rejected:
-  *agrees within the margin*, the paper's exact number being ruled out. A claim of 0% or 100% falls to
-  one counterexample and agrees when our games had ``POWER_NEEDED`` power to show one. Two rates
-  claimed ``similar`` are tested the same way on their difference.
+- ``FOR``, whose rejection shows the claim: "no effect" rejected the claimed way (a two-sided
+  test, its sign telling the way), or, for a rate, "further than the margin" rejected (two
+  one-sided tests, TOST);
+- ``AGAINST``, whose rejection shows the opposite: "no effect" rejected the other way (the same
+  two-sided test: one p-value serves as ``FOR`` or ``AGAINST`` by its sign), or, for a rate,
+  "within the margin" rejected (the one-sided test at the margin's nearer edge);
+- ``SIZE``, for a direction, whose rejection rules out an effect as large as the size the words
+  imply ("much", "easily", "dominates"; for words without a size, the smallest effect the report
+  counts, ``Claim.detectable``): the one-sided test of "the effect is at least that size".
 
-Games are not independent: the two games of a colour-swapped pair share an opening, deterministic
-agents repeat whole games, and cells of one experiment share their openings pair by pair. So the
-games are grouped into clusters (a pair, joined with every game that repeats one of its move
-sequences and every game that starts from the same opening) and every rate is a clustered
-(pentanomial, for pairs) estimate with an effective number of games (``statistics.clustered_score``,
-each cell's games about its own mean), which is what the intervals, tests and powers use.
+The verdict follows from which hypotheses Holm rejects, and only from that: ``AGAINST`` rejected is
+*contradicted*; ``FOR`` rejected is *agrees*, or *agrees in direction; smaller than the words imply*
+when the words imply a size and ``SIZE`` is rejected too; ``SIZE`` rejected alone is *contradicted*
+(the effect that would make the claim true is ruled out); nothing rejected is *not settled*. A
+claim about every cell (``Claim.each``) is an intersection-union test: ``FOR``'s p-value is the
+largest of the cells', ``AGAINST``'s and ``SIZE``'s the smallest times the cells (Bonferroni), as
+either holds when any cell shows it. A claim of an average over settings the paper does not state
+(``Claim.sensitivity``: the T_max values, the seats) is *not comparable* when some range of our
+settings and some seat mix gives the paper's number inside its 95% interval, and is judged by the
+rule otherwise. The power printed is that of the ``FOR`` test against the claim's size, at the level
+Holm held it to (``statistics.holm_levels``); it explains a verdict, it does not make one.
+
+Games are independent draws when their seeds are independent, even when deterministic agents
+repeat a whole game move for move; only the design ties games together: the two games of a
+colour-swapped pair played from a shared random opening, and the games of every cell of an
+experiment played from that same opening. Those are the clusters (``design_clusters``), and every
+rate is a clustered estimate with an effective number of games (``statistics.clustered_score``,
+each cell's games about its own mean, with the CR1 small-sample correction). Games move for move
+alike are counted (``distinct``) but do not change the estimate.
 """
 
 from __future__ import annotations
@@ -45,18 +52,18 @@ from evaluation.statistics import ClusteredScore, Interval
 
 ALPHA = 0.05
 """The family-wise error rate over every claim of a report (Holm)."""
-POWER_NEEDED = 0.8
-"""The power a test needs before its silence counts against a claim (Cohen's convention)."""
 
 AGREES, CONTRADICTED, NOT_SETTLED = "agrees", "contradicted", "not settled"
-AGREES_WITHIN = "agrees within its margin, though not at the paper's exact number"
-"""A claimed rate shown to lie within the claim's margin of the paper's number, which is itself rejected."""
 SMALLER = "agrees in direction; smaller than the words imply"
-"""A claim whose words imply a size: significant the claimed way, but the effect's 95% interval lies below that size."""
+"""A claim whose words imply a size: shown the claimed way, and that size ruled out."""
+NOT_COMPARABLE = "not comparable"
+"""A claimed average over settings the paper does not state, reached by some of ours."""
 WIN, SCORE = "win", "score"
 """What a game counts: a win (the papers' winning percentage) or the score (a draw is half)."""
-DIRECTION, EXACT, EQUIVALENCE = "direction", "exact", "equivalence"
-"""The kinds of claim: a direction, a rate of 0% or 100%, a rate (or two rates) within a margin."""
+FOR, AGAINST, SIZE = "for", "against", "size"
+"""The roles of a claim's hypotheses (see the module's docstring)."""
+SEATS = (0, 1)
+"""The first agent's seat in a game: 0 when it moved first, 1 when it moved second."""
 
 
 def win_rate(wins: int, draws: int, losses: int) -> Interval:
@@ -68,41 +75,19 @@ def percent(interval: Interval) -> str:
     return f"{100 * interval.value:.1f}% [{100 * interval.low:.1f}, {100 * interval.high:.1f}]"
 
 
-def game_clusters(records: Sequence[GameRecord], cells: Sequence[int] | None = None) -> tuple[list[list[int]], int]:
-    """The clusters of ``records`` (indices into it) and how many games repeat an earlier one move for move.
+def design_clusters(records: Sequence[GameRecord], cells: Sequence[int] | None = None) -> list[list[int]]:
+    """The clusters of ``records`` (indices into it) the design made: one per shared opening, one per game else.
 
-    ``cells[i]`` names the cell record i was played in (default: all one cell). A colour-swapped pair
-    (games 2p and 2p + 1 of a cell) is one cluster; games with the same agents in the same seats and
-    the same moves are the same game, and games from the same opening start from the same position
-    (the cells of one experiment share their openings pair by pair), so their clusters are merged
-    (union-find).
+    ``cells[i]`` names the cell record i was played in (default: all one cell). A game played from a
+    random opening shares it with its colour-swapped twin and, when cells are pooled, with the
+    games of the other cells played from the same opening; a game without one is independent.
     """
-    parent = list(range(len(records)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    first_of: dict[object, int] = {}
-    duplicates = 0
+    groups: dict[tuple[object, ...], list[int]] = {}
     for i, record in enumerate(records):
-        cell = 0 if cells is None else cells[i]
-        keys: list[tuple[object, ...]] = [("pair", cell, record.index // 2), ("game", record.agents, record.moves)]
-        if record.opening:
-            keys.append(("opening", record.opening))
-        for key in keys:
-            if key in first_of:
-                if root(i) != root(first_of[key]):
-                    parent[root(i)] = root(first_of[key])
-                duplicates += key[0] == "game"
-            else:
-                first_of[key] = i
-    groups: dict[int, list[int]] = {}
-    for i in range(len(records)):
-        groups.setdefault(root(i), []).append(i)
-    return list(groups.values()), duplicates
+        key = ("opening", record.opening) if record.opening else ("game", 0 if cells is None else cells[i],
+                                                                    record.index)
+        groups.setdefault(key, []).append(i)
+    return list(groups.values())
 
 
 def _outcome(record: GameRecord, counting: str) -> float:
@@ -111,28 +96,35 @@ def _outcome(record: GameRecord, counting: str) -> float:
     return points if counting == SCORE else float(points == 1.0)
 
 
-def cell_score(cell_result: CellResult, counting: str = WIN) -> ClusteredScore:
-    """The first agent's win rate (``WIN``) or score (``SCORE``) over a cell's scored games, clustered."""
-    return pooled_score([cell_result], counting)
+def cell_score(cell_result: CellResult, counting: str = WIN, seat: int | None = None) -> ClusteredScore:
+    """The first agent's win rate (``WIN``) or score (``SCORE``) over a cell's scored games, clustered; with
+    ``seat``, over the games it played from that seat only."""
+    return pooled_score([cell_result], counting, seat)
 
 
-def pooled_score(cells: Sequence[CellResult], counting: str = WIN) -> ClusteredScore:
+def pooled_score(cells: Sequence[CellResult], counting: str = WIN, seat: int | None = None) -> ClusteredScore:
     """The clustered score over several cells' games, each cell's about its own mean (``clustered_score``),
-    with games of different cells in one cluster when they share an opening."""
+    with games of different cells in one cluster when they share an opening; with ``seat``, only the games
+    the first agent played from that seat."""
     records: list[GameRecord] = []
     strata: list[int] = []
     for k, cell_result in enumerate(cells):
-        scored = [r for r in cell_result.match.records if r.scored]
+        scored = [r for r in cell_result.match.records if r.scored and (seat is None or first_seat(r) == seat)]
         records += scored
         strata += [k] * len(scored)
-    groups, duplicates = game_clusters(records, strata)
-    return statistics.clustered_score([_outcome(r, counting) for r in records], groups, duplicates, strata)
+    distinct = len({(r.agents, r.moves) for r in records})
+    return statistics.clustered_score([_outcome(r, counting) for r in records], design_clusters(records, strata),
+                                      strata, distinct)
 
 
 def effective_text(score: ClusteredScore) -> str:
-    """How many games a score rests on: ``n games (k repeats), worth n_eff independent ones``."""
-    repeats = f", {score.duplicates} repeating another move for move" if score.duplicates else ""
-    return f"{score.games} games{repeats}, worth {_independent(score.effective)}"
+    """How many games a score rests on: ``n games (d distinct), ...`` and what they are worth."""
+    text = f"{score.games} games ({score.distinct} distinct)"
+    if score.clusters == score.games:
+        return text + ", independent"
+    text += f" from {score.clusters} shared openings, worth {_independent(score.effective)}"
+    return text + (f" (fewer than {statistics.ENOUGH_CLUSTERS} clusters: a rough variance)" if score.few_clusters
+                   else "")
 
 
 def _independent(effective: float) -> str:
@@ -145,99 +137,112 @@ def clustered_percent(score: ClusteredScore) -> str:
 
 
 @dataclass(frozen=True)
+class Hypothesis:
+    """One hypothesis a claim brings to the report's family: its role (``FOR``, ``AGAINST``, ``SIZE``), its
+    p-value before Holm's correction and a few words naming it."""
+
+    role: str
+    p_value: float
+    name: str
+
+
+@dataclass(frozen=True)
 class Evidence:
     """What one claim's test measured, before the correction for testing every claim of the report."""
 
     ours: str
     games: int
     test: str
-    p_value: float
-    """Direction claims: the p-value of "no effect" (``positive`` says which way it points). Rate and
-    similarity claims: that of the paper's number (of "within the margin" for a similarity), whose
-    rejection contradicts."""
+    hypotheses: tuple[Hypothesis, ...]
     power: Callable[[float], float]
-    """The power at a significance level: of detecting the claim's effect size (``Claim.detectable``); for
-    rate and similarity claims, of showing the margin when the claim holds exactly."""
-    kind: str = DIRECTION
-    positive: bool = True
-    """Whether the measured effect points the claim's way (direction claims)."""
-    p_equivalence: float | None = None
-    """Rate and similarity claims: the TOST p-value of "further than the margin", whose rejection agrees."""
-    duplicates: int = 0
-    short: bool = False
-    """The effect's 95% interval lies wholly below the size the claim's words imply."""
+    """The power of the ``FOR`` test at a significance level, against the claim's size (``Claim.detectable``);
+    for a rate or a similarity, of showing the margin when the claim holds exactly."""
+    size: str = ""
+    """The size ``SIZE`` rules out, in words (``the +15 points the words imply``)."""
+    reached: str = ""
+    """For a claimed average over unstated settings: where ours reach the paper's number (empty: nowhere)."""
 
 
-def direction_evidence(ours: str, games: int, test: str, z: float, power: Callable[[float], float], *,
-                       contrary_tests: int = 1, df: float | None = None, duplicates: int = 0,
-                       short: bool = False) -> Evidence:
-    """Evidence of a direction from a statistic ``z`` signed the claim's way (Student's t when ``df`` is given).
-
-    When ``z`` points the other way its p-value is multiplied by ``contrary_tests``: the cells of a
-    claim about every cell are each a chance to go the other way (Bonferroni).
-    """
+def direction_hypotheses(z: float, *, contrary_tests: int = 1, df: float | None = None) -> Hypothesis:
+    """"No effect" from a statistic ``z`` signed the claim's way (Student's t when ``df`` is given): ``FOR`` when
+    it points the claimed way, else ``AGAINST`` with its p-value times ``contrary_tests`` (Bonferroni over
+    the cells of a claim about every cell, each a chance to go the other way)."""
     p = statistics.normal_p_value(z) if df is None else statistics.t_p_value(z, df)
     if z < 0:
-        p = min(1.0, contrary_tests * p)
-    return Evidence(ours, games, test, p, power, DIRECTION, not z < 0, duplicates=duplicates, short=short)
+        return Hypothesis(AGAINST, min(1.0, contrary_tests * p), "no effect (the other way)")
+    return Hypothesis(FOR, p, "no effect")
+
+
+def size_hypothesis(zs: Sequence[float], name: str) -> Hypothesis:
+    """"The effect is at least the claim's size" (``name`` says which) from one-sided statistics ``zs`` (one per
+    cell), each (estimate - size) / error: rejected when some cell falls clearly short (the smallest
+    p-value times the cells)."""
+    known = [z for z in zs if not math.isnan(z)]
+    p = min(1.0, len(known) * min(1.0 - statistics.upper_p_value(z) for z in known)) if known else 1.0
+    return Hypothesis(SIZE, p, name)
 
 
 @dataclass(frozen=True)
 class Verdict:
     status: str
-    """``agrees``, ``contradicted``, ``not settled``, or ``AGREES_WITHIN`` / ``SMALLER``."""
+    """``agrees``, ``contradicted``, ``not settled``, ``SMALLER`` or ``NOT_COMPARABLE``."""
     ours: str
     games: int
     test: str = ""
-    p_value: float = 1.0
-    adjusted: float = 1.0
-    """Holm's adjusted p-value over every hypothesis judged together."""
+    hypotheses: tuple[Hypothesis, ...] = ()
+    adjusted: tuple[float, ...] = ()
+    """Holm's adjusted p-value of each hypothesis, over every hypothesis of the report."""
     level: float = ALPHA
-    """The significance level the power is stated at (``statistics.holm_levels``)."""
+    """The significance level the ``FOR`` test's power is stated at (``statistics.holm_levels``)."""
     power: float = math.nan
-    duplicates: int = 0
-    p_equivalence: float | None = None
-    """Rate and similarity claims: the p-value of the margin (TOST), and its Holm-adjusted value below."""
-    adjusted_equivalence: float | None = None
+    reason: str = ""
+    """Which hypotheses Holm rejected, in words: why the verdict is what it is."""
+
+    @property
+    def p_value(self) -> float:
+        """The p-value of the claim's first hypothesis ("no effect", or the margin), before Holm."""
+        return self.hypotheses[0].p_value if self.hypotheses else 1.0
 
 
 def judge_all(claims: Sequence[tuple[Claim, ExperimentResult]], alpha: float = ALPHA) -> list[Verdict]:
-    """The verdict on each claim, its tests corrected for all of them (Holm at ``alpha``)."""
+    """The verdict on each claim, its hypotheses corrected for all of them (Holm at ``alpha``)."""
     evidence = [measure(claim, result) for claim, result in claims]
-    p_values: list[float] = []
-    for e in evidence:
-        p_values.append(e.p_value)
-        if e.p_equivalence is not None:
-            p_values.append(e.p_equivalence)
+    p_values = [h.p_value for e in evidence for h in e.hypotheses]
     adjusted = statistics.holm(p_values)
     levels = statistics.holm_levels(p_values, alpha)
     verdicts = []
     index = 0
-    for e in evidence:
-        main, index = index, index + 1
-        equivalence = None
-        if e.p_equivalence is not None:
-            equivalence, index = index, index + 1
-        level = levels[main if equivalence is None else equivalence]
-        power = e.power(level)
-        equivalent = equivalence is not None and adjusted[equivalence] < alpha
-        status = _status(e, adjusted[main] < alpha, equivalent, power)
-        verdicts.append(Verdict(status, e.ours, e.games, e.test, e.p_value, adjusted[main], level, power,
-                                e.duplicates, e.p_equivalence,
-                                None if equivalence is None else adjusted[equivalence]))
+    for (claim, _), e in zip(claims, evidence, strict=True):
+        mine = range(index, index + len(e.hypotheses))
+        index += len(e.hypotheses)
+        rejected = {h.role for h, i in zip(e.hypotheses, mine, strict=True) if adjusted[i] < alpha}
+        first = next((i for h, i in zip(e.hypotheses, mine, strict=True) if h.role != SIZE), None)
+        level = alpha if first is None else levels[first]
+        status, reason = _status(claim, e, rejected)
+        verdicts.append(Verdict(status, e.ours, e.games, e.test, e.hypotheses, tuple(adjusted[i] for i in mine),
+                                level, e.power(level), reason))
     return verdicts
 
 
-def _status(evidence: Evidence, significant: bool, equivalent: bool, power: float) -> str:
-    if evidence.kind == EXACT:
-        return CONTRADICTED if significant else AGREES if power >= POWER_NEEDED else NOT_SETTLED
-    if evidence.kind == EQUIVALENCE:
-        if equivalent:
-            return AGREES_WITHIN if significant else AGREES
-        return CONTRADICTED if significant else NOT_SETTLED
-    if significant:
-        return CONTRADICTED if not evidence.positive else SMALLER if evidence.short else AGREES
-    return CONTRADICTED if power >= POWER_NEEDED else NOT_SETTLED
+def _status(claim: Claim, evidence: Evidence, rejected: set[str]) -> tuple[str, str]:
+    """The one rule (see the module's docstring): the verdict and why, from the roles Holm rejected."""
+    if claim.sensitivity and evidence.reached:
+        return NOT_COMPARABLE, f"our settings reach the paper's number {evidence.reached}"
+    margin = claim.test in ("win_rate", "similar")
+    if AGAINST in rejected:
+        return CONTRADICTED, ("further from the paper's number than the margin" if margin
+                              else "significant the other way")
+    if FOR in rejected:
+        if SIZE in rejected and claim.magnitude:
+            return SMALLER, f"significant the claimed way, and {evidence.size} ruled out"
+        return AGREES, "within the margin" if margin else "significant the claimed way"
+    if SIZE in rejected:
+        return CONTRADICTED, f"{evidence.size} ruled out"
+    alone = [f"{h.name} (p = {h.p_value:.2g})" for h in evidence.hypotheses if h.p_value < ALPHA]
+    if alone:
+        return NOT_SETTLED, (f"rejected alone at {ALPHA:g}, not after Holm's correction for the whole report: "
+                             + "; ".join(alone))
+    return NOT_SETTLED, "no hypothesis rejected"
 
 
 def judge(claim: Claim, result: ExperimentResult) -> Verdict:
@@ -258,7 +263,10 @@ def measure(claim: Claim, result: ExperimentResult) -> Evidence:
         return _similar_evidence(claim, result)
     cells = _cells(result, claim.cells)
     if claim.test == "win_rate":
-        return _rate_evidence(claim, pooled_score(cells, claim.counts))
+        evidence = _rate_evidence(claim, pooled_score(cells, claim.counts))
+        if claim.sensitivity:
+            return _with_sensitivity(claim, cells, evidence)
+        return evidence
     if claim.test in ("above_half", "below_half"):
         return _half_evidence(claim, cells)
     return _trend_evidence(claim, result)
@@ -280,45 +288,137 @@ def _no_power(level: float) -> float:
     return math.nan
 
 
-def _untested(ours: str, games: int, test: str, kind: str = DIRECTION) -> Evidence:
-    return Evidence(ours, games, test, 1.0, _no_power, kind)
+def _untested(ours: str, games: int, test: str) -> Evidence:
+    return Evidence(ours, games, test, (), _no_power)
 
 
 def _points(value: float) -> str:
     return f"{100 * value + 0.0:+.1f}"  # + 0.0 turns -0.0 into 0.0
 
 
+def _subject(claim: Claim, verb: str) -> str:
+    """``scored`` or, where the claim's words name the other side, ``the shallower H1 scored``."""
+    return f"{claim.subject} {verb}" if claim.subject else verb
+
+
 def _rate_evidence(claim: Claim, score: ClusteredScore) -> Evidence:
+    """A claimed rate within ``claim.detectable`` of the paper's number: ``FOR`` is TOST (both edges of the
+    margin rejected), ``AGAINST`` the one-sided test at the nearer edge that the rate lies beyond it."""
     assert claim.paper_value is not None
     claimed, margin = claim.paper_value, claim.detectable
     what = "scored" if claim.counts == SCORE else "won"
+    test = (f"two one-sided score tests of a rate within {100 * margin:g} points of {100 * claimed:g}% (if "
+            "rejected: agrees) and the one-sided score test at the margin's nearer edge of a rate beyond it (if "
+            f"rejected: contradicted); power: of showing the margin if the rate is {100 * claimed:g}%")
     if score.games == 0:
-        return _untested("no games played", 0, "none", EXACT if claimed in (0.0, 1.0) else EQUIVALENCE)
-    ours = f"{what} {clustered_percent(score)}, {effective_text(score)}"
-    z = statistics.rate_z(score.value, claimed, score.effective)
+        return _untested("no games played", 0, test)
+    ours = f"{_subject(claim, what)} {clustered_percent(score)}, {effective_text(score)}"
     if claimed in (0.0, 1.0):
-        alternative = abs(claimed - margin)
-
-        def exact_power(level: float) -> float:
-            return statistics.rate_power(claimed, alternative, score.effective, level)
-
-        test = ("one counterexample refutes it; power: the chance of one in our games at a true rate "
-                f"{100 * alternative:g}%")
-        return Evidence(ours, score.games, test, statistics.normal_p_value(z), exact_power, EXACT,
-                        duplicates=score.duplicates)
-    interval = score.interval()
-    if not interval.low <= claimed <= interval.high:
-        ours += f"; the 95% interval excludes the paper's {100 * claimed:g}%"
+        missed = round(abs(claimed - score.value) * score.games)
+        if missed:
+            ours += (f"; {missed} of {score.games} games {'not won' if claimed == 1.0 else 'won'}, so \"all\" "
+                     "does not hold literally")
+    edges = [edge for edge in (claimed - margin, claimed + margin) if 0.0 < edge < 1.0]
+    nearer = min(edges, key=lambda edge: abs(edge - score.value))
+    beyond = abs(score.value - nearer) / math.sqrt(nearer * (1 - nearer) / score.effective)
+    outside = not min(edges) <= score.value <= max(edges) if len(edges) == 2 else (
+        score.value < nearer if nearer < claimed else score.value > nearer)
     equivalence = statistics.equivalence_z(score.value, claimed, margin, score.effective)
 
     def power(level: float) -> float:
         return statistics.equivalence_power(claimed, margin, score.effective, level)
 
-    test = (f"score test of {100 * claimed:g}% (if rejected: contradicted) and two one-sided tests of a rate within "
-            f"{100 * margin:g} points of it (if rejected: agrees); power: of showing the margin if the rate is "
-            f"{100 * claimed:g}%")
-    return Evidence(ours, score.games, test, statistics.normal_p_value(z), power, EQUIVALENCE,
-                    p_equivalence=statistics.upper_p_value(equivalence), duplicates=score.duplicates)
+    hypotheses = (Hypothesis(FOR, statistics.upper_p_value(equivalence), f"further than {100 * margin:g} points"),
+                  Hypothesis(AGAINST, statistics.upper_p_value(beyond if outside else -beyond),
+                             f"within {100 * margin:g} points"))
+    return Evidence(ours, score.games, test, hypotheses, power)
+
+
+def _with_sensitivity(claim: Claim, cells: Sequence[CellResult], evidence: Evidence) -> Evidence:
+    """The claimed average over every run of consecutive cells (T_max values) and seat mix (the share of games
+    the agent moved first): where the paper's number lies inside the 95% interval, our settings reach it."""
+    assert claim.paper_value is not None
+    table = sensitivity_table(cells, claim.counts)
+    reached = [f"{label} at {mix}" for label, row in table for mix, interval in row
+               if interval.low <= claim.paper_value <= interval.high]
+    values = [interval.value for _, row in table for _, interval in row]
+    ours = evidence.ours + (f"; over every range of T_max and seat mix our rate runs from {100 * min(values):.1f}% "
+                            f"to {100 * max(values):.1f}%" if values else "")
+    where = ""
+    if reached:
+        where = f"in {len(reached)} of {len(values)} ranges and mixes, e.g. {'; '.join(reached[:3])}"
+    return Evidence(ours, evidence.games, evidence.test, evidence.hypotheses, evidence.power, evidence.size, where)
+
+
+SEAT_MIXES = (0.0, 0.25, 0.5, 0.75, 1.0)
+"""Shares of games moving first over which a claimed average is recomputed (the papers do not give theirs)."""
+
+
+def sensitivity_table(cells: Sequence[CellResult], counting: str = WIN) -> list[tuple[str, list[tuple[str, Interval]]]]:
+    """The rate averaged over each run of two or more consecutive ``cells`` (equally weighted), at each seat mix.
+
+    At a mix w the rate is sum over the cells of w (rate moving first) + (1 - w) (rate moving second),
+    divided by the cells; its variance adds the cells' and seats' binomial variances over their
+    effective games (the seats' games are different games), and the interval is the normal one.
+    """
+    by_seat = [[cell_score(c, counting, seat) for seat in SEATS] for c in cells]
+    rows = []
+    for first in range(len(cells)):
+        for last in range(first + 1, len(cells)):
+            chosen = by_seat[first:last + 1]
+            if any(s.games == 0 for pair in chosen for s in pair):
+                continue
+            label = f"{cells[first].cell.x} to {cells[last].cell.x}"
+            row = []
+            for w in SEAT_MIXES:
+                value = sum(w * a.value + (1 - w) * b.value for a, b in chosen) / len(chosen)
+                variance = sum(w * w * _variance(a) + (1 - w) ** 2 * _variance(b) for a, b in chosen)
+                spread = statistics.Z95 * math.sqrt(variance) / len(chosen)
+                row.append((f"{100 * w:g}% moving first", Interval(value, max(0.0, value - spread),
+                                                                   min(1.0, value + spread))))
+            rows.append((label, row))
+    return rows
+
+
+def _variance(score: ClusteredScore) -> float:
+    """The variance of a clustered score's mean, kept off zero by pseudo-counts (a 100% cell is not certain)."""
+    n = score.effective
+    adjusted = (score.value * n + 2) / (n + 4)
+    return adjusted * (1 - adjusted) / (n + 4)
+
+
+@dataclass(frozen=True)
+class SharedGames:
+    """Two cells of different experiments that played largely the same games, and the claims resting on either."""
+
+    first: str
+    second: str
+    common: int
+    games: int
+    """The smaller cell's games: ``common`` of them are the same in the other cell."""
+    claims: tuple[Claim, ...]
+
+
+def shared_games(results: Sequence[ExperimentResult], least: float = 0.5) -> list[SharedGames]:
+    """Cells of different experiments at least ``least`` of whose games are the same games: the same schedule
+    slot, the first agent in the same seat and the same moves (the same agents under two names)."""
+    cells = []
+    for result in results:
+        for c in result.cells:
+            games = {(r.index, first_seat(r), r.moves) for r in c.match.records if r.scored}
+            claims = tuple(claim for claim in result.experiment.claims
+                           if (c.cell.series, c.cell.x) in set(claim.cells + claim.baseline))
+            cells.append((result.experiment, c, games, claims))
+    found = []
+    for i, (experiment, cell, mine, claims) in enumerate(cells):
+        for other_experiment, other, theirs, other_claims in cells[i + 1:]:
+            smaller = min(len(mine), len(theirs))
+            common = len(mine & theirs)
+            if experiment.key != other_experiment.key and smaller and common >= least * smaller:
+                found.append(SharedGames(f"{experiment.title.split(':')[0]} {_cell_name(cell)}",
+                                         f"{other_experiment.title.split(':')[0]} {_cell_name(other)}",
+                                         common, smaller, claims + other_claims))
+    return found
 
 
 def _cell_name(cell_result: CellResult) -> str:
@@ -332,13 +432,19 @@ def _half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
     direction = 1.0 if claim.test == "above_half" else -1.0
     implied = claim.detectable
     target = 0.5 + direction * implied
-    pooled = f"scored {clustered_percent(score)}, {effective_text(score)}"
-    test = f"score test of 50%; power against a score of {100 * target:g}%"
+    pooled = f"{_subject(claim, 'scored')} {clustered_percent(score)}, {effective_text(score)}"
+    at_least = f"a score of {100 * target:g}% or {'more' if direction > 0 else 'less'}"
+    size = (f"the {_points(implied)} points from 50% the words imply" if claim.magnitude
+            else f"{at_least} (the smallest edge this report counts)")
 
     def effect_of(interval: Interval) -> Interval:
         """The distance from 1/2 in the claim's direction, with its interval."""
         ends = sorted(direction * (end - 0.5) for end in (interval.low, interval.high))
         return Interval(direction * (interval.value - 0.5), ends[0], ends[1])
+
+    def short_of(s: ClusteredScore) -> float:
+        """How far the score falls short of the implied size, over the error at that size (one-sided z)."""
+        return direction * (s.value - target) / math.sqrt(target * (1 - target) / s.effective)
 
     if claim.each:
         scores = [(c, cell_score(c, claim.counts)) for c in cells if c.match.records]
@@ -349,16 +455,18 @@ def _half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
             return math.prod(statistics.rate_power(0.5, target, s.effective, level) for _, s in scores)
 
         effects = [effect_of(s.interval()) for _, s in scores]
-        ours = "; ".join(f"{_cell_name(c)} scored {clustered_percent(s)}" for c, s in scores)
+        ours = "; ".join(f"{_cell_name(c)} {_subject(claim, 'scored')} {clustered_percent(s)}" for c, s in scores)
         ours += f" (pooled: {pooled})"
         if claim.magnitude:
-            ours += (f"; the weakest cell is {_points(min(e.value for e in effects))} points from 50% the claimed "
-                     f"way against the {_points(implied)} the words imply")
-        short = claim.magnitude and any(e.high < implied for e in effects)
+            ours += "; from 50% the claimed way " + ", ".join(
+                f"{_points(e.value)} [{_points(e.low)}, {_points(e.high)}]" for e in effects
+            ) + f" points against the {_points(implied)} the words imply"
         test = (f"score test of 50% in every cell (intersection-union: the largest p; the other way: the smallest "
-                f"times {len(scores)}); power: of every cell showing a score of {100 * target:g}%")
-        return direction_evidence(ours, score.games, test, min(zs), each_power, contrary_tests=len(scores),
-                                  duplicates=score.duplicates, short=short)
+                f"times {len(scores)}) and of a score {_points(implied)} points from it; power: of every cell "
+                f"showing a score of {100 * target:g}%")
+        hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(scores)),
+                      size_hypothesis([short_of(s) for _, s in scores], at_least + " in some cell"))
+        return Evidence(ours, score.games, test, hypotheses, each_power, size)
     z = direction * statistics.rate_z(score.value, 0.5, score.effective)
 
     def power(level: float) -> float:
@@ -373,8 +481,9 @@ def _half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
     if claim.magnitude:
         ours += (f"; {_points(effect.value)} points from 50% the claimed way [{_points(effect.low)}, "
                  f"{_points(effect.high)}] against the {_points(implied)} the words imply")
-    return direction_evidence(ours, score.games, test, z, power, duplicates=score.duplicates,
-                              short=claim.magnitude and effect.high < implied)
+    test = f"score test of 50% and of a score of {100 * target:g}%; power against a score of {100 * target:g}%"
+    return Evidence(ours, score.games, test, (direction_hypotheses(z), size_hypothesis([short_of(score)], at_least)),
+                    power, size)
 
 
 def _at_ceiling(scores: Sequence[ClusteredScore]) -> str:
@@ -383,47 +492,105 @@ def _at_ceiling(scores: Sequence[ClusteredScore]) -> str:
     return "won" if values == {1.0} else "lost" if values == {0.0} else ""
 
 
-def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
-    """Cochran-Armitage over the series (or, with a baseline, over the two groups scored 0 and 1).
+@dataclass(frozen=True)
+class Stratum:
+    """One series at one seat of a trend claim: its points along the axis and their linear trend."""
 
-    Cells sharing a score (one T_max at several depths) are pooled into one point: the statistic is
-    the same either way, and the text stays one figure per point of the axis. Points of one
-    experiment share their openings, which correlates them positively and makes the test of their
-    difference conservative.
+    series: str
+    seat: int
+    points: tuple[tuple[float, ClusteredScore], ...]
+    trend: statistics.Trend
+    span: float
+    """The axis' range over the claim (the trend's slope times it is the rise across the series)."""
+
+    @property
+    def label(self) -> str:
+        return f"{self.series}, {'moving first' if self.seat == 0 else 'moving second'}"
+
+    def rise(self, first: int = 0) -> Interval:
+        """The rise across the series, with its normal 95% interval; with ``first``, the trend of the points from
+        that one on, still scaled to the whole series (so the two compare)."""
+        trend = self.trend if first == 0 else statistics.trend(
+            *zip(*((s.value * s.effective, s.effective, x) for x, s in self.points[first:]), strict=True))
+        rise, error = trend.slope * self.span, trend.error * self.span
+        return Interval(rise, rise - statistics.Z95 * error, rise + statistics.Z95 * error)
+
+
+def trend_strata(claim: Claim, result: ExperimentResult) -> list[Stratum]:
+    """The claim's cells by series and seat, each a stratum of points (its cells' scores along the axis)."""
+    span = max(claim.scores) - min(claim.scores)
+    strata = []
+    for series in dict.fromkeys(name for name, _ in claim.cells):
+        for seat in SEATS:
+            points = []
+            for point, x in zip(claim.cells, claim.scores, strict=True):
+                cell = _one_cell(result, (point,)) if point[0] == series else None
+                if cell is not None:
+                    score = cell_score(cell, claim.counts, seat)
+                    if score.games:
+                        points.append((x, score))
+            if len(points) < 2:
+                continue
+            trend = statistics.trend([s.value * s.effective for _, s in points], [s.effective for _, s in points],
+                                     [x for x, _ in points])
+            strata.append(Stratum(series, seat, tuple(points), trend, span))
+    return strata
+
+
+def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
+    """A trend over the series, within each series and seat (a stratified Cochran-Armitage test), or, with a
+    baseline, the claimed cells against the baseline's (``_rise_over_baseline``).
+
+    Seats and series are strata: the first mover's advantage and a depth's level are fixed by the
+    design, so a trend is only looked for within them, and their trends are compared (Cochran's Q of
+    the slopes) to say where the claim holds. A claim about every series (``Claim.each``) needs the
+    trend in each (intersection-union).
     """
-    if claim.baseline and claim.each:
-        return _rise_over_each(claim, result)
-    points: dict[float, tuple[str, list[CellResult]]] = {}
     if claim.baseline:
-        points = {0.0: ("the baseline", _cells(result, claim.baseline)),
-                  1.0: ("the claimed cells", _cells(result, claim.cells))}
-        test = "Cochran-Armitage (two groups: the baseline and the claimed cells)"
-    else:
-        for point, score in zip(claim.cells, claim.scores, strict=True):
-            label, cells = points.setdefault(score, (point[1], []))
-            cells += _cells(result, (point,))
-        test = "Cochran-Armitage trend over the whole series"
-    measured = [(label, pooled_score(cells, claim.counts), score) for score, (label, cells) in points.items() if cells]
-    measured = [(label, m, score) for label, m, score in measured if m.games]
-    games = sum(m.games for _, m, _ in measured)
-    duplicates = sum(m.duplicates for _, m, _ in measured)
-    if len(measured) < 2:
+        return _rise_over_baseline(claim, result)
+    test = "Cochran-Armitage trend stratified by series and seat"
+    strata = trend_strata(claim, result)
+    games = sum(s.games for st in strata for _, s in st.points)
+    if not strata:
         return _untested("fewer than two points of the series have games", games, test)
-    totals = [m.effective for _, m, _ in measured]
-    successes = [m.value * m.effective for _, m, _ in measured]
-    xs = [score for _, _, score in measured]
-    ours = "won " + ", ".join(f"{clustered_percent(m)} at {label}" for label, m, _ in measured)
-    repeats = f", {duplicates} repeating another move for move" if duplicates else ""
-    ours += f" ({games} games{repeats}, worth {_independent(sum(totals))})"
-    ceiling = _at_ceiling([m for _, m, _ in measured])
+    by_x: dict[float, list[ClusteredScore]] = {}
+    for stratum in strata:
+        for x, score in stratum.points:
+            by_x.setdefault(x, []).append(score)
+    labels = {x: point[1] for point, x in zip(claim.cells, claim.scores, strict=True)}
+    pooled = {x: pooled_score(_cells(result, [p for p, px in zip(claim.cells, claim.scores, strict=True) if px == x]),
+                              claim.counts) for x in by_x}
+    ours = "won " + ", ".join(f"{clustered_percent(pooled[x])} at {labels[x]}" for x in dict.fromkeys(claim.scores)
+                              if x in pooled and pooled[x].games)
+    ours += f" ({sum(p.games for p in pooled.values())} games, {sum(p.distinct for p in pooled.values())} distinct)"
+    ceiling = _at_ceiling(list(pooled.values()))
     if ceiling:
         return _untested(ours + f"; every game of the series was {ceiling}: it is at its "
                          f"{'ceiling' if ceiling == 'won' else 'floor'}, where no trend can show", games,
-                         test + "; not run", DIRECTION)
-    z = statistics.cochran_armitage(successes, totals, xs)
-    pooled = sum(successes) / sum(totals)
+                         test + "; not run")
+    groups = [[st for st in strata if st.series == series] for series in dict.fromkeys(st.series for st in strata)]
+    if not claim.each:
+        groups = [strata]
+    zs = [statistics.stratified_trend_z([st.trend for st in group]) for group in groups]
+    zs = [0.0 if math.isnan(z) else z for z in zs]
     effect = claim.detectable
-    centre = min(max(pooled, effect / 2), 1 - effect / 2)
+    rises = [_combined_rise(group) for group in groups]
+    q, df, p_q = statistics.heterogeneity([st.trend.slope for st in strata], [st.trend.error for st in strata])
+    holds = [st.label for st in strata if st.rise().low > 0]
+    fails = [st.label for st in strata if st.rise().high < 0]
+    ours += "; rise across the series " + "; ".join(
+        f"{st.label} {_points(st.rise().value)} [{_points(st.rise().low)}, {_points(st.rise().high)}]" for st in strata)
+    ours += " points"
+    if df:
+        ours += f"; the strata differ: Cochran's Q = {q:.1f} on {df} df, p = {_p_text(p_q)}" if p_q < ALPHA else \
+            f"; no sign the strata differ: Cochran's Q = {q:.1f} on {df} df, p = {_p_text(p_q)}"
+    ours += (f"; a rise (95% interval above 0) in {', '.join(holds) if holds else 'no stratum'}"
+             + (f"; a fall in {', '.join(fails)}" if fails else ""))
+    totals = [sum(s.effective for s in scores) for scores in by_x.values()]
+    successes = [sum(s.value * s.effective for s in scores) for scores in by_x.values()]
+    xs = list(by_x)
+    pooled_rate = sum(successes) / sum(totals)
+    centre = min(max(pooled_rate, effect / 2), 1 - effect / 2)
     low, high = min(xs), max(xs)
     alternative = [centre + effect * ((x - low) / (high - low) - 0.5) for x in xs]
 
@@ -431,50 +598,83 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
         value = statistics.trend_power(totals, xs, alternative, level)
         return 0.0 if math.isnan(value) else value
 
-    return direction_evidence(ours, games, test + f"; power against a rise of {100 * effect:g} points across it",
-                              z, power, duplicates=duplicates)
+    each = " in every series (intersection-union)" if claim.each else ""
+    test += (f"{each}, and of a rise of {100 * effect:g} points or more across it; heterogeneity by Cochran's Q; "
+             f"power against a rise of {100 * effect:g} points (unstratified)")
+    size = f"a rise of {_points(effect)} points across the series (the smallest this report counts)"
+    hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(zs)),
+                  size_hypothesis([(rise - effect) / error for rise, error in rises],
+                                  f"a rise of {100 * effect:g} points or more"))
+    return Evidence(ours, games, test, hypotheses, power, size)
 
 
-def _rise_over_each(claim: Claim, result: ExperimentResult) -> Evidence:
-    """The claimed cells against every baseline cell on its own (intersection-union of two-group tests)."""
+def _combined_rise(strata: Sequence[Stratum]) -> tuple[float, float]:
+    """The strata's rises across the series combined by inverse variance: the rise and its standard error."""
+    kept = [(st.trend.slope * st.span, st.trend.error * st.span) for st in strata if st.trend.error > 0]
+    if not kept:
+        return math.nan, math.nan
+    weights = [1 / (e * e) for _, e in kept]
+    return sum(w * r for w, (r, _) in zip(weights, kept, strict=True)) / sum(weights), 1 / math.sqrt(sum(weights))
+
+
+def _p_text(value: float) -> str:
+    return "< 0.0001" if value < 1e-4 else f"{value:.2g}"
+
+
+def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
+    """The claimed cells against the baseline's (pooled, or each baseline cell on its own with ``Claim.each``:
+    intersection-union), each difference by a two-group Cochran-Armitage test and its size by the
+    one-sided test of a difference of ``claim.detectable`` (Agresti-Caffo's adjusted rates)."""
     claimed = pooled_score(_cells(result, claim.cells), claim.counts)
-    baselines = [(c, cell_score(c, claim.counts)) for c in _cells(result, claim.baseline)]
+    baseline_cells = _cells(result, claim.baseline)
+    baselines: list[tuple[CellResult | None, ClusteredScore]] = (
+        [(c, cell_score(c, claim.counts)) for c in baseline_cells] if claim.each
+        else [(None, pooled_score(baseline_cells, claim.counts))])
     baselines = [(c, b) for c, b in baselines if b.games]
-    test = "Cochran-Armitage (two groups: the claimed cells against each baseline cell; intersection-union)"
+    test = ("Cochran-Armitage (two groups: the claimed cells against "
+            + ("each baseline cell; intersection-union)" if claim.each else "the baseline)"))
     games = claimed.games + sum(b.games for _, b in baselines)
-    duplicates = claimed.duplicates + sum(b.duplicates for _, b in baselines)
     if not claimed.games or not baselines:
         return _untested("the claimed cells or every baseline cell have no games", games, test)
     effect = claim.detectable
     ours = f"won {clustered_percent(claimed)} against " + ", ".join(
-        f"{clustered_percent(b)} at {_cell_name(c)}" for c, b in baselines)
+        f"{clustered_percent(b)}" + (f" at {_cell_name(c)}" if c is not None else " (the baseline)")
+        for c, b in baselines)
     differences = [statistics.difference_interval(claimed.interval(), b.interval()) for _, b in baselines]
-    repeats = f", {duplicates} repeating another move for move" if duplicates else ""
-    ours += f" ({games} games{repeats})"
-    if claim.magnitude:
-        ours += "; differences " + ", ".join(
-            f"{_points(d.value)} [{_points(d.low)}, {_points(d.high)}]" for d in differences
-        ) + f" points against the {_points(effect)} the words imply"
+    ours += f" ({games} games, {claimed.distinct + sum(b.distinct for _, b in baselines)} distinct)"
+    words = "the words imply" if claim.magnitude else "this report counts"
+    ours += "; differences " + ", ".join(
+        f"{_points(d.value)} [{_points(d.low)}, {_points(d.high)}]" for d in differences
+    ) + f" points against the {_points(effect)} {words}"
+    unreachable = [b.value for _, b in baselines if b.value + effect > 1]
+    if unreachable:
+        ours += (f"; a baseline at {100 * max(unreachable):.1f}% leaves no room for a difference of "
+                 f"{100 * effect:g} points")
     ceiling = _at_ceiling([claimed] + [b for _, b in baselines])
     if ceiling:
         return _untested(ours + f"; every game was {ceiling}: no difference can show", games, test + "; not run")
-    zs, groups = [], []
+    zs, groups, shortfalls = [], [], []
     for _, b in baselines:
         totals = [b.effective, claimed.effective]
         successes = [b.value * b.effective, claimed.value * claimed.effective]
         z = statistics.cochran_armitage(successes, totals, [0.0, 1.0])
         zs.append(0.0 if math.isnan(z) else z)
-        pooled = sum(successes) / sum(totals)
-        centre = min(max(pooled, effect / 2), 1 - effect / 2)
-        groups.append((totals, [centre - effect / 2, centre + effect / 2]))
+        # The power is against the observed baseline and that baseline plus the claimed size (at most 100%).
+        groups.append((totals, [b.value, min(1.0, b.value + effect)]))
+        adjusted = [((s.value * s.effective + 1) / (s.effective + 2), s.effective + 2) for s in (claimed, b)]
+        error = math.sqrt(sum(p * (1 - p) / n for p, n in adjusted))
+        shortfalls.append((adjusted[0][0] - adjusted[1][0] - effect) / error)
 
     def power(level: float) -> float:
         values = [statistics.trend_power(totals, [0.0, 1.0], alternative, level) for totals, alternative in groups]
         return math.prod(0.0 if math.isnan(v) else v for v in values)
 
-    short = claim.magnitude and any(d.high < effect for d in differences)
-    return direction_evidence(ours, games, test + f"; power: of every difference showing at {100 * effect:g} points",
-                              min(zs), power, contrary_tests=len(baselines), duplicates=duplicates, short=short)
+    test += (f" and of a difference of {100 * effect:g} points or more; power: of every difference showing against "
+             f"the observed baseline plus {100 * effect:g} points")
+    size = f"the {_points(effect)} points {words}"
+    hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(baselines)),
+                  size_hypothesis(shortfalls, f"a difference of {100 * effect:g} points or more"))
+    return Evidence(ours, games, test, hypotheses, power, size)
 
 
 def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
@@ -484,11 +684,11 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     test = "two one-sided tests of a difference within the margin (Agresti-Caffo)"
     a, b = _one_cell(result, claim.cells), _one_cell(result, claim.baseline)
     if a is None or b is None:
-        return _untested("a cell of the comparison has no games", 0, test, EQUIVALENCE)
+        return _untested("a cell of the comparison has no games", 0, test)
     first, second = cell_score(a, claim.counts), cell_score(b, claim.counts)
     games = first.games + second.games
     if not first.games or not second.games:
-        return _untested("a cell of the comparison has no games", games, test, EQUIVALENCE)
+        return _untested("a cell of the comparison has no games", games, test)
     margin = claim.detectable
     adjusted = [((s.value * s.effective + 1) / (s.effective + 2), s.effective + 2) for s in (first, second)]
     spread = math.sqrt(sum(p * (1 - p) / n for p, n in adjusted))
@@ -499,7 +699,8 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     what = "scored" if claim.counts == SCORE else "won"
     ours = (f"{_cell_name(a)} {what} {clustered_percent(first)}, {_cell_name(b)} {clustered_percent(second)}; "
             f"difference {_points(measured.value)} points [{_points(measured.low)}, {_points(measured.high)}] "
-            f"({games} games, worth {_independent(first.effective + second.effective)})")
+            f"({games} games, {first.distinct + second.distinct} distinct, worth "
+            f"{_independent(first.effective + second.effective)})")
     pooled = (first.value * first.effective + second.value * second.effective) / (first.effective + second.effective)
     null_spread = math.sqrt(max(pooled * (1 - pooled), 0.01) * (1 / adjusted[0][1] + 1 / adjusted[1][1]))
 
@@ -509,9 +710,9 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
 
     test += (f" of {100 * margin:g} points (if rejected: agrees) and of a difference beyond it (if rejected: "
              "contradicted); power: of showing the margin if the rates are equal")
-    return Evidence(ours, games, test, statistics.upper_p_value(beyond), power, EQUIVALENCE,
-                    p_equivalence=statistics.upper_p_value(equivalence),
-                    duplicates=first.duplicates + second.duplicates)
+    hypotheses = (Hypothesis(FOR, statistics.upper_p_value(equivalence), f"further apart than {100 * margin:g} points"),
+                  Hypothesis(AGAINST, statistics.upper_p_value(beyond), f"within {100 * margin:g} points"))
+    return Evidence(ours, games, test, hypotheses, power)
 
 
 def _within_series(samples: Sequence[MoveSample], x: Callable[[MoveSample], float],
@@ -563,9 +764,13 @@ def _move_evidence(claim: Claim, samples: list[MoveSample], games: int) -> Evide
     def power(level: float) -> float:
         return statistics.correlation_power(effect, n, level)
 
-    test += (f"{', within each series' if groups > 1 else ''}; power against r = {direction * effect:+g}; the moves "
-             "of one game are not independent, so this p-value is optimistic")
-    return direction_evidence(ours, games, test, z, power)
+    test += (f"{', within each series' if groups > 1 else ''}, and of r = {direction * effect:+g} or further the "
+             f"claimed way; power against r = {direction * effect:+g}; the moves of one game are not independent, so "
+             "these p-values are optimistic")
+    shortfall = (direction * math.atanh(max(-0.999999, min(0.999999, r))) - math.atanh(effect)) * math.sqrt(n - 3)
+    size = f"a correlation of {direction * effect:+g} or further the claimed way (the smallest this report counts)"
+    hypotheses = (direction_hypotheses(z), size_hypothesis([shortfall], f"|r| of {effect:g} or more"))
+    return Evidence(ours, games, test, hypotheses, power, size)
 
 
 def _speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
@@ -574,9 +779,9 @@ def _speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
 
     Two games are the same when they have the same index in the two cells and the same moves (the
     schedule gives both cells the same openings and seeds; a game whose moves differ is dropped and
-    counted). Identical games within a cell, and the two games of a pair, are one cluster
-    (``game_clusters``) whose ratios are averaged into one observation. The per-move wall-time ratio
-    over the same games is printed beside it.
+    counted). The games of one opening (a colour-swapped pair, ``design_clusters``) are one cluster
+    whose ratios are averaged into one observation. The per-move wall-time ratio over the same games
+    is printed beside it.
     """
     test = "t test of the mean over independent games of log(CPU seconds without / with), the same games"
     claimed, baseline = _one_cell(result, claim.cells), _one_cell(result, claim.baseline)
@@ -587,12 +792,12 @@ def _speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     same = [(fast, slow) for fast, slow in pairs if fast.moves == slow.moves]
     diverging = len(pairs) - len(same)
     timed = [(fast, slow) for fast, slow in same if fast.cpu_seconds > 0 and slow.cpu_seconds > 0]
-    groups, duplicates = game_clusters([fast for fast, _ in timed])
+    groups = design_clusters([fast for fast, _ in timed])
+    distinct = len({fast.moves for fast, _ in timed})
     units = [sum(math.log(timed[i][1].cpu_seconds / timed[i][0].cpu_seconds) for i in group) / len(group)
              for group in groups]
     dropped = f"; {diverging} game{'s' if diverging != 1 else ''} whose moves differed between the cells dropped" \
         if diverging else ""
-    repeats = f"; {duplicates} repeating another move for move" if duplicates else ""
     if len(units) < 2:
         return _untested(f"{len(timed)} same games with CPU times in {len(units)} independent "
                          f"group{'s' if len(units) != 1 else ''}, too few"
@@ -611,10 +816,15 @@ def _speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
 
     ours = (f"{math.exp(mean):.2f}x as fast [{math.exp(mean - critical * error):.2f}, "
             f"{math.exp(mean + critical * error):.2f}] in CPU seconds per game over {len(timed)} same games, "
-            f"{n} independent groups (pairs and repeats){repeats}{dropped}")
+            f"{distinct} distinct, from {n} independent openings{dropped}")
     ours += _per_move_text(claimed, baseline, {fast.index for fast, _ in same}, result)
-    return direction_evidence(ours, len(timed), test + f" (t, {n - 1} df); power against {math.exp(effect):.2f}x "
-                              "as fast", mean / error, power, df=n - 1, duplicates=duplicates)
+    test += f" (t, {n - 1} df), and of {math.exp(effect):.2f}x or more; power against {math.exp(effect):.2f}x as fast"
+    shortfall = (mean - effect) / error
+    # The size test is one-sided: P(T <= t) from the two-sided tail of |t|.
+    tail = statistics.t_p_value(shortfall, n - 1) / 2
+    size = Hypothesis(SIZE, tail if shortfall < 0 else 1 - tail, f"{math.exp(effect):.2f}x as fast or more")
+    return Evidence(ours, len(timed), test, (direction_hypotheses(mean / error, df=n - 1), size), power,
+                    f"a speed-up of {math.exp(effect):.2f}x (the smallest this report counts)")
 
 
 def _per_move_text(claimed: CellResult, baseline: CellResult, games: set[int], result: ExperimentResult) -> str:
