@@ -610,7 +610,7 @@ def _why_unrated(name: str, points: dict[tuple[str, str], tuple[float, int]], ra
         return "played only agents outside the rated group"
     if 0 < scored < games and min(scored, games - scored) < statistics.MIN_DECISIVE_POINTS:
         return (f"won {scored:g} and lost {games - scored:g} of {games:.0f} points against the rated agents: fewer "
-                f"than {statistics.MIN_DECISIVE_POINTS:g} either way, too few to place it")
+                f"than {statistics.MIN_DECISIVE_POINTS:g} won or lost, too few to place it")
     if scored == games:
         return f"won every one of its {games:.0f} games against the rated agents (its Elo is unbounded above)"
     if scored == 0:
