@@ -582,8 +582,8 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
         f"{st.label} {_points(st.rise().value)} [{_points(st.rise().low)}, {_points(st.rise().high)}]" for st in strata)
     ours += " points"
     if df:
-        ours += f"; the strata differ: Cochran's Q = {q:.1f} on {df} df, p = {_p_text(p_q)}" if p_q < ALPHA else \
-            f"; no sign the strata differ: Cochran's Q = {q:.1f} on {df} df, p = {_p_text(p_q)}"
+        ours += f"; the strata differ: Cochran's Q = {q:.1f} on {df} df, p {_p_text(p_q)}" if p_q < ALPHA else \
+            f"; no sign the strata differ: Cochran's Q = {q:.1f} on {df} df, p {_p_text(p_q)}"
     ours += (f"; a rise (95% interval above 0) in {', '.join(holds) if holds else 'no stratum'}"
              + (f"; a fall in {', '.join(fails)}" if fails else ""))
     totals = [sum(s.effective for s in scores) for scores in by_x.values()]
@@ -618,7 +618,8 @@ def _combined_rise(strata: Sequence[Stratum]) -> tuple[float, float]:
 
 
 def _p_text(value: float) -> str:
-    return "< 0.0001" if value < 1e-4 else f"{value:.2g}"
+    """``< 0.0001`` or ``= 0.051``: a p-value with its relation, to follow a ``p``."""
+    return "< 0.0001" if value < 1e-4 else f"= {value:.2g}"
 
 
 def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
