@@ -86,10 +86,13 @@ def play_schedule(specs: Sequence[GameSpec], game_function: GameFunction, on_rec
     in flight are abandoned and the exception propagates. Returns whether ``on_record`` stopped it.
     Each record gets the run's provenance (``provenance.run_provenance``), taken before the first game.
     """
+    if not specs:
+        return False  # a resumed run with nothing left: no pool to start, no code to digest
     own = executor is None
     pool = worker_pool(jobs) if executor is None else executor
-    provenance = run_provenance(jobs or default_jobs())
-    ahead = max(2, 2 * (jobs or default_jobs()))
+    concurrency = jobs or default_jobs()
+    provenance = run_provenance(concurrency)
+    ahead = max(2, 2 * concurrency)
     pending = list(specs)
     running: set[Future[GameRecord]] = set()
     stopped = False
