@@ -421,9 +421,14 @@ def _maximise(ratings: np.ndarray, points: np.ndarray, games: np.ndarray, free: 
     return ratings
 
 
+def _expected_scores(ratings: np.ndarray) -> np.ndarray:
+    """Row player's expected score against the column player, for every pair of ratings (Elo)."""
+    return 1 / (1 + 10 ** (-(ratings[:, None] - ratings[None, :]) / 400))
+
+
 def _log_likelihood(ratings: np.ndarray, points: np.ndarray) -> float:
     """The Bradley-Terry log-likelihood: every ordered pair's points times the log of its expected score."""
-    expected = 1 / (1 + 10 ** (-(ratings[:, None] - ratings[None, :]) / 400))
+    expected = _expected_scores(ratings)
     met = points > 0
     return float((points[met] * np.log(expected[met])).sum())
 
@@ -462,7 +467,7 @@ def _log_likelihood_derivatives(ratings: np.ndarray, points: np.ndarray, games: 
                                 free: list[int]) -> tuple[np.ndarray, np.ndarray]:
     """Gradient and Hessian of the Bradley-Terry log-likelihood in the free ratings (Elo units)."""
     c = math.log(10) / 400
-    expected = 1 / (1 + 10 ** (-(ratings[:, None] - ratings[None, :]) / 400))
+    expected = _expected_scores(ratings)
     curvature = c * c * games * expected * (1 - expected)
     gradient = c * (points - games * expected).sum(axis=1)
     hessian = curvature - np.diag(curvature.sum(axis=1))
@@ -485,16 +490,8 @@ def cochran_armitage(successes: Sequence[float], totals: Sequence[float], scores
     group's counts by 1 / design effect is the Rao-Scott correction. NaN when the data are all
     successes, all failures, or the scores do not vary.
     """
-    x, n, s = (np.asarray(values, dtype=float) for values in (successes, totals, scores))
-    total = n.sum()
-    if total <= 0:
-        return math.nan
-    p = x.sum() / total
-    centred = s - (n @ s) / total
-    variance = p * (1 - p) * float(n @ centred ** 2)
-    if variance <= 0:
-        return math.nan
-    return float((x - n * p) @ centred) / math.sqrt(variance)
+    fitted = trend(successes, totals, scores)
+    return math.nan if fitted.variance <= 0 else fitted.statistic / math.sqrt(fitted.variance)
 
 
 @dataclass(frozen=True)
@@ -545,10 +542,16 @@ def heterogeneity(slopes: Sequence[float], errors: Sequence[float]) -> tuple[flo
     kept = [(b, e) for b, e in zip(slopes, errors, strict=True) if e > 0 and not math.isnan(b)]
     if len(kept) < 2:
         return math.nan, 0, 1.0
-    weights = [1 / (e * e) for _, e in kept]
-    mean = sum(w * b for w, (b, _) in zip(weights, kept, strict=True)) / sum(weights)
-    q = sum(w * (b - mean) ** 2 for w, (b, _) in zip(weights, kept, strict=True))
+    mean, _ = inverse_variance_mean([b for b, _ in kept], [e for _, e in kept])
+    q = sum((b - mean) ** 2 / (e * e) for b, e in kept)
     return q, len(kept) - 1, chi_square_p_value(q, len(kept) - 1)
+
+
+def inverse_variance_mean(values: Sequence[float], errors: Sequence[float]) -> tuple[float, float]:
+    """The mean of ``values`` weighted by 1 / error^2, and its standard error (the errors must be positive)."""
+    weights = [1 / (e * e) for e in errors]
+    total = sum(weights)
+    return sum(w * v for w, v in zip(weights, values, strict=True)) / total, 1 / math.sqrt(total)
 
 
 def chi_square_p_value(statistic: float, df: float) -> float:

@@ -610,11 +610,11 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
 
 def _combined_rise(strata: Sequence[Stratum]) -> tuple[float, float]:
     """The strata's rises across the series combined by inverse variance: the rise and its standard error."""
-    kept = [(st.trend.slope * st.span, st.trend.error * st.span) for st in strata if st.trend.error > 0]
+    kept = [st for st in strata if st.trend.error > 0]
     if not kept:
         return math.nan, math.nan
-    weights = [1 / (e * e) for _, e in kept]
-    return sum(w * r for w, (r, _) in zip(weights, kept, strict=True)) / sum(weights), 1 / math.sqrt(sum(weights))
+    return statistics.inverse_variance_mean([st.trend.slope * st.span for st in kept],
+                                            [st.trend.error * st.span for st in kept])
 
 
 def _p_text(value: float) -> str:
