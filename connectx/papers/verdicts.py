@@ -662,9 +662,8 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
         zs.append(0.0 if math.isnan(z) else z)
         # The power is against the observed baseline and that baseline plus the claimed size (at most 100%).
         groups.append((totals, [b.value, min(1.0, b.value + effect)]))
-        adjusted = [((s.value * s.effective + 1) / (s.effective + 2), s.effective + 2) for s in (claimed, b)]
-        error = math.sqrt(sum(p * (1 - p) / n for p, n in adjusted))
-        shortfalls.append((adjusted[0][0] - adjusted[1][0] - effect) / error)
+        difference, error = _adjusted_difference(claimed, b)
+        shortfalls.append((difference - effect) / error)
 
     def power(level: float) -> float:
         values = [statistics.trend_power(totals, [0.0, 1.0], alternative, level) for totals, alternative in groups]
@@ -676,6 +675,13 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
     hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(baselines)),
                   size_hypothesis(shortfalls, f"a difference of {100 * effect:g} points or more"))
     return Evidence(ours, games, test, hypotheses, power, size)
+
+
+def _adjusted_difference(a: ClusteredScore, b: ClusteredScore) -> tuple[float, float]:
+    """``a``'s rate less ``b``'s and its standard error by Agresti-Caffo: one success and one failure added to
+    each over its effective games, which keeps the error sensible at 0% and 100%."""
+    adjusted = [((s.value * s.effective + 1) / (s.effective + 2), s.effective + 2) for s in (a, b)]
+    return adjusted[0][0] - adjusted[1][0], math.sqrt(sum(p * (1 - p) / n for p, n in adjusted))
 
 
 def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
@@ -691,9 +697,7 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     if not first.games or not second.games:
         return _untested("a cell of the comparison has no games", games, test)
     margin = claim.detectable
-    adjusted = [((s.value * s.effective + 1) / (s.effective + 2), s.effective + 2) for s in (first, second)]
-    spread = math.sqrt(sum(p * (1 - p) / n for p, n in adjusted))
-    difference = adjusted[0][0] - adjusted[1][0]
+    difference, spread = _adjusted_difference(first, second)
     equivalence = min(difference + margin, margin - difference) / spread
     beyond = (abs(difference) - margin) / spread
     measured = statistics.difference_interval(first.interval(), second.interval())
@@ -703,7 +707,7 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
             f"({games} games, {first.distinct + second.distinct} distinct, worth "
             f"{_independent(first.effective + second.effective)})")
     pooled = (first.value * first.effective + second.value * second.effective) / (first.effective + second.effective)
-    null_spread = math.sqrt(max(pooled * (1 - pooled), 0.01) * (1 / adjusted[0][1] + 1 / adjusted[1][1]))
+    null_spread = math.sqrt(max(pooled * (1 - pooled), 0.01) * (1 / (first.effective + 2) + 1 / (second.effective + 2)))
 
     def power(level: float) -> float:
         critical = NormalDist().inv_cdf(1 - level)
