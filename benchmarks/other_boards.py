@@ -43,6 +43,7 @@ from benchmarks.matches import Progress, slug, wdl
 from benchmarks.revisions import RevisionError, revision_agent
 from evaluation.engine import BoardConfig
 from evaluation.match import MatchResult, run_match
+from evaluation.provenance import hash_tree
 from evaluation.results_store import ResultsStore
 from evaluation.scheduling import default_jobs
 
@@ -108,10 +109,7 @@ def check_rounds(boards: list[str], games: int, step: int) -> None:
 def agents_fingerprint() -> str:
     """A digest of every source and data file under agents/: what a cell's games measure."""
     digest = hashlib.sha256()
-    for path in sorted(AGENTS.rglob("*")):
-        if path.is_file() and "__pycache__" not in path.parts:
-            digest.update(path.relative_to(AGENTS).as_posix().encode())
-            digest.update(path.read_bytes())
+    hash_tree(digest, AGENTS)
     return digest.hexdigest()
 
 

@@ -41,15 +41,20 @@ class Provenance:
         return cls(str(data["code"]), str(data["cpu"]), int(data["concurrency"]))
 
 
+def hash_tree(digest: Any, root: Path, prefix: str = "") -> None:
+    """Feed ``digest`` every file under ``root`` (its path after ``prefix``, then its bytes), in sorted order,
+    byte code caches left out: the same files give the same digest on any machine."""
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(f"{prefix}{path.relative_to(root).as_posix()}".encode())
+            digest.update(path.read_bytes())
+
+
 def code_digest() -> str:
     """The digest of the code that plays games now (see ``Provenance.code``), read from the files on disk."""
     digest = hashlib.sha256()
     for package in (agents, evaluation):
-        root = Path(package.__path__[0])
-        for path in sorted(root.rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
-                digest.update(f"{package.__name__}/{path.relative_to(root).as_posix()}".encode())
-                digest.update(path.read_bytes())
+        hash_tree(digest, Path(package.__path__[0]), f"{package.__name__}/")
     try:
         digest.update(importlib.metadata.version("kaggle-environments").encode())
     except importlib.metadata.PackageNotFoundError:
