@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from agents.core.kaggle_boundary import GuardedAgent
-from agents.core.position import Geometry
-from agents.registry import REGISTRY, AgentEntry, AgentSpecError, format_value, kind_words
+from connectx.agents.core.kaggle_boundary import GuardedAgent
+from connectx.agents.core.position import Geometry
+from connectx.agents.registry import REGISTRY, AgentEntry, AgentSpecError, format_value, kind_words
 
 KAGGLE_PREFIX = "kaggle:"
 KAGGLE_BUILTINS = ("random", "negamax")

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agents.core.position import Geometry, geometry
+from connectx.agents.core.position import Geometry, geometry
 
 MIN_SIDE, MAX_SIDE = 1, 12
 MIN_INAROW = 2

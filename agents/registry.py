@@ -1,12 +1,12 @@
 """The one list of agents: names, strategy factories, one-line summaries and the roles of their parameters.
 
-Each agent module implements a ``Strategy`` (``agents.core.strategy``) and a top-level ``make_strategy``
+Each agent module implements a ``Strategy`` (``connectx.agents.core.strategy``) and a top-level ``make_strategy``
 factory; ``AgentEntry.build`` wraps the strategy in Kaggle's guard (``kaggle_boundary.GuardedAgent``),
 so no agent module knows Kaggle's conventions.
 
 Each entry declares which of its factory's parameters is its seed, its time budget per move and
 its reproducibility cap (a node or simulation count that replaces the clock), so the harness and
-the tests set those through ``agents.agent_spec.AgentSpec`` without knowing any parameter's name.
+the tests set those through ``connectx.agents.agent_spec.AgentSpec`` without knowing any parameter's name.
 An agent is named by a spec, ``name`` or ``name:key=value,key=value`` (``negamax:depth=5``); the
 values are converted to the types of the factory's keyword parameters (see ``AgentSpec``).
 """
@@ -20,10 +20,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from agents.core.kaggle_boundary import GuardedAgent
-from agents.core.position import Geometry
-from agents.core.strategy import Strategy
-from agents.players import mcts, minimax, negamax, random_agent, solver_agent
+from connectx.agents.core.kaggle_boundary import GuardedAgent
+from connectx.agents.core.position import Geometry
+from connectx.agents.core.strategy import Strategy
+from connectx.agents.players import mcts, minimax, negamax, random_agent, solver_agent
 
 BoardCheck = Callable[[Mapping[str, Any], Geometry], None]
 """Raises ValueError when an agent's parameters cannot work on a board (minimax's window weights)."""

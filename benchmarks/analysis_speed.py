@@ -3,7 +3,7 @@
 It analyses 20 real games and reports the share of positions (plies) with an exact
 value by ply band (0-11, 12-21, 22+) and the seconds per game, with the C solver and with the
 pure-Python one. Target with the C solver: every position from ply 12 on exact, a game in under
-60 s. The games are played through the harness (``evaluation.match.run_match``): 10 ``solver``
+60 s. The games are played through the harness (``connectx.evaluation.match.run_match``): 10 ``solver``
 vs ``mcts:time_budget=0.3`` and 10 ``minimax`` vs ``kaggle:negamax``, each from a random 2-ply
 opening played from both seats (so no two games repeat). Each solver's run starts from a fresh
 analysis cache (the shipped exact opening scores still seed it, as they always do); a last run
@@ -37,8 +37,8 @@ from connectx.analysis.games import Game, game_from_record
 from connectx.analysis.native import fits
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.analysis.solvers import make_solver, native_unavailable_reason
-from evaluation.match import run_match
-from evaluation.results_store import ResultsStore
+from connectx.evaluation.match import run_match
+from connectx.evaluation.results_store import ResultsStore
 
 PAIRINGS = (("solver", "mcts:time_budget=0.3"), ("minimax", "kaggle:negamax"))
 GAMES_PER_PAIRING = 10

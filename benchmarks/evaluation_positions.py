@@ -2,7 +2,8 @@
 
 ``evaluation_ranking`` needs positions like those a depth-limited search leaves at its horizon,
 with their exact outcome. This script makes them from recorded games (any run directory's, read as
-``evaluation.results_store`` reads them, on boards the C solver plays: ``connectx.analysis.native.fits``). It picks
+``connectx.evaluation.results_store`` reads them, on boards the C solver plays:
+``connectx.analysis.native.fits``). It picks
 a random game and a random ply of ``--plies``, takes the game's position two plies before, then
 plays two random moves that do not lose at once; it keeps the position if the side to move has no
 immediate win and a move that does not lose at once (else a search sees through it), and scores it
@@ -25,14 +26,14 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from agents.core.position import Position
 from benchmarks import RESULTS
+from connectx.agents.core.position import Position
 from connectx.analysis.games import Game, game_from_record
 from connectx.analysis.native import fits
 from connectx.analysis.native_solver import NativeWorkerSolver
 from connectx.analysis.score_range import ScoreRange
 from connectx.analysis.solvers import native_unavailable_reason
-from evaluation.results_store import GAMES_FILE, ResultsStore
+from connectx.evaluation.results_store import GAMES_FILE, ResultsStore
 
 POSITIONS = RESULTS / "evaluation_positions.txt"
 RANDOM_PLIES = 2

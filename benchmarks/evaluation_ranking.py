@@ -8,7 +8,7 @@ are leaf-like: a position of a stored ``other_boards`` game at ply 10 to 30, the
 moves that do not lose at once, with no immediate win for the mover, on 7x7/4 and 8x7/4 (9x7/4 and
 10x8/5 do not fit the 64-bit boards of the C solver that found the scores, ``connectx/analysis/solver.c``).
 ``evaluation_positions`` makes them. The test checks the latest positions of each board against
-``agents.search.exact_search``.
+``connectx.agents.search.exact_search``.
 
 For each board it prints the share of such pairs ranked right, over all pairs and over the pairs of
 the same ply (the search compares positions of one stage of a game). ``--weights`` measures other
@@ -28,8 +28,10 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.core.position import Position, geometry
-from agents.heuristics.line_evaluation import (
+from benchmarks import RESULTS
+from benchmarks.other_boards import clocked_board
+from connectx.agents.core.position import Position, geometry
+from connectx.agents.heuristics.line_evaluation import (
     ZUGZWANG,
     LineEvaluation,
     LineWeights,
@@ -37,8 +39,6 @@ from agents.heuristics.line_evaluation import (
     line_weights,
     raw_bound,
 )
-from benchmarks import RESULTS
-from benchmarks.other_boards import clocked_board
 
 POSITIONS = RESULTS / "evaluation_positions.txt"
 FEATURES = ("lines", "threat", "zugzwang")

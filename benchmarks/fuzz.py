@@ -1,7 +1,7 @@
 """Fuzz every registered agent through Kaggle's call: illegal moves, faults and late moves must all be 0.
 
 Each agent, at its registry defaults (Kaggle's clock, no time_budget), answers ``--moves`` random
-legal positions (the game still on) of random boards within ``agents.board_spec``'s limits (rows and
+legal positions (the game still on) of random boards within ``connectx.agents.board_spec``'s limits (rows and
 columns 1-12, inarow 2-8 and at most the longer side, so a line always fits), with Kaggle's default
 7x6/4 for a fifth of them. Each position is asked exactly as Kaggle asks it,
 ``agent(observation, configuration)`` with plain dicts, a random ``remainingOverageTime`` (0-60 s)
@@ -36,19 +36,19 @@ from typing import Any
 
 from tqdm import tqdm
 
-from agents.agent_spec import AgentSpec
-from agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, BoardSpec
-from agents.core.kaggle_boundary import FaultKind, board_of, mark_of
-from agents.core.position import Position
-from agents.registry import REGISTRY
 from benchmarks.conditions import machine_conditions
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, BoardSpec
+from connectx.agents.core.kaggle_boundary import FaultKind, board_of, mark_of
+from connectx.agents.core.position import Position
+from connectx.agents.registry import REGISTRY
 
 ACT_TIMEOUTS = (0.2, 0.5, 1.0)
 """The actTimeout of a position, drawn uniformly: the search gets 0.05, 0.2 and 0.7 s of them."""
 KAGGLE_SHARE = 0.2
 """Share of the positions on Kaggle's default board, 6 rows, 7 columns, 4 in a row."""
 MAX_INAROW = 8
-"""The longest line drawn; a board's longer side caps it too, so that a line fits (``agents.board_spec``)."""
+"""The longest line drawn; a board's longer side caps it too, so that a line fits (``connectx.agents.board_spec``)."""
 BOARDS = f"rows and columns {MIN_SIDE}-{MAX_SIDE}, inarow {MIN_INAROW}-{MAX_INAROW} within the longer side"
 CHUNK = 20
 """Moves per chunk: per fresh agent, and per line of the results file."""

@@ -20,9 +20,9 @@ import platform
 import time
 from concurrent.futures import wait
 
-from evaluation.engine import kaggle_environments
-from evaluation.match import run_match
-from evaluation.scheduling import worker_pool
+from connectx.evaluation.engine import kaggle_environments
+from connectx.evaluation.match import run_match
+from connectx.evaluation.scheduling import worker_pool
 
 WORKLOADS = (("random", "kaggle:random"), ("negamax", "kaggle:negamax"))
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 import time
 
-from evaluation.match import MatchSummary, OnGame, SeatRecord
+from connectx.evaluation.match import MatchSummary, OnGame, SeatRecord
 
 
 def slug(spec: str) -> str:

@@ -14,10 +14,10 @@ import statistics
 import sys
 import time
 
-from agents.core.search_time import Deadline
-from agents.players.mcts import MctsStrategy
 from benchmarks.conditions import machine_conditions
 from benchmarks.random_positions import random_positions
+from connectx.agents.core.search_time import Deadline
+from connectx.agents.players.mcts import MctsStrategy
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """The seed papers' agents against kaggle's built-in ``negamax``: do they reach a 95% score?
 
 Real kaggle-environments games in colour-swapped pairs, played and scored by the
-harness (``evaluation.match.run_match``), which also records every move's duration. Sheoran et
+harness (``connectx.evaluation.match.run_match``), which also records every move's duration. Sheoran et
 al. (2021) report 93.75% wins for their minimax against this opponent; the target is a score of
 at least 95% from ``minimax`` (depth 4/5) and from ``mcts`` at 1 s per move.
 
@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 from benchmarks.conditions import jobs_phrase, machine_conditions
-from evaluation.match import run_match
-from evaluation.results_text import match_table
-from evaluation.scheduling import default_jobs
+from connectx.evaluation.match import run_match
+from connectx.evaluation.results_text import match_table
+from connectx.evaluation.scheduling import default_jobs
 
 OPPONENT = "kaggle:negamax"
 TARGET_SCORE = 0.95

@@ -18,10 +18,10 @@ import sys
 import time
 from dataclasses import dataclass
 
-from agents.core.position import Position
-from agents.core.search_time import Deadline
-from agents.players.minimax import MinimaxSearch, MinimaxStrategy, adaptive_depth
 from benchmarks.conditions import machine_conditions
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import Deadline
+from connectx.agents.players.minimax import MinimaxSearch, MinimaxStrategy, adaptive_depth
 
 
 @dataclass(frozen=True)

@@ -12,10 +12,10 @@ import platform
 import random
 import time
 
-from agents.core.kaggle_boundary import board_of, mark_of
-from agents.players.negamax import NegamaxSearch
 from benchmarks.random_positions import random_positions
-from evaluation.engine import kaggle_submodule
+from connectx.agents.core.kaggle_boundary import board_of, mark_of
+from connectx.agents.players.negamax import NegamaxSearch
+from connectx.evaluation.engine import kaggle_submodule
 
 
 def main() -> None:

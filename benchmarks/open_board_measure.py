@@ -22,11 +22,11 @@ def measure(rows: int, columns: int, inarow: int, games: list[tuple[list[int], i
     ``plies`` where the solver was to move with two safe moves or more, searched to ``depth`` (or a
     proof) with one table a game: the nodes, the seconds and a digest of every search's column and value."""
     try:
-        from agents.core.position import Position
-        from agents.search.principal_variation import VariationTable, deepening
+        from connectx.agents.core.position import Position
+        from connectx.agents.search.principal_variation import VariationTable, deepening
     except ImportError:  # a revision from before agents/ had subpackages
-        from agents.position import Position  # type: ignore[no-redef]
-        from agents.principal_variation import VariationTable, deepening  # type: ignore[no-redef]
+        from connectx.agents.position import Position  # type: ignore[no-redef]
+        from connectx.agents.principal_variation import VariationTable, deepening  # type: ignore[no-redef]
 
     nodes, found = 0, []
     started = time.perf_counter()

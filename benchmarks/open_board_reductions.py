@@ -1,6 +1,6 @@
 """What late-move reductions save the solver's search on boards without a book: nodes to a depth.
 
-``agents.search.principal_variation`` searches late moves of a node a ply shallower first
+``connectx.agents.search.principal_variation`` searches late moves of a node a ply shallower first
 (``REDUCED_FROM``, ``REDUCTION``). This script searches middlegame positions of 8x7/4 and 9x7/4
 (8 to 16 random moves from the empty board, ``random_positions``, kept when the mover has at
 least two safe moves) to ``--depth`` with and without the reductions, each from an empty table, and
@@ -16,11 +16,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from agents.core.position import Position
-from agents.core.search_result import SearchResult
-from agents.search.principal_variation import PROVEN, VariationTable, deepening
 from benchmarks.conditions import machine_conditions
 from benchmarks.random_positions import random_positions
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_result import SearchResult
+from connectx.agents.search.principal_variation import PROVEN, VariationTable, deepening
 
 BOARDS = ((7, 8, 4), (7, 9, 4))
 """Rows, columns, in a row: 8x7/4 and 9x7/4, boards without an opening book (``other_boards``')."""

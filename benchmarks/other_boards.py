@@ -37,15 +37,15 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.board_spec import BoardSpec
 from benchmarks.conditions import jobs_phrase, machine_conditions
 from benchmarks.matches import Progress, slug, wdl
 from benchmarks.revisions import RevisionError, revision_agent
-from evaluation.engine import BoardConfig
-from evaluation.match import MatchResult, run_match
-from evaluation.provenance import hash_tree
-from evaluation.results_store import ResultsStore
-from evaluation.scheduling import default_jobs
+from connectx.agents.board_spec import BoardSpec
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.match import MatchResult, run_match
+from connectx.evaluation.provenance import hash_tree
+from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.scheduling import default_jobs
 
 OUT = Path("benchmarks") / "results" / "other-boards"
 AGENTS = Path(__file__).resolve().parent.parent / "agents"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 
 
 def random_positions(count: int, seed: int, plies_of: Callable[[int, random.Random], int],

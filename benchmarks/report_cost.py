@@ -18,9 +18,9 @@ import json
 import sys
 from pathlib import Path
 
+from connectx.evaluation.game import play_game
 from connectx.papers.experiments import PROFILES, experiments
 from connectx.papers.runner import cell_plan
-from evaluation.game import play_game
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,20 +30,20 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.core.position import Position
-from agents.players.opening_book import OpeningBook, load_opening_book
 from benchmarks.conditions import machine_conditions
+from connectx.agents.core.position import Position
+from connectx.agents.players.opening_book import OpeningBook, load_opening_book
 from connectx.analysis.exact_scores import canonical_key
 from connectx.analysis.native import NativeSolver
 from connectx.book.checkpoint import read_solved
 from connectx.book.generate import CHECKPOINT_PATH
 from connectx.book.perfect_play import write_agent_file
 from connectx.book.strategy import Solved, Task, next_level, root_level
-from evaluation.engine import FAULT_STATUSES
-from evaluation.game import GameRecord, GameSpec, play_isolated
-from evaluation.match import STANDARD_BOARD, MoveTimes
-from evaluation.results_store import ResultsStore
-from evaluation.scheduling import play_schedule
+from connectx.evaluation.engine import FAULT_STATUSES
+from connectx.evaluation.game import GameRecord, GameSpec, play_isolated
+from connectx.evaluation.match import STANDARD_BOARD, MoveTimes
+from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.scheduling import play_schedule
 
 OUT = Path("out") / "benchmarks" / "solver-frontier"
 ACT_TIMEOUT = 2.0

@@ -6,7 +6,7 @@ seconds each) or Test_L1_R3 within a session, but the book's C solver (``connect
 the same algorithm: the same move order, pruning, table bounds and null-window narrowing. This
 script checks that claim position by position on the first ``--check`` positions of each file
 that the C solver finishes within ``CHECK_MAX_NODES`` (its node counts and those of
-``agents.search.exact_search.solve`` must agree within 5% + 10 nodes), and counts the C solver's nodes
+``connectx.agents.search.exact_search.solve`` must agree within 5% + 10 nodes), and counts the C solver's nodes
 over the whole file, each position from an empty table as the reference does, and checks every
 score. Needs a C compiler.
 
@@ -20,11 +20,11 @@ import statistics
 import sys
 import time
 
-from agents.core.position import Position
-from agents.core.transposition_table import TranspositionTable
-from agents.search.exact_search import solve
 from benchmarks.conditions import machine_conditions
 from benchmarks.solver_positions import POSITIONS, REFERENCE_NODES, sample
+from connectx.agents.core.position import Position
+from connectx.agents.core.transposition_table import TranspositionTable
+from connectx.agents.search.exact_search import solve
 from connectx.analysis.native import NativeSolver
 
 CHECK_MAX_NODES = 500_000

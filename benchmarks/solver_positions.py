@@ -28,12 +28,12 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from agents.core.position import Position
-from agents.core.search_time import SearchLimit
-from agents.core.transposition_table import TranspositionTable
-from agents.players.opening_book import OpeningBook, load_opening_book
-from agents.search.exact_search import solve
 from benchmarks.conditions import machine_conditions
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import SearchLimit
+from connectx.agents.core.transposition_table import TranspositionTable
+from connectx.agents.players.opening_book import OpeningBook, load_opening_book
+from connectx.agents.search.exact_search import solve
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")

@@ -3,7 +3,7 @@
 The target is a 100% score against kaggle's ``negamax`` over 200 games and against our
 ``minimax`` and ``mcts`` at their defaults, with every move under ``actTimeout`` (2 s; the
 solver may dip into the 60 s overage bank by design, so its slowest move is reported). Games are
-played and scored by the harness (``evaluation.match.run_match``), which records each
+played and scored by the harness (``connectx.evaluation.match.run_match``), which records each
 move's duration. Results go to out/benchmarks/solver-vs-<opponent>/ and an interrupted run
 continues with ``--resume``.
 
@@ -18,9 +18,9 @@ from pathlib import Path
 
 from benchmarks.conditions import jobs_phrase, machine_conditions
 from benchmarks.matches import slug
-from evaluation.match import run_match
-from evaluation.results_text import match_table
-from evaluation.scheduling import default_jobs
+from connectx.evaluation.match import run_match
+from connectx.evaluation.results_text import match_table
+from connectx.evaluation.scheduling import default_jobs
 
 OPPONENTS = {"kaggle:negamax": 200, "minimax": 20, "mcts": 20}
 """Opponents at their defaults and the games played against each by default."""

@@ -14,11 +14,11 @@ import sys
 import time
 from pathlib import Path
 
-from agents.registry import REGISTRY
 from benchmarks.conditions import machine_conditions
-from submission.bundler import build_bundle
-from submission.module_graph import BuildError
-from submission.validator import validate_file
+from connectx.agents.registry import REGISTRY
+from connectx.submission.bundler import build_bundle
+from connectx.submission.module_graph import BuildError
+from connectx.submission.validator import validate_file
 
 OUTPUT_DIR = Path("out/submissions")
 

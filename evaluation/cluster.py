@@ -39,9 +39,9 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-from agents.agent_spec import AgentKind, AgentSpec
-from evaluation.engine import kaggle_environments
-from evaluation.game import GameRecord, GameSpec
+from connectx.agents.agent_spec import AgentKind, AgentSpec
+from connectx.evaluation.engine import kaggle_environments
+from connectx.evaluation.game import GameRecord, GameSpec
 
 LOCAL_PREFIX = "local:"
 SCHEMES = ("tcp", "tls")

@@ -26,9 +26,9 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
-from agents.agent_spec import AgentKind, AgentSpec
-from agents.board_spec import BoardSpec
-from agents.registry import AgentSpecError
+from connectx.agents.agent_spec import AgentKind, AgentSpec
+from connectx.agents.board_spec import BoardSpec
+from connectx.agents.registry import AgentSpecError
 
 
 @lru_cache(maxsize=1)

@@ -28,10 +28,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from agents.agent_spec import AgentSpec
-from agents.registry import AgentSpecError
-from evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, derived_seed, make_environment, seat_agent
-from evaluation.provenance import Provenance
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.registry import AgentSpecError
+from connectx.evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, derived_seed, make_environment, seat_agent
+from connectx.evaluation.provenance import Provenance
 
 DECISIVE = "line"
 DRAW = "draw"

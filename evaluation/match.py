@@ -18,13 +18,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from agents.agent_spec import AgentSpec
-from agents.core.position import Position
-from evaluation import statistics
-from evaluation.engine import BoardConfig
-from evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
-from evaluation.results_store import ResultsStore
-from evaluation.scheduling import GameFunction, check_jobs, play_schedule
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.core.position import Position
+from connectx.evaluation import statistics
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
+from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.scheduling import GameFunction, check_jobs, play_schedule
 
 STANDARD_BOARD = BoardConfig()
 """Kaggle's ConnectX: 7 columns, 6 rows, 4 in a row, 2 s per move."""

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import agents
-import evaluation
+from connectx import agents, evaluation
 
 CPUINFO = Path("/proc/cpuinfo")
 
@@ -54,7 +53,7 @@ def code_digest() -> str:
     """The digest of the code that plays games now (see ``Provenance.code``), read from the files on disk."""
     digest = hashlib.sha256()
     for package in (agents, evaluation):
-        hash_tree(digest, Path(package.__path__[0]), f"{package.__name__}/")
+        hash_tree(digest, Path(package.__path__[0]), f"{package.__name__.removeprefix('connectx.')}/")
     try:
         digest.update(importlib.metadata.version("kaggle-environments").encode())
     except importlib.metadata.PackageNotFoundError:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from evaluation.engine import deadline_exceeded, make_environment, replayed_environment
-from evaluation.game import GameRecord
+from connectx.evaluation.engine import deadline_exceeded, make_environment, replayed_environment
+from connectx.evaluation.game import GameRecord
 
 
 def rebuilt_environment(record: GameRecord) -> Any:

@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from evaluation.game import GameRecord
+from connectx.evaluation.game import GameRecord
 
 PLAN_FILE = "run.json"
 GAMES_FILE = "games.jsonl"

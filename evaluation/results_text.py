@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from evaluation.match import MatchPlan, MatchSummary, SeatRecord
-from evaluation.statistics import Interval
-from evaluation.tournament import TournamentPlan, TournamentSummary
+from connectx.evaluation.match import MatchPlan, MatchSummary, SeatRecord
+from connectx.evaluation.statistics import Interval
+from connectx.evaluation.tournament import TournamentPlan, TournamentSummary
 
 
 def signed(value: float, digits: int = 1) -> str:

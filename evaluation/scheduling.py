@@ -16,9 +16,9 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from dataclasses import replace
 from typing import Any
 
-from evaluation.engine import kaggle_environments
-from evaluation.game import GameRecord, GameSpec
-from evaluation.provenance import run_provenance
+from connectx.evaluation.engine import kaggle_environments
+from connectx.evaluation.game import GameRecord, GameSpec
+from connectx.evaluation.provenance import run_provenance
 
 GameFunction = Callable[[GameSpec], GameRecord]
 """What an executor runs for each game: ``game.play_isolated`` (with its watchdog) by default."""

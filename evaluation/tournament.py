@@ -16,11 +16,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from agents.agent_spec import AgentSpec
-from evaluation import statistics
-from evaluation.engine import BoardConfig
-from evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
-from evaluation.match import (
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation import statistics
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
+from connectx.evaluation.match import (
     STANDARD_BOARD,
     MatchPlan,
     MatchSummary,
@@ -29,8 +29,8 @@ from evaluation.match import (
     game_seed,
     summarize,
 )
-from evaluation.results_store import ResultsStore
-from evaluation.scheduling import GameFunction, check_jobs, play_schedule
+from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.scheduling import GameFunction, check_jobs, play_schedule
 
 
 @dataclass(frozen=True)

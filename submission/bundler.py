@@ -2,7 +2,7 @@
 
 ``build_bundle("negamax:depth=5")`` parses the agent's module and every module of ours it
 imports (``module_graph``), emits them dependency-first in one namespace with their imports of
-each other removed and colliding names renamed (``namespace``), swaps ``agents.core.data_files`` for
+each other removed and colliding names renamed (``namespace``), swaps ``connectx.agents.core.data_files`` for
 a generated module holding the data the agent reads (``embedded_data``), and ends with the entry
 function ``agent(observation, configuration)``, the last callable the file binds, which is what
 Kaggle's loader takes. Same sources and spec, byte-identical output: nothing depends on the
@@ -13,7 +13,7 @@ collection is a pause the move's deadline never planned for (Kaggle competitors 
 random timeouts): it calls ``gc.freeze()`` once the file is loaded and again after every move,
 so what lives for the game (modules, embedded data, the opening book decoded on the first move,
 tables) sits in the permanent generation that collections never scan. The searches themselves
-also pause the collector (``agents.search.exact_search.paused_gc``).
+also pause the collector (``connectx.agents.search.exact_search.paused_gc``).
 """
 
 from __future__ import annotations
@@ -26,12 +26,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.agent_spec import AgentSpec
-from agents.core.data_files import read_data
-from agents.registry import AgentSpecError
-from submission.embedded_data import DATA_MODULE, data_names, embedded_module, read_files
-from submission.module_graph import PROJECT_ROOT, BuildError, ModuleSource, collect_modules, internal_imports
-from submission.namespace import Identity, plan_names, rewrite
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.core.data_files import read_data
+from connectx.agents.registry import AgentSpecError
+from connectx.submission.embedded_data import DATA_MODULE, data_names, embedded_module, read_files
+from connectx.submission.module_graph import PROJECT_ROOT, BuildError, ModuleSource, collect_modules, internal_imports
+from connectx.submission.namespace import Identity, plan_names, rewrite
 
 ENTRY_FUNCTION = "agent"
 FACTORY_FUNCTION = "new_agent"
@@ -43,7 +43,7 @@ GENERATED_NAMES = (SPEC_CONSTANT, PARAMETERS_CONSTANT, FACTORY_FUNCTION, INSTANC
 
 SECTION_RULE = "# " + "-" * 78
 
-GUARD = ("agents.core.kaggle_boundary", "GuardedAgent")
+GUARD = ("connectx.agents.core.kaggle_boundary", "GuardedAgent")
 """The module and class that wrap a registry agent's strategy in Kaggle's guard."""
 
 

@@ -1,6 +1,6 @@
 """Data files inside the bundle: which ones an agent reads, and the ``read_data`` that serves them.
 
-Agents read data only through ``agents.core.data_files.read_data("name")``. The builder finds the
+Agents read data only through ``connectx.agents.core.data_files.read_data("name")``. The builder finds the
 names by parsing those calls, so each name must be a string literal (or a module constant
 assigned one, once), and replaces the module with generated source holding each file
 zlib-compressed and base64-encoded, decoded on each call (agents cache what they decode).
@@ -14,9 +14,9 @@ import zlib
 from collections.abc import Callable
 from pathlib import Path
 
-from submission.module_graph import BuildError, ModuleSource, internal_imports
+from connectx.submission.module_graph import BuildError, ModuleSource, internal_imports
 
-DATA_MODULE = "agents.core.data_files"
+DATA_MODULE = "connectx.agents.core.data_files"
 READ_FUNCTION = "read_data"
 LINE_WIDTH = 96
 """Characters of base64 per source line, so the bundle stays readable in an editor."""
@@ -93,7 +93,7 @@ def read_files(names: list[str], read: Callable[[str], bytes],
 
 
 def embedded_module(files: dict[str, bytes], missing: list[str], root: Path) -> ModuleSource:
-    """Generated source standing in for ``agents.core.data_files``, serving ``files`` and not ``missing``."""
+    """Generated source standing in for ``connectx.agents.core.data_files``, serving ``files`` and not ``missing``."""
     entries = []
     for name, data in sorted(files.items()):
         encoded = base64.b64encode(zlib.compress(data, 9)).decode("ascii")

@@ -41,11 +41,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from agents.core.position import Position
-from agents.core.search_time import SearchLimit
-from agents.players.opening_book import OpeningBook, load_opening_book
-from agents.registry import AgentEntry
-from agents.search.exact_search import analyze, solve
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import SearchLimit
+from connectx.agents.players.opening_book import OpeningBook, load_opening_book
+from connectx.agents.registry import AgentEntry
+from connectx.agents.search.exact_search import analyze, solve
 
 PROVEN_ENDGAMES = (
     "67152117737262713366376314254",

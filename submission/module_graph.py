@@ -15,15 +15,15 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-OUR_PACKAGES = ("agents", "connectx", "evaluation", "submission")
-"""This project's top-level packages (pyproject.toml's ``packages.find``): the only modules that are ours."""
+OUR_PACKAGES = ("connectx",)
+"""This project's one top-level package (pyproject.toml's ``packages.find``): the only modules that are ours."""
 
 
 def _packages_root() -> Path:
-    """Where ``agents`` is imported from (so a bundle holds the code this process runs), one level up."""
-    spec = importlib.util.find_spec("agents")
+    """Where ``connectx`` is imported from (so a bundle holds the code this process runs), one level up."""
+    spec = importlib.util.find_spec("connectx")
     if spec is None or not spec.submodule_search_locations:
-        raise ImportError("the agents package cannot be found: install the project (pip install . or make install)")
+        raise ImportError("the connectx package cannot be found: install the project (pip install . or make install)")
     return Path(next(iter(spec.submodule_search_locations))).resolve().parent
 
 
@@ -110,7 +110,7 @@ def internal_imports(module: ModuleSource) -> list[tuple[ast.stmt, list[Internal
     """Top-level imports of our modules, each statement with what it binds.
 
     Only ``from our.module import Name [as Alias]`` at the top level is bundled: the bundle is one
-    namespace, so there is no module object to hold ``import agents.core.position`` or a module
+    namespace, so there is no module object to hold ``import connectx.agents.core.position`` or a module
     imported by name, and an import inside a function would re-run at every call.
     """
     found: list[tuple[ast.stmt, list[InternalImport]]] = []

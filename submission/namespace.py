@@ -14,7 +14,7 @@ import builtins
 import re
 from dataclasses import dataclass, field
 
-from submission.module_graph import BuildError, ModuleSource, internal_imports
+from connectx.submission.module_graph import BuildError, ModuleSource, internal_imports
 
 Identity = tuple[str, ...]
 """What a top-level name is bound to: ("import", module, attribute) for a standard-library import

@@ -33,14 +33,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.agent_spec import AgentSpec, SourceFileError, read_python_file
-from agents.core.kaggle_boundary import board_of, mark_of
-from agents.core.position import Position
-from agents.registry import AgentEntry, AgentSpecError
-from submission import isolated_runner
-from submission.bundler import FACTORY_FUNCTION, PARAMETERS_CONSTANT, SPEC_CONSTANT
-from submission.fixed_positions import FixedPosition, comparison_positions, shipped_positions, watches_the_clock
-from submission.module_graph import OUR_PACKAGES, PROJECT_ROOT
+from connectx.agents.agent_spec import AgentSpec, SourceFileError, read_python_file
+from connectx.agents.core.kaggle_boundary import board_of, mark_of
+from connectx.agents.core.position import Position
+from connectx.agents.registry import AgentEntry, AgentSpecError
+from connectx.submission import isolated_runner
+from connectx.submission.bundler import FACTORY_FUNCTION, PARAMETERS_CONSTANT, SPEC_CONSTANT
+from connectx.submission.fixed_positions import (
+    FixedPosition,
+    comparison_positions,
+    shipped_positions,
+    watches_the_clock,
+)
+from connectx.submission.module_graph import OUR_PACKAGES, PROJECT_ROOT
 
 DEFAULT_MARGIN = 0.2
 """Seconds every move must leave unused of ``actTimeout``: Kaggle's own timing adds overhead."""

@@ -28,13 +28,13 @@ from typing import Any
 
 import pytest
 
-from agents.agent_spec import AgentSpec
-from agents.core.kaggle_boundary import GuardedAgent, board_of, mark_of
-from agents.core.position import Position
-from agents.core.search_time import Deadline
-from agents.core.strategy import MoveStats
-from agents.registry import REGISTRY
-from evaluation.engine import BoardConfig, Outcome, make_environment, resolve_agent
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.core.kaggle_boundary import GuardedAgent, board_of, mark_of
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import Deadline
+from connectx.agents.core.strategy import MoveStats
+from connectx.agents.registry import REGISTRY
+from connectx.evaluation.engine import BoardConfig, Outcome, make_environment, resolve_agent
 
 
 def built(text: str) -> GuardedAgent:
@@ -49,7 +49,8 @@ FAITHFUL = [
     "minimax:rules=paper,evaluation=h2,depth=4",
     "mcts:proofs=false,reuse=false", "mcts:proofs=false,reuse=false,clock=cpu",
 ]
-"""The papers' agents as written (see ``make_strategy`` in ``agents.players.minimax`` and ``agents.players.mcts``)."""
+"""The papers' agents as written (see ``make_strategy`` in ``connectx.agents.players.minimax`` and
+``connectx.agents.players.mcts``)."""
 VARIANTS = AGENTS + FAITHFUL
 GEOMETRIES = [(6, 7, 4), (4, 4, 3), (4, 5, 3), (7, 9, 5), (6, 1, 4), (1, 6, 4), (3, 3, 4), (5, 5, 6),
               (6, 25, 4), (12, 12, 5), (40, 40, 40)]

@@ -1,6 +1,6 @@
 """Game analysis: the readers, the exact values and flagged moves, the time limit, the cache, the pages.
 
-The values are checked against ``agents.search.exact_search.analyze`` and the benchmark files' scores; the
+The values are checked against ``connectx.agents.search.exact_search.analyze`` and the benchmark files' scores; the
 C solver (skipped without a compiler) against the Python one, on 7x6 and on another board.
 """
 
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.core.kaggle_boundary import board_of
-from agents.core.position import Position, geometry
-from agents.search.exact_search import analyze
+from connectx.agents.core.kaggle_boundary import board_of
+from connectx.agents.core.position import Position, geometry
+from connectx.agents.search.exact_search import analyze
 from connectx.analysis.exact_scores import ExactScores, write_table
 from connectx.analysis.game_analysis import GameAnalysis, analyze_game
 from connectx.analysis.games import Game, game_from_digits, game_from_episode, game_from_record, read_game, read_record
@@ -85,8 +85,8 @@ def test_a_game_value_refuses_illegal_moves_and_wide_boards() -> None:
 
 
 def test_a_harness_record_is_read_from_a_run_directory(tmp_path: Path) -> None:
-    from evaluation.engine import BoardConfig
-    from evaluation.game import GameRecord
+    from connectx.evaluation.engine import BoardConfig
+    from connectx.evaluation.game import GameRecord
 
     records = [GameRecord(index, ("a", "b"), BoardConfig(5, 6, 4), 0, (), moves, None, ("DONE", "DONE"), "draw")
                for index, moves in ((0, (0, 1, 2)), (3, (5, 5, 0)))]

@@ -18,7 +18,7 @@ import pytest
 
 import connectx.cli.analyze
 import connectx.cli.options
-from agents.core.position import geometry
+from connectx.agents.core.position import geometry
 from connectx.analysis.score_range import ScoreRange, describe
 from connectx.analysis.solvers import native_unavailable_reason
 from connectx.cli.main import main

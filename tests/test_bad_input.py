@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.agent_spec import AgentSpec
+from connectx.agents.agent_spec import AgentSpec
 from connectx.cli.main import main
-from evaluation.engine import BoardConfig
-from evaluation.game import GameRecord
-from evaluation.match import MatchPlan
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import GameRecord
+from connectx.evaluation.match import MatchPlan
 
 GOOD_AGENT = "def agent(observation, configuration):\n    return 0\n"
 RECORD = GameRecord(0, ("random", "kaggle:random"), BoardConfig(), 1, (), (3, 3), None, ("DONE", "DONE"), "draw")

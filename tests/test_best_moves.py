@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.core.position import Position, geometry
-from agents.core.transposition_table import TranspositionTable
-from agents.search.exact_search import analyze
+from connectx.agents.core.position import Position, geometry
+from connectx.agents.core.transposition_table import TranspositionTable
+from connectx.agents.search.exact_search import analyze
 from connectx.analysis.game_analysis import (
     LINE_PLIES,
     PlyAnalysis,

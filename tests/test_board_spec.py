@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, BoardSpec, BoardSpecError
-from agents.core.position import geometry
-from evaluation.engine import BoardConfig
+from connectx.agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, BoardSpec, BoardSpecError
+from connectx.agents.core.position import geometry
+from connectx.evaluation.engine import BoardConfig
 
 
 @pytest.mark.parametrize("text, rows, columns, inarow", [

@@ -12,26 +12,26 @@ from dataclasses import replace
 
 import pytest
 
-from agents.core.kaggle_boundary import GuardedAgent, board_of
-from agents.core.position import Position, geometry
-from agents.core.search_result import SearchCounts, SearchResult, last_of
-from agents.core.search_time import Deadline, SearchLimit, clock_check_mask
-from agents.core.transposition_table import TranspositionTable
-from agents.heuristics.line_evaluation import (
+from connectx.agents.core.kaggle_boundary import GuardedAgent, board_of
+from connectx.agents.core.position import Position, geometry
+from connectx.agents.core.search_result import SearchCounts, SearchResult, last_of
+from connectx.agents.core.search_time import Deadline, SearchLimit, clock_check_mask
+from connectx.agents.core.transposition_table import TranspositionTable
+from connectx.agents.heuristics.line_evaluation import (
     LineWeights,
     line_evaluator,
     line_weights,
     raw_bound,
     reference_value,
 )
-from agents.players import solver_agent
-from agents.registry import REGISTRY
-from agents.search.anytime_search import iterative_deepening
-from agents.search.exact_search import analyze, solve
-from agents.search.open_board_play import OpenBoardPlay
-from agents.search.principal_variation import PROVEN, VariationTable, deepening
-from evaluation.engine import BoardConfig
-from evaluation.game import GameSpec, play_game
+from connectx.agents.players import solver_agent
+from connectx.agents.registry import REGISTRY
+from connectx.agents.search.anytime_search import iterative_deepening
+from connectx.agents.search.exact_search import analyze, solve
+from connectx.agents.search.open_board_play import OpenBoardPlay
+from connectx.agents.search.principal_variation import PROVEN, VariationTable, deepening
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import GameSpec, play_game
 
 BOARDS = [(6, 7, 4), (7, 8, 4), (7, 9, 4), (5, 6, 4), (8, 10, 5), (4, 4, 3), (5, 5, 4), (6, 7, 2), (3, 3, 1),
           (6, 7, 6)]
@@ -328,7 +328,7 @@ def test_when_the_banks_proof_fails_the_move_is_the_deep_searchs() -> None:
 @pytest.mark.parametrize("best_by_depth,draws", [((2, 3, 2, 3), False), ((4, 4, 4, 1), True), ((4, 1), False)])
 def test_the_bank_pays_for_one_more_depth_only_when_the_best_move_changed_since_the_same_parity(
         monkeypatch: pytest.MonkeyPatch, best_by_depth: tuple[int, ...], draws: bool) -> None:
-    from agents.search import open_board_play
+    from connectx.agents.search import open_board_play
 
     def scripted(position: Position, *args: object) -> Iterator[SearchResult]:
         for depth, column in enumerate(best_by_depth, start=1):

@@ -21,13 +21,13 @@ from typing import Any
 
 import pytest
 
-from agents.core.data_files import read_data
-from agents.core.kaggle_boundary import board_of, mark_of
-from agents.core.position import Position
-from agents.registry import REGISTRY
+from connectx.agents.core.data_files import read_data
+from connectx.agents.core.kaggle_boundary import board_of, mark_of
+from connectx.agents.core.position import Position
+from connectx.agents.registry import REGISTRY
 from connectx.cli.main import main
-from submission.bundler import ENTRY_FUNCTION, build_bundle, build_source, bundle_factory
-from submission.module_graph import BuildError, is_internal
+from connectx.submission.bundler import ENTRY_FUNCTION, build_bundle, build_source, bundle_factory
+from connectx.submission.module_graph import BuildError, is_internal
 
 
 @pytest.fixture(autouse=True)
@@ -39,7 +39,7 @@ def collector_given_back() -> Iterator[None]:
 
 def kaggle_loader(source: str) -> Any:
     """What Kaggle's loader takes from ``source``: the last callable it binds."""
-    from evaluation.engine import kaggle_environments
+    from connectx.evaluation.engine import kaggle_environments
 
     kaggle_environments()
     from kaggle_environments.agent import get_last_callable
@@ -106,9 +106,9 @@ BASE_FILES = {name: textwrap.dedent(text) for name, text in {
         """A toy agent using both modules and a data file."""
         from __future__ import annotations
 
-        from agents.boundary import describe, field, helper
-        from agents.core import Box, helper as core_helper
-        from agents.core.data_files import read_data
+        from connectx.agents.boundary import describe, field, helper
+        from connectx.agents.core import Box, helper as core_helper
+        from connectx.agents.core.data_files import read_data
 
         TABLE_NAME = "table.bin"
 
@@ -201,7 +201,7 @@ def test_a_data_name_from_a_constant_that_is_rebound_fails_the_build(tmp_path: P
 
 
 @pytest.mark.parametrize("line, message", [
-    ("import agents.core", "cannot be bundled"),
+    ("import connectx.agents.core", "cannot be bundled"),
     ("from agents import core", "imports modules by name"),
     ("HERE = __file__", "uses __file__"),
 ])
@@ -218,7 +218,7 @@ def test_a_name_that_must_be_renamed_but_is_also_local_fails_clearly(tmp_path: P
 
 
 def test_relative_imports_are_followed(tmp_path: Path) -> None:
-    toy = BASE_FILES["agents/toy.py"].replace("from agents.core import", "from .core import")
+    toy = BASE_FILES["agents/toy.py"].replace("from connectx.agents.core import", "from .core import")
     namespace = run_bundle(build_fixture(tmp_path, {"agents/toy.py": toy}))
     assert namespace["new_agent"]().facts()[0] == "core"
 
@@ -325,5 +325,6 @@ def test_the_bundle_keeps_what_it_loads_and_its_book_out_of_the_collectors_scans
 
 def test_only_our_packages_are_ours_where_they_are_installed() -> None:
     """Installed from a wheel, our packages sit in site-packages beside everyone else's: those stay external."""
-    assert is_internal("agents.core.position") and is_internal("submission.bundler") and is_internal("connectx")
+    assert is_internal("connectx.agents.core.position") and is_internal("connectx.submission.bundler")
+    assert is_internal("connectx")
     assert not is_internal("numpy") and not is_internal("kaggle_environments") and not is_internal("benchmarks")

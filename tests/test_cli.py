@@ -11,9 +11,9 @@ import pytest
 
 import connectx
 from connectx.cli.main import main
-from evaluation.engine import BoardConfig
-from evaluation.game import GameSpec, play_game
-from evaluation.results_store import ResultsStore
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import GameSpec, play_game
+from connectx.evaluation.results_store import ResultsStore
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.agent_spec import AgentSpec
+from connectx.agents.agent_spec import AgentSpec
 from connectx.cli.main import main
-from evaluation.engine import BoardConfig
-from evaluation.match import MatchPlan
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.match import MatchPlan
 
 SMALL_BOARD = ["--rows", "4", "--columns", "5", "--inarow", "3"]
 
@@ -83,10 +83,10 @@ def test_tournament_prints_ratings_and_a_cross_table(tmp_path: Path, capsys: pyt
 
 
 def test_replay_of_a_game_that_was_not_saved_is_rebuilt_from_its_moves(tmp_path: Path) -> None:
-    from evaluation.engine import BoardConfig
-    from evaluation.game import GameRecord
-    from evaluation.replays import rebuilt_environment
-    from evaluation.results_store import ResultsStore
+    from connectx.evaluation.engine import BoardConfig
+    from connectx.evaluation.game import GameRecord
+    from connectx.evaluation.replays import rebuilt_environment
+    from connectx.evaluation.results_store import ResultsStore
 
     record = GameRecord(0, ("a.py", "random"), BoardConfig(6, 7, 4), 1, (), (3, 3), 1, ("INVALID", "DONE"),
                         "INVALID", 0, "")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.core.position import Position
-from agents.core.transposition_table import TranspositionTable
-from agents.search.exact_search import analyze, solve
+from connectx.agents.core.position import Position
+from connectx.agents.core.transposition_table import TranspositionTable
+from connectx.agents.search.exact_search import analyze, solve
 from connectx.analysis.score_range import ScoreRange, describe
 from connectx.cli import solve as solve_command
 from connectx.cli.main import main

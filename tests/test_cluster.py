@@ -22,11 +22,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from evaluation import cluster as cluster_module
-from evaluation.cluster import ClusterError, ClusterExecutor, ClusterLostError, ClusterTarget, open_cluster
-from evaluation.game import GameRecord, Watchdog
-from evaluation.match import MatchSummary, run_match
-from evaluation.scheduling import InlineExecutor
+from connectx.evaluation import cluster as cluster_module
+from connectx.evaluation.cluster import ClusterError, ClusterExecutor, ClusterLostError, ClusterTarget, open_cluster
+from connectx.evaluation.game import GameRecord, Watchdog
+from connectx.evaluation.match import MatchSummary, run_match
+from connectx.evaluation.scheduling import InlineExecutor
 
 needs_dask = pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
                                 reason="Dask's distributed is not installed: make install-cluster (make test does it)")
@@ -100,7 +100,8 @@ def test_a_bad_flag_is_one_line_that_gives_both_forms(text: str) -> None:
 
 
 def test_without_a_cluster_dask_is_never_imported() -> None:
-    code = ("import sys; import evaluation.cluster as c, evaluation.match, evaluation.tournament; "
+    code = ("import sys; import connectx.evaluation.cluster as c, connectx.evaluation.match; "
+            "import connectx.evaluation.tournament; "
             "c.ClusterTarget.parse('local:2'); c.ClusterTarget.parse('tcp://h:1'); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.core.position import Position
-from agents.search.exact_search import solve
 from benchmarks.evaluation_positions import main as benchmark
+from connectx.agents.core.position import Position
+from connectx.agents.search.exact_search import solve
 from connectx.cli.main import main
 
 ROWS, COLUMNS = 5, 6

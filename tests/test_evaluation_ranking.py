@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from agents.core.position import Position
-from agents.search.exact_search import solve
 from benchmarks.evaluation_ranking import POSITIONS, main
+from connectx.agents.core.position import Position
+from connectx.agents.search.exact_search import solve
 
 
 def run_benchmark(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, str]:

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.core.position import Position
-from agents.core.scores import finished_score
-from agents.core.search_time import SearchLimit
-from agents.core.transposition_table import TranspositionTable
-from agents.search.anytime_search import iterative_deepening, proofs
-from agents.search.exact_search import Solution, analyze, prove_at_least, search_depth, solve
+from connectx.agents.core.position import Position
+from connectx.agents.core.scores import finished_score
+from connectx.agents.core.search_time import SearchLimit
+from connectx.agents.core.transposition_table import TranspositionTable
+from connectx.agents.search.anytime_search import iterative_deepening, proofs
+from connectx.agents.search.exact_search import Solution, analyze, prove_at_least, search_depth, solve
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 

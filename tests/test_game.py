@@ -9,13 +9,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from agents.agent_spec import AgentSpec
-from agents.core.position import Position
-from evaluation import engine
-from evaluation.engine import BoardConfig, OwnRandomStream, seat_seed
-from evaluation.game import NO_STATS, GameRecord, GameSpec, Watchdog, move_stats, play_game, play_isolated
-from evaluation.match import run_match
-from evaluation.scheduling import InlineExecutor
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.core.position import Position
+from connectx.evaluation import engine
+from connectx.evaluation.engine import BoardConfig, OwnRandomStream, seat_seed
+from connectx.evaluation.game import NO_STATS, GameRecord, GameSpec, Watchdog, move_stats, play_game, play_isolated
+from connectx.evaluation.match import run_match
+from connectx.evaluation.scheduling import InlineExecutor
 
 FIRST_OPEN = "[c for c in range(config.columns) if obs.board[c] == 0][0]"
 
@@ -212,7 +212,7 @@ def test_an_agent_spec_that_cannot_be_built_in_the_game_is_an_error_of_its_seat(
 def test_importing_kaggle_leaves_sys_path_alone_so_workers_find_our_agents_package() -> None:
     import sys
 
-    from evaluation.engine import kaggle_environments
+    from connectx.evaluation.engine import kaggle_environments
 
     kaggle_environments()
     assert not [entry for entry in sys.path if "kaggle_environments" in entry]
@@ -220,7 +220,7 @@ def test_importing_kaggle_leaves_sys_path_alone_so_workers_find_our_agents_packa
 
 @pytest.mark.games
 def test_a_kept_replay_is_plain_json_data_that_kaggle_can_load() -> None:
-    from evaluation.engine import replayed_environment
+    from connectx.evaluation.engine import replayed_environment
 
     record = play_isolated(GameSpec(0, ("random", "kaggle:random"), BoardConfig(4, 5, 3), seed=3, keep_replay=True))
     assert record.replay is not None

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from agents.core.position import Position, geometry
-from agents.heuristics.paper_heuristics import (
+from connectx.agents.core.position import Position, geometry
+from connectx.agents.heuristics.paper_heuristics import (
     H1_BROKEN_THREE,
     H1_FEATURES,
     H1_HALF_OPEN_THREE,

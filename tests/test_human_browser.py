@@ -21,9 +21,9 @@ from connectx.analysis.game_analysis import analyze_game
 from connectx.analysis.games import game_from_episode
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.cli.main import main
+from connectx.evaluation.engine import BoardConfig, make_environment
 from connectx.play.column_values import ColumnAnalyst
 from connectx.play.http_app import Server, make_server
-from evaluation.engine import BoardConfig, make_environment
 
 pytestmark = pytest.mark.games
 

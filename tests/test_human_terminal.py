@@ -22,12 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.registry import AgentSpecError
+from connectx.agents.registry import AgentSpecError
 from connectx.analysis.games import game_from_episode
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.output_paths import InputError
+from connectx.evaluation.results_store import RunDirectoryError
 from connectx.play.terminal import play_in_terminal
-from evaluation.engine import BoardConfig
-from evaluation.output_paths import InputError
-from evaluation.results_store import RunDirectoryError
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -38,7 +38,7 @@ CHILD = """
 import sys
 from pathlib import Path
 from connectx.analysis.solved_cache import SolvedCache
-from evaluation.engine import BoardConfig
+from connectx.evaluation.engine import BoardConfig
 from connectx.play.column_values import ColumnAnalyst
 from connectx.play.terminal import play_in_terminal
 

@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from agents.core.kaggle_boundary import (
+from connectx.agents.core.kaggle_boundary import (
     Fault,
     FaultKind,
     GuardedAgent,
@@ -18,9 +18,9 @@ from agents.core.kaggle_boundary import (
     read_position,
     to_column,
 )
-from agents.core.position import Position
-from agents.core.search_time import Deadline, OverageBank
-from agents.core.strategy import MoveStats
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import Deadline, OverageBank
+from connectx.agents.core.strategy import MoveStats
 
 CONFIG = {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 2}
 

@@ -16,27 +16,36 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
-AGENT_LAYERS = ["agents.core", "agents.heuristics", "agents.search", "agents.players"]
+SOURCE_FOLDERS = {"agents": "connectx.agents", "submission": "connectx.submission", "evaluation": "connectx.evaluation",
+                  "connectx": "connectx", "benchmarks": "benchmarks"}
+"""Each folder of code (tests aside) and the package it is: the design's folders are ``connectx``'s subpackages
+(linked into ``connectx/``, which ``rglob`` does not follow, so each file is read once). Named, never
+discovered: a stray ``build/`` or ``dist/`` must not change what is tested."""
+
+AGENT_LAYERS = ["connectx.agents.core", "connectx.agents.heuristics", "connectx.agents.search",
+                "connectx.agents.players"]
 """``agents``' subpackages, bottom up: each may import those before it (and ``agents``' own modules none of them)."""
-AGENTS = {*AGENT_LAYERS, "agents"}
+AGENTS = {*AGENT_LAYERS, "connectx.agents"}
 MAY_IMPORT: dict[str, set[str]] = {
     **{layer: set(AGENT_LAYERS[:number + 1]) for number, layer in enumerate(AGENT_LAYERS)},
-    "agents": AGENTS,
-    "submission": AGENTS | {"submission"},
-    "evaluation": AGENTS | {"evaluation"},
+    "connectx.agents": AGENTS,
+    "connectx.submission": AGENTS | {"connectx.submission"},
+    "connectx.evaluation": AGENTS | {"connectx.evaluation"},
     "connectx.analysis": AGENTS | {"connectx.analysis"},
     "connectx.book": AGENTS | {"connectx.analysis", "connectx.book"},
-    "connectx.papers": AGENTS | {"evaluation", "connectx.papers"},
-    "connectx.play": AGENTS | {"evaluation", "connectx.analysis", "connectx.play"},
-    "connectx.cli": AGENTS | {"submission", "evaluation", "connectx.analysis", "connectx.book", "connectx.papers",
-                              "connectx.play", "connectx.cli", "connectx"},
+    "connectx.papers": AGENTS | {"connectx.evaluation", "connectx.papers"},
+    "connectx.play": AGENTS | {"connectx.evaluation", "connectx.analysis", "connectx.play"},
+    "connectx.cli": AGENTS | {"connectx.submission", "connectx.evaluation", "connectx.analysis", "connectx.book",
+                              "connectx.papers", "connectx.play", "connectx.cli", "connectx"},
     "connectx": {"connectx.cli", "connectx"},
-    "benchmarks": AGENTS | {"submission", "evaluation", "connectx.analysis", "connectx.book", "connectx.papers",
-                            "connectx.play", "benchmarks"},
+    "benchmarks": AGENTS | {"connectx.submission", "connectx.evaluation", "connectx.analysis", "connectx.book",
+                            "connectx.papers", "connectx.play", "benchmarks"},
 }
 """Which of our layers each layer (a package, or ``agents``' and ``connectx``' subpackages) may import; only
 ``connectx`` itself (``python -m connectx``) imports the command line, which reads its version there."""
 EVERYTHING = set(MAY_IMPORT)
+BARE_NAMES = {"agents", "submission", "evaluation"}
+"""The design's folders, which are imported only as ``connectx``'s subpackages: a bare ``agents`` is a user's file."""
 
 KAGGLE_IMPORTERS = {
     "evaluation/engine.py",
@@ -53,10 +62,16 @@ CLI_SHARED = {"connectx.cli.options", "connectx.cli.progress"}
 IMPORTING_CALLS = {"import_module", "__import__"}
 
 
+def module_name(path: str) -> str:
+    """The dotted name of the module at ``path`` (relative to the repository): ``agents/core/position.py`` is
+    ``connectx.agents.core.position``."""
+    folder, _, rest = path.removesuffix(".py").partition("/")
+    return ".".join([SOURCE_FOLDERS[folder], *rest.split("/")]) if rest else SOURCE_FOLDERS[folder]
+
+
 def imported_names(path: str, source: str) -> Iterator[tuple[int, str]]:
     """(line, dotted module name) of every import in ``source``, nested ones and ``import_module("...")`` included."""
-    parts = path.removesuffix(".py").split("/")
-    package = parts if parts[-1] == "__init__" else parts[:-1]
+    package = module_name(path).split(".")[:-1]
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -74,21 +89,22 @@ def imported_names(path: str, source: str) -> Iterator[tuple[int, str]]:
 
 
 def layer_of(name: str) -> str | None:
-    """The layer a dotted module name belongs to (``agents.core.position`` -> ``agents.core``), None if not ours."""
-    parts = name.split(".")
-    if ".".join(parts[:2]) in EVERYTHING:
-        return ".".join(parts[:2])
-    return parts[0] if parts[0] in EVERYTHING else None
+    """The layer a dotted module name belongs to, the longest that holds it (``connectx.agents.core.position`` ->
+    ``connectx.agents.core``), None if not ours."""
+    holding = [layer for layer in EVERYTHING if name == layer or name.startswith(layer + ".")]
+    return max(holding, key=len) if holding else None
 
 
 def violations(path: str, source: str) -> list[str]:
     """What in ``source`` (the text of the module at ``path``, relative to the repository) breaks the layers."""
-    layer = layer_of(path.removesuffix(".py").replace("/", "."))
+    layer = layer_of(module_name(path).removesuffix(".__init__"))
     assert layer is not None, f"{path} is in no layer"
     found = []
     for line, name in imported_names(path, source):
         target = layer_of(name)
         where = f"{path}:{line} imports {name}"
+        if name.split(".")[0] in BARE_NAMES:
+            found.append(f"{where}: import it as connectx.{name}, the one name it has")
         if target is not None and target not in MAY_IMPORT[layer]:
             found.append(f"{where}: {layer} may import only {', '.join(sorted(MAY_IMPORT[layer]))}")
         if name.split(".")[0] == "kaggle_environments" and path not in KAGGLE_IMPORTERS:
@@ -101,18 +117,19 @@ def violations(path: str, source: str) -> list[str]:
 
 
 def packages() -> list[str]:
-    """Every package of ours (dotted), subpackages included: every folder holding Python code but the tests."""
-    return sorted(str(path.parent.relative_to(REPO)).replace("/", ".") for path in REPO.glob("*/**/__init__.py")
-                  if path.parts[len(REPO.parts)] not in {"tests", ".venv", ".tools"})
+    """Every package of ours (dotted), subpackages included: each folder of ``SOURCE_FOLDERS`` with an ``__init__``."""
+    return sorted(module_name(str(path.parent.relative_to(REPO)) + ".py")
+                  for folder in SOURCE_FOLDERS for path in (REPO / folder).rglob("__init__.py"))
 
 
 def modules() -> list[str]:
-    tops = {package.split(".")[0] for package in packages()}
-    return sorted(str(path.relative_to(REPO)) for top in tops for path in (REPO / top).rglob("*.py"))
+    """Every module of ours, as a path relative to the repository."""
+    return sorted(str(path.relative_to(REPO)) for folder in SOURCE_FOLDERS for path in (REPO / folder).rglob("*.py"))
 
 
 def test_every_package_has_a_place_in_the_layers() -> None:
-    assert {"agents", "agents.core", "submission", "evaluation", "connectx.cli", "benchmarks"} <= set(packages())
+    assert {"connectx.agents", "connectx.agents.core", "connectx.submission", "connectx.evaluation", "connectx.cli",
+            "benchmarks"} <= set(packages())
     unplaced = {package for package in packages() if package not in MAY_IMPORT and layer_of(package) is None}
     assert not unplaced, f"give {', '.join(sorted(unplaced))} a row in MAY_IMPORT and a place in docs/architecture.md"
 
@@ -131,19 +148,27 @@ def test_exactly_the_allowed_modules_import_kaggle_environments() -> None:
 
 
 @pytest.mark.parametrize("path, source, problem", [
-    ("agents/core/position.py", "from evaluation.engine import BoardConfig", "agents.core may import only agents.core"),
-    ("agents/core/position.py", "from agents.search.exact_search import solve", "agents.core may import only"),
-    ("agents/heuristics/window_table.py", "from agents.players import mcts", "agents.heuristics may import only"),
+    ("agents/core/position.py", "from connectx.evaluation.engine import BoardConfig",
+     "connectx.agents.core may import only connectx.agents.core"),
+    ("agents/core/position.py", "from connectx.agents.search.exact_search import solve",
+     "connectx.agents.core may import only"),
+    ("agents/heuristics/window_table.py", "from connectx.agents.players import mcts",
+     "connectx.agents.heuristics may import only"),
     ("agents/players/solver_agent.py", "def f():\n    import connectx.analysis.native\n", "imports connectx.analysis"),
-    ("agents/players/solver_agent.py", "from agents.registry import REGISTRY", "agents.players may import only"),
-    ("connectx/book/generate.py", "from submission.bundler import build_bundle", "connectx.book may import only"),
-    ("connectx/book/generate.py", "from evaluation import game", "imports evaluation.game"),
-    ("evaluation/match.py", "from connectx.papers import runner", "evaluation may import only"),
+    ("agents/players/solver_agent.py", "from connectx.agents.registry import REGISTRY",
+     "connectx.agents.players may import only"),
+    ("connectx/book/generate.py", "from connectx.submission.bundler import build_bundle",
+     "connectx.book may import only"),
+    ("connectx/book/generate.py", "from connectx.evaluation import game", "imports connectx.evaluation.game"),
+    ("connectx/cli/match.py", "from evaluation.match import run_match", "import it as connectx.evaluation.match"),
+    ("connectx/play/api.py", "import agents.registry", "the one name it has"),
+    ("evaluation/match.py", "from connectx.papers import runner", "connectx.evaluation may import only"),
     ("evaluation/match.py", "from connectx.cli.options import InputError", "imports connectx.cli.options"),
     ("connectx/papers/runner.py", "import connectx.cli.main", "connectx.papers may import only"),
     ("submission/bundler.py", "from connectx.cli import build", "imports connectx.cli.build"),
     ("benchmarks/speed.py", "from connectx.cli.main import main", "imports connectx.cli.main"),
-    ("connectx/analysis/games.py", "from evaluation.game import GameRecord", "connectx.analysis may import only"),
+    ("connectx/analysis/games.py", "from connectx.evaluation.game import GameRecord",
+     "connectx.analysis may import only"),
     ("evaluation/game.py", "import kaggle_environments", "only evaluation/engine.py"),
     ("evaluation/game.py", "from kaggle_environments.agent import build_agent", "only evaluation/engine.py"),
     ("connectx/papers/runner.py", "importlib.import_module('kaggle_environments.utils')", "only evaluation/engine.py"),
@@ -161,13 +186,17 @@ def test_the_checker_catches_each_kind_of_bad_import(path: str, source: str, pro
     ("submission/isolated_runner.py", "from kaggle_environments.agent import get_last_callable"),
     ("connectx/cli/main.py", "from connectx.cli import agents, match, play"),
     ("connectx/__main__.py", "from connectx.cli.main import main"),
-    ("agents/registry.py", "from agents.players import mcts\nfrom agents.core.strategy import Strategy"),
+    ("agents/registry.py",
+     "from connectx.agents.players import mcts\nfrom connectx.agents.core.strategy import Strategy"),
     ("connectx/cli/match.py", "from connectx.cli.options import InputError\nfrom connectx.cli import progress"),
-    ("connectx/cli/report.py", "from connectx.papers.runner import run_experiments\nfrom evaluation import match"),
-    ("connectx/papers/runner.py", "from evaluation.match import play_match\nfrom agents.agent_spec import AgentSpec"),
-    ("connectx/play/session.py", "from connectx.analysis.games import Game\nfrom evaluation.game import play_game"),
-    ("agents/players/solver_agent.py", "from agents.search import exact_search\nimport random"),
-    ("agents/search/exact_search.py", "from . import move_order\nfrom agents.heuristics import zugzwang"),
+    ("connectx/cli/report.py",
+     "from connectx.papers.runner import run_experiments\nfrom connectx.evaluation import match"),
+    ("connectx/papers/runner.py",
+     "from connectx.evaluation.match import play_match\nfrom connectx.agents.agent_spec import AgentSpec"),
+    ("connectx/play/session.py",
+     "from connectx.analysis.games import Game\nfrom connectx.evaluation.game import play_game"),
+    ("agents/players/solver_agent.py", "from connectx.agents.search import exact_search\nimport random"),
+    ("agents/search/exact_search.py", "from . import move_order\nfrom connectx.agents.heuristics import zugzwang"),
 ])
 def test_the_checker_allows_what_the_layers_allow(path: str, source: str) -> None:
     assert violations(path, source) == []

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from agents.agent_spec import AgentSpec
-from agents.core.position import Position
-from evaluation.engine import BoardConfig
-from evaluation.game import ABORTED, GameRecord, GameSpec
-from evaluation.match import MatchPlan, Sprt, random_opening, run_match, summarize
-from evaluation.scheduling import InlineExecutor
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.core.position import Position
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import ABORTED, GameRecord, GameSpec
+from connectx.evaluation.match import MatchPlan, Sprt, random_opening, run_match, summarize
+from connectx.evaluation.scheduling import InlineExecutor
 
 
 def fake_game(winner_name: str | None = None, fault: str | None = None):
@@ -139,7 +139,7 @@ def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
 
 
 def test_a_directory_with_results_needs_resume_and_the_same_plan(tmp_path: Path) -> None:
-    from evaluation.results_store import RunDirectoryError
+    from connectx.evaluation.results_store import RunDirectoryError
 
     run_match("negamax", "random", 2, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path)
     with pytest.raises(RunDirectoryError, match="--resume"):
@@ -150,7 +150,7 @@ def test_a_directory_with_results_needs_resume_and_the_same_plan(tmp_path: Path)
 
 
 def test_unknown_agents_are_refused_before_any_game() -> None:
-    from agents.registry import AgentSpecError
+    from connectx.agents.registry import AgentSpecError
 
     with pytest.raises(AgentSpecError, match="registered agents"):
         run_match("no-such-agent", "random", 2, executor=InlineExecutor(), play=fake_game(None))
@@ -166,7 +166,7 @@ def test_a_match_can_be_extended_with_more_games_on_resume(tmp_path: Path) -> No
 
 
 def test_agents_that_cannot_play_on_the_board_are_refused_before_anything_is_written(tmp_path: Path) -> None:
-    from agents.registry import AgentSpecError
+    from connectx.agents.registry import AgentSpecError
 
     out = tmp_path / "run"
     with pytest.raises(AgentSpecError, match="expected 4 positive integers"):

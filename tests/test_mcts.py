@@ -11,12 +11,12 @@ import time
 
 import pytest
 
-from agents.core.kaggle_boundary import board_of, mark_of
-from agents.core.position import Position
-from agents.core.search_time import Deadline
-from agents.players import mcts
-from agents.players.mcts import DRAW, LOSS, WIN, MctsStrategy, Node, TreeSearch, choose_child, rollout, ucb
-from agents.registry import REGISTRY
+from connectx.agents.core.kaggle_boundary import board_of, mark_of
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import Deadline
+from connectx.agents.players import mcts
+from connectx.agents.players.mcts import DRAW, LOSS, WIN, MctsStrategy, Node, TreeSearch, choose_child, rollout, ucb
+from connectx.agents.registry import REGISTRY
 
 
 def forced_wins_in_two(position: Position) -> set[int]:

@@ -7,15 +7,15 @@ from typing import Any
 
 import pytest
 
-from agents.agent_spec import AgentSpec
-from agents.core.kaggle_boundary import GuardedAgent
-from agents.core.position import Position, geometry
-from agents.core.scores import beyond, win_score
-from agents.core.search_time import Deadline
-from agents.heuristics.paper_heuristics import h1, h2, window_score, window_weights
-from agents.players.minimax import WIN_OFFSET, MinimaxSearch, MinimaxStrategy, adaptive_depth, check_board
-from agents.registry import REGISTRY
-from evaluation.engine import BoardConfig, Outcome, run_game
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.core.kaggle_boundary import GuardedAgent
+from connectx.agents.core.position import Position, geometry
+from connectx.agents.core.scores import beyond, win_score
+from connectx.agents.core.search_time import Deadline
+from connectx.agents.heuristics.paper_heuristics import h1, h2, window_score, window_weights
+from connectx.agents.players.minimax import WIN_OFFSET, MinimaxSearch, MinimaxStrategy, adaptive_depth, check_board
+from connectx.agents.registry import REGISTRY
+from connectx.evaluation.engine import BoardConfig, Outcome, run_game
 
 
 def built(text: str) -> GuardedAgent:

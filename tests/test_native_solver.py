@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.core.position import Position
-from agents.search.exact_search import solve
+from connectx.agents.core.position import Position
+from connectx.agents.search.exact_search import solve
 
 if not (shutil.which("cc") or shutil.which("gcc")):
     pytest.skip("no C compiler: the book's C solver cannot be built", allow_module_level=True)

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from agents.core.position import Position
-from agents.core.search_time import Deadline, SearchLimit
-from agents.players.negamax import WIN_OFFSET, NegamaxSearch, NegamaxStrategy
-from agents.search.exact_search import MAX_SEARCH_PLIES
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import Deadline, SearchLimit
+from connectx.agents.players.negamax import WIN_OFFSET, NegamaxSearch, NegamaxStrategy
+from connectx.agents.search.exact_search import MAX_SEARCH_PLIES
 
 
 def test_sees_a_win_in_two_and_prefers_the_sooner_win() -> None:

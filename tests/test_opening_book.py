@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.core.position import Position
-from agents.core.search_time import SearchLimit
-from agents.players.opening_book import decode_opening_book, load_opening_book
-from agents.search.exact_search import solve
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import SearchLimit
+from connectx.agents.players.opening_book import decode_opening_book, load_opening_book
+from connectx.agents.search.exact_search import solve
 from connectx.analysis.exact_scores import ExactScores, canonical_key
 from connectx.book import exact_scores
 from connectx.book.exact_scores import derived_score, with_derived_scores

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import time
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 from connectx.analysis.exact_scores import ExactScores
 from connectx.analysis.game_analysis import column_values
 from connectx.analysis.python_solver import PythonSolver

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks.other_boards import OPPONENTS, PREVIOUS_COMMIT, REVISIONS, Matchup, main, opponent_spec
-from evaluation.results_store import ResultsStore
+from connectx.evaluation.results_store import ResultsStore
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
 

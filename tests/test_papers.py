@@ -12,11 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from agents.agent_spec import AgentSpec
-from agents.core.position import Position
-from agents.core.search_time import Deadline
-from agents.players.minimax import MinimaxStrategy
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import Deadline
+from connectx.agents.players.minimax import MinimaxStrategy
 from connectx.cli.main import main
+from connectx.evaluation import engine, statistics
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import NO_STATS, GameRecord, GameSpec, MoveStats, play_game
+from connectx.evaluation.match import run_match
+from connectx.evaluation.provenance import cpu_model
+from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
+from connectx.evaluation.scheduling import InlineExecutor
+from connectx.evaluation.statistics import Z95, correlation_interval, mean_interval, t_p_value
 from connectx.papers import markdown, runner, verdicts
 from connectx.papers.experiments import (
     FULL,
@@ -36,14 +44,6 @@ from connectx.papers.experiments import (
 from connectx.papers.markdown import write_report
 from connectx.papers.runner import CellResult, ExperimentResult, run_experiments
 from connectx.papers.verdicts import judge, judge_all
-from evaluation import engine, statistics
-from evaluation.engine import BoardConfig
-from evaluation.game import NO_STATS, GameRecord, GameSpec, MoveStats, play_game
-from evaluation.match import run_match
-from evaluation.provenance import cpu_model
-from evaluation.results_store import ResultsStore, RunDirectoryError
-from evaluation.scheduling import InlineExecutor
-from evaluation.statistics import Z95, correlation_interval, mean_interval, t_p_value
 
 FIGURES = ("sheoran-fig3.png", "sheoran-fig4.png", "sheoran-fig5.png", "sheoran-speed-nodes.png", "kang-table6.png",
            "kang-table7.png", "kang-table8.png", "kang-table9.png",
@@ -807,7 +807,7 @@ def test_table6_text_table_and_heat_map_put_the_first_mover_in_the_columns(tmp_p
         assert "the columns are the first mover's depth and the rows the second mover's" in table6.setup
         assert f"each seat order (each cell of the table off the diagonal) has {profile.kang_games // 2} games" \
             in table6.setup
-    from evaluation import plots
+    from connectx.evaluation import plots
     drawn: dict[str, str] = {}
     real = plots.heat_map
 
@@ -825,7 +825,7 @@ def test_a_narrow_heat_maps_long_title_is_wrapped_to_fit_the_figure(tmp_path: Pa
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     from matplotlib.figure import Figure
 
-    from evaluation import plots
+    from connectx.evaluation import plots
 
     kept: list[Figure] = []
     monkeypatch.setattr(plots.plt, "close", kept.append)  # keep the figure to measure it

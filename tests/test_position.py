@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from agents.core.position import Position, geometry
+from connectx.agents.core.position import Position, geometry
 
 GEOMETRIES = [  # (rows, columns, inarow)
     (6, 7, 4), (4, 4, 3), (4, 5, 3), (7, 9, 5), (6, 1, 4), (1, 6, 4), (3, 3, 4), (2, 8, 3),

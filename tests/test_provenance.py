@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from evaluation import provenance
-from evaluation.game import GameRecord, GameSpec
-from evaluation.match import run_match
-from evaluation.provenance import Provenance, code_digest, cpu_model, run_provenance
-from evaluation.results_store import ResultsStore
-from evaluation.scheduling import InlineExecutor
+from connectx.evaluation import provenance
+from connectx.evaluation.game import GameRecord, GameSpec
+from connectx.evaluation.match import run_match
+from connectx.evaluation.provenance import Provenance, code_digest, cpu_model, run_provenance
+from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.scheduling import InlineExecutor
 
 
 def quick_game(spec: GameSpec) -> GameRecord:

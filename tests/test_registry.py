@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from agents.agent_spec import AgentKind, AgentSpec
-from agents.core.position import geometry
-from agents.players.random_agent import make_strategy as make_random
-from agents.registry import REGISTRY, AgentEntry, AgentSpecError
+from connectx.agents.agent_spec import AgentKind, AgentSpec
+from connectx.agents.core.position import geometry
+from connectx.agents.players.random_agent import make_strategy as make_random
+from connectx.agents.registry import REGISTRY, AgentEntry, AgentSpecError
 
 KAGGLE_BOARD = geometry(6, 7, 4)
 

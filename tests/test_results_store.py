@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.engine import BoardConfig
-from evaluation.game import NO_STATS, GameRecord
-from evaluation.results_store import ResultsStore, RunDirectoryError
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import NO_STATS, GameRecord
+from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 
 REPO = Path(__file__).resolve().parents[1]
 

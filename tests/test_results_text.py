@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import math
 
-from agents.agent_spec import AgentSpec
-from evaluation.game import GameRecord
-from evaluation.match import MatchPlan, MatchSummary, summarize
-from evaluation.results_text import elo_estimate, elo_text, match_table, pairings_table, ratings_table, running_line
-from evaluation.statistics import Interval, Rating
-from evaluation.tournament import TournamentSummary
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.game import GameRecord
+from connectx.evaluation.match import MatchPlan, MatchSummary, summarize
+from connectx.evaluation.results_text import (
+    elo_estimate,
+    elo_text,
+    match_table,
+    pairings_table,
+    ratings_table,
+    running_line,
+)
+from connectx.evaluation.statistics import Interval, Rating
+from connectx.evaluation.tournament import TournamentSummary
 
 AGENTS = {"a": "random", "b": "negamax"}
 """The match's agent A ("a") and agent B ("b")."""

@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from agents.core.kaggle_boundary import GuardedAgent, board_of, mark_of
-from agents.core.position import Position, geometry
-from agents.core.search_time import Deadline, SearchLimit, clock_check_mask
-from agents.players import solver_agent
-from agents.players.opening_book import OpeningBook
-from agents.players.solver_agent import SolverStrategy
-from agents.registry import REGISTRY
-from agents.search.anytime_search import iterative_deepening
-from agents.search.exact_search import MAX_SEARCH_PLIES, SearchTooDeep, solve
-from evaluation.game import GameSpec, play_game
+from connectx.agents.core.kaggle_boundary import GuardedAgent, board_of, mark_of
+from connectx.agents.core.position import Position, geometry
+from connectx.agents.core.search_time import Deadline, SearchLimit, clock_check_mask
+from connectx.agents.players import solver_agent
+from connectx.agents.players.opening_book import OpeningBook
+from connectx.agents.players.solver_agent import SolverStrategy
+from connectx.agents.registry import REGISTRY
+from connectx.agents.search.anytime_search import iterative_deepening
+from connectx.agents.search.exact_search import MAX_SEARCH_PLIES, SearchTooDeep, solve
+from connectx.evaluation.game import GameSpec, play_game
 
 
 def make_agent(**params: Any) -> GuardedAgent:

@@ -1,4 +1,4 @@
-"""Every hand-written statistic of ``evaluation.statistics`` against SciPy and statsmodels.
+"""Every hand-written statistic of ``connectx.evaluation.statistics`` against SciPy and statsmodels.
 
 The reference values come from ``tests/reference/make_statistics_reference.py``, run once in an
 environment of its own (``make statistics-reference``): the project's lean environment keeps
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from evaluation import statistics as st
+from connectx.evaluation import statistics as st
 
 REFERENCE: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parent / "reference" / "statistics_reference.json").read_text())

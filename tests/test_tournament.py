@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from agents.agent_spec import AgentSpec
-from evaluation.game import GameRecord, GameSpec
-from evaluation.results_text import cross_table, ratings_table
-from evaluation.scheduling import InlineExecutor
-from evaluation.tournament import TournamentPlan, run_tournament
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.game import GameRecord, GameSpec
+from connectx.evaluation.results_text import cross_table, ratings_table
+from connectx.evaluation.scheduling import InlineExecutor
+from connectx.evaluation.tournament import TournamentPlan, run_tournament
 
 STRENGTH = {"negamax": 3, "random": 2, "kaggle:random": 1}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.core.transposition_table import TranspositionTable
+from connectx.agents.core.transposition_table import TranspositionTable
 
 
 def test_bounds_read_back_as_stored_and_the_newest_wins() -> None:

@@ -18,15 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from agents.agent_spec import AgentSpec
-from agents.core.position import Position
-from agents.registry import REGISTRY
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.core.position import Position
+from connectx.agents.registry import REGISTRY
 from connectx.cli.main import main
-from submission import isolated_runner, validator
-from submission.bundler import build_bundle
-from submission.fixed_positions import PROVEN_ENDGAMES, is_proven_choice
-from submission.module_graph import OUR_PACKAGES, PROJECT_ROOT
-from submission.validator import (
+from connectx.submission import isolated_runner, validator
+from connectx.submission.bundler import build_bundle
+from connectx.submission.fixed_positions import PROVEN_ENDGAMES, is_proven_choice
+from connectx.submission.module_graph import OUR_PACKAGES, PROJECT_ROOT
+from connectx.submission.validator import (
     OVERRIDDEN,
     SHIPPED,
     SIZE_LIMIT,
@@ -170,11 +170,12 @@ def test_the_proven_positions_are_the_first_endgames_of_the_benchmark_that_quali
 
 def test_a_file_that_fails_to_load_is_reported(tmp_path: Path) -> None:
     path = tmp_path / "broken.py"
-    path.write_text("from agents.core.position import Position\n" + FIRST_LEGAL)
+    path.write_text("from connectx.agents.core.position import Position\n" + FIRST_LEGAL)
     report = validate_file(path, compare=False)
     failed = report.failures()
     assert [check.name for check in failed] == ["(a) Kaggle's loader"]
-    assert "Invalid raw Python" in failed[0].detail and "from agents.core.position import Position" in failed[0].detail
+    assert "Invalid raw Python" in failed[0].detail
+    assert "from connectx.agents.core.position import Position" in failed[0].detail
     assert "connectx build" in failed[0].fix
 
 
@@ -314,7 +315,7 @@ def test_a_bad_input_is_one_line_exit_2_and_nothing_run(
     def no_run(*args: object, **kwargs: object) -> None:
         raise AssertionError("validation ran on a bad input")
 
-    monkeypatch.setattr("submission.validator.run_isolated", no_run)
+    monkeypatch.setattr("connectx.submission.validator.run_isolated", no_run)
     before = sorted(tmp_path.rglob("*"))
     assert main(["validate", str(path), *options]) == 2
     captured = capsys.readouterr()

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from agents.core.position import Position, geometry
-from agents.heuristics.window_table import WindowTable, count_windows, player_stones
+from connectx.agents.core.position import Position, geometry
+from connectx.agents.heuristics.window_table import WindowTable, count_windows, player_stones
 
 GEOMETRIES = [  # (rows, columns, inarow)
     (6, 7, 4), (4, 4, 3), (4, 5, 3), (7, 9, 5), (6, 1, 4), (1, 6, 4), (4, 5, 6), (6, 7, 1), (5, 5, 2),

@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from agents.core.position import Position, geometry
-from agents.heuristics.zugzwang import fill_up_game
-from agents.search.exact_search import solve
+from connectx.agents.core.position import Position, geometry
+from connectx.agents.heuristics.zugzwang import fill_up_game
+from connectx.agents.search.exact_search import solve
 
 SEVEN_BY_SIX = geometry(6, 7, 4)
 

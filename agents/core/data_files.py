@@ -11,7 +11,7 @@ import pkgutil
 
 def read_data(name: str) -> bytes:
     """The bytes of ``agents/data/<name>``."""
-    data = pkgutil.get_data("agents", "data/" + name)
+    data = pkgutil.get_data("connectx.agents", "data/" + name)
     if data is None:
         raise FileNotFoundError(f"agents/data/{name} is missing: reinstall the package with `make install`")
     return data

@@ -23,9 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agents.core.position import ROW_SYMBOLS, Position
-from agents.core.search_time import Deadline, OverageBank
-from agents.core.strategy import MoveStats, Strategy
+from connectx.agents.core.position import ROW_SYMBOLS, Position
+from connectx.agents.core.search_time import Deadline, OverageBank
+from connectx.agents.core.strategy import MoveStats, Strategy
 
 DEFAULT_MARGIN = 0.3
 """Seconds kept back from ``actTimeout`` for Kaggle's own overhead and timer jitter."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agents.core.position import Geometry
+from connectx.agents.core.position import Geometry
 
 ScoredMove = tuple[int, int, int]
 """``(winning cells created, move bit, the mover's winning cells after it)``."""

@@ -15,7 +15,7 @@ one int per entry (``transposition_table``), which needs the bound ``max_score``
 
 from __future__ import annotations
 
-from agents.core.position import Geometry, Position
+from connectx.agents.core.position import Geometry, Position
 
 DRAW = 0
 

@@ -1,6 +1,6 @@
 """What the searches report, and the one loop of iterative deepening they all use.
 
-``SearchResult`` is one completed search: its best columns, their score on ``agents.core.scores``'
+``SearchResult`` is one completed search: its best columns, their score on ``connectx.agents.core.scores``'
 scale (or a search's offset form of it), the depth and nodes. ``deepen`` runs ever deeper
 searches until a limit and yields each completed one, so a caller plays the last result it got
 (sunfish's shape: the search yields, the caller owns the clock). ``SearchCounts`` adds up the
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from agents.core.search_time import NO_LIMIT, OutOfTime, SearchLimit
+from connectx.agents.core.search_time import NO_LIMIT, OutOfTime, SearchLimit
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 
-from agents.core.position import Geometry
+from connectx.agents.core.position import Geometry
 
 CLOCK_CHECK_MASK = 1023
 """Searches look at their limit (and the transposition table at its size) once every 1024 nodes

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from agents.core.position import Position
-from agents.core.search_time import Deadline
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import Deadline
 
 MoveStats = dict[str, int | str]
 """One move's search statistics: ``nodes``, ``depth`` and ``evaluations`` (ints), and where it

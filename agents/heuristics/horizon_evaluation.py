@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from agents.core.position import Geometry
+from connectx.agents.core.position import Geometry
 
 Evaluation = Callable[[int, int, int, int], float]
 """``evaluate(current, mask, moves, threats) -> value`` for the side to move (see ``evaluator``)."""

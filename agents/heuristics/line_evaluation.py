@@ -11,7 +11,7 @@ What decides a Connect-X game that a shallow search cannot see:
   reached only after it is taken or blocked, so only the lowest counts. A threat the mover could
   play at once is left out: the mover will block it (the search never evaluates a position whose
   mover can win at once).
-* **The fill-up game** (``agents.heuristics.zugzwang``): who wins when the board fills up with every threat of
+* **The fill-up game** (``connectx.agents.heuristics.zugzwang``): who wins when the board fills up with every threat of
   both sides as it is now (Allis 1988, generalised). It weighs more than any one threat, and the
   row parity of the threats, which decides Connect Four endgames, is its part; in play the
   evaluation with it beats the same without it. A threat is not weighed again by its parity: with
@@ -38,8 +38,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
-from agents.core.position import Geometry
-from agents.heuristics.zugzwang import fill_up_game
+from connectx.agents.core.position import Geometry
+from connectx.agents.heuristics.zugzwang import fill_up_game
 
 LineEvaluation = Callable[[int, int, int, int, int], float]
 """``evaluate(current, mask, moves, threats, own) -> value`` for the side to move: ``threats`` are
@@ -61,7 +61,8 @@ THREAT = 120
 """The lowest threat of its column: worth several open lines of ``inarow - 2``."""
 
 ZUGZWANG = 240
-"""The fill-up game won (``agents.heuristics.zugzwang``), or lost: more than any one threat, as it weighs them all."""
+"""The fill-up game won (``connectx.agents.heuristics.zugzwang``), or lost: more than any one threat, as it weighs
+them all."""
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from functools import cache
 
-from agents.core.position import Geometry
-from agents.heuristics.window_table import count_windows, window_layout
+from connectx.agents.core.position import Geometry
+from connectx.agents.heuristics.window_table import count_windows, window_layout
 
 H1_LINE = 10**10
 """Feature 1, a completed line: the paper's "infinity" (finite so sums stay comparable)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from agents.core.position import Geometry, Position
+from connectx.agents.core.position import Geometry, Position
 
 
 @dataclass(frozen=True)

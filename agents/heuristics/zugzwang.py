@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 
-from agents.core.position import Geometry
+from connectx.agents.core.position import Geometry
 
 FillUpGame = Callable[[int, int, int, int], int]
 """``value(mine, theirs, mask, moves)``: the fill-up game's value for the side to move (see ``fill_up_game``)."""

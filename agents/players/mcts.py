@@ -31,9 +31,9 @@ import random
 import time
 from collections.abc import Iterator
 
-from agents.core.position import Position
-from agents.core.search_time import Deadline
-from agents.core.strategy import MoveStats
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import Deadline
+from connectx.agents.core.strategy import MoveStats
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 CLOCKS = ("wall", "cpu")

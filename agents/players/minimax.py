@@ -7,7 +7,7 @@ of the move, so no window is recounted and no position is evaluated twice. The d
 the paper: 4 plies while more than a third of the cells are empty, 5 from then on. Kang, Wang &
 Hu's heuristics H1 and H2 (``paper_heuristics``) can replace the window evaluation.
 
-Scores: ``agents.core.scores``' scale moved out by ``WIN_OFFSET`` (``scores.beyond``), so a sooner win
+Scores: ``connectx.agents.core.scores``' scale moved out by ``WIN_OFFSET`` (``scores.beyond``), so a sooner win
 scores higher, and every win outranks every evaluation. With ``rules="ours"`` (the default) two
 rules go beyond the paper: a position whose side to move can complete a line at once scores as
 that win, even at the horizon (one ply of tactics the static evaluation would miss), and moves
@@ -29,12 +29,12 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from agents.core.position import Geometry, Position
-from agents.core.scores import beyond, loss_score, win_score
-from agents.core.search_result import SearchResult, deepen, last_of
-from agents.core.search_time import NO_LIMIT, Deadline, OutOfTime, SearchLimit, clock_check_mask
-from agents.core.strategy import MoveStats
-from agents.heuristics.paper_heuristics import (
+from connectx.agents.core.position import Geometry, Position
+from connectx.agents.core.scores import beyond, loss_score, win_score
+from connectx.agents.core.search_result import SearchResult, deepen, last_of
+from connectx.agents.core.search_time import NO_LIMIT, Deadline, OutOfTime, SearchLimit, clock_check_mask
+from connectx.agents.core.strategy import MoveStats
+from connectx.agents.heuristics.paper_heuristics import (
     H1_FEATURES,
     h1,
     h2,
@@ -43,7 +43,7 @@ from agents.heuristics.paper_heuristics import (
     window_score,
     window_weights,
 )
-from agents.heuristics.window_table import WindowTable
+from connectx.agents.heuristics.window_table import WindowTable
 
 WIN_OFFSET = 10**15
 """Added to every decided score's magnitude: above every evaluation (H1 sums stay below 10**14 on any

@@ -5,7 +5,7 @@ counts the mover's stones next to its best playable cell, the same idea and stre
 kaggle's built-in ``negamax`` but many times faster per node. Ties are broken by a seeded
 generator so that a seed fixes the game.
 
-Scores are ``agents.core.scores``' scale moved out by ``WIN_OFFSET`` (``scores.beyond``). The depth is
+Scores are ``connectx.agents.core.scores``' scale moved out by ``WIN_OFFSET`` (``scores.beyond``). The depth is
 reached by iterative deepening (``search_result.deepen``) on the move's clock: depth 1 always completes, and
 the move of the deepest depth finished in time is played. On 7x6 depth 4 takes milliseconds, so
 the clock only decides on wide boards (depth 4 over 25 columns is 400,000 nodes).
@@ -16,15 +16,16 @@ from __future__ import annotations
 import random
 import time
 
-from agents.core.position import Geometry, Position
-from agents.core.scores import DRAW, beyond, win_score
-from agents.core.search_result import SearchCounts, SearchResult, deepen, last_of
-from agents.core.search_time import NO_LIMIT, Deadline, OutOfTime, SearchLimit, clock_check_mask
-from agents.core.strategy import MoveStats
-from agents.search.exact_search import MAX_SEARCH_PLIES
+from connectx.agents.core.position import Geometry, Position
+from connectx.agents.core.scores import DRAW, beyond, win_score
+from connectx.agents.core.search_result import SearchCounts, SearchResult, deepen, last_of
+from connectx.agents.core.search_time import NO_LIMIT, Deadline, OutOfTime, SearchLimit, clock_check_mask
+from connectx.agents.core.strategy import MoveStats
+from connectx.agents.search.exact_search import MAX_SEARCH_PLIES
 
 WIN_OFFSET = 4
-"""Added to every win's ``agents.core.scores`` value so that the slowest win outranks the best horizon score (3)."""
+"""Added to every win's ``connectx.agents.core.scores`` value so that the slowest win outranks the best horizon
+score (3)."""
 
 
 def _adjacency(shape: Geometry, stones: int, cell: int) -> int:

@@ -22,8 +22,8 @@ import struct
 import zlib
 from functools import lru_cache
 
-from agents.core.data_files import read_data
-from agents.core.position import geometry
+from connectx.agents.core.data_files import read_data
+from connectx.agents.core.position import geometry
 
 BOOK_FILE = "opening_book_7x6x4.bin"
 MAGIC = b"CXB1"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from agents.core.position import Position
-from agents.core.search_time import Deadline
-from agents.core.strategy import MoveStats
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import Deadline
+from connectx.agents.core.strategy import MoveStats
 
 
 class RandomStrategy:

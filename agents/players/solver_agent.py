@@ -23,15 +23,15 @@ from __future__ import annotations
 
 import time
 
-from agents.core.position import Geometry, Position
-from agents.core.search_result import SearchCounts, SearchResult, last_of
-from agents.core.search_time import Deadline, SearchLimit
-from agents.core.strategy import MoveStats
-from agents.core.transposition_table import DEFAULT_CAPACITY, TranspositionTable
-from agents.players.opening_book import OpeningBook, load_opening_book
-from agents.search.anytime_search import iterative_deepening, proofs
-from agents.search.exact_search import MAX_SEARCH_PLIES
-from agents.search.open_board_play import OpenBoardPlay, move_source
+from connectx.agents.core.position import Geometry, Position
+from connectx.agents.core.search_result import SearchCounts, SearchResult, last_of
+from connectx.agents.core.search_time import Deadline, SearchLimit
+from connectx.agents.core.strategy import MoveStats
+from connectx.agents.core.transposition_table import DEFAULT_CAPACITY, TranspositionTable
+from connectx.agents.players.opening_book import OpeningBook, load_opening_book
+from connectx.agents.search.anytime_search import iterative_deepening, proofs
+from connectx.agents.search.exact_search import MAX_SEARCH_PLIES
+from connectx.agents.search.open_board_play import OpenBoardPlay, move_source
 
 HEURISTIC_SHARE = 0.15
 """Share of a move's time given to the depth-limited iterations before the proofs start.

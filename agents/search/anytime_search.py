@@ -22,11 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from agents.core.position import Position
-from agents.core.search_result import SearchCounts, SearchResult, deepen
-from agents.core.search_time import NO_LIMIT, SearchLimit
-from agents.core.transposition_table import TranspositionTable
-from agents.search.exact_search import MAX_SEARCH_PLIES, prove_at_least, search_depth, solve
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_result import SearchCounts, SearchResult, deepen
+from connectx.agents.core.search_time import NO_LIMIT, SearchLimit
+from connectx.agents.core.transposition_table import TranspositionTable
+from connectx.agents.search.exact_search import MAX_SEARCH_PLIES, prove_at_least, search_depth, solve
 
 PROOF_TARGETS = (1, 0)
 """The scores ``proofs`` tries to guarantee, in order: a win, then at least a draw."""

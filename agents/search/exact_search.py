@@ -1,6 +1,6 @@
 """Exact negamax alpha-beta: the proven score of a position and a move that achieves it.
 
-Scores are ``agents.core.scores``' scale (Pons' convention, as in ``positions/``): 0 for a draw; a win
+Scores are ``connectx.agents.core.scores``' scale (Pons' convention, as in ``positions/``): 0 for a draw; a win
 with the stone played when ``moves`` stones are on the board scores ``(cells + 1 - moves) // 2``; a
 loss is the opponent's win, negated. The hot loops write those formulas inline (a call per node
 costs more than the arithmetic), each with a comment naming the ``scores`` function it is.
@@ -33,13 +33,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from agents.core.move_order import ScoredMove, centre_first_masks, sorted_moves
-from agents.core.position import Geometry, Position
-from agents.core.scores import finished_score, win_score
-from agents.core.search_result import SearchCounts
-from agents.core.search_time import NO_LIMIT, OutOfTime, SearchLimit, clock_check_mask
-from agents.core.transposition_table import LOWER_BOUND_OFFSET, LOWER_BOUND_THRESHOLD, TranspositionTable
-from agents.heuristics.horizon_evaluation import Evaluation, evaluator
+from connectx.agents.core.move_order import ScoredMove, centre_first_masks, sorted_moves
+from connectx.agents.core.position import Geometry, Position
+from connectx.agents.core.scores import finished_score, win_score
+from connectx.agents.core.search_result import SearchCounts
+from connectx.agents.core.search_time import NO_LIMIT, OutOfTime, SearchLimit, clock_check_mask
+from connectx.agents.core.transposition_table import LOWER_BOUND_OFFSET, LOWER_BOUND_THRESHOLD, TranspositionTable
+from connectx.agents.heuristics.horizon_evaluation import Evaluation, evaluator
 
 MAX_SEARCH_PLIES = 400
 """The deepest any search recurses. Each ply is one Python frame, and 400 leave 600 of CPython's

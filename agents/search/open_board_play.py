@@ -28,15 +28,15 @@ from __future__ import annotations
 
 import time
 
-from agents.core.position import Geometry, Position
-from agents.core.search_result import SearchCounts, SearchResult, last_of
-from agents.core.search_time import Deadline, SearchLimit
-from agents.core.strategy import MoveStats
-from agents.core.transposition_table import TranspositionTable
-from agents.heuristics.line_evaluation import LineEvaluation, LineWeights, line_evaluator
-from agents.search.anytime_search import proofs
-from agents.search.exact_search import prove_at_least
-from agents.search.principal_variation import VariationTable, deepening
+from connectx.agents.core.position import Geometry, Position
+from connectx.agents.core.search_result import SearchCounts, SearchResult, last_of
+from connectx.agents.core.search_time import Deadline, SearchLimit
+from connectx.agents.core.strategy import MoveStats
+from connectx.agents.core.transposition_table import TranspositionTable
+from connectx.agents.heuristics.line_evaluation import LineEvaluation, LineWeights, line_evaluator
+from connectx.agents.search.anytime_search import proofs
+from connectx.agents.search.exact_search import prove_at_least
+from connectx.agents.search.principal_variation import VariationTable, deepening
 
 PROOF_REACH = 25
 """Empty cells from which the exact proofs are tried: a 5x5 board from its first move, and about

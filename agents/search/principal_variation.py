@@ -26,7 +26,7 @@ opponent's ``threats`` were, less the cell just filled), so a leaf's evaluation 
 own. The search is the same, node for node (``benchmarks/open_board_speed.py`` compares the nodes,
 the moves and the time against another revision).
 
-Scores are ``agents.core.scores``' scale: a win with the stone played when ``moves``
+Scores are ``connectx.agents.core.scores``' scale: a win with the stone played when ``moves``
 stones are on the board scores ``(cells + 1 - moves) // 2``, a loss the opponent's win negated, a
 draw 0; a position cut off at the horizon is worth the evaluation, strictly inside (-1, 1). A
 value of at least 1 (at most -1) is therefore a proven win (loss), whatever depth found it, and
@@ -39,13 +39,13 @@ import math
 import time
 from collections.abc import Callable, Collection, Iterator
 
-from agents.core.move_order import centre_first_masks, sorted_moves
-from agents.core.position import Geometry, Position
-from agents.core.scores import loss_score, win_score
-from agents.core.search_result import SearchCounts, SearchResult, deepen
-from agents.core.search_time import NO_LIMIT, OutOfTime, SearchLimit, clock_check_mask
-from agents.heuristics.line_evaluation import LineEvaluation, line_evaluator
-from agents.search.exact_search import MAX_SEARCH_PLIES, NodeCounter, paused_gc
+from connectx.agents.core.move_order import centre_first_masks, sorted_moves
+from connectx.agents.core.position import Geometry, Position
+from connectx.agents.core.scores import loss_score, win_score
+from connectx.agents.core.search_result import SearchCounts, SearchResult, deepen
+from connectx.agents.core.search_time import NO_LIMIT, OutOfTime, SearchLimit, clock_check_mask
+from connectx.agents.heuristics.line_evaluation import LineEvaluation, line_evaluator
+from connectx.agents.search.exact_search import MAX_SEARCH_PLIES, NodeCounter, paused_gc
 
 DEFAULT_CAPACITY = 1 << 20
 """Entries the table holds before it is emptied: about 250 MB of dict, tuples and floats at most."""

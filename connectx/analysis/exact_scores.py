@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 
 SHIPPED_TABLE = "data/exact_scores_7x6.npz"
 """The table's resource in the ``connectx.analysis`` package."""

@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from agents.core.position import Geometry, Position
-from agents.core.scores import finished_score, win_score
-from agents.core.search_result import last_of
-from agents.core.search_time import SearchLimit
-from agents.search.anytime_search import iterative_deepening
+from connectx.agents.core.position import Geometry, Position
+from connectx.agents.core.scores import finished_score, win_score
+from connectx.agents.core.search_result import last_of
+from connectx.agents.core.search_time import SearchLimit
+from connectx.agents.search.anytime_search import iterative_deepening
 from connectx.analysis.games import Game
 from connectx.analysis.score_range import ScoreRange, best_of, describe
 from connectx.analysis.solved_cache import SolvedCache

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from agents.board_spec import BoardSpec, BoardSpecError
-from agents.core.kaggle_boundary import board_of
-from agents.core.position import Position
+from connectx.agents.board_spec import BoardSpec, BoardSpecError
+from connectx.agents.core.kaggle_boundary import board_of
+from connectx.agents.core.position import Position
 
 GAMES_FILE = "games.jsonl"
 FAULT_STATUSES = ("ERROR", "INVALID", "TIMEOUT")

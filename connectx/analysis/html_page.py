@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from html import escape
 
-from agents.core.kaggle_boundary import board_of, mark_of
-from agents.core.position import Geometry, Position, geometry
+from connectx.agents.core.kaggle_boundary import board_of, mark_of
+from connectx.agents.core.position import Geometry, Position, geometry
 from connectx.analysis.game_analysis import GameAnalysis, PlyAnalysis
 from connectx.analysis.score_range import ScoreRange, describe
 from connectx.analysis.text_report import line_text

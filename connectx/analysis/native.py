@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 from connectx.analysis.user_cache import user_cache_directory
 
 INVALID_POSITION = -1000

@@ -26,7 +26,7 @@ import weakref
 from pathlib import Path
 from typing import TextIO
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 from connectx.analysis.score_range import ScoreRange
 
 IMPORT_ROOT = Path(__file__).resolve().parents[2]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import math
 
-from agents.core.position import Position
-from agents.core.search_time import SearchLimit
-from agents.core.transposition_table import TranspositionTable
-from agents.search.exact_search import prove_at_least, solve
+from connectx.agents.core.position import Position
+from connectx.agents.core.search_time import SearchLimit
+from connectx.agents.core.transposition_table import TranspositionTable
+from connectx.agents.search.exact_search import prove_at_least, solve
 from connectx.analysis.score_range import ScoreRange
 
 TABLE_CAPACITY = 1 << 20
@@ -20,7 +20,7 @@ TABLE_CAPACITY = 1 << 20
 
 
 class PythonSolver:
-    """``agents.search.exact_search`` with one transposition table shared by every position it bounds.
+    """``connectx.agents.search.exact_search`` with one transposition table shared by every position it bounds.
 
     ``max_nodes`` caps each search besides the deadline: it makes a bound reproducible on any
     machine (tests use it). ``calls`` counts the positions searched.

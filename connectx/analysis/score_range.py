@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from agents.core.position import Geometry, Position
-from agents.core.scores import win_score
-from agents.heuristics.horizon_evaluation import threat_unit
+from connectx.agents.core.position import Geometry, Position
+from connectx.agents.core.scores import win_score
+from connectx.agents.heuristics.horizon_evaluation import threat_unit
 
 LEANING_THREATS = 2
 """The balance of threats (the horizon evaluation's unit) a search's estimate must show to read as a likely

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 from connectx.analysis.exact_scores import ExactScores, canonical_key
 from connectx.analysis.score_range import ScoreRange
 from connectx.analysis.user_cache import user_cache_directory

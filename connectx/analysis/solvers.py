@@ -11,7 +11,7 @@ import ctypes
 from functools import cache
 from typing import Protocol
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 from connectx.analysis.native import build_library, fits
 from connectx.analysis.native_solver import NativeWorkerSolver
 from connectx.analysis.python_solver import PythonSolver

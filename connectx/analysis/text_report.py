@@ -6,7 +6,7 @@ keeps Kaggle's 0-based columns.
 
 from __future__ import annotations
 
-from agents.core.position import Geometry, geometry
+from connectx.agents.core.position import Geometry, geometry
 from connectx.analysis.game_analysis import GameAnalysis, PlyAnalysis
 from connectx.analysis.games import Game
 from connectx.analysis.score_range import ScoreRange, describe

@@ -5,7 +5,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Mapping
 
-from agents.players.opening_book import HEADER, MAGIC
+from connectx.agents.players.opening_book import HEADER, MAGIC
 
 
 def encode_opening_book(

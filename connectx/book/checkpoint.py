@@ -11,7 +11,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TextIO
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 from connectx.analysis.exact_scores import canonical_key
 from connectx.book.strategy import Solved
 

@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 from connectx.analysis.exact_scores import canonical_key, write_table
 from connectx.book.checkpoint import read_solved
 from connectx.book.strategy import Solved

@@ -14,8 +14,8 @@ import random
 import sys
 from pathlib import Path
 
-from agents.core.position import Position
-from agents.players.opening_book import decode_opening_book
+from connectx.agents.core.position import Position
+from connectx.agents.players.opening_book import decode_opening_book
 from connectx.analysis.exact_scores import canonical_key
 from connectx.analysis.native import NativeSolver
 from connectx.book.check_solver import DEFAULT_FILES, DEFAULT_POSITIONS, check_file

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 from connectx.analysis.exact_scores import canonical_key
 from connectx.analysis.native import build_library
 from connectx.book.checkpoint import Checkpoint, read_solved

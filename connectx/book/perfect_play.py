@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from agents.core.kaggle_boundary import read_position
+from connectx.agents.core.kaggle_boundary import read_position
 from connectx.analysis.native import NativeSolver
 
 IMPORT_ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 from connectx.analysis.exact_scores import canonical_key
 
 

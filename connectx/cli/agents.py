@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX
-from agents.registry import REGISTRY
+from connectx.agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX
+from connectx.agents.registry import REGISTRY
 from connectx.play.session import HUMAN
 
 NAME = "agents"

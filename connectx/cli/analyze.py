@@ -56,7 +56,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from agents.board_spec import BoardSpec
+from connectx.agents.board_spec import BoardSpec
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, PlyAnalysis, analyze_game
 from connectx.analysis.games import Game, game_from_digits, read_episode, read_record
 from connectx.analysis.html_page import render_html

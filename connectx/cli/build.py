@@ -6,11 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from agents.agent_spec import AgentKind, AgentSpec
-from agents.core.position import geometry
+from connectx.agents.agent_spec import AgentKind, AgentSpec
+from connectx.agents.core.position import geometry
 from connectx.cli.options import InputError, check_output_file
-from submission.bundler import build_bundle
-from submission.module_graph import BuildError
+from connectx.submission.bundler import build_bundle
+from connectx.submission.module_graph import BuildError
 
 NAME = "build"
 HELP = "bundle an agent into one submission file"

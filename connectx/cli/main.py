@@ -19,12 +19,12 @@ import sys
 from types import ModuleType
 from typing import NoReturn
 
-from agents.registry import AgentSpecError
 from connectx import __version__
+from connectx.agents.registry import AgentSpecError
 from connectx.cli import agents, analyze, build, match, play, replay, report, serve, solve, tournament, validate
 from connectx.cli.options import InputError
-from evaluation.cluster import ClusterError
-from evaluation.results_store import RunDirectoryError
+from connectx.evaluation.cluster import ClusterError
+from connectx.evaluation.results_store import RunDirectoryError
 
 COMMANDS: tuple[ModuleType, ...] = (agents, play, match, tournament, replay, report, build, validate, solve, analyze,
                                     serve)

@@ -23,9 +23,9 @@ from connectx.cli.options import (
     watchdog,
 )
 from connectx.cli.progress import play_with_progress
-from evaluation.match import MAY_CHANGE_ON_RESUME, MatchPlan, MatchResult, Sprt, durations_by_agent, play_match
-from evaluation.results_store import ResultsStore
-from evaluation.results_text import match_report, match_table, running_line
+from connectx.evaluation.match import MAY_CHANGE_ON_RESUME, MatchPlan, MatchResult, Sprt, durations_by_agent, play_match
+from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.results_text import match_report, match_table, running_line
 
 NAME = "match"
 HELP = "play a match between two agents and report W/D/L, Elo with error bars, LOS and SPRT"
@@ -77,7 +77,7 @@ def write_outputs(result: MatchResult) -> None:
     store = ResultsStore(result.directory)
     store.write_json("summary.json", result.summary.to_json())
     # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
-    from evaluation import plots
+    from connectx.evaluation import plots
 
     plan = result.plan
     score = plots.score_plot([(f"{plan.first} vs {plan.second}", result.summary.score)],

@@ -20,23 +20,23 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
-from agents.agent_spec import AgentKind, AgentSpec
-from agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, BoardSpec, BoardSpecError
+from connectx.agents.agent_spec import AgentKind, AgentSpec
+from connectx.agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, BoardSpec, BoardSpecError
 from connectx.analysis.native import fits
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.analysis.solved_cache import default_directory as cache_directory
 from connectx.analysis.solvers import Solver, make_solver, native_unavailable_reason
-from connectx.play.session import HUMAN
-from evaluation.cluster import ClusterTarget, open_cluster
-from evaluation.engine import BoardConfig
-from evaluation.game import Watchdog
+from connectx.evaluation.cluster import ClusterTarget, open_cluster
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import Watchdog
 
 # The commands take the output-path checks from here, with the rest of what they share.
-from evaluation.output_paths import InputError as InputError
-from evaluation.output_paths import check_output_directory as check_output_directory
-from evaluation.output_paths import check_output_file as check_output_file
-from evaluation.results_store import ResultsStore
-from evaluation.scheduling import default_jobs
+from connectx.evaluation.output_paths import InputError as InputError
+from connectx.evaluation.output_paths import check_output_directory as check_output_directory
+from connectx.evaluation.output_paths import check_output_file as check_output_file
+from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.scheduling import default_jobs
+from connectx.play.session import HUMAN
 
 Plan = TypeVar("Plan")
 
@@ -101,7 +101,7 @@ def add_board_size_arguments(parser: argparse.ArgumentParser) -> None:
     """--rows/--columns/--inarow: the board's size (every command that plays or reads games on one).
 
     Read them with ``board_spec``, which checks them together: a board where no line of --inarow fits
-    is refused, as every board out of ``agents.board_spec``'s limits is.
+    is refused, as every board out of ``connectx.agents.board_spec``'s limits is.
     """
     parser.add_argument("--rows", type=positive_int, default=6, help=f"board rows, {MIN_SIDE}-{MAX_SIDE} (default 6)")
     parser.add_argument("--columns", type=positive_int, default=7,

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from agents.core.position import Position
+from connectx.agents.core.position import Position
 from connectx.cli.options import (
     INTERRUPTED,
     InputError,
@@ -27,13 +27,13 @@ from connectx.cli.options import (
     run_directory,
     watchdog,
 )
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import GameRecord, GameSpec, play_isolated
+from connectx.evaluation.match import config_json
+from connectx.evaluation.replays import rebuilt_environment, replay_html
+from connectx.evaluation.results_store import ResultsStore
 from connectx.play.session import HUMAN, default_run_directory
 from connectx.play.terminal import play_in_terminal
-from evaluation.engine import BoardConfig
-from evaluation.game import GameRecord, GameSpec, play_isolated
-from evaluation.match import config_json
-from evaluation.replays import rebuilt_environment, replay_html
-from evaluation.results_store import ResultsStore
 
 NAME = "play"
 HELP = "play one game, show the result, and write its record and HTML replay"

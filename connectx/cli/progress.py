@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from connectx.cli.options import INTERRUPTED
-from evaluation.game import GameRecord
+from connectx.evaluation.game import GameRecord
 
 Result = TypeVar("Result")
 Summary = TypeVar("Summary")

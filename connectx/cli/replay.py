@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from connectx.cli.options import InputError, check_output_file, non_negative_int
-from evaluation.game import GameRecord
-from evaluation.replays import replay_html
-from evaluation.results_store import ResultsStore
+from connectx.evaluation.game import GameRecord
+from connectx.evaluation.replays import replay_html
+from connectx.evaluation.results_store import ResultsStore
 
 NAME = "replay"
 HELP = "render a recorded game of a play, match or tournament as an HTML replay"

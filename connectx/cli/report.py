@@ -22,11 +22,11 @@ from connectx.cli.options import (
     games_executor,
     positive_int,
 )
+from connectx.evaluation.match import MatchResult
+from connectx.evaluation.scheduling import default_jobs
 from connectx.papers.experiments import FULL, QUICK, Cell, Experiment, experiments
 from connectx.papers.markdown import write_report
 from connectx.papers.runner import check_experiments, chosen_experiments, run_conditions, run_experiments
-from evaluation.match import MatchResult
-from evaluation.scheduling import default_jobs
 
 NAME = "report"
 HELP = "reproduce the seed papers' experiments and write a Markdown report with figures and intervals"

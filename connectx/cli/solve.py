@@ -41,7 +41,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from agents.core.position import Geometry, Position
+from connectx.agents.core.position import Geometry, Position
 from connectx.analysis.game_analysis import column_values, position_value
 from connectx.analysis.score_range import ScoreRange, best_of, describe
 from connectx.analysis.solved_cache import SolvedCache

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 
-from agents.agent_spec import AgentSpec
+from connectx.agents.agent_spec import AgentSpec
 from connectx.cli.options import (
     InputError,
     add_run_arguments,
@@ -21,10 +21,10 @@ from connectx.cli.options import (
     watchdog,
 )
 from connectx.cli.progress import play_with_progress
-from evaluation.match import durations_by_agent
-from evaluation.results_store import ResultsStore
-from evaluation.results_text import signed, tournament_report, tournament_tables
-from evaluation.tournament import (
+from connectx.evaluation.match import durations_by_agent
+from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.results_text import signed, tournament_report, tournament_tables
+from connectx.evaluation.tournament import (
     TournamentPlan,
     TournamentResult,
     TournamentSummary,
@@ -82,7 +82,7 @@ def write_outputs(result: TournamentResult) -> None:
     """summary.json, the plots and report.md next to games.jsonl."""
     assert result.directory is not None
     # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
-    from evaluation import plots
+    from connectx.evaluation import plots
 
     plan, summary, store = result.plan, result.summary, ResultsStore(result.directory)
     store.write_json("summary.json", summary.to_json())

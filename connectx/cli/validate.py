@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from submission.validator import DEFAULT_MARGIN, ValidationInputError, validate_file
+from connectx.submission.validator import DEFAULT_MARGIN, ValidationInputError, validate_file
 
 NAME = "validate"
 HELP = "prove a submission file works the way Kaggle runs it"

@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from agents.agent_spec import AgentSpec
-from evaluation.engine import BoardConfig
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.engine import BoardConfig
 
 SHEORAN = "Sheoran et al. 2021"
 KANG = "Kang, Wang & Hu 2019"

@@ -15,7 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-from agents.agent_spec import AgentSpec
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation import statistics
+from connectx.evaluation.results_text import interval_text, signed
+from connectx.evaluation.statistics import Interval
 from connectx.papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Experiment, Profile, h_spec
 from connectx.papers.runner import ExperimentResult, PlayConditions, move_samples, play_conditions, simulations_per_move
 from connectx.papers.verdicts import (
@@ -31,9 +34,6 @@ from connectx.papers.verdicts import (
     trend_strata,
     win_rate,
 )
-from evaluation import statistics
-from evaluation.results_text import interval_text, signed
-from evaluation.statistics import Interval
 
 REPORT_FILE = "report.md"
 
@@ -42,7 +42,7 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
                  conditions: Sequence[str] = (), seconds: float | None = None) -> Path:
     """``out/report.md`` and one PNG per figure, from the recorded games of ``results``."""
     # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
-    from evaluation import plots
+    from connectx.evaluation import plots
 
     out.mkdir(parents=True, exist_ok=True)
     claims = [(claim, result) for result in results for claim in result.experiment.claims]

@@ -22,13 +22,13 @@ from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.agent_spec import AgentSpec
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.game import GameRecord
+from connectx.evaluation.match import MAY_CHANGE_ON_RESUME, MatchPlan, MatchResult, MatchSummary, play_match
+from connectx.evaluation.provenance import Provenance, code_digest, cpu_model
+from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.scheduling import GameFunction, worker_pool
 from connectx.papers.experiments import Cell, Experiment, Profile, experiments
-from evaluation.game import GameRecord
-from evaluation.match import MAY_CHANGE_ON_RESUME, MatchPlan, MatchResult, MatchSummary, play_match
-from evaluation.provenance import Provenance, code_digest, cpu_model
-from evaluation.results_store import ResultsStore
-from evaluation.scheduling import GameFunction, worker_pool
 
 RUNS_DIR = "runs"
 

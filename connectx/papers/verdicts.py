@@ -43,12 +43,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from connectx.evaluation import statistics
+from connectx.evaluation.game import GameRecord
+from connectx.evaluation.match import first_seat
+from connectx.evaluation.statistics import ClusteredScore, Interval
 from connectx.papers.experiments import Claim
 from connectx.papers.runner import CellResult, ExperimentResult, MoveSample, move_samples
-from evaluation import statistics
-from evaluation.game import GameRecord
-from evaluation.match import first_seat
-from evaluation.statistics import ClusteredScore, Interval
 
 ALPHA = 0.05
 """The family-wise error rate over every claim of a report (Holm)."""

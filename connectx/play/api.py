@@ -37,24 +37,24 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX, AgentSpec
-from agents.board_spec import MAX_SIDE, MIN_SIDE, BoardSpec, BoardSpecError
-from agents.core.position import Position
-from agents.registry import REGISTRY, AgentSpecError
+from connectx.agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX, AgentSpec
+from connectx.agents.board_spec import MAX_SIDE, MIN_SIDE, BoardSpec, BoardSpecError
+from connectx.agents.core.position import Position
+from connectx.agents.registry import REGISTRY, AgentSpecError
 from connectx.analysis.game_analysis import PlyAnalysis, best_columns, open_columns
 from connectx.analysis.games import Game, game_from_episode
 from connectx.analysis.html_page import render_html
 from connectx.analysis.score_range import ScoreRange, describe
+from connectx.evaluation.engine import BoardConfig
 from connectx.play.column_values import ColumnAnalyst
 from connectx.play.session import HUMAN, GameSession, MoveError
-from evaluation.engine import BoardConfig
 
 MAX_BODY = 2 * 1024 * 1024
 """The largest request body read (an uploaded episode): a full 7x6 Kaggle episode is about 100 kB."""
 MAX_SESSIONS = 32
 """Games kept at once; starting one more drops the least recently used."""
 SIDE_LIMITS = (MIN_SIDE, MAX_SIDE)
-"""Smallest and largest number of rows or columns offered: those of every board (``agents.board_spec``)."""
+"""Smallest and largest number of rows or columns offered: those of every board (``connectx.agents.board_spec``)."""
 ANALYSIS_SECONDS = 3.0
 """Default time for the analysis of one position (all its columns), and per ply of an uploaded game."""
 TIME_CHOICES = (1.0, 3.0, 10.0, 30.0)

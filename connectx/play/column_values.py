@@ -11,7 +11,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from agents.core.position import Geometry, Position, geometry
+from connectx.agents.core.position import Geometry, Position, geometry
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, PlyAnalysis, analyze_game, column_values
 from connectx.analysis.games import Game
 from connectx.analysis.score_range import ScoreRange

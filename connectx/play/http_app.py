@@ -40,8 +40,8 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from connectx.evaluation.output_paths import InputError
 from connectx.play.api import ANALYSIS_SECONDS, MAX_BODY, App, RequestError
-from evaluation.output_paths import InputError
 
 ANALYSIS_SLOTS = 2
 """Analyses (a position's columns, an uploaded game) running at once across all sessions: one a core."""

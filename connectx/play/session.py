@@ -23,11 +23,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from agents.agent_spec import AgentSpec
-from agents.core.position import Position
-from evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, make_environment, seat_agent
-from evaluation.game import ABORTED, GameRecord
-from evaluation.results_store import ResultsStore, RunDirectoryError
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.core.position import Position
+from connectx.evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, make_environment, seat_agent
+from connectx.evaluation.game import ABORTED, GameRecord
+from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 
 DEFAULT_BOARD = BoardConfig()
 """Kaggle's board: 6 rows, 7 columns, 4 in a row, 2 s a move."""

@@ -18,15 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from agents.agent_spec import AgentSpec
-from agents.core.kaggle_boundary import mark_of
+from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.core.kaggle_boundary import mark_of
 from connectx.analysis.game_analysis import best_columns, open_columns
 from connectx.analysis.score_range import ScoreRange, describe
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.output_paths import check_output_file
+from connectx.evaluation.results_store import RunDirectoryError
 from connectx.play.column_values import ColumnAnalyst
 from connectx.play.session import HUMAN, GameSession, MoveError, check_run_directory, save_game
-from evaluation.engine import BoardConfig
-from evaluation.output_paths import check_output_file
-from evaluation.results_store import RunDirectoryError
 
 HINT_SECONDS = 2.0
 """The time the solver gets for ``h`` (all columns together)."""

@@ -27,8 +27,8 @@ from selenium.webdriver.support.wait import WebDriverWait
 REPOSITORY = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPOSITORY))
 
+from connectx.evaluation.engine import BoardConfig, run_game  # noqa: E402
 from connectx.play.http_app import make_server  # noqa: E402
-from evaluation.engine import BoardConfig, run_game  # noqa: E402
 
 IMAGES = REPOSITORY / "docs" / "images"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -40,7 +40,7 @@ COLOURS = {30: "#000", 31: "#c33", 32: "#3a3", 33: "#cc3", 34: "#36c", 35: "#c3c
 TERMINAL_GAME = """
 import sys, tempfile
 from pathlib import Path
-from evaluation.engine import BoardConfig
+from connectx.evaluation.engine import BoardConfig
 from connectx.play.terminal import play_in_terminal
 out = Path(tempfile.mkdtemp())
 sys.exit(play_in_terminal("negamax:seed=3", 0, BoardConfig(), out / "run", colour=True))
