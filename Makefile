@@ -114,16 +114,17 @@ report: install
 # then writes the analysis's table of exact opening scores (package data) from the checkpoints and
 # refreshes the sample of exact scores the tests check the book against.
 book: install
-	$(BIN)/python -m connectx.book.generate
-	$(BIN)/python -m connectx.book.exact_scores
-	$(BIN)/python -m connectx.book.make_sample
+	$(BIN)/python -m book.generate
+	$(BIN)/python -m book.opening_table
+	$(BIN)/python -m book.make_sample
 
-# Every 7x6 position of ply 5 solved exactly by the C solver, for the analysis's opening (about
-# 2,144 positions, many CPU hours on 2 cores at low priority; resumable: stop it any time and run
-# it again, its checkpoint is committed), then the table of exact scores rebuilt from it.
+# Every 7x6 position of ply 7 solved exactly by the C solver, for the analysis's opening (27,109
+# positions, about 11 CPU hours on 2 cores at low priority; resumable: stop it any time and run it
+# again, its gzip checkpoint in book/solved/ is committed), then the table of exact scores rebuilt
+# from it. The book's tools run from a clone: they are not part of the installed package.
 opening-scores: install
-	$(BIN)/python -m connectx.book.opening_scores
-	$(BIN)/python -m connectx.book.exact_scores
+	$(BIN)/python -m book.opening_scores
+	$(BIN)/python -m book.opening_table
 
 # The reference values the statistics are tested against (tests/reference/statistics_reference.json),
 # computed by SciPy and statsmodels in an environment of their own: the project's keeps SciPy out.

@@ -69,6 +69,10 @@ class BoardSpec:
         values: list[Any] = [config.get(field) for field in ("rows", "columns", "inarow")]
         return cls(*values)
 
+    def to_kaggle(self) -> dict[str, int]:
+        """The board as Kaggle's configuration names it: ``from_kaggle``'s inverse."""
+        return {"rows": self.rows, "columns": self.columns, "inarow": self.inarow}
+
     def __str__(self) -> str:
         return f"{self.columns}x{self.rows}/{self.inarow}"
 
@@ -96,3 +100,7 @@ def check(rows: object, columns: object, inarow: object) -> None:
         if type(inarow) is int and inarow > longest:
             advice += f" (no line of {inarow} fits on {columns}x{rows}, so nobody could ever win)"
         raise BoardSpecError("inarow", inarow, advice)
+
+
+STANDARD_BOARD = BoardSpec()
+"""Kaggle's board, 7x6 with 4 in a row: the default wherever a board is not named."""

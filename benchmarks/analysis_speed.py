@@ -31,14 +31,15 @@ from pathlib import Path
 
 from benchmarks.conditions import machine_conditions
 from benchmarks.matches import slug
+from connectx.agents.board_spec import BoardSpec
 from connectx.analysis.exact_scores import ExactScores
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, analyze_game
 from connectx.analysis.games import Game, game_from_record
-from connectx.analysis.native import fits
 from connectx.analysis.solved_cache import SolvedCache
-from connectx.analysis.solvers import make_solver, native_unavailable_reason
 from connectx.evaluation.match import run_match
 from connectx.evaluation.results_store import ResultsStore
+from connectx.solver.build import fits
+from connectx.solver.interface import make_solver, native_unavailable_reason
 
 PAIRINGS = (("solver", "mcts:time_budget=0.3"), ("minimax", "kaggle:negamax"))
 GAMES_PER_PAIRING = 10
@@ -88,7 +89,7 @@ def analyse_all(games: list[tuple[str, Game]], solver_name: str, seconds: float,
     results = []
     cache = SolvedCache(cache_directory, exact=exact)
     for number, (label, game) in enumerate(games, start=1):
-        solver = make_solver(game.rows, game.columns, game.inarow, native=solver_name == "native")
+        solver = make_solver(game.board, native=solver_name == "native")
         started = time.perf_counter()
         analysis = analyze_game(game, seconds, solver, cache)
         elapsed = time.perf_counter() - started
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if "native" in args.solvers:
         rows, columns, inarow = (games[0][1].rows, games[0][1].columns, games[0][1].inarow) if games else (6, 7, 4)
-        reason = native_unavailable_reason(rows, columns) if fits(rows, columns, inarow) else \
+        reason = native_unavailable_reason(BoardSpec(rows, columns, inarow)) if fits(rows, columns, inarow) else \
             f"it does not play {columns}x{rows} with {inarow} in a row"
         if reason is not None:
             print(f"analysis_speed: the C solver is unavailable ({reason}); run with --solvers python",

@@ -3,7 +3,7 @@
 ``evaluation_ranking`` needs positions like those a depth-limited search leaves at its horizon,
 with their exact outcome. This script makes them from recorded games (any run directory's, read as
 ``connectx.evaluation.results_store`` reads them, on boards the C solver plays:
-``connectx.analysis.native.fits``). It picks
+``connectx.solver.native.fits``). It picks
 a random game and a random ply of ``--plies``, takes the game's position two plies before, then
 plays two random moves that do not lose at once; it keeps the position if the side to move has no
 immediate win and a move that does not lose at once (else a search sees through it), and scores it
@@ -27,13 +27,14 @@ from pathlib import Path
 from tqdm import tqdm
 
 from benchmarks import RESULTS
+from connectx.agents.board_spec import BoardSpec
 from connectx.agents.core.position import Position
 from connectx.analysis.games import Game, game_from_record
-from connectx.analysis.native import fits
-from connectx.analysis.native_solver import NativeWorkerSolver
-from connectx.analysis.score_range import ScoreRange
-from connectx.analysis.solvers import native_unavailable_reason
 from connectx.evaluation.results_store import GAMES_FILE, ResultsStore
+from connectx.solver.build import fits
+from connectx.solver.interface import native_unavailable_reason
+from connectx.solver.score_range import ScoreRange
+from connectx.solver.worker import NativeWorkerSolver
 
 POSITIONS = RESULTS / "evaluation_positions.txt"
 RANDOM_PLIES = 2
@@ -43,7 +44,7 @@ GIVE_UP_DRAWS = 10_000
 
 
 def board_name(game: Game) -> str:
-    return f"{game.columns}x{game.rows}/{game.inarow}"
+    return f"{game.board.columns}x{game.board.rows}/{game.board.inarow}"
 
 
 def read_games(directories: list[Path]) -> list[Game]:
@@ -57,7 +58,7 @@ def read_games(directories: list[Path]) -> list[Game]:
             raise ValueError(f"cannot read {directory / GAMES_FILE}: give run directories holding recorded games")
         for record in ResultsStore(directory).load():
             game = game_from_record(record.to_json())
-            if not fits(game.rows, game.columns, game.inarow):
+            if not fits(game.board.rows, game.board.columns, game.board.inarow):
                 raise ValueError(f"{directory}: the C solver does not play {board_name(game)} "
                                  "(four in a row, up to 9 columns and 64 bitboard bits only)")
             games.append(game)
@@ -70,7 +71,7 @@ def read_games(directories: list[Path]) -> list[Game]:
 def leaf(game: Game, ply: int, rng: random.Random) -> tuple[Position, str] | None:
     """The game's position at ``ply - RANDOM_PLIES`` plus random moves that do not lose at once, or None."""
     digits = game.digits[:ply - RANDOM_PLIES]
-    position = Position.from_moves(digits, game.rows, game.columns, game.inarow)
+    position = Position.from_moves(digits, game.board.rows, game.board.columns, game.board.inarow)
     for _ in range(RANDOM_PLIES):
         safe = position.non_losing_columns()
         if not safe or position.winning_columns():
@@ -109,8 +110,8 @@ def main(argv: list[str] | None = None) -> int:
         games = [game for game in read_games(args.games) if len(game.digits) > low]
         if not games:
             raise ValueError(f"no game is longer than {low} plies: give --plies that the games reach")
-        for board in {(game.rows, game.columns) for game in games}:
-            reason = native_unavailable_reason(*board)
+        for board in {(game.board.rows, game.board.columns) for game in games}:
+            reason = native_unavailable_reason(BoardSpec(*board))
             if reason is not None:
                 raise ValueError(f"the C solver is unavailable ({reason})")
     except ValueError as error:
@@ -136,9 +137,9 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 fruitless = 0
                 known.add(key)  # solved or skipped, it is not tried again
-                board = (game.rows, game.columns)
+                board = (game.board.rows, game.board.columns)
                 if board not in solvers:
-                    solvers[board] = NativeWorkerSolver(rows=game.rows, columns=game.columns)
+                    solvers[board] = NativeWorkerSolver(rows=game.board.rows, columns=game.board.columns)
                 solver = solvers[board]
                 deadline = time.perf_counter() + args.seconds
                 value = solver.bound(position, digits, ScoreRange.possible(position), deadline)

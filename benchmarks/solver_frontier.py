@@ -9,7 +9,7 @@ This benchmark
 2. samples positions at the edge, where the search takes over, along strong lines: the opponent
    plays the best replies or nearly (most of the edge lies behind a blunder and is easy);
 3. plays each as a kaggle-environments game from that position: ``solver`` (on Kaggle's clock)
-   against the C solver's perfect play (``connectx/book/perfect_play.py``), which defends a lost position
+   against the C solver's perfect play (``book/perfect_play.py``), which defends a lost position
    as long as it can and wins a won one as fast as it can;
 4. checks every result against the position's value: as first player every game must be won, as
    second player no game may end worse than the value (a won position won, a drawn one not lost).
@@ -31,19 +31,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from benchmarks.conditions import machine_conditions
+from book.checkpoint import read_solved
+from book.levels import Solved, Task, next_level, root_level
+from book.paths import BOOK_POSITIONS
+from book.perfect_play import write_agent_file
 from connectx.agents.core.position import Position
 from connectx.agents.players.opening_book import OpeningBook, load_opening_book
-from connectx.analysis.exact_scores import canonical_key
-from connectx.analysis.native import NativeSolver
-from connectx.book.checkpoint import read_solved
-from connectx.book.generate import CHECKPOINT_PATH
-from connectx.book.perfect_play import write_agent_file
-from connectx.book.strategy import Solved, Task, next_level, root_level
 from connectx.evaluation.engine import FAULT_STATUSES
 from connectx.evaluation.game import GameRecord, GameSpec, play_isolated
 from connectx.evaluation.match import STANDARD_BOARD, MoveTimes
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import play_schedule
+from connectx.solver.native import NativeSolver
 
 OUT = Path("out") / "benchmarks" / "solver-frontier"
 ACT_TIMEOUT = 2.0
@@ -99,7 +98,7 @@ def strong_line(book: OpeningBook, known: dict[int, Solved], side: int, solver: 
                 child = position.play(reply)
                 if child.is_full():
                     continue
-                entry = known.get(canonical_key(child))
+                entry = known.get(child.canonical_key())
                 scored[reply] = entry.score if entry is not None else solver.solve(moves + str(reply + 1)).score
             if not scored:
                 return None
@@ -159,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"solver from its book's edge against perfect play; at the start {machine_conditions()}", flush=True)
     rng = random.Random(args.seed)
     solver = NativeSolver(24)
-    known = read_solved(CHECKPOINT_PATH)
+    known = read_solved(BOOK_POSITIONS)
     samples: list[tuple[int, str]] = []
     gaps_found = False
     for side in (0, 1):

@@ -2,7 +2,7 @@
 
 The target is mean nodes within 1.5x of a reference C++ solver's, to show the algorithm is as
 good. CPython cannot solve all of Test_L1_R2 (a million nodes a position on average, a few
-seconds each) or Test_L1_R3 within a session, but the book's C solver (``connectx/analysis/solver.c``) runs
+seconds each) or Test_L1_R3 within a session, but the book's C solver (``connectx/solver/solver.c``) runs
 the same algorithm: the same move order, pruning, table bounds and null-window narrowing. This
 script checks that claim position by position on the first ``--check`` positions of each file
 that the C solver finishes within ``CHECK_MAX_NODES`` (its node counts and those of
@@ -25,7 +25,7 @@ from benchmarks.solver_positions import POSITIONS, REFERENCE_NODES, sample
 from connectx.agents.core.position import Position
 from connectx.agents.core.transposition_table import TranspositionTable
 from connectx.agents.search.exact_search import solve
-from connectx.analysis.native import NativeSolver
+from connectx.solver.native import NativeSolver
 
 CHECK_MAX_NODES = 500_000
 """Only positions the C solver finishes within this many nodes are solved in Python too (seconds each)."""

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from connectx.agents.board_spec import BoardSpec
 from connectx.agents.core.kaggle_boundary import board_of
 from connectx.agents.core.position import Position, geometry
 from connectx.agents.search.exact_search import analyze
@@ -21,12 +22,12 @@ from connectx.analysis.exact_scores import ExactScores, write_table
 from connectx.analysis.game_analysis import GameAnalysis, analyze_game
 from connectx.analysis.games import Game, game_from_digits, game_from_episode, game_from_record, read_game, read_record
 from connectx.analysis.html_page import render_html
-from connectx.analysis.native_solver import NativeWorkerSolver
-from connectx.analysis.python_solver import PythonSolver
-from connectx.analysis.score_range import ScoreRange, describe
 from connectx.analysis.solved_cache import CachedRange, SolvedCache
-from connectx.analysis.solvers import make_solver, native_unavailable_reason
 from connectx.analysis.text_report import render_text
+from connectx.solver.interface import make_solver, native_unavailable_reason
+from connectx.solver.python_search import PythonSolver
+from connectx.solver.score_range import ScoreRange, describe
+from connectx.solver.worker import NativeWorkerSolver
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 POSITIONS = REPOSITORY / "positions"
@@ -66,7 +67,7 @@ def thrown_win() -> tuple[str, int, int, dict[int, int]]:
 
 def test_a_move_string_is_read_as_zero_based_columns_and_checked() -> None:
     game = game_from_digits(" 4453 ")
-    assert (game.rows, game.columns, game.inarow, game.moves) == (6, 7, 4, (3, 3, 4, 2))
+    assert (game.board.rows, game.board.columns, game.board.inarow, game.moves) == (6, 7, 4, (3, 3, 4, 2))
     assert game.digits == "4453"
     assert len(list(game.positions())) == 5
     with pytest.raises(ValueError, match="move 2 .* '8'"):
@@ -79,9 +80,9 @@ def test_a_move_string_is_read_as_zero_based_columns_and_checked() -> None:
 
 def test_a_game_value_refuses_illegal_moves_and_wide_boards() -> None:
     with pytest.raises(ValueError, match="move 2 is column 7"):
-        Game(6, 7, 4, (3, 7))
+        Game(BoardSpec(6, 7, 4), (3, 7))
     with pytest.raises(ValueError, match="up to 9 columns"):
-        Game(6, 10, 4, ())
+        Game(BoardSpec(6, 10, 4), ())
 
 
 def test_a_harness_record_is_read_from_a_run_directory(tmp_path: Path) -> None:
@@ -93,7 +94,7 @@ def test_a_harness_record_is_read_from_a_run_directory(tmp_path: Path) -> None:
     lines = [json.dumps(record.to_json()) for record in records]
     (tmp_path / "games.jsonl").write_text("\n".join(lines) + '\n{"index": 4, "mov')  # a torn last line
     game = read_record(tmp_path, 3)
-    assert (game.rows, game.columns, game.inarow, game.moves) == (5, 6, 4, (5, 5, 0))
+    assert (game.board.rows, game.board.columns, game.board.inarow, game.moves) == (5, 6, 4, (5, 5, 0))
     assert read_game(tmp_path / "games.jsonl", 0).moves == (0, 1, 2)
     with pytest.raises(ValueError, match=r"no game 7 .*games 0\.\.3"):
         read_record(tmp_path, 7)
@@ -232,7 +233,7 @@ def test_a_whole_game_ends_with_its_winning_move_and_reports_progress() -> None:
     while True:  # play the game to its end, each side taking a win at once
         wins = position.winning_columns()
         column = wins[0] if wins else position.legal_columns()[0]
-        game = Game(6, 7, 4, game.moves + (column,))
+        game = Game(BoardSpec(6, 7, 4), game.moves + (column,))
         position = position.play(column)
         if position.is_over():
             break
@@ -281,19 +282,19 @@ def test_the_c_solver_stops_at_its_deadline_and_starts_again() -> None:
 
 
 def test_the_c_solver_is_chosen_for_the_boards_it_plays_where_it_builds() -> None:
-    assert make_solver(4, 5, 3).name == "python"  # three in a row
-    assert make_solver(7, 9, 4).name == "python"  # 9 columns of 7 + 1 bits: more than 64
-    assert make_solver(6, 7, 4, native=False).name == "python"
+    assert make_solver(BoardSpec(4, 5, 3)).name == "python"  # three in a row
+    assert make_solver(BoardSpec(7, 9, 4)).name == "python"  # 9 columns of 7 + 1 bits: more than 64
+    assert make_solver(BoardSpec(6, 7, 4), native=False).name == "python"
     for rows, columns in ((6, 7), (5, 6), (7, 8)):
-        expected = "native" if native_unavailable_reason(rows, columns) is None else "python"
-        assert make_solver(rows, columns, 4).name == expected
+        expected = "native" if native_unavailable_reason(BoardSpec(rows, columns)) is None else "python"
+        assert make_solver(BoardSpec(rows, columns)).name == expected
 
 
-@pytest.mark.skipif(native_unavailable_reason(7, 8) is not None,
-                    reason=f"no C solver: {native_unavailable_reason(7, 8)}")
+@pytest.mark.skipif(native_unavailable_reason(BoardSpec(7, 8)) is not None,
+                    reason=f"no C solver: {native_unavailable_reason(BoardSpec(7, 8))}")
 def test_on_another_board_the_c_solver_and_the_python_solver_give_the_stored_scores() -> None:
     stored = [line.split()[1:] for line in OTHER_BOARDS.read_text().splitlines() if line.startswith("8x7/4")]
-    native, python = make_solver(7, 8, 4), PythonSolver()
+    native, python = make_solver(BoardSpec(7, 8, 4)), PythonSolver()
     try:
         # the latest positions: the quickest for the Python solver
         for moves, score in sorted(stored, key=lambda row: -len(row[0]))[:3]:

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.analysis_speed import main as benchmark
-from connectx.analysis.solvers import native_unavailable_reason
+from connectx.agents.board_spec import BoardSpec
 from connectx.cli.main import main
+from connectx.solver.interface import native_unavailable_reason
 
 BOARD = ["--rows", "4", "--columns", "5", "--inarow", "4"]
 """5x4, four in a row: a board the C solver plays other than 7x6, whose every position Python solves at once."""
@@ -23,8 +24,8 @@ def run_benchmark(capsys: pytest.CaptureFixture[str], *arguments: object) -> tup
 
 
 @pytest.mark.games  # records a run of real games first
-@pytest.mark.skipif(native_unavailable_reason(4, 5) is not None,
-                    reason=f"no C solver: {native_unavailable_reason(4, 5)}")
+@pytest.mark.skipif(native_unavailable_reason(BoardSpec(4, 5)) is not None,
+                    reason=f"no C solver: {native_unavailable_reason(BoardSpec(4, 5))}")
 def test_a_recorded_run_on_another_board_is_analysed_by_both_solvers_alike(capsys: pytest.CaptureFixture[str],
                                                                           tmp_path: Path) -> None:
     games = tmp_path / "match"

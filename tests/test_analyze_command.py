@@ -17,11 +17,12 @@ from typing import Any
 import pytest
 
 import connectx.cli.analyze
-import connectx.cli.options
+import connectx.solver.interface
+from connectx.agents.board_spec import BoardSpec
 from connectx.agents.core.position import geometry
-from connectx.analysis.score_range import ScoreRange, describe
-from connectx.analysis.solvers import native_unavailable_reason
 from connectx.cli.main import main
+from connectx.solver.interface import native_unavailable_reason
+from connectx.solver.score_range import ScoreRange, describe
 
 POSITIONS = Path(__file__).resolve().parent.parent / "positions" / "Test_L3_R1"
 """Pons' end-game test set: each line a 7x6 position (1-based digits) and its exact score."""
@@ -101,8 +102,8 @@ def test_a_thrown_outcome_is_flagged_with_the_best_move_the_position_file_scores
     assert f"1 move changed the outcome: ply {ply} ({mover} {thrown + 1})" in out
 
 
-@pytest.mark.skipif(native_unavailable_reason(7, 8) is not None,
-                    reason=f"no C solver: {native_unavailable_reason(7, 8)}")
+@pytest.mark.skipif(native_unavailable_reason(BoardSpec(7, 8)) is not None,
+                    reason=f"no C solver: {native_unavailable_reason(BoardSpec(7, 8))}")
 def test_another_board_of_four_in_a_row_is_analysed_by_the_compiled_solver(capsys: pytest.CaptureFixture[str]) -> None:
     board = ["--rows", "7", "--columns", "8", "--inarow", "4"]
     stored = [line.split()[1:] for line in OTHER_BOARDS.read_text().splitlines() if line.startswith("8x7/4")]
@@ -229,7 +230,7 @@ def test_json_with_html_keeps_stdout_pure_json(tmp_path: Path, capsys: pytest.Ca
 def test_without_the_compiled_solver_one_notice_and_the_python_solver(monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     moves = POSITIONS.read_text().split()[0]
-    monkeypatch.setattr(connectx.cli.options, "native_unavailable_reason", lambda rows, columns: "no C compiler found")
+    monkeypatch.setattr(connectx.solver.interface, "native_unavailable_reason", lambda board: "no C compiler found")
     status, out, err = run(["analyze", "--moves", moves, "--from-ply", str(len(moves) - 1), "--no-cache"], capsys)
     assert status == 0
     assert err == ("connectx analyze: the compiled solver is unavailable (no C compiler found); "

@@ -25,10 +25,10 @@ from connectx.analysis.game_analysis import (
 )
 from connectx.analysis.games import game_from_digits
 from connectx.analysis.html_page import render_html
-from connectx.analysis.python_solver import PythonSolver
-from connectx.analysis.score_range import ScoreRange
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.analysis.text_report import line_text, render_text
+from connectx.solver.python_search import PythonSolver
+from connectx.solver.score_range import ScoreRange
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions" / "Test_L2_R2"
 

@@ -12,10 +12,10 @@ import pytest
 from connectx.agents.core.position import Position
 from connectx.agents.core.transposition_table import TranspositionTable
 from connectx.agents.search.exact_search import analyze, solve
-from connectx.analysis.score_range import ScoreRange, describe
 from connectx.cli import solve as solve_command
 from connectx.cli.main import main
 from connectx.cli.solve import range_text
+from connectx.solver.score_range import ScoreRange, describe
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 HARD = "1111222333"  # an early position pure Python cannot solve in minutes

@@ -19,12 +19,12 @@ from connectx.agents.core.kaggle_boundary import board_of
 from connectx.agents.core.position import Position
 from connectx.agents.search.exact_search import analyze
 from connectx.analysis.games import game_from_episode
-from connectx.analysis.score_range import describe
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.evaluation.engine import BoardConfig, make_environment
 from connectx.play.api import MAX_BODY
 from connectx.play.column_values import ColumnAnalyst
 from connectx.play.http_app import Server, make_server
+from connectx.solver.score_range import describe
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 
 SOURCE_FOLDERS = {"agents": "connectx.agents", "submission": "connectx.submission", "evaluation": "connectx.evaluation",
-                  "connectx": "connectx", "benchmarks": "benchmarks"}
+                  "connectx": "connectx", "benchmarks": "benchmarks", "book": "book"}
 """Each folder of code (tests aside) and the package it is: the design's folders are ``connectx``'s subpackages
 (linked into ``connectx/``, which ``rglob`` does not follow, so each file is read once). Named, never
 discovered: a stray ``build/`` or ``dist/`` must not change what is tested."""
@@ -31,14 +31,16 @@ MAY_IMPORT: dict[str, set[str]] = {
     "connectx.agents": AGENTS,
     "connectx.submission": AGENTS | {"connectx.submission"},
     "connectx.evaluation": AGENTS | {"connectx.evaluation"},
-    "connectx.analysis": AGENTS | {"connectx.analysis"},
-    "connectx.book": AGENTS | {"connectx.analysis", "connectx.book"},
+    "connectx.solver": AGENTS | {"connectx.solver"},
+    "connectx.analysis": AGENTS | {"connectx.solver", "connectx.analysis"},
+    "book": AGENTS | {"connectx.solver", "connectx.analysis", "book"},
     "connectx.papers": AGENTS | {"connectx.evaluation", "connectx.papers"},
-    "connectx.play": AGENTS | {"connectx.evaluation", "connectx.analysis", "connectx.play"},
-    "connectx.cli": AGENTS | {"connectx.submission", "connectx.evaluation", "connectx.analysis", "connectx.book",
+    "connectx.play": AGENTS | {"connectx.evaluation", "connectx.solver", "connectx.analysis", "connectx.play"},
+    "connectx.cli": AGENTS | {"connectx.submission", "connectx.evaluation", "connectx.solver", "connectx.analysis",
                               "connectx.papers", "connectx.play", "connectx.cli", "connectx"},
     "connectx": {"connectx.cli", "connectx"},
-    "benchmarks": AGENTS | {"connectx.submission", "connectx.evaluation", "connectx.analysis", "connectx.book",
+    "benchmarks": AGENTS | {"connectx.submission", "connectx.evaluation", "connectx.solver", "connectx.analysis",
+                            "book",
                             "connectx.papers", "connectx.play", "benchmarks"},
 }
 """Which of our layers each layer (a package, or ``agents``' and ``connectx``' subpackages) may import; only
@@ -154,12 +156,12 @@ def test_exactly_the_allowed_modules_import_kaggle_environments() -> None:
      "connectx.agents.core may import only"),
     ("agents/heuristics/window_table.py", "from connectx.agents.players import mcts",
      "connectx.agents.heuristics may import only"),
-    ("agents/players/solver_agent.py", "def f():\n    import connectx.analysis.native\n", "imports connectx.analysis"),
+    ("agents/players/solver_agent.py", "def f():\n    import connectx.solver.native\n", "imports connectx.solver"),
     ("agents/players/solver_agent.py", "from connectx.agents.registry import REGISTRY",
      "connectx.agents.players may import only"),
-    ("connectx/book/generate.py", "from connectx.submission.bundler import build_bundle",
-     "connectx.book may import only"),
-    ("connectx/book/generate.py", "from connectx.evaluation import game", "imports connectx.evaluation.game"),
+    ("book/generate.py", "from connectx.submission.bundler import build_bundle",
+     "book may import only"),
+    ("book/generate.py", "from connectx.evaluation import game", "imports connectx.evaluation.game"),
     ("connectx/cli/match.py", "from evaluation.match import run_match", "import it as connectx.evaluation.match"),
     ("connectx/play/api.py", "import agents.registry", "the one name it has"),
     ("evaluation/match.py", "from connectx.papers import runner", "connectx.evaluation may import only"),

@@ -19,7 +19,8 @@ if not (shutil.which("cc") or shutil.which("gcc")):
     pytest.skip("no C compiler: the book's C solver cannot be built", allow_module_level=True)
 
 from connectx.analysis import native  # noqa: E402
-from connectx.analysis.native import NativeSolver, build_library, fits  # noqa: E402
+from connectx.solver.build import build_library, fits  # noqa: E402
+from connectx.solver.native import NativeSolver  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 POSITIONS = REPOSITORY / "positions" / "Test_L2_R1"

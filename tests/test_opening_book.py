@@ -8,15 +8,18 @@ from pathlib import Path
 
 import pytest
 
+from book import opening_table
+from book.checkpoint import Checkpoint, write_records
+from book.levels import Solved
+from book.opening_table import derived_score, with_derived_scores
+from book.paths import BOOK_SAMPLE
 from connectx.agents.core.position import Position
 from connectx.agents.core.search_time import SearchLimit
 from connectx.agents.players.opening_book import decode_opening_book, load_opening_book
 from connectx.agents.search.exact_search import solve
-from connectx.analysis.exact_scores import ExactScores, canonical_key
-from connectx.book import exact_scores
-from connectx.book.exact_scores import derived_score, with_derived_scores
+from connectx.analysis.exact_scores import ExactScores
 
-SAMPLE_PATH = Path(__file__).resolve().parent.parent / "connectx" / "book" / "book_sample.json"
+SAMPLE_PATH = BOOK_SAMPLE
 CENTRE_ORDER = (3, 2, 4, 1, 5, 0, 6)
 
 
@@ -156,22 +159,24 @@ def test_a_file_that_is_not_a_book_is_refused() -> None:
 
 def test_a_position_that_wins_at_once_or_whose_children_are_known_is_derived() -> None:
     assert derived_score(Position.from_moves("121212"), {}) == 18  # X's fourth stone: 22 - 4
-    children = {canonical_key(Position.from_moves(str(column))): score
+    children = {Position.from_moves(str(column)).canonical_key(): score
                 for column, score in zip(range(1, 8), [2, 1, 0, -1, 0, 1, 2], strict=True)}
     assert derived_score(Position.initial(), children) == 1
     assert derived_score(Position.initial(), dict(list(children.items())[:3])) is None
-    assert with_derived_scores(children, plies=1)[canonical_key(Position.initial())] == 1
+    assert with_derived_scores(children, plies=1)[Position.initial().canonical_key()] == 1
     with pytest.raises(ValueError, match="its children make it 1"):
-        with_derived_scores({**children, canonical_key(Position.initial()): 0}, plies=1)
+        with_derived_scores({**children, Position.initial().canonical_key(): 0}, plies=1)
 
 
 def test_the_builder_writes_the_records_and_what_follows_from_them(tmp_path: Path) -> None:
-    book, opening = tmp_path / "solved.jsonl", tmp_path / "opening_scores.jsonl"
-    record = '{{"moves": "{}", "score": {}, "column": -1, "nodes": 0, "seconds": 0.0}}\n'
-    book.write_text(record.format("1", 2) + record.format("2", 1))
-    opening.write_text(record.format("3", 0) + record.format("4", -1) + '{"moves": "5", "sco')  # a torn last line
+    book, opening = tmp_path / "book_positions.jsonl.gz", tmp_path / "opening_scores_ply1.jsonl.gz"
+    write_records(book, [Solved("1", 2, -1, 0, 0.0), Solved("2", 1, -1, 0, 0.0)])
+    checkpoint = Checkpoint(opening)
+    checkpoint.add(0, Solved("3", 0, -1, 0, 0.0))
+    checkpoint.add(0, Solved("4", -1, -1, 0, 0.0))  # flushed, never closed: as an interrupted run leaves it
     out = tmp_path / "table.npz"
-    assert exact_scores.main([str(book), str(opening), str(tmp_path / "missing.jsonl"), "-o", str(out)]) == 0
+    missing = str(tmp_path / "missing.jsonl.gz")
+    assert opening_table.main([str(book), str(opening), missing, "--derive-below", "1", "-o", str(out)]) == 0
     table = ExactScores(out)
     assert [table.score(Position.from_moves(moves)) for moves in ("", "1", "7", "4", "5")] == [1, 2, 2, -1, 0]
     assert len(table) == 5

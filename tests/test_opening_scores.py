@@ -1,7 +1,7 @@
 """The analysis's table of exact opening scores: every 7x6 position up to ply 4 is answered exactly, at once.
 
 The table ships with the package (``connectx/analysis/data/exact_scores_7x6.npz``), built from the
-committed checkpoint of ``connectx.book.opening_scores`` (every position of ply 5) and the book's.
+committed checkpoint of ``book.opening_scores`` (every position of ply 5) and the book's.
 """
 
 from __future__ import annotations
@@ -9,13 +9,14 @@ from __future__ import annotations
 import math
 import time
 
+from book.checkpoint import read_solved
+from book.opening_scores import positions_of_ply
+from book.paths import opening_scores
 from connectx.agents.core.position import Position
 from connectx.analysis.exact_scores import ExactScores
 from connectx.analysis.game_analysis import column_values
-from connectx.analysis.python_solver import PythonSolver
 from connectx.analysis.solved_cache import SolvedCache
-from connectx.book.checkpoint import read_solved
-from connectx.book.opening_scores import CHECKPOINT_PATH, positions_of_ply
+from connectx.solver.python_search import PythonSolver
 
 DEEPEST_EXACT_PLY = 4
 """Every position up to this ply has every column's exact value in the table."""
@@ -40,7 +41,7 @@ def test_every_position_up_to_ply_4_has_every_columns_exact_value_at_once() -> N
 
 def test_the_table_holds_every_position_the_checkpoint_solved() -> None:
     """What ``make opening-scores`` solved so far is in the shipped table with its score (the rebuild was run)."""
-    solved = read_solved(CHECKPOINT_PATH)
+    solved = read_solved(opening_scores(5))
     table = ExactScores.shipped()
     assert len(solved) == len(CHILDREN) == 2144  # every ply-5 position, mirror images folded
     for record in solved.values():

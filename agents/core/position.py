@@ -130,6 +130,10 @@ class Geometry:
             mirrored |= ((bits >> (c * self.height)) & column_bits) << ((self.columns - 1 - c) * self.height)
         return mirrored
 
+    def canonical_key(self, current: int, mask: int) -> int:
+        """The key a position and its mirror image share (the smaller of their keys): tables store one of the pair."""
+        return min(current + mask, self.mirror(current) + self.mirror(mask))
+
 
 def _non_losing_rule(bottom_mask: int, board_mask: int) -> Callable[[int, int], int]:
     """``non_losing_moves(mask, threats)`` for one board size: the one rule every search prunes with.
@@ -360,6 +364,10 @@ class Position:
     def mirrored_key(self) -> int:
         """The key of the mirror-image position."""
         return self.geometry.mirror(self.current) + self.geometry.mirror(self.mask)
+
+    def canonical_key(self) -> int:
+        """The key this position and its mirror image share, as tables of positions store them."""
+        return self.geometry.canonical_key(self.current, self.mask)
 
     def children(self) -> Iterator[tuple[int, Position]]:
         """``(column, position)`` for every legal move, centre first."""

@@ -1,6 +1,6 @@
 """The 7x6 connect-4 opening book: the move to play in every position our book strategy reaches.
 
-CPython cannot solve early connect-4 positions inside Kaggle's 2 s per move, so ``connectx/book/generate.py``
+CPython cannot solve early connect-4 positions inside Kaggle's 2 s per move, so ``book/generate.py``
 solves them offline with a C solver and stores, for each position, one column. The book is a
 *strategy*: as first player it holds our chosen move after every possible opponent reply (winning
 lines, fastest win first); as second player the best defence. Positions are stored once per
@@ -68,13 +68,11 @@ class OpeningBook:
         """
         if (rows, columns, inarow) != (self.rows, self.columns, self.inarow):
             return None
-        board = geometry(rows, columns, inarow)
-        key = current + mask
-        mirrored_key = board.mirror(current) + board.mirror(mask)
-        stored = self._lookup(min(key, mirrored_key))  # one entry per mirror pair: the smaller key
+        canonical = geometry(rows, columns, inarow).canonical_key(current, mask)
+        stored = self._lookup(canonical)
         if stored is None:
             return None
-        return stored if key <= mirrored_key else columns - 1 - stored  # stored for the mirror: mirror it back
+        return stored if current + mask == canonical else columns - 1 - stored  # stored for the mirror: mirror it back
 
     def entries(self) -> list[tuple[int, int]]:
         """Every ``(canonical_key, stored_column)`` pair, in key order (for tests and tools)."""

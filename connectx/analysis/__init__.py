@@ -1,14 +1,9 @@
 """Move-by-move analysis of a finished game: every column's exact value at every ply.
 
-The modules, bottom up:
+The modules, bottom up (the searches they ask are ``connectx.solver``'s):
 
 * ``games``: a game read from a Kaggle episode JSON, a harness game record or a move string,
-  into one ``Game`` value;
-* ``score_range``: a proven ``[lower, upper]`` range of a score (exact when the ends meet);
-* ``native`` (with ``solver.c``): the C solver, compiled on first use into the user's cache
-  (``user_cache``) and loaded through ctypes; the book's generator runs it too;
-* ``python_solver`` and ``native_solver``: bound a position's score within a deadline, with the
-  pure-Python search or the C one; ``solvers`` picks one;
+  into one ``Game`` value that carries its ``BoardSpec``;
 * ``exact_scores`` (with ``data/``) and ``solved_cache``: the exact scores of 7x6 openings that ship
   with the package, and the persistent cache of the positions analyses have solved;
 * ``game_analysis``: the analysis of a game, ply by ply, and its JSON form;

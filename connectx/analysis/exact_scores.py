@@ -1,6 +1,6 @@
 """Exact scores of 7x6 opening positions, shipped with the package: what the analysis never has to search.
 
-The table (``data/exact_scores_7x6.npz``, written by ``python -m connectx.book.exact_scores``)
+The table (``data/exact_scores_7x6.npz``, written by ``python -m book.opening_table``)
 holds every position the opening book's generation solved, every position of the first plies
 (solved, or derived from their children), each under its canonical key (``canonical_key``: a
 position and its mirror image share it, and their scores are equal). It is read through
@@ -25,11 +25,6 @@ from connectx.agents.core.position import Position
 
 SHIPPED_TABLE = "data/exact_scores_7x6.npz"
 """The table's resource in the ``connectx.analysis`` package."""
-
-
-def canonical_key(position: Position) -> int:
-    """The key a position is stored under, the same for it and its mirror image: the smaller of their keys."""
-    return min(position.key(), position.mirrored_key())
 
 
 def write_table(path: Path, board: tuple[int, int, int], scores_by_key: dict[int, int]) -> None:
@@ -67,7 +62,7 @@ class ExactScores:
         shape = position.geometry
         if (shape.rows, shape.columns, shape.inarow) != self.board:
             return None
-        key = canonical_key(position)
+        key = position.canonical_key()
         slot = int(np.searchsorted(self._keys, np.uint64(key)))
         if slot < len(self._keys) and int(self._keys[slot]) == key:
             return int(self._scores[slot])

@@ -24,9 +24,9 @@ from connectx.agents.core.search_result import last_of
 from connectx.agents.core.search_time import SearchLimit
 from connectx.agents.search.anytime_search import iterative_deepening
 from connectx.analysis.games import Game
-from connectx.analysis.score_range import ScoreRange, best_of, describe
 from connectx.analysis.solved_cache import SolvedCache
-from connectx.analysis.solvers import Solver, make_solver
+from connectx.solver.interface import Solver, make_solver
+from connectx.solver.score_range import ScoreRange, best_of, describe
 
 DEFAULT_SECONDS = 3.0
 """The default time limit of one position (one ply): the searches of all its columns share it."""
@@ -172,7 +172,7 @@ class GameAnalysis:
     def to_json(self) -> dict[str, Any]:
         """``{"moves": "4453...", "config": {...}, "plies": [...]}``: the analysis for tools."""
         game = self.game
-        return {"moves": game.digits, "config": {"rows": game.rows, "columns": game.columns, "inarow": game.inarow},
+        return {"moves": game.digits, "config": game.board.to_kaggle(),
                 "plies": [ply.to_json() for ply in self.plies]}
 
 
@@ -190,13 +190,13 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
         raise ValueError(f"first ply {first_ply}: the game has plies 0 to {len(game.moves) - 1}")
     own_solver = solver is None
     own_cache = cache is None
-    solver = solver if solver is not None else make_solver(game.rows, game.columns, game.inarow)
+    solver = solver if solver is not None else make_solver(game.board)
     cache = cache if cache is not None else SolvedCache()
     try:
         positions = list(game.positions())
         digits = game.digits
         plies: list[PlyAnalysis] = []
-        wide = game.columns > 9  # no move string: the C solver does not play such boards
+        wide = game.board.columns > 9  # no move string: the C solver does not play such boards
         for ply in range(first_ply, len(game.moves)):
             analysed = _analyze_ply(positions[ply], ply, game.moves[ply], digits[:ply], seconds, solver, cache)
             if analysed.changed_outcome:

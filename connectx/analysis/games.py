@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from connectx.agents.board_spec import BoardSpec, BoardSpecError
+from connectx.agents.board_spec import STANDARD_BOARD, BoardSpec, BoardSpecError
 from connectx.agents.core.kaggle_boundary import board_of
 from connectx.agents.core.position import Position
 
@@ -30,26 +30,27 @@ MAX_COLUMNS = 9
 
 @dataclass(frozen=True)
 class Game:
-    """A board size and the 0-based columns played on it, every one checked to be legal."""
+    """A board and the 0-based columns played on it, every one checked to be legal."""
 
-    rows: int
-    columns: int
-    inarow: int
+    board: BoardSpec
     moves: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        BoardSpec(self.rows, self.columns, self.inarow)  # the one set of board limits: BoardSpecError if out
-        if self.columns > MAX_COLUMNS:
-            raise ValueError(f"a board of {self.columns} columns: analysis writes moves as digits, "
+        if self.board.columns > MAX_COLUMNS:
+            raise ValueError(f"a board of {self.board.columns} columns: analysis writes moves as digits, "
                              f"so it takes boards of up to {MAX_COLUMNS} columns")
-        position = Position.initial(self.rows, self.columns, self.inarow)
+        position = self.initial_position()
         for ply, column in enumerate(self.moves):
             if position.is_over():
                 raise ValueError(f"move {ply + 1} (column {column}) comes after the game was over")
             if type(column) is not int or not position.can_play(column):
                 raise ValueError(f"move {ply + 1} is column {column!r}: not a playable 0-based column "
-                                 f"of a {self.columns}-column board")
+                                 f"of a {self.board.columns}-column board")
             position = position.play(column)
+
+    def initial_position(self) -> Position:
+        """The empty board of this game."""
+        return Position.initial(self.board.rows, self.board.columns, self.board.inarow)
 
     @property
     def digits(self) -> str:
@@ -58,30 +59,29 @@ class Game:
 
     def positions(self) -> Iterator[Position]:
         """The position before every move, then the final one (``len(moves) + 1`` positions)."""
-        position = Position.initial(self.rows, self.columns, self.inarow)
+        position = self.initial_position()
         yield position
         for column in self.moves:
             position = position.play(column)
             yield position
 
 
-def game_from_digits(digits: str, rows: int = 6, columns: int = 7, inarow: int = 4) -> Game:
+def game_from_digits(digits: str, board: BoardSpec = STANDARD_BOARD) -> Game:
     """The game of a move string: 1-based column digits, e.g. ``"4453"`` (surrounding spaces ignored)."""
     digits = digits.strip()
-    BoardSpec(rows, columns, inarow)  # the board first: its moves mean nothing on a board out of the limits
-    Position.from_moves(digits, rows, columns, inarow)  # raises ValueError naming the first bad move
-    return Game(rows, columns, inarow, tuple(int(digit) - 1 for digit in digits))
+    Position.from_moves(digits, board.rows, board.columns, board.inarow)  # ValueError naming the first bad move
+    return Game(board, tuple(int(digit) - 1 for digit in digits))
 
 
 def game_from_record(record: Any) -> Game:
     """The game of one harness game record (a parsed ``games.jsonl`` line: ``config`` and 0-based ``moves``)."""
     if not isinstance(record, dict):
         raise ValueError(f"a game record is a JSON object, not {type(record).__name__}")
-    rows, columns, inarow = _board_size(record.get("config"), "the record's config")
+    board = _board(record.get("config"), "the record's config")
     moves = record.get("moves")
     if not isinstance(moves, list) or not all(type(column) is int for column in moves):
         raise ValueError("the record's moves must be a list of 0-based column numbers")
-    return Game(rows, columns, inarow, tuple(moves))
+    return Game(board, tuple(moves))
 
 
 def game_from_episode(episode: Any) -> Game:
@@ -93,7 +93,7 @@ def game_from_episode(episode: Any) -> Game:
     """
     if not isinstance(episode, dict):
         raise ValueError(f"a Kaggle episode is a JSON object, not {type(episode).__name__}")
-    rows, columns, inarow = _board_size(episode.get("configuration"), "the episode's configuration")
+    board = _board(episode.get("configuration"), "the episode's configuration")
     steps = episode.get("steps")
     if not isinstance(steps, list) or not steps:
         raise ValueError("the episode has no steps: expected 'steps', a list of agent states per step")
@@ -103,7 +103,7 @@ def game_from_episode(episode: Any) -> Game:
         for seat, state in enumerate(step):
             if not isinstance(state.get("status"), str):
                 raise ValueError(f"step {number}, agent {seat} of the episode has no status")
-    position = Position.initial(rows, columns, inarow)
+    position = Position.initial(board.rows, board.columns, board.inarow)
     moves: list[int] = []
     _check_board(steps[0], position, 0)
     for number, (before, after) in enumerate(zip(steps, steps[1:], strict=False), start=1):
@@ -116,7 +116,7 @@ def game_from_episode(episode: Any) -> Game:
             position = position.play(column)
             moves.append(column)
         _check_board(after, position, number)
-    return Game(rows, columns, inarow, tuple(moves))
+    return Game(board, tuple(moves))
 
 
 def read_episode(path: Path) -> Game:
@@ -170,14 +170,14 @@ def _read_json(path: Path) -> Any:
         raise ValueError(f"{path} is not JSON ({error})") from None
 
 
-def _board_size(config: Any, where: str) -> tuple[int, int, int]:
+def _board(config: Any, where: str) -> BoardSpec:
     if not isinstance(config, dict):
         raise ValueError(f"{where} is missing: expected an object with rows, columns and inarow")
     try:
         board = BoardSpec.from_kaggle(config)
     except BoardSpecError as error:
         raise ValueError(f"{where} has {error.field} = {error.value!r}: {error.advice}") from None
-    return board.rows, board.columns, board.inarow
+    return board
 
 
 def _check_board(step: list[dict[str, Any]], position: Position, number: int) -> None:

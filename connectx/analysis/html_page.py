@@ -10,10 +10,10 @@ from __future__ import annotations
 from html import escape
 
 from connectx.agents.core.kaggle_boundary import board_of, mark_of
-from connectx.agents.core.position import Geometry, Position, geometry
+from connectx.agents.core.position import Geometry, Position
 from connectx.analysis.game_analysis import GameAnalysis, PlyAnalysis
-from connectx.analysis.score_range import ScoreRange, describe
 from connectx.analysis.text_report import line_text
+from connectx.solver.score_range import ScoreRange, describe
 
 CELL = 48
 """Pixels per board cell."""
@@ -62,7 +62,7 @@ def render_html(analysis: GameAnalysis) -> str:
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
         f"<title>{escape(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>",
         f"<h1>{escape(title)}</h1>",
-        f"<p>{game.columns}x{game.rows} board, {game.inarow} in a row, {len(game.moves)} moves: "
+        f"<p>{game.board.columns}x{game.board.rows} board, {game.board.inarow} in a row, {len(game.moves)} moves: "
         f"<code>{escape(game.digits)}</code>. X moves first.</p>",
         '<p class="legend">Values are the mover\'s: <span>win in N: the mover\'s N-th move from here wins</span>'
         "<span>draw</span><span>loss in N: the opponent's N-th move does</span><span>the best bound proven where "
@@ -90,7 +90,7 @@ def render_html(analysis: GameAnalysis) -> str:
 
 
 def _move_table(analysis: GameAnalysis) -> str:
-    shape = geometry(analysis.game.rows, analysis.game.columns, analysis.game.inarow)
+    shape = analysis.game.board.geometry
     rows = ['<table id="moves">', "<tr><th>ply</th><th>move</th><th>before</th><th>after</th><th></th></tr>"]
     for ply in analysis.plies:
         note = f"changed the outcome; best {ply.describe_best(shape)}" if ply.changed_outcome else ""
@@ -196,7 +196,7 @@ def evaluation_graph(analysis: GameAnalysis) -> str:
     plies = analysis.plies
     if not plies:
         return ""
-    shape = geometry(analysis.game.rows, analysis.game.columns, analysis.game.inarow)
+    shape = analysis.game.board.geometry
     inner = GRAPH_WIDTH - GRAPH_MARGIN - 8
     step = inner / max(1, len(plies) - 1)
 

@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Literal, TextIO
 
 from connectx.agents.core.position import Position
-from connectx.analysis.exact_scores import ExactScores, canonical_key
-from connectx.analysis.score_range import ScoreRange
-from connectx.analysis.user_cache import user_cache_directory
+from connectx.analysis.exact_scores import ExactScores
+from connectx.solver.score_range import ScoreRange
+from connectx.solver.user_cache import user_cache_directory
 
 SOLVER_STRENGTH = {"python": 0, "native": 1}
 """Which solver proves more in the same time: a bound left by a weaker one is worth retrying."""
@@ -70,7 +70,7 @@ class SolvedCache:
 
     def get(self, position: Position) -> CachedRange | None:
         """What is known of ``position``'s score, or None if nothing is."""
-        key = canonical_key(position)
+        key = position.canonical_key()
         known = self._board(position).get(key)
         if known is None or not known.range.exact:
             score = self.exact.score(position) if self.exact is not None else None
@@ -85,7 +85,7 @@ class SolvedCache:
     def put(self, position: Position, proven: ScoreRange, seconds: float = 0.0, solver: str = "") -> None:
         """Record ``proven`` for ``position`` (with the effort behind a bound), merged with what was known."""
         ranges = self._board(position)
-        key = canonical_key(position)
+        key = position.canonical_key()
         entry = CachedRange(proven) if proven.exact else CachedRange(proven, seconds, solver)
         before = ranges.get(key)
         if before is not None:

@@ -6,10 +6,10 @@ keeps Kaggle's 0-based columns.
 
 from __future__ import annotations
 
-from connectx.agents.core.position import Geometry, geometry
+from connectx.agents.core.position import Geometry
 from connectx.analysis.game_analysis import GameAnalysis, PlyAnalysis
 from connectx.analysis.games import Game
-from connectx.analysis.score_range import ScoreRange, describe
+from connectx.solver.score_range import ScoreRange, describe
 
 PLAYERS = "XO"
 """The first player's stones are X, the second's O, as ``Position`` prints them."""
@@ -19,15 +19,17 @@ OUTCOMES = {1: "win", 0: "draw", -1: "loss"}
 def render_text(analysis: GameAnalysis) -> str:
     """The whole report: a header, one line per move, and a summary of the moves that changed the outcome."""
     game = analysis.game
-    shape = geometry(game.rows, game.columns, game.inarow)
+    shape = game.board.geometry
     lines = [*header_lines(game), *(move_line(ply, shape) for ply in analysis.plies), *summary_lines(analysis)]
     return "\n".join(lines) + "\n"
 
 
 def header_lines(game: Game) -> list[str]:
     """The report's first lines: the game, what the values mean, the column heads (shown before any ply is done)."""
+    board = game.board
     return [
-        f"{game.columns}x{game.rows} board, {game.inarow} in a row, {len(game.moves)} moves: {game.digits or '(none)'}",
+        f"{board.columns}x{board.rows} board, {board.inarow} in a row, {len(game.moves)} moves: "
+        f"{game.digits or '(none)'}",
         "Values are the mover's: win in N (the mover's N-th move from here wins), draw, loss in N; the best bound "
         "proven where the time limit left only a bound; an estimate where not even the outcome is proven.",
         "",

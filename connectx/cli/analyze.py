@@ -56,7 +56,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from connectx.agents.board_spec import BoardSpec
+from connectx.agents.board_spec import STANDARD_BOARD
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, PlyAnalysis, analyze_game
 from connectx.analysis.games import Game, game_from_digits, read_episode, read_record
 from connectx.analysis.html_page import render_html
@@ -77,8 +77,6 @@ from connectx.cli.progress import ProgressBar
 NAME = "analyze"
 HELP = "analyse a game move by move (a Kaggle episode, a recorded game or --moves) and flag the moves that lost"
 
-DEFAULT_BOARD = (6, 7, 4)
-"""rows, columns, inarow when --moves names no other board."""
 SOLVER_NAMES = {"native": "compiled (C)", "python": "pure-Python"}
 
 
@@ -107,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
     if args.html is not None:
         check_output_file(args.html, "--html")
     seconds = args.time_limit if args.time_limit > 0 else math.inf
-    board = BoardSpec(game.rows, game.columns, game.inarow)
+    board = game.board
     shape = board.geometry
     with analysis_engine(args, board, NAME) as (solver, cache):
         progress = ProgressBar(len(game.moves) - args.from_ply, 0, unit="ply", only_on_terminal=True)
@@ -151,7 +149,7 @@ def game_to_analyse(args: argparse.Namespace) -> Game:
         if not game.moves:
             raise InputError("--moves is empty: nothing to analyse; give the game's columns as digits, e.g. 4453")
         return game
-    if (args.rows, args.columns, args.inarow) != DEFAULT_BOARD:
+    if board_spec(args) != STANDARD_BOARD:
         raise InputError("--rows, --columns and --inarow go with --moves; a file holds its game's own board")
     game = game_from_file(args.source, args.game)
     if not game.moves:
@@ -162,9 +160,9 @@ def game_to_analyse(args: argparse.Namespace) -> Game:
 def game_from_moves(args: argparse.Namespace) -> Game:
     if args.game is not None:
         raise InputError("--game picks a game of a run directory; it does not go with --moves")
-    board_spec(args)  # the one board check, as every command makes it
+    board = board_spec(args)
     try:
-        return game_from_digits(args.moves, args.rows, args.columns, args.inarow)
+        return game_from_digits(args.moves, board)
     except ValueError as error:
         raise InputError(f"--moves: {error} (1-based column digits, as in the positions/ files)") from None
 

@@ -21,11 +21,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from connectx.agents.agent_spec import AgentKind, AgentSpec
-from connectx.agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, BoardSpec, BoardSpecError
-from connectx.analysis.native import fits
+from connectx.agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, STANDARD_BOARD, BoardSpec, BoardSpecError
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.analysis.solved_cache import default_directory as cache_directory
-from connectx.analysis.solvers import Solver, make_solver, native_unavailable_reason
 from connectx.evaluation.cluster import ClusterTarget, open_cluster
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game import Watchdog
@@ -37,6 +35,7 @@ from connectx.evaluation.output_paths import check_output_file as check_output_f
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import default_jobs
 from connectx.play.session import HUMAN
+from connectx.solver.interface import Solver, make_solver
 
 Plan = TypeVar("Plan")
 
@@ -103,11 +102,13 @@ def add_board_size_arguments(parser: argparse.ArgumentParser) -> None:
     Read them with ``board_spec``, which checks them together: a board where no line of --inarow fits
     is refused, as every board out of ``connectx.agents.board_spec``'s limits is.
     """
-    parser.add_argument("--rows", type=positive_int, default=6, help=f"board rows, {MIN_SIDE}-{MAX_SIDE} (default 6)")
-    parser.add_argument("--columns", type=positive_int, default=7,
-                        help=f"board columns, {MIN_SIDE}-{MAX_SIDE} (default 7)")
-    parser.add_argument("--inarow", type=positive_int, default=4,
-                        help=f"stones in a row to win, {MIN_INAROW} to the longer side (default 4)")
+    standard = STANDARD_BOARD
+    parser.add_argument("--rows", type=positive_int, default=standard.rows,
+                        help=f"board rows, {MIN_SIDE}-{MAX_SIDE} (default {standard.rows})")
+    parser.add_argument("--columns", type=positive_int, default=standard.columns,
+                        help=f"board columns, {MIN_SIDE}-{MAX_SIDE} (default {standard.columns})")
+    parser.add_argument("--inarow", type=positive_int, default=standard.inarow,
+                        help=f"stones in a row to win, {MIN_INAROW} to the longer side (default {standard.inarow})")
 
 
 def add_board_arguments(parser: argparse.ArgumentParser) -> None:
@@ -153,14 +154,10 @@ def analysis_engine(args: argparse.Namespace, board: BoardSpec, command: str) ->
     directory = None if args.no_cache else args.cache
     if directory is not None:
         check_output_directory(directory, "--cache")
-    native = args.native
-    if native and fits(board.rows, board.columns, board.inarow):
-        reason = native_unavailable_reason(board.rows, board.columns)
-        if reason is not None:
-            print(f"connectx {command}: the compiled solver is unavailable ({reason}); using the pure-Python one, "
-                  "which is much slower", file=sys.stderr)
-            native = False
-    solver = make_solver(board.rows, board.columns, board.inarow, native=native)
+    solver = make_solver(board, native=args.native)
+    if solver.fallback is not None:
+        print(f"connectx {command}: the compiled solver is unavailable ({solver.fallback}); using the pure-Python "
+              "one, which is much slower", file=sys.stderr)
     cache = SolvedCache(directory, "shipped" if directory is not None else None)
     try:
         yield solver, cache

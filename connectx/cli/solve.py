@@ -43,9 +43,7 @@ from dataclasses import dataclass
 
 from connectx.agents.core.position import Geometry, Position
 from connectx.analysis.game_analysis import column_values, position_value
-from connectx.analysis.score_range import ScoreRange, best_of, describe
 from connectx.analysis.solved_cache import SolvedCache
-from connectx.analysis.solvers import Solver
 from connectx.cli.options import (
     INTERRUPTED,
     InputError,
@@ -55,6 +53,8 @@ from connectx.cli.options import (
     board_spec,
 )
 from connectx.cli.progress import ProgressBar
+from connectx.solver.interface import Solver
+from connectx.solver.score_range import ScoreRange, best_of, describe
 
 NAME = "solve"
 HELP = "solve positions exactly, or say what a time limit left proven (MOVES [EXPECTED] each)"

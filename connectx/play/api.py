@@ -44,10 +44,10 @@ from connectx.agents.registry import REGISTRY, AgentSpecError
 from connectx.analysis.game_analysis import PlyAnalysis, best_columns, open_columns
 from connectx.analysis.games import Game, game_from_episode
 from connectx.analysis.html_page import render_html
-from connectx.analysis.score_range import ScoreRange, describe
 from connectx.evaluation.engine import BoardConfig
 from connectx.play.column_values import ColumnAnalyst
 from connectx.play.session import HUMAN, GameSession, MoveError
+from connectx.solver.score_range import ScoreRange, describe
 
 MAX_BODY = 2 * 1024 * 1024
 """The largest request body read (an uploaded episode): a full 7x6 Kaggle episode is about 100 kB."""
@@ -282,7 +282,7 @@ class App:
 
         shown = None if on_ply is None else lambda ply: on_ply(row(ply))
         analysis = self.analyst.analyze_game(game, seconds, shown)
-        return {"moves": game.digits, "rows": game.rows, "columns": game.columns, "inarow": game.inarow,
+        return {"moves": game.digits, **game.board.to_kaggle(),
                 "seconds": seconds, "plies": [row(ply) for ply in analysis.plies],
                 "flagged": [ply.ply for ply in analysis.flagged], "html": render_html(analysis)}
 

@@ -11,12 +11,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
-from connectx.agents.core.position import Geometry, Position, geometry
+from connectx.agents.board_spec import BoardSpec
+from connectx.agents.core.position import Geometry, Position
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, PlyAnalysis, analyze_game, column_values
 from connectx.analysis.games import Game
-from connectx.analysis.score_range import ScoreRange
 from connectx.analysis.solved_cache import SolvedCache
-from connectx.analysis.solvers import Solver, make_solver
+from connectx.solver.interface import Solver, make_solver
+from connectx.solver.score_range import ScoreRange
 
 SOLVERS_KEPT = 2
 """Board sizes whose solver (and its transposition table, up to about 150 MB) stays alive between calls."""
@@ -34,7 +35,7 @@ class ColumnAnalyst:
     def __init__(self, cache: SolvedCache | None = None, native: bool = True) -> None:
         self.cache = cache if cache is not None else SolvedCache()
         self.native = native
-        self._solvers: OrderedDict[tuple[int, int, int], Solver] = OrderedDict()
+        self._solvers: OrderedDict[BoardSpec, Solver] = OrderedDict()
         self._lock = threading.Lock()
 
     def values(self, shape: Geometry, moves: Sequence[int], seconds: float = DEFAULT_SECONDS,
@@ -51,19 +52,19 @@ class ColumnAnalyst:
             raise ValueError("the game is over: no column can be played")
         digits = "".join(str(column + 1) for column in moves) if shape.columns <= 9 else None
         with self._lock:
-            return column_values(position, digits, seconds, self._solver(shape), self.cache, on_value=on_value)
+            solver = self._solver(BoardSpec(shape.rows, shape.columns, shape.inarow))
+            return column_values(position, digits, seconds, solver, self.cache, on_value=on_value)
 
     def analyze_game(self, game: Game, seconds: float = DEFAULT_SECONDS,
                      on_ply: Callable[[PlyAnalysis], None] | None = None) -> GameAnalysis:
         """``game_analysis.analyze_game`` with this analyst's solver and cache: every ply, ``seconds`` each,
         ``on_ply`` told of each as soon as it is settled."""
         with self._lock:
-            solver = self._solver(geometry(game.rows, game.columns, game.inarow))
+            solver = self._solver(game.board)
             return analyze_game(game, seconds, solver, self.cache, on_ply=on_ply)
 
-    def _solver(self, shape: Geometry) -> Solver:
-        board = (shape.rows, shape.columns, shape.inarow)
-        solver = self._solvers.pop(board, None) or make_solver(*board, native=self.native)
+    def _solver(self, board: BoardSpec) -> Solver:
+        solver = self._solvers.pop(board, None) or make_solver(board, native=self.native)
         self._solvers[board] = solver
         while len(self._solvers) > SOLVERS_KEPT:
             self._solvers.popitem(last=False)[1].close()

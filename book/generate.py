@@ -1,10 +1,10 @@
-"""Generate the 7x6 connect-4 opening book: ``python3 -m connectx.book.generate``.
+"""Generate the 7x6 connect-4 opening book: ``python3 -m book.generate``.
 
-The book is a strategy tree per side (see ``connectx/book/strategy.py``), solved one ply level at a time
+The book is a strategy tree per side (see ``book/levels.py``), solved one ply level at a time
 with the C solver in two worker processes at low priority (``nice 10``: the machine is shared).
-Whenever a level is fully solved, the book file and ``connectx/book/book_stats.json`` are rewritten, so
+Whenever a level is fully solved, the book file and ``book/book_stats.json`` are rewritten, so
 the book on disk is always complete for the plies it claims. Results are checkpointed to
-``connectx/book/checkpoint/solved.jsonl`` (committed, so another machine can deepen the book): stop it at
+``book/solved/book_positions.jsonl.gz`` (committed, so another machine can deepen the book): stop it at
 any time (or let the time budget stop it) and rerun the same command to continue where it stopped.
 """
 
@@ -19,20 +19,13 @@ import statistics
 import sys
 import time
 from functools import lru_cache
-from pathlib import Path
 
-from connectx.analysis.native import NativeSolver, build_library
-from connectx.book.book_file import encode_opening_book
-from connectx.book.checkpoint import Checkpoint
-from connectx.book.strategy import Solved, Task, canonical_column, next_level, root_level
-
-BOOK_DIRECTORY = Path(__file__).resolve().parent
-REPOSITORY = BOOK_DIRECTORY.parents[1]
-BOOK_PATH = REPOSITORY / "agents" / "data" / "opening_book_7x6x4.bin"
-STATS_PATH = BOOK_DIRECTORY / "book_stats.json"
-# Committed, not built: hours of solving that a later run (or session) resumes from.
-CHECKPOINT_PATH = BOOK_DIRECTORY / "checkpoint" / "solved.jsonl"
-WALL_CLOCK_PATH = BOOK_DIRECTORY / "checkpoint" / "wall_seconds.json"
+from book.book_file import encode_opening_book
+from book.checkpoint import Checkpoint
+from book.levels import Solved, Task, canonical_column, next_level, root_level
+from book.paths import BOOK_FILE, BOOK_POSITIONS, BOOK_STATS, BOOK_WALL_SECONDS
+from connectx.solver.build import build_library
+from connectx.solver.native import NativeSolver
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,6 +48,7 @@ def _solve(job: tuple[Task, int]) -> Solved:
     task, table_log2 = job
     started = time.perf_counter()
     result = worker_solver(table_log2).best_move(task.moves, task.floor)
+    assert result.column is not None, "book positions are unfinished, so each has a best column"
     return Solved(task.moves, result.score, result.column, result.nodes, round(time.perf_counter() - started, 4))
 
 
@@ -67,7 +61,7 @@ class Generation:
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.checkpoint = Checkpoint(CHECKPOINT_PATH)
+        self.checkpoint = Checkpoint(BOOK_POSITIONS)
         self.levels: dict[int, dict[int, Task]] = {}
         self.complete = {0: -2, 1: -1}  # deepest fully solved ply, by ply parity (first, second player)
         self.remaining: dict[int, int] = {}
@@ -75,8 +69,8 @@ class Generation:
         self.last_progress = 0.0
         self.started = time.monotonic()
         self.earlier_wall_seconds = 0.0
-        if WALL_CLOCK_PATH.exists():
-            self.earlier_wall_seconds = json.loads(WALL_CLOCK_PATH.read_text())["seconds"]
+        if BOOK_WALL_SECONDS.exists():
+            self.earlier_wall_seconds = json.loads(BOOK_WALL_SECONDS.read_text())["seconds"]
         self.results: queue.SimpleQueue[Solved | BaseException] = queue.SimpleQueue()
         self.in_flight: dict[str, tuple[int, int]] = {}  # moves -> (ply, canonical key)
 
@@ -84,7 +78,7 @@ class Generation:
         return self.earlier_wall_seconds + time.monotonic() - self.started
 
     def save_wall_clock(self) -> None:
-        WALL_CLOCK_PATH.write_text(json.dumps({"seconds": round(self.wall_seconds(), 1)}))
+        BOOK_WALL_SECONDS.write_text(json.dumps({"seconds": round(self.wall_seconds(), 1)}))
 
     def level(self, ply: int) -> dict[int, Task]:
         """The positions of ``ply`` (the level two plies up must be solved)."""
@@ -170,8 +164,8 @@ class Generation:
             key: canonical_column(self.checkpoint.solved[key]) for ply in included for key in self.level(ply)
         }
         data = encode_opening_book(columns_by_key, 6, 7, 4, first_plies, second_plies)
-        BOOK_PATH.parent.mkdir(parents=True, exist_ok=True)
-        BOOK_PATH.write_bytes(data)
+        BOOK_FILE.parent.mkdir(parents=True, exist_ok=True)
+        BOOK_FILE.write_bytes(data)
         self.save_wall_clock()
         stats = {
             "board": "7x6, 4 in a row",
@@ -186,9 +180,9 @@ class Generation:
             "workers": self.args.workers,
             "solver_effort_by_ply": {str(ply): _level_summary(solved) for ply, solved in entries.items()},
         }
-        STATS_PATH.write_text(json.dumps(stats, indent=2) + "\n")
+        BOOK_STATS.write_text(json.dumps(stats, indent=2) + "\n")
         print(
-            f"wrote {BOOK_PATH.name}: {len(columns_by_key)} entries, {len(data)} bytes, "
+            f"wrote {BOOK_FILE.name}: {len(columns_by_key)} entries, {len(data)} bytes, "
             f"first player plies 0-{first_plies}, second player plies 1-{second_plies}"
         )
 

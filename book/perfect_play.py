@@ -12,11 +12,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from book.paths import REPOSITORY
 from connectx.agents.core.kaggle_boundary import read_position
-from connectx.analysis.native import NativeSolver
-
-IMPORT_ROOT = Path(__file__).resolve().parents[2]
-"""The directory holding the ``connectx`` package (a clone, or site-packages)."""
+from connectx.solver.native import NativeSolver
 
 
 @lru_cache(maxsize=1)
@@ -27,15 +25,17 @@ def _solver() -> NativeSolver:
 
 def perfect_move(observation: Any, configuration: Any) -> int:
     """The fastest win, else a draw, else the slowest loss; the column nearest the centre on ties."""
-    return _solver().best_move_of(read_position(observation, configuration)).column
+    column = _solver().best_move_of(read_position(observation, configuration)).column
+    assert column is not None, "Kaggle asks for a move only while the game is on"
+    return column
 
 
 def write_agent_file(path: Path) -> Path:
     """Write the agent file Kaggle's loader takes for ``perfect_move`` and return its path."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
-        '"""Perfect 7x6x4 play by the C solver of connectx/book/perfect_play.py (a benchmark opponent)."""\n'
-        f"import sys\nsys.path.insert(0, {str(IMPORT_ROOT)!r})\n"
-        "from connectx.book.perfect_play import perfect_move as agent  # noqa: E402\n"
+        '"""Perfect 7x6x4 play by the C solver of book/perfect_play.py (a benchmark opponent)."""\n'
+        f"import sys\nsys.path.insert(0, {str(REPOSITORY)!r})\n"
+        "from book.perfect_play import perfect_move as agent  # noqa: E402\n"
     )
     return path

@@ -21,25 +21,22 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from book.checkpoint import Checkpoint, read_solved
+from book.generate import worker_solver
+from book.levels import Solved
+from book.paths import BOOK_POSITIONS, opening_scores
 from connectx.agents.core.position import Position
-from connectx.analysis.exact_scores import canonical_key
-from connectx.analysis.native import build_library
-from connectx.book.checkpoint import Checkpoint, read_solved
-from connectx.book.generate import worker_solver
-from connectx.book.strategy import Solved
-
-BOOK_DIRECTORY = Path(__file__).resolve().parent
-CHECKPOINT_PATH = BOOK_DIRECTORY / "checkpoint" / "opening_scores.jsonl"
-BOOK_CHECKPOINT_PATH = BOOK_DIRECTORY / "checkpoint" / "solved.jsonl"
+from connectx.solver.build import build_library
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ply", type=int, default=5, help="the ply whose every position is solved (default 5)")
+    parser.add_argument("--ply", type=int, default=7, help="the ply whose every position is solved (default 7)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--table-log2", type=int, default=26, help="C transposition table: 2^n entries, 5 B each")
     parser.add_argument("--budget-minutes", type=float, default=0.0, help="stop (resumably) after this long")
-    parser.add_argument("--checkpoint", type=Path, default=CHECKPOINT_PATH, help="where results are appended")
+    parser.add_argument("--checkpoint", type=Path,
+                        help="where results are appended (default: book/solved/opening_scores_ply<PLY>.jsonl.gz)")
     return parser
 
 
@@ -49,14 +46,14 @@ def positions_of_ply(ply: int) -> dict[int, str]:
     Parents are expanded in order and children numbered in the order they are first reached, so
     siblings (which share most of their subtrees in the solver's table) sit next to each other.
     """
-    level = {canonical_key(Position.initial()): ""}
+    level = {Position.initial().canonical_key(): ""}
     for _ in range(ply):
         deeper: dict[int, str] = {}
         for moves in level.values():
             position = Position.from_moves(moves)
             for column, child in position.children():
                 if not position.is_winning_move(column) and not child.is_full():
-                    deeper.setdefault(canonical_key(child), f"{moves}{column + 1}")
+                    deeper.setdefault(child.canonical_key(), f"{moves}{column + 1}")
         level = deeper
     return level
 
@@ -73,8 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     os.nice(10)  # the machine is shared with test runs
     build_library()  # compile once here, not racing in every worker
     wanted = positions_of_ply(args.ply)
-    checkpoint = Checkpoint(args.checkpoint)
-    known = read_solved(BOOK_CHECKPOINT_PATH)
+    checkpoint = Checkpoint(args.checkpoint or opening_scores(args.ply))
+    known = read_solved(BOOK_POSITIONS)
     for key in wanted.keys() & known.keys() - checkpoint.solved.keys():
         checkpoint.add(key, known[key])
     missing = [(moves, key) for key, moves in wanted.items() if key not in checkpoint.solved]

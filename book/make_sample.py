@@ -1,9 +1,9 @@
-"""Write ``connectx/book/book_sample.json``: exact scores of every move in a sample of book positions.
+"""Write ``book/book_sample.json``: exact scores of every move in a sample of book positions.
 
 The tests cannot run the C solver (they must not need a compiler), so this records what it
 says about a few dozen book positions, chosen at every ply the book covers. The C solver is
 checked against the shared positions first, and the file is refused if it disagrees with them.
-Run ``python3 -m connectx.book.make_sample`` after generating the book.
+Run ``python3 -m book.make_sample`` after generating the book.
 """
 
 from __future__ import annotations
@@ -12,18 +12,14 @@ import argparse
 import json
 import random
 import sys
-from pathlib import Path
 
+from book.check_solver import DEFAULT_FILES, check_file
+from book.checkpoint import read_solved
+from book.levels import Solved
+from book.paths import BOOK_FILE, BOOK_POSITIONS, BOOK_SAMPLE, POSITIONS
 from connectx.agents.core.position import Position
 from connectx.agents.players.opening_book import decode_opening_book
-from connectx.analysis.exact_scores import canonical_key
-from connectx.analysis.native import NativeSolver
-from connectx.book.check_solver import DEFAULT_FILES, DEFAULT_POSITIONS, check_file
-from connectx.book.checkpoint import read_solved
-from connectx.book.generate import BOOK_PATH, CHECKPOINT_PATH
-from connectx.book.strategy import Solved
-
-SAMPLE_PATH = Path(__file__).resolve().parent / "book_sample.json"
+from connectx.solver.native import NativeSolver
 
 
 def move_scores(solver: NativeSolver, moves: str, known: dict[int, Solved]) -> list[int | None]:
@@ -42,7 +38,7 @@ def move_scores(solver: NativeSolver, moves: str, known: dict[int, Solved]) -> l
         elif position.moves + 1 == position.geometry.cells:
             scores.append(0)
         else:
-            child = known.get(canonical_key(position.play(column)))
+            child = known.get(position.play(column).canonical_key())
             scores.append(-(child.score if child else solver.solve(moves + str(column + 1)).score))
     return scores
 
@@ -51,7 +47,7 @@ def children_known(moves: str, known: dict[int, Solved]) -> bool:
     """Whether every child that is not an immediate win is already solved in the checkpoint."""
     position = Position.from_moves(moves)
     return all(
-        position.is_winning_move(column) or canonical_key(position.play(column)) in known
+        position.is_winning_move(column) or position.play(column).canonical_key() in known
         for column in position.legal_columns()
     )
 
@@ -63,13 +59,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--solve-from-ply", type=int, default=7, help="shallower samples need solved children")
     args = parser.parse_args(argv)
     solver = NativeSolver(26)
-    wrong = [line for name in DEFAULT_FILES for line in check_file(solver, DEFAULT_POSITIONS / name, 20)]
+    wrong = [line for name in DEFAULT_FILES for line in check_file(solver, POSITIONS / name, 20)]
     if wrong:
         print("the C solver disagrees with the shared positions; no sample written:", *wrong, sep="\n", file=sys.stderr)
         return 1
-    book = decode_opening_book(BOOK_PATH.read_bytes())
+    book = decode_opening_book(BOOK_FILE.read_bytes())
     in_book = {key for key, _ in book.entries()}
-    known = read_solved(CHECKPOINT_PATH)
+    known = read_solved(BOOK_POSITIONS)
     by_ply: dict[int, list[str]] = {}
     for key, solved in known.items():
         if key in in_book:
@@ -84,8 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         for moves in rng.sample(candidates, min(args.per_ply, len(candidates))):
             sample.append({"moves": moves, "move_scores": move_scores(solver, moves, known)})
             print(f"ply {ply}: {moves} {sample[-1]['move_scores']}", flush=True)
-    SAMPLE_PATH.write_text(json.dumps(sample, indent=1) + "\n")
-    print(f"wrote {len(sample)} positions to {SAMPLE_PATH}")
+    BOOK_SAMPLE.write_text(json.dumps(sample, indent=1) + "\n")
+    print(f"wrote {len(sample)} positions to {BOOK_SAMPLE}")
     return 0
 
 

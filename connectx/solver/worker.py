@@ -1,6 +1,6 @@
 """Bound a connect-4 position's score before a deadline with the C solver (on the boards ``native.fits``).
 
-The C search (``connectx/analysis/native.py``) cannot be stopped once it starts, so it runs in a worker
+The C search (``connectx/solver/native.py``) cannot be stopped once it starts, so it runs in a worker
 process of its own: a search that outlives its deadline is ended by killing the worker, and the
 next search starts a fresh one. The worker keeps its transposition table between positions while
 it lives, which is what makes the positions of one game cheap after the first.
@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import TextIO
 
 from connectx.agents.core.position import Position
-from connectx.analysis.score_range import ScoreRange
+from connectx.solver.score_range import ScoreRange
 
 IMPORT_ROOT = Path(__file__).resolve().parents[2]
 """The directory holding the ``connectx`` package (a clone, or site-packages): the worker starts there, so
-``-m connectx.analysis.native_solver`` finds this copy of the package even when it is not installed."""
+``-m connectx.solver.worker`` finds this copy of the package even when it is not installed."""
 
 TABLE_LOG2 = 24
 """The worker's table: 2^24 entries of 5 bytes (84 MB; 9 bytes above 49 bitboard bits), allocated as it fills."""
@@ -47,7 +47,7 @@ class NativeWorkerError(RuntimeError):
 
 def serve(requests: TextIO, replies: TextIO, table_log2: int, rows: int, columns: int) -> None:
     """The worker's loop: lines ``MOVES FLOOR`` in, ``score N`` (or ``refused WHY``) out, until input ends."""
-    from connectx.analysis.native import NativeSolver  # imported here: only the worker loads the library
+    from connectx.solver.native import NativeSolver  # imported here: only the worker loads the library
 
     try:
         solver = NativeSolver(table_log2, rows, columns)
@@ -64,7 +64,7 @@ def serve(requests: TextIO, replies: TextIO, table_log2: int, rows: int, columns
 
 
 class _Worker:
-    """One worker process (``python -m connectx.analysis.native_solver``) and the pipes to it.
+    """One worker process (``python -m connectx.solver.worker``) and the pipes to it.
 
     A separate interpreter rather than ``multiprocessing``: nothing of the caller's program is
     imported again in it, so any script can analyse games without a ``__main__`` guard.
@@ -73,7 +73,7 @@ class _Worker:
     def __init__(self, table_log2: int, rows: int, columns: int) -> None:
         """Start the process for the board; ``wait_until_ready`` waits for it to load the library."""
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "connectx.analysis.native_solver", str(table_log2), str(rows), str(columns)],
+            [sys.executable, "-m", "connectx.solver.worker", str(table_log2), str(rows), str(columns)],
             cwd=IMPORT_ROOT,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
         )
@@ -154,6 +154,7 @@ class NativeWorkerSolver:
     """
 
     name = "native"
+    fallback: str | None = None
 
     def __init__(self, table_log2: int = TABLE_LOG2, rows: int = 6, columns: int = 7) -> None:
         self.table_log2 = table_log2

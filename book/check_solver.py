@@ -1,4 +1,4 @@
-"""Check the C solver against the shared scored positions: ``python3 -m connectx.book.check_solver``.
+"""Check the C solver against the shared scored positions: ``python3 -m book.check_solver``.
 
 Every line of ``positions/*`` is a move string and the exact score for the side to move.
 The book is only as right as its solver, so any disagreement fails the check with the lines
@@ -12,16 +12,16 @@ import sys
 import time
 from pathlib import Path
 
-from connectx.analysis.native import NativeSolver
+from book.paths import POSITIONS
+from connectx.solver.native import NativeSolver
 
-DEFAULT_POSITIONS = Path(__file__).resolve().parents[2] / "positions"
 DEFAULT_FILES = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2"]
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", default=DEFAULT_FILES, help="position files (names or paths)")
-    parser.add_argument("--positions", type=Path, default=DEFAULT_POSITIONS, help="folder of the named files")
+    parser.add_argument("--positions", type=Path, default=POSITIONS, help="folder of the named files")
     parser.add_argument("--lines", type=int, default=200, help="first N lines of each file")
     return parser
 

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from connectx.agents.core.position import Position
-from connectx.analysis.exact_scores import canonical_key
 
 
 @dataclass(frozen=True)
@@ -46,10 +45,10 @@ def root_level(ply: int) -> dict[int, Task]:
     """The first level of a side's tree: the empty board (ply 0) or every first move (ply 1)."""
     start = Position.from_moves("")
     if ply == 0:
-        return {canonical_key(start): Task("", -100)}
+        return {start.canonical_key(): Task("", -100)}
     level: dict[int, Task] = {}
     for column, child in start.children():
-        level.setdefault(canonical_key(child), Task(str(column + 1), -100))
+        level.setdefault(child.canonical_key(), Task(str(column + 1), -100))
     return level
 
 
@@ -67,7 +66,7 @@ def next_level(solved_level: Iterable[Solved]) -> dict[int, Task]:
             child = after_ours.play(reply)
             if child.is_full():
                 continue
-            key = canonical_key(child)
+            key = child.canonical_key()
             moves = f"{solved.moves}{solved.column + 1}{reply + 1}"
             known = level.get(key)
             if known is None:

@@ -13,7 +13,7 @@ from connectx.agents.core.position import Position
 from connectx.agents.core.search_time import SearchLimit
 from connectx.agents.core.transposition_table import TranspositionTable
 from connectx.agents.search.exact_search import prove_at_least, solve
-from connectx.analysis.score_range import ScoreRange
+from connectx.solver.score_range import ScoreRange
 
 TABLE_CAPACITY = 1 << 20
 """Entries of the table kept across the positions of an analysis (about 100 MB at most)."""
@@ -23,13 +23,16 @@ class PythonSolver:
     """``connectx.agents.search.exact_search`` with one transposition table shared by every position it bounds.
 
     ``max_nodes`` caps each search besides the deadline: it makes a bound reproducible on any
-    machine (tests use it). ``calls`` counts the positions searched.
+    machine (tests use it). ``calls`` counts the positions searched; ``fallback`` is why the C solver
+    was asked for and could not be had (``interface.make_solver``), if it was.
     """
 
     name = "python"
 
-    def __init__(self, max_nodes: float = math.inf, table_capacity: int = TABLE_CAPACITY) -> None:
+    def __init__(self, max_nodes: float = math.inf, table_capacity: int = TABLE_CAPACITY,
+                 fallback: str | None = None) -> None:
         self.max_nodes = max_nodes
+        self.fallback = fallback
         self.table = TranspositionTable(table_capacity)
         self.calls = 0
 
