@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install install-cluster install-dev test test-quick demo lint docs bench bench-long fuzz clean submission report book opening-scores statistics-reference
+.PHONY: install install-cluster install-dev test test-quick demo lint docs bench bench-long fuzz clean submission report book opening-scores statistics-reference notebook
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -29,7 +29,7 @@ install-dev: install
 	$(UV) sync --frozen --inexact --extra cluster --group dev --python $(PYTHON)
 
 test: install-dev
-	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || echo "make test: no chromium/chromedriver, so the browser tests (tests/test_human_browser.py) are SKIPPED; install them: apt-get install -y chromium chromium-driver"
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || echo "make test: no chromium/chromedriver, so the browser tests (tests/test_play_browser.py) are SKIPPED; install them: apt-get install -y chromium chromium-driver"
 	$(BIN)/python -m pytest -rs
 
 # The suite without the tests that play real kaggle-environments games: a quick check while editing.
@@ -135,3 +135,7 @@ statistics-reference: install
 
 clean:
 	rm -rf $(VENV) .tools out
+
+# The example notebook run again beside a Kaggle user's files, its outputs stored in it (commit them).
+notebook: install-dev
+	$(BIN)/python examples/execute_notebook.py

@@ -20,7 +20,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 ARCHITECTURE = REPO / "docs" / "architecture.md"
-DOCUMENTED = ("agents", "submission", "evaluation", "connectx", "benchmarks")
+DOCUMENTED = ("agents", "submission", "evaluation", "connectx", "benchmarks", "book")
 """The folders whose every module the architecture page's table lists."""
 PAGES = sorted([REPO / "README.md", *(REPO / "docs").rglob("*.md")])
 
@@ -28,7 +28,7 @@ ROW = re.compile(r"^\|\s*`([^`|]+\.py)`\s*\|", re.MULTILINE)
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 CODE = re.compile(r"`([^`\n]+)`")
-REPOSITORY_PATH = re.compile(r"(?:agents|submission|evaluation|connectx|benchmarks|tests|positions|reports|docs|"
+REPOSITORY_PATH = re.compile(r"(?:agents|submission|evaluation|connectx|benchmarks|book|tests|positions|reports|docs|"
                              r"examples)/[\w./-]*")
 HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*$", re.MULTILINE)
 

@@ -1,7 +1,9 @@
-"""The example notebook runs top to bottom in a fresh kernel, and what it shows holds real values."""
+"""The example notebook runs top to bottom in a fresh kernel beside a Kaggle user's files, what it shows holds
+real values, and it is stored with its outputs."""
 
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 from typing import Any
@@ -12,7 +14,18 @@ nbclient = pytest.importorskip("nbclient", reason="nbclient is in the dev group:
 nbformat = pytest.importorskip("nbformat", reason="nbformat is in the dev group: make install-dev")
 
 REPO = Path(__file__).resolve().parents[1]
-NOTEBOOK = REPO / "examples" / "connectx_tour.ipynb"
+
+
+def load_runner() -> Any:
+    """``examples/execute_notebook.py``, the code ``make notebook`` runs (examples/ is no package)."""
+    spec = importlib.util.spec_from_file_location("execute_notebook", REPO / "examples" / "execute_notebook.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+runner = load_runner()
 
 
 def outputs(cell: Any) -> tuple[str, dict[str, str]]:
@@ -22,21 +35,29 @@ def outputs(cell: Any) -> tuple[str, dict[str, str]]:
     return text, rich
 
 
+def test_the_notebook_is_stored_with_its_outputs() -> None:
+    notebook = nbformat.read(runner.NOTEBOOK, as_version=4)
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert len(code) >= 7 and all(cell.outputs for cell in code), "run make notebook and commit what it writes"
+    assert not any(output.output_type == "error" for cell in code for output in cell.outputs)
+    assert "submission.py: valid" in outputs(code[-1])[0]
+
+
 @pytest.mark.games
-def test_the_tour_notebook_runs_and_shows_a_match_a_replay_and_an_analysis(tmp_path: Path,
-                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_tour_notebook_runs_beside_kaggle_files_and_builds_a_valid_submission(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path / "cache"))  # the kernel inherits it: no user cache touched
-    notebook = nbformat.read(NOTEBOOK, as_version=4)
-    assert all(not cell.get("outputs") for cell in notebook.cells if cell.cell_type == "code"), \
-        "commit the notebook without outputs"
-    # "python3" is ipykernel's own kernel: jupyter_client starts it with this interpreter, sys.executable.
-    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
-    client.execute()
+    directory = runner.kaggle_directory(tmp_path)
+    notebook = nbformat.read(runner.NOTEBOOK, as_version=4)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    runner.execute(notebook, directory)
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     for cell in code:
         assert not any(output.output_type == "error" for output in cell.outputs)
         assert "Warning" not in outputs(cell)[0], outputs(cell)[0]
+    assert outputs(code[0])[0].startswith("connectx 0.")
 
     table = next(rich["text/markdown"] for cell in code if "text/markdown" in (rich := outputs(cell)[1]))
     assert "**random** vs **negamax**: 4 games scored of 4 planned" in table
@@ -60,3 +81,11 @@ def test_the_tour_notebook_runs_and_shows_a_match_a_replay_and_an_analysis(tmp_p
     values = next(text for cell in code if "moves that changed the outcome" in (text := outputs(cell)[0]))
     first = re.search(r"'scores': \[([^\]]*)\]", values)
     assert first is not None and len(first.group(1).split(",")) == 7
+
+    built = outputs(code[-1])[0]
+    assert "wrote submission.py: negamax" in built and "submission.py: valid" in built
+    assert "[FAIL]" not in built
+    submission = (directory / "submission.py").read_text()
+    assert submission != runner.KAGGLE_FILES["submission.py"] and "def agent(" in submission
+    for name in ("agents.py", "evaluation.py"):  # the user's own files are left as they were
+        assert (directory / name).read_text() == runner.KAGGLE_FILES[name]

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -31,18 +32,34 @@ pytestmark = [
 ]
 
 
+KAGGLE_FILES = {"submission.py": "def my_agent(observation, configuration):\n    return 3\n",
+                "agents.py": "AGENTS = []\n", "evaluation.py": "def evaluate(board):\n    return 0\n"}
+"""A Kaggle notebook's working directory: the user's own files, named like generic packages."""
+
+
+def uv_environment() -> dict[str, str]:
+    env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
+    env.pop("VIRTUAL_ENV", None)
+    return env
+
+
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
-    """``(bin directory, environment)`` of a fresh environment holding the wheel and the lock's dependencies."""
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built from a copy of the repository (setuptools leaves build/ in the directory it builds)."""
     base = tmp_path_factory.mktemp("wheel")
-    uv_env = {**os.environ, "UV_PYTHON_DOWNLOADS": "never"}
-    uv_env.pop("VIRTUAL_ENV", None)
-    # Built from a copy: setuptools leaves build/ in the directory it builds.
     source = base / "source"
-    shutil.copytree(REPOSITORY, source, ignore=shutil.ignore_patterns(*LEFT_OUT))
+    shutil.copytree(REPOSITORY, source, ignore=shutil.ignore_patterns(*LEFT_OUT), symlinks=True)
     subprocess.run([str(UV), "build", "--wheel", "--out-dir", str(base / "dist"), str(source)],
-                   check=True, capture_output=True, env=uv_env)
-    [wheel] = (base / "dist").glob("connectx-*.whl")
+                   check=True, capture_output=True, env=uv_environment())
+    [built] = (base / "dist").glob("connectx-*.whl")
+    return built
+
+
+@pytest.fixture(scope="module")
+def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """``(bin directory, environment)`` of a fresh environment holding the wheel and the lock's dependencies."""
+    base = tmp_path_factory.mktemp("installed")
+    uv_env = uv_environment()
     requirements = base / "requirements.txt"
     subprocess.run([str(UV), "export", "--frozen", "--no-hashes", "--no-emit-project", "--no-header",
                     "--project", str(REPOSITORY), "-o", str(requirements)], check=True, capture_output=True, env=uv_env)
@@ -68,18 +85,40 @@ def run(installed: tuple[Path, dict[str, str]], cwd: Path, *argv: str, timeout: 
     return done.stdout + done.stderr
 
 
-def test_the_wheel_ships_its_data_and_not_the_checkpoints(installed: tuple[Path, dict[str, str]]) -> None:
+def test_the_wheel_holds_one_import_package_and_no_tool_that_writes_the_repository(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        [top_level] = [name for name in names if name.endswith(".dist-info/top_level.txt")]
+        assert archive.read(top_level).decode().split() == ["connectx"]
+    tops = {name.split("/")[0] for name in names if ".dist-info/" not in name}
+    assert tops == {"connectx"}, f"a second top-level name in the wheel: {sorted(tops - {'connectx'})}"
+    for design_folder in ("agents", "submission", "evaluation"):
+        assert f"connectx/{design_folder}/__init__.py" in names
+    assert "connectx/solver/solver.c" in names and "connectx/analysis/data/exact_scores_7x6.npz" in names
+    assert "connectx/agents/data/opening_book_7x6x4.bin" in names
+    assert not [name for name in names if name.endswith((".jsonl", ".jsonl.gz"))], "checkpoints stay in the repository"
+
+
+def test_the_wheel_ships_its_data(installed: tuple[Path, dict[str, str]]) -> None:
     site = next((installed[0].parent / "lib").glob("python3*/site-packages"))
-    assert (site / "connectx" / "analysis" / "solver.c").is_file()
+    assert (site / "connectx" / "solver" / "solver.c").is_file()
     assert (site / "connectx" / "analysis" / "data" / "exact_scores_7x6.npz").is_file()
-    assert (site / "agents" / "data").is_dir() and (site / "connectx" / "play" / "static").is_dir()
-    assert not list(site.glob("connectx/**/*.jsonl")) and not (site / "positions").exists()
-    tops = {path.name for path in site.iterdir() if (path / "__init__.py").is_file()}
-    assert {"agents", "connectx", "evaluation", "submission"} <= tops and not tops & {"book", "harness", "cli"}
+    assert (site / "connectx" / "agents" / "data").is_dir() and (site / "connectx" / "play" / "static").is_dir()
+    assert not (site / "positions").exists() and not (site / "book").exists()
+    assert not (site / "connectx" / "agents").is_symlink()  # real files, wherever it is installed
 
 
-def test_the_installed_commands_work_from_another_directory(installed: tuple[Path, dict[str, str]],
-                                                            tmp_path: Path) -> None:
+def test_the_installed_commands_work_beside_a_kaggle_users_files(installed: tuple[Path, dict[str, str]],
+                                                                 tmp_path: Path) -> None:
+    for name, text in KAGGLE_FILES.items():
+        (tmp_path / name).write_text(text)
+    bin_directory, env = installed
+    api = subprocess.run([str(bin_directory / "python"), "-c",  # the working directory comes first on sys.path
+                          "from connectx.submission.bundler import build_source; "
+                          "from connectx.agents.registry import REGISTRY; import agents, submission; "
+                          "print(len(build_source('negamax')) > 1000, agents.AGENTS, submission.my_agent(None, None))"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert api.returncode == 0 and api.stdout.split() == ["True", "[]", "3"], api.stderr
     analysis = run(installed, tmp_path, "analyze", "--moves", "44444")
     assert "5 of 5 positions exact" in analysis and "with the compiled (C) solver" in analysis
     assert list((Path(installed[1]["CONNECTX_CACHE_DIR"]) / "solver").glob("libsolver-7x6-*.so"))

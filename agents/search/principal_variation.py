@@ -127,26 +127,27 @@ def variation_negamax(shape: Geometry, evaluate: LineEvaluation, table: Variatio
                 own: int) -> float:
         nonlocal nodes, evaluations
         nodes += 1
-        if not nodes & check_mask:
+        if not nodes & check_mask:  # one node in 1024 (a power of two: a mask, not a modulo) looks at the limit
             if clock() >= stop_at or nodes >= max_nodes:
                 raise OutOfTime
-            if len(entries) >= capacity:
+            if len(entries) >= capacity:  # forgetting costs time, never correctness: cheaper than evicting
                 entries.clear()
         possible = non_losing_moves(mask, threats)
         if not possible:
             return -((cells - moves) // 2)  # every move hands the opponent a win: scores.loss_score
-        if moves >= cells - 2:
+        if moves >= cells - 2:  # neither side can win with the last two stones (checked above): a draw
             return 0
         if depth <= 0:
             evaluations += 1
             return evaluate(current, mask, moves, threats, own)
-        low: float = -((cells - 2 - moves) // 2)
-        high: float = (cells - 1 - moves) // 2
-        key = current + mask
+        low: float = -((cells - 2 - moves) // 2)  # we survive the next move, so at worst we lose two plies later
+        high: float = (cells - 1 - moves) // 2  # we cannot win now, so at best with our next stone
+        key = current + mask  # unique per position: mask's bits mark each column's height, current's who owns them
         entry = probe(key)
         first = 0
         if entry is not None:
             stored_depth, lower, upper, first = entry
+            # A bound from a search at least this deep holds here; a proven win or loss holds at any depth.
             if stored_depth >= depth or lower >= PROVEN:
                 low = max(low, lower)
             if stored_depth >= depth or upper <= -PROVEN:

@@ -152,54 +152,88 @@ def parse_json(body: bytes, what: str = "the request") -> Any:
         raise RequestError(f"{what} is nested too deeply to be a ConnectX request") from None
 
 
-def build_app(api: App, hosts: set[str], log: TextIO, slots: AnalysisSlots | None = None) -> ASGIApp:
-    """The ASGI application: ``api``'s routes behind ``LocalOnly`` for ``hosts`` (each ``name:port``)."""
-    slots = slots if slots is not None else AnalysisSlots()
-    static = files("connectx.play") / "static"
+def json_object(body: bytes) -> dict[str, Any]:
+    """The JSON object a POST's body holds (an empty body is an empty object); RequestError otherwise."""
+    data = parse_json(body) if body else {}
+    if not isinstance(data, dict):
+        raise RequestError("the request is not a JSON object")
+    return data
 
-    def page(request: Request) -> Response:
+
+def answer(data: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(data, headers=SECURITY_HEADERS)
+
+
+class Routes:
+    """The page's routes as small named handlers over ``api``: each reads its request, asks ``api`` (in a
+    worker thread, holding one of ``slots`` when it analyses) and answers JSON or server-sent events."""
+
+    def __init__(self, api: App, log: TextIO, slots: AnalysisSlots) -> None:
+        self.api, self.log, self.slots = api, log, slots
+        self.static = files("connectx.play") / "static"
+
+    def table(self) -> list[Route]:
+        """Every path the server answers, with the methods it takes."""
+        api = self.api
+        return [
+            *(Route(path, self.page, methods=["GET"]) for path in STATIC_FILES),
+            Route("/api/options", self.options, methods=["GET"]),
+            Route("/api/replay", self.replay, methods=["GET"]),
+            Route("/api/new", self.json_post(api.new_game), methods=["POST"]),
+            Route("/api/move", self.json_post(api.move), methods=["POST"]),
+            Route("/api/undo", self.json_post(api.take_back), methods=["POST"]),
+            Route("/api/analysis", self.json_post(api.analysis, limited=True), methods=["POST"]),
+            Route("/api/analysis/stream", self.analysis_stream, methods=["POST"]),
+            Route("/api/upload", self.upload, methods=["POST"]),
+            Route("/api/upload/stream", self.upload_stream, methods=["POST"]),
+        ]
+
+    def page(self, request: Request) -> Response:
         name, kind = STATIC_FILES[request.url.path]
-        return Response((static / name).read_bytes(), headers=SECURITY_HEADERS, media_type=f"{kind}; charset=utf-8")
+        return Response((self.static / name).read_bytes(), headers=SECURITY_HEADERS,
+                        media_type=f"{kind}; charset=utf-8")
 
-    def answer(data: dict[str, Any]) -> JSONResponse:
-        return JSONResponse(data, headers=SECURITY_HEADERS)
+    async def options(self, request: Request) -> Response:
+        return answer(self.api.options())
 
-    def json_post(action: Callable[[dict[str, Any]], dict[str, Any]], limited: bool = False
+    async def replay(self, request: Request) -> Response:
+        query = {name: request.query_params.getlist(name) for name in request.query_params}
+        data, kind, name = await run_in_threadpool(self.api.replay, query)
+        return Response(data, media_type=kind,
+                        headers={**SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="{name}"'})
+
+    def json_post(self, action: Callable[[dict[str, Any]], dict[str, Any]], limited: bool = False
                   ) -> Callable[[Request], Awaitable[Response]]:
+        """A POST endpoint answering ``action(body)``; ``limited``: it analyses, so it holds a slot meanwhile."""
         async def endpoint(request: Request) -> Response:
-            body = await read_body(request)
-            data = parse_json(body) if body else {}
-            if not isinstance(data, dict):
-                raise RequestError("the request is not a JSON object")
-            work = (lambda: slots.run(lambda: action(data))) if limited else (lambda: action(data))
+            data = json_object(await read_body(request))
+            work = (lambda: self.slots.run(lambda: action(data))) if limited else (lambda: action(data))
             return answer(await run_in_threadpool(work))
         return endpoint
 
-    async def upload(request: Request) -> Response:
+    async def upload(self, request: Request) -> Response:
         episode = parse_json(await read_body(request), "the file")
         seconds = request.query_params.get("seconds")
-        return answer(await run_in_threadpool(slots.run, lambda: api.upload(episode, seconds)))
+        return answer(await run_in_threadpool(self.slots.run, lambda: self.api.upload(episode, seconds)))
 
-    async def upload_stream(request: Request) -> Response:
+    async def upload_stream(self, request: Request) -> Response:
         """The upload's analysis as server-sent events: ``start``, ``ply`` for each ply once settled, then
         ``done`` with the whole answer (or ``error``). Bad input and a busy server are refused first."""
-        game = api.uploaded_game(parse_json(await read_body(request), "the file"))
-        seconds = api.seconds(request.query_params.get("seconds"))
-        await run_in_threadpool(slots.acquire)
+        game = self.api.uploaded_game(parse_json(await read_body(request), "the file"))
+        seconds = self.api.seconds(request.query_params.get("seconds"))
+        await run_in_threadpool(self.slots.acquire)
         start = {"plies": len(game.moves), "seconds": seconds}
-        return event_stream(lambda send: api.analyze_upload(game, seconds, lambda row: send("ply", row)), start)
+        return self.event_stream(lambda send: self.api.analyze_upload(game, seconds, lambda row: send("ply", row)),
+                                 start)
 
-    async def analysis_stream(request: Request) -> Response:
+    async def analysis_stream(self, request: Request) -> Response:
         """The column values as server-sent events: ``column`` each time one is settled or refined (an
         estimate first, then what the proofs show), then ``done`` with the whole answer (or ``error``)."""
-        body = await read_body(request)
-        data = parse_json(body) if body else {}
-        if not isinstance(data, dict):
-            raise RequestError("the request is not a JSON object")
-        await run_in_threadpool(slots.acquire)
-        return event_stream(lambda send: api.analysis(data, lambda value: send("column", value)))
+        data = json_object(await read_body(request))
+        await run_in_threadpool(self.slots.acquire)
+        return self.event_stream(lambda send: self.api.analysis(data, lambda value: send("column", value)))
 
-    def event_stream(work: Callable[[Callable[[str, Any], None]], dict[str, Any]],
+    def event_stream(self, work: Callable[[Callable[[str, Any], None]], dict[str, Any]],
                      start: dict[str, Any] | None = None) -> StreamingResponse:
         """``work(send)`` in a worker thread (holding an analysis slot, which it frees), its ``send(event, data)``
         calls as server-sent events, then ``done`` with what it returns, or ``error``; a client that hangs
@@ -221,11 +255,11 @@ def build_app(api: App, hosts: set[str], log: TextIO, slots: AnalysisSlots | Non
             except RequestError as error:
                 loop.call_soon_threadsafe(events.put_nowait, ("error", {"error": str(error)}))
             except Exception as error:  # a bug must cost one request, never the server
-                traceback.print_exception(error, file=log)
+                traceback.print_exception(error, file=self.log)
                 loop.call_soon_threadsafe(events.put_nowait, ("error", {"error": f"the analysis failed "
                                                                         f"({type(error).__name__}: {error})"}))
             finally:
-                slots.release()
+                self.slots.release()
 
         async def stream() -> AsyncIterator[str]:
             loop.run_in_executor(None, run)
@@ -242,53 +276,40 @@ def build_app(api: App, hosts: set[str], log: TextIO, slots: AnalysisSlots | Non
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers=SECURITY_HEADERS)
 
-    async def options(request: Request) -> Response:
-        return answer(api.options())
-
-    async def replay(request: Request) -> Response:
-        query = {name: request.query_params.getlist(name) for name in request.query_params}
-        data, kind, name = await run_in_threadpool(api.replay, query)
-        return Response(data, media_type=kind,
-                        headers={**SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="{name}"'})
-
-    async def request_error(request: Request, error: Exception) -> Response:
-        assert isinstance(error, RequestError)
-        retry = {"Retry-After": str(RETRY_AFTER)} if error.status == HTTPStatus.TOO_MANY_REQUESTS else None
-        return error_response(error.status, str(error), retry)
-
-    async def http_error(request: Request, error: Exception) -> Response:
-        assert isinstance(error, HTTPException)
-        path = request.url.path[:80]
-        if error.status_code == HTTPStatus.METHOD_NOT_ALLOWED:
-            allowed = (error.headers or {}).get("Allow", "")
-            methods = " or ".join(method for method in allowed.split(", ") if method != "HEAD")
-            return error_response(405, f"{path} takes {methods}", {"Allow": allowed})
-        if error.status_code == HTTPStatus.NOT_FOUND:
-            return error_response(404, f"no page {path!r} here")
-        return error_response(error.status_code, str(error.detail))
-
-    async def server_error(request: Request, error: Exception) -> Response:
-        traceback.print_exception(error, file=log)  # a bug must cost one request, never the server
+    async def server_error(self, request: Request, error: Exception) -> Response:
+        traceback.print_exception(error, file=self.log)  # a bug must cost one request, never the server
         return error_response(500, f"the server failed on this request ({type(error).__name__}: {error})")
 
-    routes = [Route(path, page, methods=["GET"]) for path in STATIC_FILES]
-    routes += [
-        Route("/api/options", options, methods=["GET"]),
-        Route("/api/replay", replay, methods=["GET"]),
-        Route("/api/new", json_post(api.new_game), methods=["POST"]),
-        Route("/api/move", json_post(api.move), methods=["POST"]),
-        Route("/api/undo", json_post(api.take_back), methods=["POST"]),
-        Route("/api/analysis", json_post(api.analysis, limited=True), methods=["POST"]),
-        Route("/api/analysis/stream", analysis_stream, methods=["POST"]),
-        Route("/api/upload", upload, methods=["POST"]),
-        Route("/api/upload/stream", upload_stream, methods=["POST"]),
-    ]
-    async def hung_up(request: Request, error: Exception) -> Response:
-        return Response(status_code=204)  # nobody is left to read it
 
+async def request_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, RequestError)
+    retry = {"Retry-After": str(RETRY_AFTER)} if error.status == HTTPStatus.TOO_MANY_REQUESTS else None
+    return error_response(error.status, str(error), retry)
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    """Starlette's 404 and 405 as JSON that says what the path is or takes."""
+    assert isinstance(error, HTTPException)
+    path = request.url.path[:80]
+    if error.status_code == HTTPStatus.METHOD_NOT_ALLOWED:
+        allowed = (error.headers or {}).get("Allow", "")
+        methods = " or ".join(method for method in allowed.split(", ") if method != "HEAD")
+        return error_response(405, f"{path} takes {methods}", {"Allow": allowed})
+    if error.status_code == HTTPStatus.NOT_FOUND:
+        return error_response(404, f"no page {path!r} here")
+    return error_response(error.status_code, str(error.detail))
+
+
+async def hung_up(request: Request, error: Exception) -> Response:
+    return Response(status_code=204)  # nobody is left to read it
+
+
+def build_app(api: App, hosts: set[str], log: TextIO, slots: AnalysisSlots | None = None) -> ASGIApp:
+    """The ASGI application: ``api``'s routes behind ``LocalOnly`` for ``hosts`` (each ``name:port``)."""
+    routes = Routes(api, log, slots if slots is not None else AnalysisSlots())
     handlers = {RequestError: request_error, HTTPException: http_error, ClientDisconnect: hung_up,
-                Exception: server_error}
-    return LocalOnly(Starlette(routes=routes, exception_handlers=handlers), hosts)
+                Exception: routes.server_error}
+    return LocalOnly(Starlette(routes=routes.table(), exception_handlers=handlers), hosts)
 
 
 def local_names(host: str, port: int) -> set[str]:

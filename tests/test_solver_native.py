@@ -18,7 +18,7 @@ from connectx.agents.search.exact_search import solve
 if not (shutil.which("cc") or shutil.which("gcc")):
     pytest.skip("no C compiler: the book's C solver cannot be built", allow_module_level=True)
 
-from connectx.analysis import native  # noqa: E402
+from connectx.solver import build  # noqa: E402
 from connectx.solver.build import build_library, fits  # noqa: E402
 from connectx.solver.native import NativeSolver  # noqa: E402
 
@@ -90,9 +90,9 @@ def test_it_is_compiled_once_into_the_users_cache_and_again_when_its_source_chan
 
     changed = tmp_path / "package"
     changed.mkdir()
-    (changed / "solver.c").write_bytes(resources.files("connectx.analysis").joinpath("solver.c").read_bytes()
+    (changed / "solver.c").write_bytes(resources.files("connectx.solver").joinpath("solver.c").read_bytes()
                                        + b"\n/* a changed source */\n")
-    monkeypatch.setattr(native.resources, "files", lambda package: changed)
+    monkeypatch.setattr(build.resources, "files", lambda package: changed)
     rebuilt = build_library(4, 4)
     assert rebuilt != library and rebuilt.is_file() and rebuilt.parent == library.parent
 
