@@ -9,11 +9,14 @@ from __future__ import annotations
 import json
 import math
 import time
+from dataclasses import asdict
 from html import escape
 from pathlib import Path
 
 import pytest
 
+from book.checkpoint import read_records
+from book.paths import BOOK_POSITIONS
 from connectx.agents.board_spec import BoardSpec
 from connectx.agents.core.kaggle_boundary import board_of
 from connectx.agents.core.position import Position, geometry
@@ -23,7 +26,7 @@ from connectx.analysis.game_analysis import GameAnalysis, analyze_game
 from connectx.analysis.games import Game, game_from_digits, game_from_episode, game_from_record, read_game, read_record
 from connectx.analysis.html_page import render_html
 from connectx.analysis.solved_cache import CachedRange, SolvedCache
-from connectx.analysis.text_report import render_text
+from connectx.analysis.text_report import VALUE_WIDTH, render_text
 from connectx.solver.interface import make_solver, native_unavailable_reason
 from connectx.solver.python_search import PythonSolver
 from connectx.solver.score_range import ScoreRange, describe
@@ -31,7 +34,6 @@ from connectx.solver.worker import NativeWorkerSolver
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 POSITIONS = REPOSITORY / "positions"
-BOOK_CHECKPOINT = REPOSITORY / "connectx" / "book" / "checkpoint" / "solved.jsonl"
 OTHER_BOARDS = REPOSITORY / "benchmarks" / "results" / "evaluation_positions.txt"
 """Exactly solved positions of 7x7 and 8x7: ``BOARD MOVES SCORE`` a line."""
 
@@ -363,8 +365,13 @@ def test_a_value_known_of_the_position_narrows_its_value_where_its_columns_ran_o
     cache = SolvedCache(None, None)
     cache.put(position, ScoreRange.exactly(score))  # as the book or an earlier analysis would know it
     ply = last_ply(moves, column, PythonSolver(max_nodes=1_000), cache).plies[0]
-    assert ply.values == plain.values and ply.before == ScoreRange.exactly(score)
-    # the columns' ranges still overlap: none is proven best, and the known value leaves the same ones open
+    assert ply.before == ScoreRange.exactly(score)
+    # The known value caps every column (no move is better than the position) and keeps only what was proven
+    # of each; the columns still overlap, so none is proven best, and the same ones stay open.
+    for known, capped in zip(plain.values, ply.values, strict=True):
+        assert (known is None) == (capped is None)
+        if known is not None and capped is not None:
+            assert capped == ScoreRange(known.lower, min(known.upper, score))
     assert ply.best_columns == plain.best_columns == () and ply.open_columns == plain.open_columns
 
 
@@ -390,9 +397,8 @@ def test_the_cache_file_survives_a_torn_line_and_keeps_proofs(tmp_path: Path) ->
 
 
 def test_a_table_of_exact_scores_seeds_the_cache_for_a_position_and_its_mirror_image(tmp_path: Path) -> None:
-    records = [json.loads(line) for line in BOOK_CHECKPOINT.read_text().splitlines()[:41]]
-    scores = {min(Position.from_moves(r["moves"]).key(), Position.from_moves(r["moves"]).mirrored_key()): r["score"]
-              for r in records[:40]}
+    records = [asdict(record) for record in read_records(BOOK_POSITIONS)[0][:41]]
+    scores = {Position.from_moves(r["moves"]).canonical_key(): r["score"] for r in records[:40]}
     write_table(tmp_path / "table.npz", (6, 7, 4), scores)
     table = ExactScores(tmp_path / "table.npz")
     assert len(table) == len(scores) and table.board == (6, 7, 4)
@@ -456,7 +462,7 @@ def test_the_text_and_the_page_show_bounds_where_scores_are_not_exact() -> None:
     assert not ply.exact
     shape = geometry(6, 7, 4)
     before, after = describe(ply.before, shape, ply.ply), describe(ply.after, shape, ply.ply)
-    assert f"{before:<24}  {after}" in render_text(analysis)
+    assert f"{before:<{VALUE_WIDTH}}  {after}" in render_text(analysis)
     page = render_html(analysis)
     for column, value in enumerate(ply.values):
         if value is not None:

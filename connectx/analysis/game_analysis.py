@@ -23,10 +23,11 @@ from connectx.agents.core.scores import finished_score, win_score
 from connectx.agents.core.search_result import last_of
 from connectx.agents.core.search_time import SearchLimit
 from connectx.agents.search.anytime_search import iterative_deepening
+from connectx.analysis.agreement import bound_columns, reconcile, show_known_value, value_of
 from connectx.analysis.games import Game
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.solver.interface import Solver, make_solver
-from connectx.solver.score_range import ScoreRange, best_of, describe
+from connectx.solver.score_range import ScoreRange, describe
 
 DEFAULT_SECONDS = 3.0
 """The default time limit of one position (one ply): the searches of all its columns share it."""
@@ -104,11 +105,7 @@ class PlyAnalysis:
     @property
     def before(self) -> ScoreRange:
         """The value of the position before the move: its best column's, narrowed by what was known of it."""
-        best = best_of(self.ranges)
-        if self.known is None:
-            return best
-        known = best.intersect(self.known)
-        return known if best.estimate is None else known.estimated(best.estimate, best.depth)
+        return value_of(self.values, self.known)
 
     @property
     def after(self) -> ScoreRange:
@@ -194,20 +191,20 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
     cache = cache if cache is not None else SolvedCache()
     try:
         positions = list(game.positions())
-        digits = game.digits
-        plies: list[PlyAnalysis] = []
         wide = game.board.columns > 9  # no move string: the C solver does not play such boards
+        digits: list[str | None] = [None if wide else game.digits[:ply] for ply in range(len(positions))]
+        plies: list[PlyAnalysis] = []
         for ply in range(first_ply, len(game.moves)):
-            analysed = _analyze_ply(positions[ply], ply, game.moves[ply], digits[:ply], seconds, solver, cache)
-            if analysed.changed_outcome:
-                after = digits[:ply + 1] if not wide else None
-                line = punishing_line(positions[ply + 1], after, seconds / 2, solver, cache)
-                analysed = replace(analysed, line=line)
-            plies.append(analysed)
-            if on_ply is not None:
-                on_ply(analysed)
+            plies.append(_analyze_ply(positions[ply], ply, game.moves[ply], digits[ply], seconds, solver, cache))
             if progress is not None:
                 progress(len(plies), len(game.moves) - first_ply)
+        plies = _agreed(plies, positions, digits, seconds, solver, cache)
+        for index, analysed in enumerate(plies):
+            if analysed.changed_outcome:
+                line = punishing_line(positions[analysed.ply + 1], digits[analysed.ply + 1], seconds / 2, solver, cache)
+                plies[index] = analysed = replace(analysed, line=line)
+            if on_ply is not None:
+                on_ply(analysed)
     finally:
         if own_solver:
             solver.close()
@@ -237,7 +234,8 @@ def position_value(position: Position, moves: str, seconds: float, solver: Solve
 def column_values(position: Position, moves: str | None, seconds: float, solver: Solver,
                   cache: SolvedCache, estimates: bool = True,
                   on_value: Callable[[int, ScoreRange], None] | None = None) -> tuple[ScoreRange | None, ...]:
-    """Every column's range (None for a full column): wins and full boards at once, then the cache, then
+    """Every column's range (None for a full column): wins, losses to the opponent's next stone and full boards
+    at once, then the cache, then
     (with ``estimates``) a quick search's estimate of each column left, then the solver within a share of
     ``seconds`` on those; ``on_value`` hears of each column's value every time it is settled or refined.
 
@@ -261,6 +259,9 @@ def column_values(position: Position, moves: str | None, seconds: float, solver:
         child = position.play(column)
         if child.is_full():
             settle(column, ScoreRange.exactly(0))
+            continue
+        if child.winning_columns():  # the opponent wins with its next stone: no search needed to know it
+            settle(column, ScoreRange.exactly(-win_score(position.geometry, child.moves)))
             continue
         known = ScoreRange.possible(child)
         cached = cache.get(child)
@@ -291,6 +292,15 @@ def column_values(position: Position, moves: str | None, seconds: float, solver:
         # better next time, and a repeated analysis must be instant.
         cache.put(child, proven, seconds, solver.name)
         settle(column, proven.negated().estimated(*guesses[column]) if column in guesses else proven.negated())
+    cached = cache.get(position)
+    if cached is not None:  # the position's own value, known: it bounds every column, and some column shows it
+        value = value_of(tuple(values), cached.range)
+        agreed = bound_columns(tuple(values), value)
+        left = max(0.0, deadline - time.perf_counter())
+        agreed = show_known_value(position, moves, agreed, value_of(agreed, value), left, solver, cache)
+        for column, (old, new) in enumerate(zip(values, agreed, strict=True)):
+            if new is not None and new != old:
+                settle(column, new)
     for column, settled in enumerate(values):  # columns the cache left open still get an estimate
         if estimates and settled is not None and settled.outcome is None and settled.estimate is None:
             settle(column, settled.estimated(*estimate(position.play(column), ESTIMATE_SECONDS)))
@@ -325,7 +335,26 @@ def punishing_line(position: Position, moves: str | None, seconds: float, solver
     return tuple(line)
 
 
-def _analyze_ply(position: Position, ply: int, played: int, moves: str, seconds: float, solver: Solver,
+def _agreed(plies: list[PlyAnalysis], positions: list[Position], digits: list[str | None], seconds: float,
+            solver: Solver, cache: SolvedCache) -> list[PlyAnalysis]:
+    """The plies with one value per position (``agreement``): everything each proves narrows the others,
+    then, where a position's value is known exactly and no column shows it, a null-window test finds the
+    column that does, and what that proves flows again."""
+    agreed = list(plies)
+    for _ in range(2):  # agree, test the columns that may show a known value, agree on what the tests proved
+        rows = reconcile([(ply.values, ply.known, ply.column) for ply in agreed])
+        agreed = [replace(ply, values=values, known=value) for ply, (values, value) in zip(agreed, rows, strict=True)]
+        for index, ply in enumerate(agreed):
+            values = show_known_value(positions[ply.ply], digits[ply.ply], ply.values, ply.known or ply.before,
+                                      seconds, solver, cache)
+            if values != ply.values:
+                agreed[index] = replace(ply, values=values)
+    for ply in agreed:
+        cache.put(positions[ply.ply], ply.before, seconds, solver.name)
+    return agreed
+
+
+def _analyze_ply(position: Position, ply: int, played: int, moves: str | None, seconds: float, solver: Solver,
                  cache: SolvedCache) -> PlyAnalysis:
     """One ply's column values, each searched (within a share of ``seconds``) unless the cache settles it.
 

@@ -16,6 +16,9 @@ PLAYERS = "XO"
 OUTCOMES = {1: "win", 0: "draw", -1: "loss"}
 
 
+VALUE_WIDTH = len("likely loss, estimate at depth 99")
+"""The widest value ``describe`` writes in a game's table (an estimate of two-digit depth): columns stay put."""
+
 def render_text(analysis: GameAnalysis) -> str:
     """The whole report: a header, one line per move, and a summary of the moves that changed the outcome."""
     game = analysis.game
@@ -33,7 +36,7 @@ def header_lines(game: Game) -> list[str]:
         "Values are the mover's: win in N (the mover's N-th move from here wins), draw, loss in N; the best bound "
         "proven where the time limit left only a bound; an estimate where not even the outcome is proven.",
         "",
-        f"{'ply':>4}  {'move':<6}  {'before':<24}  {'after':<24}".rstrip(),
+        f"{'ply':>4}  {'move':<6}  {'before':<{VALUE_WIDTH}}  {'after':<{VALUE_WIDTH}}".rstrip(),
     ]
 
 
@@ -51,7 +54,7 @@ def move_line(ply: PlyAnalysis, shape: Geometry) -> str:
     """One ply's line: the move, the values before and after it, and for a flagged move what it lost and why."""
     move = f"{PLAYERS[ply.ply % 2]} {ply.column + 1}"
     before, after = describe(ply.before, shape, ply.ply), describe(ply.after, shape, ply.ply)
-    line = f"{ply.ply:>4}  {move:<6}  {before:<24}  {after:<24}"
+    line = f"{ply.ply:>4}  {move:<6}  {before:<{VALUE_WIDTH}}  {after:<{VALUE_WIDTH}}"
     if ply.changed_outcome:
         line += f"  << {_what_was_lost(ply.before, ply.after)}; best: {ply.describe_best(shape)}"
         if ply.line:
