@@ -304,7 +304,7 @@ function addUploadRow(ply) {
   row.dataset.ply = ply.ply;
   if (ply.flagged) row.className = "flagged";
   const best = ply.best.length ? `best: ${ply.best.join(", ")}` : `no best proven yet; open: ${ply.open.join(", ")}`;
-  const line = ply.line.length ? `; punished by ${ply.line.join(" ")}` : "";
+  const line = ply.line_text ? `; punished by ${ply.line_text}` : "";
   const note = ply.flagged ? `changed the outcome; ${best}${line}` : "";
   for (const text of [ply.ply, `${ply.mover} ${ply.column}`, ply.before, ply.after, note]) {
     const cell = document.createElement("td");
