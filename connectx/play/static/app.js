@@ -227,18 +227,21 @@ function newGame(position) {
   act("/api/new", body, thinking);
 }
 
+// An uploaded episode's analysis. What goes wrong is said in the upload's own status line, where the person is
+// looking, and the previous result stays until a new analysis starts to replace it.
 async function upload(file) {
   const status = $("upload-status"), bar = $("upload-progress");
-  $("upload-result").hidden = true;
-  showError("");
+  const say = (text, failed) => {
+    status.textContent = text;
+    status.classList.toggle("failed", Boolean(failed));
+  };
   if (file.size > options.max_upload) {
-    showError(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; the limit is ${options.max_upload / 1e6} MB ` +
-              "(a Kaggle ConnectX episode is far smaller)");
+    say(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; the limit is ${options.max_upload / 1e6} MB ` +
+        "(a Kaggle ConnectX episode is far smaller)", true);
     return;
   }
   const seconds = Number($("seconds").value);
-  status.textContent = `Analysing ${file.name} (up to ${seconds} s a move)…`;
-  $("upload-moves").querySelector("tbody").replaceChildren();
+  say(`Analysing ${file.name} (up to ${seconds} s a move)…`);
   try {
     let total = 1;
     await streamEvents(`/api/upload/stream?seconds=${seconds}`, await file.text(), (kind, data) => {
@@ -247,23 +250,23 @@ async function upload(file) {
         bar.max = total;
         bar.value = 0;
         bar.hidden = false;
+        $("upload-moves").querySelector("tbody").replaceChildren();
+        $("upload-summary").textContent = "";
         $("upload-result").hidden = false;
         $("upload-page").hidden = true;
       } else if (kind === "ply") {
         addUploadRow(data);
         bar.value += 1;
-        status.textContent = `Analysing ${file.name}: ${bar.value} of ${total} moves (up to ${seconds} s a move)…`;
+        say(`Analysing ${file.name}: ${bar.value} of ${total} moves (up to ${seconds} s a move)…`);
       } else if (kind === "done") {
-        showUpload(data);
-        status.textContent = `${file.name}: ${data.columns}x${data.rows} board, ${data.inarow} in a row, ` +
-          `${data.plies.length} moves, analysed at up to ${data.seconds} s a move.`;
+        showUpload(data, file.name);
+        say("");
       } else if (kind === "error") {
         throw new Error(data.error);
       }
     });
   } catch (failure) {
-    status.textContent = "";
-    showError(`${file.name}: ${failure.message}`);
+    say(`${file.name}: ${failure.message}`, true);
   } finally {
     bar.hidden = true;
   }
@@ -314,17 +317,18 @@ function addUploadRow(ply) {
   $("upload-moves").querySelector("tbody").appendChild(row);
 }
 
-function showUpload(answer) {
+function showUpload(answer, name) {
   const body = $("upload-moves").querySelector("tbody");
   if (body.children.length !== answer.plies.length) {  // the rows streamed in already, unless some were missed
     body.replaceChildren();
     for (const ply of answer.plies) addUploadRow(ply);
   }
   const flagged = answer.plies.filter((ply) => ply.flagged);
-  $("upload-summary").textContent = flagged.length
+  $("upload-summary").textContent = `${name}: ${answer.columns}x${answer.rows} board, ${answer.inarow} in a row, ` +
+    `${answer.plies.length} moves, analysed at up to ${answer.seconds} s a move. ` + (flagged.length
     ? `${flagged.length} move${flagged.length === 1 ? "" : "s"} changed the outcome: ` +
       flagged.map((ply) => `ply ${ply.ply} (${ply.mover} ${ply.column})`).join(", ") + "."
-    : "No move changed the outcome.";
+    : "No move changed the outcome.");
   $("upload-page").srcdoc = answer.html;
   $("upload-page").hidden = false;
   $("upload-result").hidden = false;
