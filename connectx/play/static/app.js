@@ -8,6 +8,29 @@ let options = null;   // GET /api/options
 let game = null;      // the last state the server sent
 let busy = false;     // a move, take-back or new game is on its way: clicks wait
 let analysisFor = ""; // which position the shown values belong to ("session/ply")
+let wordsColumn = null; // the column whose value's words are shown under it (tapped), or null
+
+// The analysis page of an upload is the file `connectx analyze --html` writes, sized for a desk; shown in a frame as
+// narrow as a phone, these rules keep it to vertical scrolling: the title's long move string wraps, the boards scale
+// to the frame's width, the moves table stacks like the page's own, and the graph's axis words are drawn at a size
+// one can read (the graph scales to the width, its words with it) with a halo where the line crosses them.
+const NARROW_FRAME_STYLE = `
+@media (max-width: 600px) {
+  body { margin: .5em auto; padding: 0 .5em; overflow-wrap: break-word; }
+  h1 { font-size: 1.2em; }
+  section { padding: .6em .5em; }
+  svg[aria-label="board"] { max-width: 100%; height: auto; }
+  #graph text { font-size: 22px; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
+  table#moves, table#moves tbody { display: block; }
+  table#moves tr { display: grid; grid-template-columns: auto 1fr; border-bottom: 1px solid #ddd; padding: .3em 0; }
+  table#moves tr:first-child { display: none; }
+  table#moves td { border: 0; padding: .1em .3em; }
+  table#moves td:nth-child(n+3) { grid-column: 1 / -1; }
+  table#moves td:empty { display: none; }
+  table#moves td:nth-child(3)::before { content: "before"; }
+  table#moves td:nth-child(4)::before { content: "after"; }
+  table#moves td:nth-child(n+3)::before { display: inline-block; min-width: 3.8em; color: #555; font-weight: normal; }
+}`;
 
 async function api(path, body) {
   const init = body === undefined ? {} : {
@@ -111,6 +134,21 @@ function drawValues(values, best) {
     }
     row.appendChild(cell);
   }
+  showValueWords(wordsColumn);
+}
+
+// A value's words (its title, which only a mouse can hover) in a bubble under it, for a tap or a click; the bubble
+// follows the value as the analysis refines it and lets taps through to the board.
+function showValueWords(column) {
+  const bubble = $("value-words");
+  const cell = column === null ? null : $("values").querySelector(`.value[data-column="${column}"]`);
+  wordsColumn = cell && cell.title ? column : null;
+  bubble.hidden = wordsColumn === null;
+  if (bubble.hidden) return;
+  bubble.textContent = cell.title;
+  const frame = $("game").getBoundingClientRect(), box = cell.getBoundingClientRect();
+  bubble.style.top = `${box.bottom - frame.top}px`;
+  bubble.style.left = `${Math.max(0, Math.min(box.left - frame.left, frame.width - bubble.offsetWidth))}px`;
 }
 
 function drawResult() {
@@ -309,11 +347,13 @@ function addUploadRow(ply) {
   const best = ply.best.length ? `best: ${ply.best.join(", ")}` : `no best proven yet; open: ${ply.open.join(", ")}`;
   const line = ply.line_text ? `; punished by ${ply.line_text}` : "";
   const note = ply.flagged ? `changed the outcome; ${best}${line}` : "";
-  for (const text of [ply.ply, `${ply.mover} ${ply.column}`, ply.before, ply.after, note]) {
+  const headings = $("upload-moves").querySelectorAll("thead th");
+  [ply.ply, `${ply.mover} ${ply.column}`, ply.before, ply.after, note].forEach((text, index) => {
     const cell = document.createElement("td");
     cell.textContent = text;
+    cell.dataset.label = headings[index].textContent;  // shown before the text where a phone stacks the row
     row.appendChild(cell);
-  }
+  });
   $("upload-moves").querySelector("tbody").appendChild(row);
 }
 
@@ -329,7 +369,7 @@ function showUpload(answer, name) {
     ? `${flagged.length} move${flagged.length === 1 ? "" : "s"} changed the outcome: ` +
       flagged.map((ply) => `ply ${ply.ply} (${ply.mover} ${ply.column})`).join(", ") + "."
     : "No move changed the outcome.");
-  $("upload-page").srcdoc = answer.html;
+  $("upload-page").srcdoc = answer.html.replace("</head>", `<style>${NARROW_FRAME_STYLE}</style></head>`);
   $("upload-page").hidden = false;
   $("upload-result").hidden = false;
 }
@@ -369,6 +409,11 @@ async function start() {
   $("setup").addEventListener("submit", (event) => { event.preventDefault(); newGame(""); });
   $("take-back").addEventListener("click", () => act("/api/undo", {session: game.session}, ""));
   $("analysis-switch").addEventListener("change", () => refreshAnalysis());
+  document.addEventListener("click", (event) => {  // a value shows its words; a second tap, or any other, hides them
+    const cell = event.target.closest("#values .value");
+    const column = cell ? Number(cell.dataset.column) : null;
+    showValueWords(column === wordsColumn ? null : column);
+  });
   $("seconds").addEventListener("change", () => refreshAnalysis());
   $("upload").addEventListener("change", (event) => { if (event.target.files.length) upload(event.target.files[0]); });
   document.addEventListener("keydown", (event) => {
