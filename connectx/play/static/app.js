@@ -345,7 +345,8 @@ function addUploadRow(ply) {
   row.dataset.ply = ply.ply;
   if (ply.flagged) row.className = "flagged";
   const best = ply.best.length ? `best: ${ply.best.join(", ")}` : `no best proven yet; open: ${ply.open.join(", ")}`;
-  const line = ply.line_text ? `; punished by ${ply.line_text}` : "";
+  // A stone of the line ("O 3") is never split over two lines: a no-break space between its mark and column.
+  const line = ply.line_text ? `; punished by ${ply.line_text.replace(/ (?=\d)/g, "\u00a0")}` : "";
   const note = ply.flagged ? `changed the outcome; ${best}${line}` : "";
   const headings = $("upload-moves").querySelectorAll("thead th");
   [ply.ply, `${ply.mover} ${ply.column}`, ply.before, ply.after, note].forEach((text, index) => {
