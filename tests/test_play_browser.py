@@ -34,6 +34,8 @@ NO_BROWSER = ("no browser for the browser tests: install Debian's chromium and c
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--window-size=1100,1000")
+PHONE = (375, 667)
+"""A phone's screen in CSS pixels: width, height."""
 WAIT = 120.0
 """Seconds to wait for the page to show something: generous for a loaded machine; a pass never waits that long."""
 
@@ -43,6 +45,9 @@ if CHROMIUM is None or CHROMEDRIVER is None:
 from selenium import webdriver  # noqa: E402 (only once a browser is known to be there)
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.actions import interaction  # noqa: E402
+from selenium.webdriver.common.actions.action_builder import ActionBuilder  # noqa: E402
+from selenium.webdriver.common.actions.pointer_input import PointerInput  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
@@ -55,12 +60,14 @@ def server() -> Iterator[Server]:
         yield running
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[WebDriver]:
+def chromium(mobile: dict[str, Any] | None = None) -> Iterator[WebDriver]:
+    """A headless Chromium, a desk's window or, given Chromium's ``mobileEmulation``, a phone's screen."""
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
+    if mobile is not None:
+        options.add_experimental_option("mobileEmulation", mobile)
     with tempfile.TemporaryDirectory(prefix="connectx-chromium-") as profile:
         options.add_argument(f"--user-data-dir={profile}")
         # The driver's path given, Selenium Manager (which would download drivers) never runs.
@@ -69,6 +76,36 @@ def browser() -> Iterator[WebDriver]:
             yield driver
         finally:
             driver.quit()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[WebDriver]:
+    yield from chromium()
+
+
+@pytest.fixture(scope="module")
+def phone() -> Iterator[WebDriver]:
+    """A phone: a 375x667 screen with touch."""
+    yield from chromium({"deviceMetrics": {"width": PHONE[0], "height": PHONE[1], "pixelRatio": 2.0, "touch": True}})
+
+
+@pytest.fixture(scope="module")
+def flagged_episode(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A Kaggle episode on a 5x4 board, 3 in a row, whose ply 4 threw X's win away: X could win in column 1 and
+    played 5, and O won."""
+    env = make_environment(BoardConfig(4, 5, 3), ["first", "second"])
+    for ply, column in enumerate([0, 1, 0, 1, 4, 1]):
+        env.step([column, None] if ply % 2 == 0 else [None, column])
+    episode = tmp_path_factory.mktemp("episodes") / "episode.json"
+    episode.write_text(json.dumps(env.toJSON()))
+    return episode
+
+
+def tap(browser: WebDriver, element: Any) -> None:
+    """A finger's tap on the element (a touch pointer, as a phone sends it)."""
+    actions = ActionBuilder(browser, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+    actions.pointer_action.move_to(element).pointer_down().pointer_up()
+    actions.perform()
 
 
 def wait_for(browser: WebDriver, condition: Callable[[WebDriver], Any]) -> Any:
@@ -97,6 +134,39 @@ def values(browser: WebDriver) -> list[dict[str, Any]]:
 
 def status(browser: WebDriver) -> str:
     return browser.find_element(By.ID, "status").text
+
+
+def shown(browser: WebDriver, element_id: str) -> Any:
+    """The element once it is displayed (for ``wait_for``), else None."""
+    element = browser.find_element(By.ID, element_id)
+    return element if element.is_displayed() else None
+
+
+def page_width(browser: WebDriver) -> int:
+    """How wide the page's content is, in CSS pixels: wider than the screen, it runs past the right edge."""
+    return browser.execute_script("return document.documentElement.scrollWidth;")
+
+
+def words_broken_in_cells(browser: WebDriver, selector: str) -> list[str]:
+    """The words of the table cells under ``selector`` that are drawn across two lines (broken inside the word):
+    a range over one word gives one box per line it is drawn on."""
+    return browser.execute_script("""
+        const broken = [];
+        for (const cell of document.querySelectorAll(arguments[0])) {
+            const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+            for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+                for (const word of text.data.matchAll(/\\S+/g)) {
+                    const range = document.createRange();
+                    range.setStart(text, word.index);
+                    range.setEnd(text, word.index + word[0].length);
+                    const lines = new Set(Array.from(range.getClientRects()).map((box) => Math.round(box.top)));
+                    if (lines.size > 1) broken.push(word[0]);
+                }
+            }
+        }
+        return broken;
+    """, selector)
+
 
 
 def test_play_by_clicking_then_take_back(server: Server, browser: WebDriver) -> None:
@@ -146,25 +216,30 @@ def test_analysis_values_agree_with_connectx_solve(server: Server, browser: WebD
     assert "Every value is exact." in browser.find_element(By.ID, "analysis-note").text
 
 
-def test_an_uploaded_episode_shows_the_flagged_move(server: Server, browser: WebDriver, tmp_path: Path) -> None:
-    env = make_environment(BoardConfig(4, 5, 3), ["first", "second"])
-    for ply, column in enumerate([0, 1, 0, 1, 4, 1]):  # X could win in column 1 at ply 4, plays 5: O wins
-        env.step([column, None] if ply % 2 == 0 else [None, column])
-    episode = tmp_path / "episode.json"
-    episode.write_text(json.dumps(env.toJSON()))
-    expected = {ply.ply for ply in analyze_game(game_from_episode(env.toJSON()), 2.0,
-                                                cache=SolvedCache(None, None)).flagged}
+def test_an_uploaded_episode_shows_the_flagged_move(server: Server, browser: WebDriver, flagged_episode: Path) -> None:
+    episode = json.loads(flagged_episode.read_text())
+    expected = {ply.ply for ply in analyze_game(game_from_episode(episode), 2.0, cache=SolvedCache(None, None)).flagged}
     assert 4 in expected
-    browser.get(server.url + "?opponent=human")
-    wait_for(browser, lambda page: status(page).startswith("Player 1"))
-    browser.find_element(By.ID, "upload").send_keys(str(episode))
-    wait_for(browser, lambda page: page.find_element(By.ID, "upload-page").is_displayed())  # the stream is done
-    flagged = browser.find_elements(By.CSS_SELECTOR, "#upload-moves tr.flagged")
-    assert {int(row.get_attribute("data-ply")) for row in flagged} == expected
-    row = browser.find_element(By.CSS_SELECTOR, '#upload-moves tr[data-ply="4"]')
-    assert row.text.split()[:2] == ["4", "X"] and "changed the outcome; best: 1" in row.text
-    assert "ply 4 (X 5)" in browser.find_element(By.ID, "upload-summary").text
-    assert 'id="ply-4"' in browser.find_element(By.ID, "upload-page").get_attribute("srcdoc")
+    browser.set_window_size(1280, 800)
+    try:
+        browser.get(server.url + "?opponent=human")
+        wait_for(browser, lambda page: status(page).startswith("Player 1"))
+        browser.find_element(By.ID, "upload").send_keys(str(flagged_episode))
+        wait_for(browser, lambda page: shown(page, "upload-page"))  # the stream is done
+        flagged = browser.find_elements(By.CSS_SELECTOR, "#upload-moves tr.flagged")
+        assert {int(row.get_attribute("data-ply")) for row in flagged} == expected
+        row = browser.find_element(By.CSS_SELECTOR, '#upload-moves tr[data-ply="4"]')
+        assert row.text.split()[:2] == ["4", "X"] and "changed the outcome; best: 1; punished by O 2" in row.text
+        assert "ply 4 (X 5)" in browser.find_element(By.ID, "upload-summary").text
+        assert 'id="ply-4"' in browser.find_element(By.ID, "upload-page").get_attribute("srcdoc")
+        # On a desk the moves are a table: one line a move, under its headings, and nothing past the right edge.
+        assert browser.find_element(By.CSS_SELECTOR, "#upload-moves thead").is_displayed()
+        cell_tops = {cell.rect["y"] for cell in row.find_elements(By.TAG_NAME, "td")}
+        assert len(cell_tops) == 1
+        assert words_broken_in_cells(browser, "#upload-moves td") == []
+        assert page_width(browser) <= browser.execute_script("return window.innerWidth;")
+    finally:
+        browser.set_window_size(1100, 1000)
 
 
 def test_a_bad_request_shows_an_error_and_the_page_goes_on(server: Server, browser: WebDriver) -> None:
@@ -212,3 +287,62 @@ def test_the_page_fits_a_phone_and_marks_the_winning_line(server: Server, browse
         assert sorted(map(tuple, winning)) == [(5, 3), (5, 4), (5, 5), (5, 6)]
     finally:
         browser.set_window_size(1100, 1000)
+
+
+def test_on_a_phone_the_board_and_its_controls_fill_the_first_screen_and_a_value_shows_its_words_when_tapped(
+        server: Server, phone: WebDriver) -> None:
+    phone.get(server.url + "?opponent=human&pos=445566")
+    wait_for(phone, lambda page: len(stones(page)) == 6)
+    phone.find_element(By.ID, "analysis-switch").click()
+    wait_for(phone, lambda page: " to move." in page.find_element(By.ID, "analysis-note").text)
+    first_screen = ["board", "take-back", "analysis-switch", "seconds"]
+    bottoms = phone.execute_script("return arguments[0].map((id) => document.getElementById(id)"
+                                   ".getBoundingClientRect().bottom);", first_screen)
+    assert max(bottoms) <= PHONE[1], dict(zip(first_screen, bottoms, strict=True))
+    assert page_width(phone) <= PHONE[0]
+    value = phone.find_element(By.CSS_SELECTOR, '#values .value[data-column="6"]')
+    tap(phone, value)
+    words = wait_for(phone, lambda page: shown(page, "value-words"))
+    assert words.text.startswith("column 7: win in 1")  # the words, not the short "win 1" above the board
+    assert words.rect["y"] >= value.rect["y"] + value.rect["height"] - 1  # under the value, the value still seen
+    tap(phone, value)
+    wait_for(phone, lambda page: not page.find_element(By.ID, "value-words").is_displayed())
+    tap(phone, phone.find_element(By.CSS_SELECTOR, '#board .column[data-column="6"]'))
+    banner = wait_for(phone, lambda page: shown(page, "result"))
+    assert "Player 1 wins" in banner.text
+    assert page_width(phone) <= PHONE[0] and banner.rect["x"] + banner.rect["width"] <= PHONE[0]
+
+
+def test_on_a_phone_an_upload_reads_without_broken_words_and_its_error_shows_where_the_person_looks(
+        server: Server, phone: WebDriver, flagged_episode: Path, tmp_path: Path) -> None:
+    phone.get(server.url + "?opponent=human")
+    wait_for(phone, lambda page: status(page).startswith("Player 1"))
+    phone.find_element(By.ID, "upload").send_keys(str(flagged_episode))
+    wait_for(phone, lambda page: shown(page, "upload-page"))
+    row = phone.find_element(By.CSS_SELECTOR, '#upload-moves tr[data-ply="4"]')
+    assert "punished by O 2" in row.text
+    assert words_broken_in_cells(phone, "#upload-moves td") == []
+    assert page_width(phone) <= PHONE[0]
+    frame = phone.find_element(By.ID, "upload-page")
+    phone.switch_to.frame(frame)
+    try:  # the analysis page in its frame scrolls one way only, its title whole, its graph's words readable
+        inside = phone.execute_script("""
+            const page = document.documentElement, label = document.querySelector("#graph text");
+            return {width: page.clientWidth, content: page.scrollWidth,
+                    title: document.querySelector("h1").getBoundingClientRect().right,
+                    label: parseFloat(getComputedStyle(label).fontSize) * label.getScreenCTM().a};
+        """)
+    finally:
+        phone.switch_to.default_content()
+    assert inside["content"] <= inside["width"] and inside["title"] <= inside["width"]
+    assert inside["label"] >= 10, inside
+
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_text('{"configuration": {"rows": 6}}')
+    phone.find_element(By.ID, "upload").send_keys(str(corrupt))
+    said = wait_for(phone, lambda page: page.find_element(By.CSS_SELECTOR, "#upload-section #upload-status.failed"))
+    assert said.text.startswith("corrupt.json: not a ConnectX episode") and said.is_displayed()
+    assert not phone.find_element(By.ID, "error").is_displayed()
+    assert phone.find_element(By.ID, "upload-summary").text.startswith("episode.json:")  # the previous result stays
+    assert phone.find_element(By.CSS_SELECTOR, '#upload-moves tr[data-ply="4"]').is_displayed()
+    assert phone.find_element(By.ID, "upload-page").is_displayed()

@@ -316,6 +316,8 @@ def test_an_upload_streams_each_ply_as_it_is_settled_then_the_whole_analysis(ser
     done = events[-1][1]
     assert done["plies"] == rows and done["seconds"] == 1.0 and 4 in done["flagged"]
     assert rows[4]["flagged"] and rows[4]["best"] == [1] and rows[4]["line"]  # the line that punishes it
+    line = rows[4]["line"]  # ply 4 is X's: the line starts with O's reply
+    assert rows[4]["line_text"] == ", ".join(f"{'OX'[step % 2]} {column}" for step, column in enumerate(line))
     status, answer = call(server, "/api/upload/stream?seconds=7", raw=json.dumps(env.toJSON()).encode())
     assert status == 400 and answer["error"].startswith("seconds 7: choose one of")
     status, answer = call(server, "/api/upload/stream", raw=b'{"configuration": {"rows": 6}}')

@@ -44,6 +44,7 @@ from connectx.agents.registry import REGISTRY, AgentSpecError
 from connectx.analysis.game_analysis import PlyAnalysis, best_columns, open_columns
 from connectx.analysis.games import Game, game_from_episode
 from connectx.analysis.html_page import render_html
+from connectx.analysis.text_report import line_text
 from connectx.evaluation.engine import BoardConfig
 from connectx.play.column_values import ColumnAnalyst
 from connectx.play.session import HUMAN, GameSession, MoveError
@@ -278,7 +279,8 @@ class App:
                     "before": describe(ply.before, shape, ply.ply), "after": describe(ply.after, shape, ply.ply),
                     "best": [column + 1 for column in ply.best_columns],
                     "open": [column + 1 for column in ply.open_columns],
-                    "line": [column + 1 for column in ply.line], "flagged": ply.changed_outcome}
+                    "line": [column + 1 for column in ply.line], "line_text": line_text(ply),
+                    "flagged": ply.changed_outcome}
 
         shown = None if on_ply is None else lambda ply: on_ply(row(ply))
         analysis = self.analyst.analyze_game(game, seconds, shown)

@@ -5,7 +5,8 @@ Needs tmux, Debian's chromium and chromium-driver, and the dev dependencies (Sel
 * ``terminal-game.png``: ``play_in_terminal`` in a tmux pane, a few moves and ``h``, captured with
   its colours (``tmux capture-pane -e``), turned into HTML and photographed by headless Chromium;
 * ``page-analysis.png``: the page mid-game against ``solver`` with the analysis switched on;
-* ``page-upload.png``: the analysis of an uploaded episode (negamax against random), flagged moves in red.
+* ``page-upload.png``: the analysis of an uploaded episode (negamax against random), flagged moves in red;
+* ``page-phone.png``: the page's first screen on a phone (375x667, touch), the analysis on and a value tapped.
 """
 
 from __future__ import annotations
@@ -84,13 +85,18 @@ def _span(text: str, state: dict[str, object]) -> str:
     return f'<span style="{style}">{html.escape(text)}</span>' if style else html.escape(text)
 
 
-def browser() -> webdriver.Chrome:
+def browser(phone: bool = False) -> webdriver.Chrome:
+    """Headless Chromium in a 1100x1000 window, or with ``phone`` a 375x667 touch screen."""
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp()}")
-    options.add_argument("--window-size=1100,1000")
+    if phone:
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 375, "height": 667,
+                                                                              "pixelRatio": 1.0, "touch": True}})
+    else:
+        options.add_argument("--window-size=1100,1000")
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
@@ -151,6 +157,21 @@ def screenshot_upload(driver: webdriver.Chrome, url: str) -> None:
     driver.find_element(By.ID, "upload-section").screenshot(str(IMAGES / "page-upload.png"))
 
 
+def screenshot_phone(url: str) -> None:
+    driver = browser(phone=True)
+    try:
+        wait = WebDriverWait(driver, 300, poll_frequency=0.2)
+        driver.get(url + "?opponent=solver&pos=4")
+        wait.until(lambda page: page.find_element(By.ID, "status").text.startswith("Your move"))
+        driver.find_element(By.ID, "analysis-switch").click()
+        wait.until(lambda page: " to move." in page.find_element(By.ID, "analysis-note").text)
+        driver.find_element(By.CSS_SELECTOR, '#values .value[data-column="2"]').click()
+        wait.until(lambda page: page.find_element(By.ID, "value-words").is_displayed())
+        driver.save_screenshot(str(IMAGES / "page-phone.png"))
+    finally:
+        driver.quit()
+
+
 def main() -> None:
     IMAGES.mkdir(parents=True, exist_ok=True)
     driver = browser()
@@ -161,7 +182,8 @@ def main() -> None:
             screenshot_upload(driver, server.url)
         finally:
             driver.quit()
-    for name in ("terminal-game.png", "page-analysis.png", "page-upload.png"):
+        screenshot_phone(server.url)
+    for name in ("terminal-game.png", "page-analysis.png", "page-upload.png", "page-phone.png"):
         print(f"wrote {IMAGES / name}")
 
 

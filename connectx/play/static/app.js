@@ -8,6 +8,29 @@ let options = null;   // GET /api/options
 let game = null;      // the last state the server sent
 let busy = false;     // a move, take-back or new game is on its way: clicks wait
 let analysisFor = ""; // which position the shown values belong to ("session/ply")
+let wordsColumn = null; // the column whose value's words are shown under it (tapped), or null
+
+// The analysis page of an upload is the file `connectx analyze --html` writes, sized for a desk; shown in a frame as
+// narrow as a phone, these rules keep it to vertical scrolling: the title's long move string wraps, the boards scale
+// to the frame's width, the moves table stacks like the page's own, and the graph's axis words are drawn at a size
+// one can read (the graph scales to the width, its words with it) with a halo where the line crosses them.
+const NARROW_FRAME_STYLE = `
+@media (max-width: 600px) {
+  body { margin: .5em auto; padding: 0 .5em; overflow-wrap: break-word; }
+  h1 { font-size: 1.2em; }
+  section { padding: .6em .5em; }
+  svg[aria-label="board"] { max-width: 100%; height: auto; }
+  #graph text { font-size: 22px; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
+  table#moves, table#moves tbody { display: block; }
+  table#moves tr { display: grid; grid-template-columns: auto 1fr; border-bottom: 1px solid #ddd; padding: .3em 0; }
+  table#moves tr:first-child { display: none; }
+  table#moves td { border: 0; padding: .1em .3em; }
+  table#moves td:nth-child(n+3) { grid-column: 1 / -1; }
+  table#moves td:empty { display: none; }
+  table#moves td:nth-child(3)::before { content: "before"; }
+  table#moves td:nth-child(4)::before { content: "after"; }
+  table#moves td:nth-child(n+3)::before { display: inline-block; min-width: 3.8em; color: #555; font-weight: normal; }
+}`;
 
 async function api(path, body) {
   const init = body === undefined ? {} : {
@@ -111,6 +134,21 @@ function drawValues(values, best) {
     }
     row.appendChild(cell);
   }
+  showValueWords(wordsColumn);
+}
+
+// A value's words (its title, which only a mouse can hover) in a bubble under it, for a tap or a click; the bubble
+// follows the value as the analysis refines it and lets taps through to the board.
+function showValueWords(column) {
+  const bubble = $("value-words");
+  const cell = column === null ? null : $("values").querySelector(`.value[data-column="${column}"]`);
+  wordsColumn = cell && cell.title ? column : null;
+  bubble.hidden = wordsColumn === null;
+  if (bubble.hidden) return;
+  bubble.textContent = cell.title;
+  const frame = $("game").getBoundingClientRect(), box = cell.getBoundingClientRect();
+  bubble.style.top = `${box.bottom - frame.top}px`;
+  bubble.style.left = `${Math.max(0, Math.min(box.left - frame.left, frame.width - bubble.offsetWidth))}px`;
 }
 
 function drawResult() {
@@ -227,18 +265,21 @@ function newGame(position) {
   act("/api/new", body, thinking);
 }
 
+// An uploaded episode's analysis. What goes wrong is said in the upload's own status line, where the person is
+// looking, and the previous result stays until a new analysis starts to replace it.
 async function upload(file) {
   const status = $("upload-status"), bar = $("upload-progress");
-  $("upload-result").hidden = true;
-  showError("");
+  const say = (text, failed) => {
+    status.textContent = text;
+    status.classList.toggle("failed", Boolean(failed));
+  };
   if (file.size > options.max_upload) {
-    showError(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; the limit is ${options.max_upload / 1e6} MB ` +
-              "(a Kaggle ConnectX episode is far smaller)");
+    say(`${file.name} is ${(file.size / 1e6).toFixed(1)} MB; the limit is ${options.max_upload / 1e6} MB ` +
+        "(a Kaggle ConnectX episode is far smaller)", true);
     return;
   }
   const seconds = Number($("seconds").value);
-  status.textContent = `Analysing ${file.name} (up to ${seconds} s a move)…`;
-  $("upload-moves").querySelector("tbody").replaceChildren();
+  say(`Analysing ${file.name} (up to ${seconds} s a move)…`);
   try {
     let total = 1;
     await streamEvents(`/api/upload/stream?seconds=${seconds}`, await file.text(), (kind, data) => {
@@ -247,23 +288,23 @@ async function upload(file) {
         bar.max = total;
         bar.value = 0;
         bar.hidden = false;
+        $("upload-moves").querySelector("tbody").replaceChildren();
+        $("upload-summary").textContent = "";
         $("upload-result").hidden = false;
         $("upload-page").hidden = true;
       } else if (kind === "ply") {
         addUploadRow(data);
         bar.value += 1;
-        status.textContent = `Analysing ${file.name}: ${bar.value} of ${total} moves (up to ${seconds} s a move)…`;
+        say(`Analysing ${file.name}: ${bar.value} of ${total} moves (up to ${seconds} s a move)…`);
       } else if (kind === "done") {
-        showUpload(data);
-        status.textContent = `${file.name}: ${data.columns}x${data.rows} board, ${data.inarow} in a row, ` +
-          `${data.plies.length} moves, analysed at up to ${data.seconds} s a move.`;
+        showUpload(data, file.name);
+        say("");
       } else if (kind === "error") {
         throw new Error(data.error);
       }
     });
   } catch (failure) {
-    status.textContent = "";
-    showError(`${file.name}: ${failure.message}`);
+    say(`${file.name}: ${failure.message}`, true);
   } finally {
     bar.hidden = true;
   }
@@ -304,28 +345,32 @@ function addUploadRow(ply) {
   row.dataset.ply = ply.ply;
   if (ply.flagged) row.className = "flagged";
   const best = ply.best.length ? `best: ${ply.best.join(", ")}` : `no best proven yet; open: ${ply.open.join(", ")}`;
-  const line = ply.line.length ? `; punished by ${ply.line.join(" ")}` : "";
+  // A stone of the line ("O 3") is never split over two lines: a no-break space between its mark and column.
+  const line = ply.line_text ? `; punished by ${ply.line_text.replace(/ (?=\d)/g, "\u00a0")}` : "";
   const note = ply.flagged ? `changed the outcome; ${best}${line}` : "";
-  for (const text of [ply.ply, `${ply.mover} ${ply.column}`, ply.before, ply.after, note]) {
+  const headings = $("upload-moves").querySelectorAll("thead th");
+  [ply.ply, `${ply.mover} ${ply.column}`, ply.before, ply.after, note].forEach((text, index) => {
     const cell = document.createElement("td");
     cell.textContent = text;
+    cell.dataset.label = headings[index].textContent;  // shown before the text where a phone stacks the row
     row.appendChild(cell);
-  }
+  });
   $("upload-moves").querySelector("tbody").appendChild(row);
 }
 
-function showUpload(answer) {
+function showUpload(answer, name) {
   const body = $("upload-moves").querySelector("tbody");
   if (body.children.length !== answer.plies.length) {  // the rows streamed in already, unless some were missed
     body.replaceChildren();
     for (const ply of answer.plies) addUploadRow(ply);
   }
   const flagged = answer.plies.filter((ply) => ply.flagged);
-  $("upload-summary").textContent = flagged.length
+  $("upload-summary").textContent = `${name}: ${answer.columns}x${answer.rows} board, ${answer.inarow} in a row, ` +
+    `${answer.plies.length} moves, analysed at up to ${answer.seconds} s a move. ` + (flagged.length
     ? `${flagged.length} move${flagged.length === 1 ? "" : "s"} changed the outcome: ` +
       flagged.map((ply) => `ply ${ply.ply} (${ply.mover} ${ply.column})`).join(", ") + "."
-    : "No move changed the outcome.";
-  $("upload-page").srcdoc = answer.html;
+    : "No move changed the outcome.");
+  $("upload-page").srcdoc = answer.html.replace("</head>", `<style>${NARROW_FRAME_STYLE}</style></head>`);
   $("upload-page").hidden = false;
   $("upload-result").hidden = false;
 }
@@ -365,6 +410,11 @@ async function start() {
   $("setup").addEventListener("submit", (event) => { event.preventDefault(); newGame(""); });
   $("take-back").addEventListener("click", () => act("/api/undo", {session: game.session}, ""));
   $("analysis-switch").addEventListener("change", () => refreshAnalysis());
+  document.addEventListener("click", (event) => {  // a value shows its words; a second tap, or any other, hides them
+    const cell = event.target.closest("#values .value");
+    const column = cell ? Number(cell.dataset.column) : null;
+    showValueWords(column === wordsColumn ? null : column);
+  });
   $("seconds").addEventListener("change", () => refreshAnalysis());
   $("upload").addEventListener("change", (event) => { if (event.target.files.length) upload(event.target.files[0]); });
   document.addEventListener("keydown", (event) => {
