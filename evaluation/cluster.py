@@ -58,6 +58,10 @@ class ClusterError(RuntimeError):
     """The cluster cannot play the games: unreachable, no workers, other versions, Dask missing."""
 
 
+class MissingExtra(ClusterError):
+    """Dask is not installed here: the message names the command that installs it."""
+
+
 class ClusterLostError(ClusterError):
     """The cluster went away in the middle of a run; the games stored so far stay, ``--resume`` continues."""
 
@@ -148,7 +152,7 @@ def _import_distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise ClusterError("--cluster needs Dask's distributed package: pip install 'connectx[cluster]' "
+        raise MissingExtra("--cluster needs Dask's distributed package: pip install 'connectx[cluster]' "
                            "(make install-cluster in a checkout)") from None
     return distributed
 

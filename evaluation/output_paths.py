@@ -5,7 +5,8 @@ The command line and the human front ends share them, so a bad path is the same 
 
 from __future__ import annotations
 
-import os
+import errno
+import tempfile
 from pathlib import Path
 
 
@@ -17,8 +18,12 @@ def check_output_file(path: Path, option: str) -> None:
     """InputError unless a file can be written at ``path`` (its folders created as needed)."""
     if path.is_dir():
         raise InputError(f"{option} {path} is a directory; give the path of a file to write")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise InputError(f"{option} {path} is not writable; choose another path")
+    if path.exists():
+        try:
+            with path.open("ab"):  # opened to append, nothing written: the file stays as it is
+                pass
+        except OSError as error:
+            raise InputError(f"{option} {path} is not writable ({error.strerror}); choose another path") from None
     _check_creatable(path.parent, option, path)
 
 
@@ -36,5 +41,11 @@ def _check_creatable(directory: Path, option: str, target: Path) -> None:
     if not existing.is_dir():
         raise InputError(f"{option} {target}: {existing} is a file, so nothing can be created under it; "
                          "choose another path")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise InputError(f"{option} {target}: {existing} is not writable; choose another path")
+    # A real file made and removed at once, not os.access: root passes every access check, yet a read-only
+    # file system or /proc still refuses.
+    try:
+        with tempfile.TemporaryFile(dir=existing):
+            pass
+    except OSError as error:
+        why = "" if error.errno == errno.ENOENT else f" ({error.strerror})"  # /proc and the like: no files at all
+        raise InputError(f"{option} {target}: {existing} is not writable{why}; choose another path") from None

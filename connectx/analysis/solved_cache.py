@@ -17,6 +17,7 @@ shipped table of exact opening scores (``exact_scores``) answers whatever the fi
 from __future__ import annotations
 
 import json
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, TextIO
@@ -67,11 +68,13 @@ class SolvedCache:
         self.misses = 0
         self._ranges: dict[tuple[int, int, int], dict[int, CachedRange]] = {}
         self._files: dict[tuple[int, int, int], TextIO] = {}
+        self._lock = threading.RLock()
 
     def get(self, position: Position) -> CachedRange | None:
         """What is known of ``position``'s score, or None if nothing is."""
         key = position.canonical_key()
-        known = self._board(position).get(key)
+        with self._lock:
+            known = self._board(position).get(key)
         if known is None or not known.range.exact:
             score = self.exact.score(position) if self.exact is not None else None
             if score is not None:
@@ -84,16 +87,17 @@ class SolvedCache:
 
     def put(self, position: Position, proven: ScoreRange, seconds: float = 0.0, solver: str = "") -> None:
         """Record ``proven`` for ``position`` (with the effort behind a bound), merged with what was known."""
-        ranges = self._board(position)
         key = position.canonical_key()
         entry = CachedRange(proven) if proven.exact else CachedRange(proven, seconds, solver)
-        before = ranges.get(key)
-        if before is not None:
-            entry = _merged(before, entry)
-            if entry == before:
-                return
-        ranges[key] = entry
-        self._append(position, key, entry)
+        with self._lock:  # solvers on several threads share one cache (connectx solve)
+            ranges = self._board(position)
+            before = ranges.get(key)
+            if before is not None:
+                entry = _merged(before, entry)
+                if entry == before:
+                    return
+            ranges[key] = entry
+            self._append(position, key, entry)
 
     def close(self) -> None:
         for handle in self._files.values():

@@ -22,8 +22,8 @@ from typing import NoReturn
 from connectx import __version__
 from connectx.agents.registry import AgentSpecError
 from connectx.cli import agents, analyze, build, match, play, replay, report, serve, solve, tournament, validate
-from connectx.cli.options import InputError
-from connectx.evaluation.cluster import ClusterError
+from connectx.cli.options import INTERRUPTED, InputError
+from connectx.evaluation.cluster import ClusterError, MissingExtra
 from connectx.evaluation.results_store import RunDirectoryError
 
 COMMANDS: tuple[ModuleType, ...] = (agents, play, match, tournament, replay, report, build, validate, solve, analyze,
@@ -79,10 +79,18 @@ def main(argv: list[str] | None = None) -> int:
     except BAD_INPUT as error:
         print(f"connectx {args.command}: {error}", file=sys.stderr)
         return 2
+    except MissingExtra as error:
+        # An optional dependency the command needs is not installed: the message names the install command.
+        print(f"connectx {args.command}: {error}", file=sys.stderr)
+        return 2
     except ClusterError as error:
         # Not bad input: the cluster is unreachable, mismatched or gone; the message says what to do.
         print(f"connectx {args.command}: {error}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        # Commands that keep partial work say where it is; any other stops with this one line.
+        print(f"\nconnectx {args.command}: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`connectx solve < file | head -1`): stop quietly, as Unix tools do.
         _silence_stdout()

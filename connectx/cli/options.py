@@ -61,6 +61,14 @@ positive_int = whole_number(1)
 non_negative_int = whole_number(0)
 
 
+def port_number(text: str) -> int:
+    """An option type: a TCP port, 0 (pick a free one) to 65535."""
+    value = non_negative_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{value} is no port: give 1 to 65535, or 0 for a free one")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     """An option type: a number of seconds above zero."""
     value = finite_number(text)

@@ -53,7 +53,9 @@ from connectx.cli.options import (
     board_spec,
 )
 from connectx.cli.progress import ProgressBar
-from connectx.solver.interface import Solver
+from connectx.evaluation.scheduling import default_jobs
+from connectx.solver.in_order import solve_in_order
+from connectx.solver.interface import Solver, make_solver
 from connectx.solver.score_range import ScoreRange, best_of, describe
 
 NAME = "solve"
@@ -174,12 +176,17 @@ def run(args: argparse.Namespace) -> int:
 def _solve_all(args: argparse.Namespace) -> int:
     limit = _time_limit(args)
     queries = _queries(args)
+    board = board_spec(args)
     status = 0
-    with analysis_engine(args, board_spec(args), NAME) as (solver, cache):
+    with analysis_engine(args, board, NAME) as (solver, cache):
+        # The compiled solver searches in worker processes: one per core solves the positions side by side.
+        solvers = [solver] + [make_solver(board) for _ in range(min(default_jobs(), len(queries)) - 1)
+                              if solver.name == "native"]
         progress = ProgressBar(len(queries), 0, unit="position", only_on_terminal=True)
+        answers = solve_in_order(queries, lambda query, searcher: answer_query(query, args.analyze, limit, searcher,
+                                                                               cache), solvers)
         try:
-            for query in queries:
-                answer = answer_query(query, args.analyze, limit, solver, cache)
+            for answer in answers:
                 progress.bar.write(answer.line(args.stats), file=sys.stdout)
                 disagreement = answer.disagreement()
                 if disagreement is not None:
@@ -189,7 +196,10 @@ def _solve_all(args: argparse.Namespace) -> int:
                     status = 3
                 progress.update("")
         finally:
+            answers.close()
             progress.close()
+            for extra in solvers[1:]:
+                extra.close()
     return status
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import select
+import signal
 import subprocess
 import sys
 import time
@@ -49,6 +50,8 @@ def serve(requests: TextIO, replies: TextIO, table_log2: int, rows: int, columns
     """The worker's loop: lines ``MOVES FLOOR`` in, ``score N`` (or ``refused WHY``) out, until input ends."""
     from connectx.solver.native import NativeSolver  # imported here: only the worker loads the library
 
+    # Ctrl-C at the terminal reaches the whole process group: the caller decides, and ends this worker itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         solver = NativeSolver(table_log2, rows, columns)
     except (OSError, RuntimeError, MemoryError) as error:
@@ -78,6 +81,8 @@ class _Worker:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
         )
         self.started = False
+        self.busy = False
+        """Whether a search is under way: closing then must not wait for it."""
         # A worker left running by a caller that never closed the solver dies with this object.
         weakref.finalize(self, _kill, self.process)
 
@@ -97,7 +102,9 @@ class _Worker:
         # "-" stands for the empty move string, so that every request line has two fields.
         self.process.stdin.write(f"{moves or '-'} {floor}\n")
         self.process.stdin.flush()
+        self.busy = True
         kind, value = self._receive(deadline)
+        self.busy = False
         if kind == "timeout":
             self.stop()
             return None
@@ -130,8 +137,12 @@ class _Worker:
                 stream.close()
 
     def close(self) -> None:
-        """Let an idle worker finish on its own (its input ends), then make sure it has."""
+        """Let an idle worker finish on its own (its input ends), then make sure it has; a busy one ends now
+        (an interrupted caller must not wait for a search it no longer wants)."""
         assert self.process.stdin is not None
+        if self.busy:
+            self.stop()
+            return
         try:
             self.process.stdin.close()
             self.process.wait(5)
