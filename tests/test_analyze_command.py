@@ -10,7 +10,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pty
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -298,3 +304,31 @@ def test_without_a_compiler_a_one_line_notice_and_the_python_solver(
     assert status == 0
     assert err.count("\n") == 1 and "the compiled solver is unavailable (no C compiler found" in err
     assert "with the pure-Python solver" in out
+
+
+def test_ctrl_c_at_a_terminal_stops_the_solver_too_with_one_line(tmp_path: Path) -> None:
+    """A real Ctrl-C: SIGINT to the whole foreground group, the compiled solver's worker included."""
+    master, follower = pty.openpty()
+    command = [sys.executable, "-m", "connectx", "analyze", "--moves", "1771662233", "--no-cache"]
+    process = subprocess.Popen(command, stdin=follower, stdout=follower, stderr=follower, start_new_session=True,
+                               env={**os.environ, "CONNECTX_CACHE_DIR": str(tmp_path)})
+    os.close(follower)
+    seen = b""
+    while b"before" not in seen:  # the table's head: the analysis is under way
+        seen += os.read(master, 4096)
+    time.sleep(1.0)
+    pressed = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(timeout=10) == 130
+    assert time.monotonic() - pressed < 1.5  # within a second, and a margin for a loaded machine
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        seen += chunk
+    text = seen.decode(errors="replace")
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text, text
+    assert text.count("connectx analyze: interrupted") == 1

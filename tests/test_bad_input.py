@@ -10,6 +10,7 @@ chmod cannot stop, so an unwritable place is a path under a regular file.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -176,6 +177,10 @@ CASES: list[tuple[str, list[str], str]] = [
     ("tournament", ["tournament", "random", "negamax", "--cluster", "local:0"], "local:N"),
     ("report", ["report", "--quick", "--cluster", "udp://host:1"], "local:N"),
     ("serve", ["serve", "--port", "-1"], "--port"),
+    ("serve", ["serve", "--port", "99999"], "99999 is no port: give 1 to 65535, or 0 for a free one"),
+    # a place the system refuses, whatever access() says to root: checked before any game is played
+    ("play", ["play", "random", "random", "--json", "/proc/connectx/game.json"], "/proc is not writable"),
+    ("play", ["play", "random", "random", "--html", "/proc/game.html"], "is not writable"),
     ("serve", ["serve", "--analysis-time", "0"], "--analysis-time"),
     ("play", ["play", "human", "nosuchagent"], "nosuchagent"),
     ("solve", ["solve", "--time-limit", "-1"], "--time-limit -1: expected seconds per position, or 0 for no limit"),
@@ -263,3 +268,23 @@ def test_the_page_refuses_the_boards_the_commands_refuse(board: dict[str, int], 
     with pytest.raises(RequestError) as caught:
         app.new_game({"opponent": "random", **board})
     assert message in str(caught.value) and caught.value.status == 400
+
+
+def test_a_missing_dask_is_exit_2_with_the_install_command(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed: importing it raises ImportError
+    assert main(["match", "random", "random", "-n", "2", "--cluster", "local:1", "--out", "m"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pip install 'connectx[cluster]'" in err
+    assert not (tmp_path / "m").exists()
+
+
+def test_ctrl_c_anywhere_is_one_line_and_exit_130(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    def interrupted(args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("connectx.cli.build.run", interrupted)
+    assert main(["build", "random", "-o", "x.py"]) == 130
+    assert capsys.readouterr().err == "\nconnectx build: interrupted\n"

@@ -86,7 +86,10 @@ def reconcile(rows: Sequence[tuple[Values, ScoreRange | None, int]]) -> list[tup
                 before = values[index - 1][played[index - 1]]
                 assert before is not None, "the column played was playable"
                 # The move that led here is worth minus this position: one range, and one estimate (the deeper).
-                value = narrow(deeper(value, before.negated()), before.negated())
+                guess = deeper(value, before.negated())
+                value = value.intersect(before.negated())
+                if guess.estimate is not None:
+                    value = value.estimated(guess.estimate, guess.depth)
                 settled = narrow(value.negated(), before)
                 changed |= settled != before  # ranges only narrow: the loop ends; estimates are carried along
                 values[index - 1] = _replaced(values[index - 1], played[index - 1], settled)

@@ -340,15 +340,17 @@ def _agreed(plies: list[PlyAnalysis], positions: list[Position], digits: list[st
     """The plies with one value per position (``agreement``): everything each proves narrows the others,
     then, where a position's value is known exactly and no column shows it, a null-window test finds the
     column that does, and what that proves flows again."""
-    agreed = list(plies)
-    for _ in range(2):  # agree, test the columns that may show a known value, agree on what the tests proved
-        rows = reconcile([(ply.values, ply.known, ply.column) for ply in agreed])
-        agreed = [replace(ply, values=values, known=value) for ply, (values, value) in zip(agreed, rows, strict=True)]
-        for index, ply in enumerate(agreed):
-            values = show_known_value(positions[ply.ply], digits[ply.ply], ply.values, ply.known or ply.before,
-                                      seconds, solver, cache)
-            if values != ply.values:
-                agreed[index] = replace(ply, values=values)
+    def reconciled(plies: list[PlyAnalysis]) -> list[PlyAnalysis]:
+        rows = reconcile([(ply.values, ply.known, ply.column) for ply in plies])
+        return [replace(ply, values=values, known=value) for ply, (values, value) in zip(plies, rows, strict=True)]
+
+    agreed = reconciled(plies)
+    for _ in range(2):  # test the columns that may show a known value, then agree on what the tests proved
+        shown = [replace(ply, values=show_known_value(positions[ply.ply], digits[ply.ply], ply.values, ply.before,
+                                                      seconds, solver, cache)) for ply in agreed]
+        if shown == agreed:
+            break
+        agreed = reconciled(shown)
     for ply in agreed:
         cache.put(positions[ply.ply], ply.before, seconds, solver.name)
     return agreed
