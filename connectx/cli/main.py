@@ -14,6 +14,7 @@ agent that cannot play, a path that cannot be written) is reported as one line o
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from types import ModuleType
@@ -21,13 +22,14 @@ from typing import NoReturn
 
 from connectx import __version__
 from connectx.agents.registry import AgentSpecError
-from connectx.cli import agents, analyze, build, match, play, replay, report, serve, solve, tournament, validate
 from connectx.cli.options import INTERRUPTED, InputError
 from connectx.evaluation.cluster import ClusterError, MissingExtra
 from connectx.evaluation.results_store import RunDirectoryError
 
-COMMANDS: tuple[ModuleType, ...] = (agents, play, match, tournament, replay, report, build, validate, solve, analyze,
-                                    serve)
+COMMANDS = ("agents", "play", "match", "tournament", "replay", "report", "build", "validate", "solve", "analyze",
+            "serve")
+"""Every command, in the order ``--help`` lists them: each is the module ``connectx.cli.<name>``, imported only when
+it runs or the list is shown, so no command waits for every other one's libraries to load."""
 
 BAD_INPUT = (InputError, AgentSpecError, RunDirectoryError)
 """What a command raises for input it cannot use; its message says what to do instead."""
@@ -43,7 +45,13 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_module(name: str) -> ModuleType:
+    """The module of the command ``name`` (one of ``COMMANDS``)."""
+    return importlib.import_module(f"connectx.cli.{name}")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole program's parser; with ``only``, one known command's (all that a run of it needs)."""
     parser = _Parser(
         prog="connectx",
         description="Kaggle ConnectX agents: play, evaluate, watch and submit them.",
@@ -51,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="store_true", help="print the version and exit")
     # Not required: with no command, main prints the help (bare `connectx`) or the version.
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
+        command = command_module(name)
         sub = subparsers.add_parser(command.NAME, help=command.HELP, description=command.__doc__)
         command.add_arguments(sub)
         sub.set_defaults(run=command.run)
@@ -59,7 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else argv
+    named = next((word for word in words if not word.startswith("-")), None)
+    parser = build_parser(named if named in COMMANDS and "--version" not in words else None)
     try:
         args, extras = parser.parse_known_args(argv)
         if extras:
