@@ -38,6 +38,24 @@ section.flagged { border: 3px solid #b3261e; background: #fff5f4; }
 section:target { box-shadow: 0 0 0 3px #3b6fd4; }
 .steps a { margin-right: 1em; }
 .legend span { margin-right: 1.2em; }
+/* A phone, or the page's frame on one: boards scale down, the moves table stacks (ply and move, then
+   before and after on lines of their own, labelled as the head row would), the graph's words stay legible. */
+@media (max-width: 600px) {
+  body { margin: .5em auto; padding: 0 .5em; overflow-wrap: break-word; }
+  h1 { font-size: 1.2em; }
+  section { padding: .6em .5em; }
+  svg[aria-label="board"] { max-width: 100%; height: auto; }
+  #graph text { font-size: 22px; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
+  table#moves, table#moves tbody { display: block; }
+  table#moves tr { display: grid; grid-template-columns: auto 1fr; border-bottom: 1px solid #ddd; padding: .3em 0; }
+  table#moves tr:first-child { display: none; }
+  table#moves td { border: 0; padding: .1em .3em; }
+  table#moves td:nth-child(n+3) { grid-column: 1 / -1; }
+  table#moves td:empty { display: none; }
+  table#moves td:nth-child(3)::before { content: "before"; }
+  table#moves td:nth-child(4)::before { content: "after"; }
+  table#moves td:nth-child(n+3)::before { display: inline-block; min-width: 3.8em; color: #555; font-weight: normal; }
+}
 """
 
 SCRIPT = """

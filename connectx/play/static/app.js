@@ -10,28 +10,6 @@ let busy = false;     // a move, take-back or new game is on its way: clicks wai
 let analysisFor = ""; // which position the shown values belong to ("session/ply")
 let wordsColumn = null; // the column whose value's words are shown under it (tapped), or null
 
-// The analysis page of an upload is the file `connectx analyze --html` writes, sized for a desk; shown in a frame as
-// narrow as a phone, these rules keep it to vertical scrolling: the title's long move string wraps, the boards scale
-// to the frame's width, the moves table stacks like the page's own, and the graph's axis words are drawn at a size
-// one can read (the graph scales to the width, its words with it) with a halo where the line crosses them.
-const NARROW_FRAME_STYLE = `
-@media (max-width: 600px) {
-  body { margin: .5em auto; padding: 0 .5em; overflow-wrap: break-word; }
-  h1 { font-size: 1.2em; }
-  section { padding: .6em .5em; }
-  svg[aria-label="board"] { max-width: 100%; height: auto; }
-  #graph text { font-size: 22px; paint-order: stroke; stroke: #fff; stroke-width: 4px; }
-  table#moves, table#moves tbody { display: block; }
-  table#moves tr { display: grid; grid-template-columns: auto 1fr; border-bottom: 1px solid #ddd; padding: .3em 0; }
-  table#moves tr:first-child { display: none; }
-  table#moves td { border: 0; padding: .1em .3em; }
-  table#moves td:nth-child(n+3) { grid-column: 1 / -1; }
-  table#moves td:empty { display: none; }
-  table#moves td:nth-child(3)::before { content: "before"; }
-  table#moves td:nth-child(4)::before { content: "after"; }
-  table#moves td:nth-child(n+3)::before { display: inline-block; min-width: 3.8em; color: #555; font-weight: normal; }
-}`;
-
 async function api(path, body) {
   const init = body === undefined ? {} : {
     method: "POST", headers: {"Content-Type": "application/json"},
@@ -370,7 +348,7 @@ function showUpload(answer, name) {
     ? `${flagged.length} move${flagged.length === 1 ? "" : "s"} changed the outcome: ` +
       flagged.map((ply) => `ply ${ply.ply} (${ply.mover} ${ply.column})`).join(", ") + "."
     : "No move changed the outcome.");
-  $("upload-page").srcdoc = answer.html.replace("</head>", `<style>${NARROW_FRAME_STYLE}</style></head>`);
+  $("upload-page").srcdoc = answer.html;
   $("upload-page").hidden = false;
   $("upload-result").hidden = false;
 }
