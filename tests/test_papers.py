@@ -24,8 +24,8 @@ from connectx.evaluation.match import run_match
 from connectx.evaluation.provenance import cpu_model
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 from connectx.evaluation.scheduling import InlineExecutor
-from connectx.evaluation.statistics import Z95, correlation_interval, mean_interval, t_p_value
-from connectx.papers import markdown, runner, verdicts
+from connectx.evaluation.statistics import Z95
+from connectx.papers import hypothesis_tests, markdown, runner, verdicts
 from connectx.papers.experiments import (
     FULL,
     KANG_CONFIG,
@@ -41,6 +41,7 @@ from connectx.papers.experiments import (
     Experiment,
     experiments,
 )
+from connectx.papers.hypothesis_tests import correlation_interval, mean_interval, t_p_value
 from connectx.papers.markdown import write_report
 from connectx.papers.runner import CellResult, ExperimentResult, run_experiments
 from connectx.papers.verdicts import judge, judge_all
@@ -201,7 +202,7 @@ def test_a_claimed_rate_agrees_within_its_margin_and_is_contradicted_beyond_it()
     # 376 of 400 (94%): well inside 88.75-98.75%, shown by TOST: z = (0.94 - 0.8875) / sqrt(0.8875 * 0.1125 / 400).
     kept = judge(claim, series_result((claim,), {"a": spread(376, 400)}))
     z = (0.94 - 0.8875) / math.sqrt(0.8875 * 0.1125 / 400)
-    assert kept.status == "agrees" and roles(kept)["for"] == pytest.approx(statistics.upper_p_value(z))
+    assert kept.status == "agrees" and roles(kept)["for"] == pytest.approx(hypothesis_tests.upper_p_value(z))
     assert kept.power >= 0.8 and kept.reason == "within the margin"
     # 340 of 400 (85%) lies beyond the margin's lower edge: z = (0.8875 - 0.85) / sqrt(0.8875 * 0.1125 / 400) = 2.38.
     beyond = judge(claim, series_result((claim,), {"a": spread(340, 400)}))
@@ -220,7 +221,7 @@ def test_a_claim_of_every_game_is_read_as_a_rate_of_at_least_99_percent() -> Non
     perfect = judge(claim, series_result((claim,), {"a": [1.0] * 1000}))
     # 1000 of 1000: z = 0.01 / sqrt(0.99 * 0.01 / 1000) = 3.18 above the margin's edge: agrees.
     assert perfect.status == "agrees" and roles(perfect)["for"] == pytest.approx(
-        statistics.upper_p_value(0.01 / math.sqrt(0.99 * 0.01 / 1000)))
+        hypothesis_tests.upper_p_value(0.01 / math.sqrt(0.99 * 0.01 / 1000)))
     # 3 of 400 not won: no placeholder p-value for a counterexample; 99.25% is consistent with 99%: not settled.
     three = judge(claim, series_result((claim,), {"a": [0.0] * 3 + [1.0] * 397}))
     assert three.status == "not settled" and "3 of 400 games not won" in three.ours
@@ -262,9 +263,9 @@ def test_a_rise_is_a_trend_over_the_whole_series_and_finds_the_fig4_trend() -> N
     verdict = judge(claim, series_result((claim,), outcomes))
     # Cochran-Armitage over log T_max, pooled over the seats: z = 3.77, two-sided p = 0.00016 (the report's 0.0002).
     # Stratified by seat (spread puts every loss on the first agent's first-mover games) it is sharper still.
-    pooled_z = statistics.cochran_armitage([float(w) for w in FIG4_NEGAMAX_WINS], [100.0] * 6,
+    pooled_z = hypothesis_tests.cochran_armitage([float(w) for w in FIG4_NEGAMAX_WINS], [100.0] * 6,
                                            [math.log10(b) for b in budgets])
-    assert statistics.normal_p_value(pooled_z) == pytest.approx(0.000162, rel=0.01)
+    assert hypothesis_tests.normal_p_value(pooled_z) == pytest.approx(0.000162, rel=0.01)
     assert verdict.status == "agrees" and verdict.p_value < 0.000162
     assert "moving first" in verdict.ours and "moving second" in verdict.ours and "Cochran's Q" not in verdict.ours
     # The series reversed is significant the other way: contradicted.
@@ -304,7 +305,7 @@ def test_every_claim_of_a_report_is_corrected_for_the_others_by_holm() -> None:
     # Four hypotheses in the family: each claim's "no effect" and "a score of 60% or more".
     p_values = [h.p_value for verdict in together for h in verdict.hypotheses]
     adjusted = [p for verdict in together for p in verdict.adjusted]
-    assert len(p_values) == 4 and adjusted == pytest.approx(statistics.holm(p_values))
+    assert len(p_values) == 4 and adjusted == pytest.approx(hypothesis_tests.holm(p_values))
     assert together[0].adjusted[0] == pytest.approx(4 * min(p_values))
     assert together[0].level == pytest.approx(0.05 / 4) and together[1].level == pytest.approx(0.05 / 3)
 
@@ -609,10 +610,10 @@ def test_holm_states_the_power_of_claims_it_did_not_reject_at_the_level_it_stopp
     # and c's are not, and each power is stated at the level Holm held that claim's "no effect" to: for those it
     # did not reject, the level the step-down stopped at (c's own rank would have given it a larger one).
     p_values = [h.p_value for v in verdicts for h in v.hypotheses]
-    levels = statistics.holm_levels(p_values, 0.05)
+    levels = hypothesis_tests.holm_levels(p_values, 0.05)
     assert verdicts[0].status == "agrees" and verdicts[0].level == pytest.approx(0.05 / 6) == levels[0]
     assert [v.level for v in verdicts] == [levels[0], levels[2], levels[4]] and levels[2] == levels[4] < 0.05 / 3
-    assert verdicts[2].power == pytest.approx(statistics.rate_power(0.5, 0.6, 200, levels[4]))
+    assert verdicts[2].power == pytest.approx(hypothesis_tests.rate_power(0.5, 0.6, 200, levels[4]))
 
 
 def shared_openings_result(claim: Claim, pairs: int = 6) -> ExperimentResult:
@@ -659,7 +660,8 @@ def test_a_claim_about_every_cell_needs_every_cell() -> None:
     verdict = judge(each, series_result((each,), outcomes))
     assert verdict.status == "contradicted" and verdict.p_value == 1.0
     assert verdict.reason == "a score of 60% or more (the smallest edge this report counts) ruled out"
-    assert roles(verdict)["size"] == pytest.approx(3 * (1 - statistics.upper_p_value(-0.1 / math.sqrt(0.24 / 200))))
+    shortfall = -0.1 / math.sqrt(0.24 / 200)
+    assert roles(verdict)["size"] == pytest.approx(3 * (1 - hypothesis_tests.upper_p_value(shortfall)))
     assert "s at c scored 50.0% [" in verdict.ours and "(pooled: scored 76.7%" in verdict.ours
     # Every cell significant: the p-value is the largest of theirs.
     strong = {"a": spread(180, 200), "b": spread(150, 200), "c": spread(170, 200)}
@@ -695,7 +697,7 @@ def test_a_size_ruled_out_alone_but_not_after_holm_is_named_in_the_reason() -> N
     outcomes = {"a": [0.0] * 52 + [1.0] * 48}
     alone = judge(claim, series_result((claim,), outcomes))
     z = (0.48 - 0.35) / math.sqrt(0.35 * 0.65 / 100)  # 2.73: the size is ruled out, p = 0.0032
-    assert alone.status == "contradicted" and roles(alone)["size"] == pytest.approx(statistics.upper_p_value(z))
+    assert alone.status == "contradicted" and roles(alone)["size"] == pytest.approx(hypothesis_tests.upper_p_value(z))
     assert alone.reason == "the +15.0 points from 50% the words imply ruled out"
     # Among 20 claims that each reject at p < 0.0001, Holm holds it to 0.05 / 22 (its rank among the 42): not settled,
     # and the reason says what was rejected alone.

@@ -19,6 +19,7 @@ from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation import statistics
 from connectx.evaluation.results_text import interval_text, signed
 from connectx.evaluation.statistics import Interval
+from connectx.papers import clustered_scores, hypothesis_tests, rated_group
 from connectx.papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Experiment, Profile, h_spec
 from connectx.papers.runner import ExperimentResult, PlayConditions, move_samples, play_conditions, simulations_per_move
 from connectx.papers.verdicts import (
@@ -115,7 +116,7 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         "over G clusters, each cell's games taken about their own cell's mean, i.e. an effective number of games "
         "(those whose binomial variance equals the clustered one, at most the games played; the clusters when "
         "every game had the same result, since nothing then measures how alike a cluster's games are). Fewer "
-        f"than {statistics.ENOUGH_CLUSTERS} clusters are flagged. Sheoran's experiments start from the empty "
+        f"than {clustered_scores.ENOUGH_CLUSTERS} clusters are flagged. Sheoran's experiments start from the empty "
         "board with a seed per game: their games are independent.",
         "",
         "Every MCTS counts its time per move T_max in CPU seconds of the game's process (`clock=cpu`, "
@@ -438,10 +439,10 @@ def _nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> li
             timed = [1000 * s.seconds for s in at if s.seconds > 0]
             if timed:
                 seconds.setdefault(series, []).append((float(move), geometric_interval(timed)))
-        n = statistics.mean_interval([s.nodes for s in mine])
-        t = statistics.mean_interval([1000 * s.seconds for s in mine if s.seconds == s.seconds])
+        n = hypothesis_tests.mean_interval([s.nodes for s in mine])
+        t = hypothesis_tests.mean_interval([1000 * s.seconds for s in mine if s.seconds == s.seconds])
         counted = [s.evaluations for s in mine if s.evaluations is not None]
-        e = statistics.mean_interval(counted) if counted else None
+        e = hypothesis_tests.mean_interval(counted) if counted else None
         lines.append(f"| {series} | {len(mine)} | {_depths([s.depth for s in mine])} | "
                      f"{n.value:.0f} [{n.low:.0f}, {n.high:.0f}] | "
                      + ("n/a" if e is None else f"{e.value:.0f} [{e.low:.0f}, {e.high:.0f}]")
@@ -471,7 +472,7 @@ def geometric_interval(values: Sequence[float]) -> Interval:
     Counts and times spread over orders of magnitude and never go below zero, which the
     interval of their plain mean would. The values must be positive.
     """
-    logs = statistics.mean_interval([math.log(v) for v in values])
+    logs = hypothesis_tests.mean_interval([math.log(v) for v in values])
     return Interval(math.exp(logs.value), math.exp(logs.low), math.exp(logs.high))
 
 
@@ -485,7 +486,7 @@ def _elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleTy
              "place are rated: a group in which every agent took points from, and gave points to, the others "
              "along some chain of games (a strongly connected group of \"scored against\"; an agent that won or "
              f"lost every game has no finite rating), each having won and lost at least "
-             f"{statistics.MIN_DECISIVE_POINTS:g} points within it (a draw is half a point each way): an agent that "
+             f"{rated_group.MIN_DECISIVE_POINTS:g} points within it (a draw is half a point each way): an agent that "
              "won 99 of its 100 games against one opponent is placed by its one loss, wherever the schedule put "
              "it. The others are listed with the reason. Intervals are 95% profile-likelihood intervals (every "
              "rating the likelihood-ratio test keeps, the others refitted), relative to the anchor; they are "
@@ -513,9 +514,9 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
                 score, games = points.get(pair, (0.0, 0))
                 points[pair] = (score + total.wins + total.draws / 2, games + total.games)
     lines = [f"### {title}", ""]
-    rated = statistics.rankable_players(points, anchor)
+    rated = rated_group.rankable_players(points, anchor)
     if not rated:
-        return lines + [f"No two agents of these experiments both won and lost {statistics.MIN_DECISIVE_POINTS:g} "
+        return lines + [f"No two agents of these experiments both won and lost {rated_group.MIN_DECISIVE_POINTS:g} "
                         "points against each other: nothing to rate.", ""]
     if anchor not in rated:
         anchor = max(sorted(rated), key=lambda name: sum(g for pair, (_, g) in points.items() if name in pair))
@@ -608,9 +609,9 @@ def _why_unrated(name: str, points: dict[tuple[str, str], tuple[float, int]], ra
             scored, games = scored + played - score, games + played
     if games == 0:
         return "played only agents outside the rated group"
-    if 0 < scored < games and min(scored, games - scored) < statistics.MIN_DECISIVE_POINTS:
+    if 0 < scored < games and min(scored, games - scored) < rated_group.MIN_DECISIVE_POINTS:
         return (f"won {scored:g} and lost {games - scored:g} of {games:.0f} points against the rated agents: fewer "
-                f"than {statistics.MIN_DECISIVE_POINTS:g} won or lost, too few to place it")
+                f"than {rated_group.MIN_DECISIVE_POINTS:g} won or lost, too few to place it")
     if scored == games:
         return f"won every one of its {games:.0f} games against the rated agents (its Elo is unbounded above)"
     if scored == 0:

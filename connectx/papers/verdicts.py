@@ -25,13 +25,13 @@ either holds when any cell shows it. A claim of an average over settings the pap
 (``Claim.sensitivity``: the T_max values, the seats) is *not comparable* when some range of our
 settings and some seat mix gives the paper's number inside its 95% interval, and is judged by the
 rule otherwise. The power printed is that of the ``FOR`` test against the claim's size, at the level
-Holm held it to (``statistics.holm_levels``); it explains a verdict, it does not make one.
+Holm held it to (``hypothesis_tests.holm_levels``); it explains a verdict, it does not make one.
 
 Games are independent draws when their seeds are independent, even when deterministic agents
 repeat a whole game move for move; only the design ties games together: the two games of a
 colour-swapped pair played from a shared random opening, and the games of every cell of an
 experiment played from that same opening. Those are the clusters (``design_clusters``), and every
-rate is a clustered estimate with an effective number of games (``statistics.clustered_score``,
+rate is a clustered estimate with an effective number of games (``clustered_scores.clustered_score``,
 each cell's games about its own mean, with the CR1 small-sample correction). Games move for move
 alike are counted (``distinct``) but do not change the estimate.
 """
@@ -46,7 +46,9 @@ from statistics import NormalDist
 from connectx.evaluation import statistics
 from connectx.evaluation.game import GameRecord
 from connectx.evaluation.match import first_seat
-from connectx.evaluation.statistics import ClusteredScore, Interval
+from connectx.evaluation.statistics import Interval
+from connectx.papers import clustered_scores, hypothesis_tests
+from connectx.papers.clustered_scores import ClusteredScore
 from connectx.papers.experiments import Claim
 from connectx.papers.runner import CellResult, ExperimentResult, MoveSample, move_samples
 
@@ -113,7 +115,7 @@ def pooled_score(cells: Sequence[CellResult], counting: str = WIN, seat: int | N
         records += scored
         strata += [k] * len(scored)
     distinct = len({(r.agents, r.moves) for r in records})
-    return statistics.clustered_score([_outcome(r, counting) for r in records], design_clusters(records, strata),
+    return clustered_scores.clustered_score([_outcome(r, counting) for r in records], design_clusters(records, strata),
                                       strata, distinct)
 
 
@@ -123,7 +125,7 @@ def effective_text(score: ClusteredScore) -> str:
     if score.clusters == score.games:
         return text + ", independent"
     text += f" from {score.clusters} shared openings, worth {_independent(score.effective)}"
-    return text + (f" (fewer than {statistics.ENOUGH_CLUSTERS} clusters: a rough variance)" if score.few_clusters
+    return text + (f" (fewer than {clustered_scores.ENOUGH_CLUSTERS} clusters: a rough variance)" if score.few_clusters
                    else "")
 
 
@@ -167,7 +169,7 @@ def direction_hypotheses(z: float, *, contrary_tests: int = 1, df: float | None 
     """"No effect" from a statistic ``z`` signed the claim's way (Student's t when ``df`` is given): ``FOR`` when
     it points the claimed way, else ``AGAINST`` with its p-value times ``contrary_tests`` (Bonferroni over
     the cells of a claim about every cell, each a chance to go the other way)."""
-    p = statistics.normal_p_value(z) if df is None else statistics.t_p_value(z, df)
+    p = hypothesis_tests.normal_p_value(z) if df is None else hypothesis_tests.t_p_value(z, df)
     if z < 0:
         return Hypothesis(AGAINST, min(1.0, contrary_tests * p), "no effect (the other way)")
     return Hypothesis(FOR, p, "no effect")
@@ -178,7 +180,7 @@ def size_hypothesis(zs: Sequence[float], name: str) -> Hypothesis:
     cell), each (estimate - size) / error: rejected when some cell falls clearly short (the smallest
     p-value times the cells)."""
     known = [z for z in zs if not math.isnan(z)]
-    p = min(1.0, len(known) * min(1.0 - statistics.upper_p_value(z) for z in known)) if known else 1.0
+    p = min(1.0, len(known) * min(1.0 - hypothesis_tests.upper_p_value(z) for z in known)) if known else 1.0
     return Hypothesis(SIZE, p, name)
 
 
@@ -193,7 +195,7 @@ class Verdict:
     adjusted: tuple[float, ...] = ()
     """Holm's adjusted p-value of each hypothesis, over every hypothesis of the report."""
     level: float = ALPHA
-    """The significance level the ``FOR`` test's power is stated at (``statistics.holm_levels``)."""
+    """The significance level the ``FOR`` test's power is stated at (``hypothesis_tests.holm_levels``)."""
     power: float = math.nan
     reason: str = ""
     """Which hypotheses Holm rejected, in words: why the verdict is what it is."""
@@ -208,8 +210,8 @@ def judge_all(claims: Sequence[tuple[Claim, ExperimentResult]], alpha: float = A
     """The verdict on each claim, its hypotheses corrected for all of them (Holm at ``alpha``)."""
     evidence = [measure(claim, result) for claim, result in claims]
     p_values = [h.p_value for e in evidence for h in e.hypotheses]
-    adjusted = statistics.holm(p_values)
-    levels = statistics.holm_levels(p_values, alpha)
+    adjusted = hypothesis_tests.holm(p_values)
+    levels = hypothesis_tests.holm_levels(p_values, alpha)
     verdicts = []
     index = 0
     for (claim, _), e in zip(claims, evidence, strict=True):
@@ -323,13 +325,13 @@ def _rate_evidence(claim: Claim, score: ClusteredScore) -> Evidence:
     beyond = abs(score.value - nearer) / math.sqrt(nearer * (1 - nearer) / score.effective)
     outside = not min(edges) <= score.value <= max(edges) if len(edges) == 2 else (
         score.value < nearer if nearer < claimed else score.value > nearer)
-    equivalence = statistics.equivalence_z(score.value, claimed, margin, score.effective)
+    equivalence = hypothesis_tests.equivalence_z(score.value, claimed, margin, score.effective)
 
     def power(level: float) -> float:
-        return statistics.equivalence_power(claimed, margin, score.effective, level)
+        return hypothesis_tests.equivalence_power(claimed, margin, score.effective, level)
 
-    hypotheses = (Hypothesis(FOR, statistics.upper_p_value(equivalence), f"further than {100 * margin:g} points"),
-                  Hypothesis(AGAINST, statistics.upper_p_value(beyond if outside else -beyond),
+    hypotheses = (Hypothesis(FOR, hypothesis_tests.upper_p_value(equivalence), f"further than {100 * margin:g} points"),
+                  Hypothesis(AGAINST, hypothesis_tests.upper_p_value(beyond if outside else -beyond),
                              f"within {100 * margin:g} points"))
     return Evidence(ours, score.games, test, hypotheses, power)
 
@@ -449,10 +451,10 @@ def _half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
     if claim.each:
         scores = [(c, cell_score(c, claim.counts)) for c in cells if c.match.records]
         scores = [(c, s) for c, s in scores if s.games]
-        zs = [direction * statistics.rate_z(s.value, 0.5, s.effective) for _, s in scores]
+        zs = [direction * hypothesis_tests.rate_z(s.value, 0.5, s.effective) for _, s in scores]
 
         def each_power(level: float) -> float:
-            return math.prod(statistics.rate_power(0.5, target, s.effective, level) for _, s in scores)
+            return math.prod(hypothesis_tests.rate_power(0.5, target, s.effective, level) for _, s in scores)
 
         effects = [effect_of(s.interval()) for _, s in scores]
         ours = "; ".join(f"{_cell_name(c)} {_subject(claim, 'scored')} {clustered_percent(s)}" for c, s in scores)
@@ -467,10 +469,10 @@ def _half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
         hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(scores)),
                       size_hypothesis([short_of(s) for _, s in scores], at_least + " in some cell"))
         return Evidence(ours, score.games, test, hypotheses, each_power, size)
-    z = direction * statistics.rate_z(score.value, 0.5, score.effective)
+    z = direction * hypothesis_tests.rate_z(score.value, 0.5, score.effective)
 
     def power(level: float) -> float:
-        return statistics.rate_power(0.5, target, score.effective, level)
+        return hypothesis_tests.rate_power(0.5, target, score.effective, level)
 
     ours = pooled
     against = [c for c in cells if direction * (cell_score(c, claim.counts).value - 0.5) < 0]
@@ -499,7 +501,7 @@ class Stratum:
     series: str
     seat: int
     points: tuple[tuple[float, ClusteredScore], ...]
-    trend: statistics.Trend
+    trend: hypothesis_tests.Trend
     span: float
     """The axis' range over the claim (the trend's slope times it is the rise across the series)."""
 
@@ -510,7 +512,7 @@ class Stratum:
     def rise(self, first: int = 0) -> Interval:
         """The rise across the series, with its normal 95% interval; with ``first``, the trend of the points from
         that one on, still scaled to the whole series (so the two compare)."""
-        trend = self.trend if first == 0 else statistics.trend(
+        trend = self.trend if first == 0 else hypothesis_tests.trend(
             *zip(*((s.value * s.effective, s.effective, x) for x, s in self.points[first:]), strict=True))
         rise, error = trend.slope * self.span, trend.error * self.span
         return Interval(rise, rise - statistics.Z95 * error, rise + statistics.Z95 * error)
@@ -531,7 +533,7 @@ def trend_strata(claim: Claim, result: ExperimentResult) -> list[Stratum]:
                         points.append((x, score))
             if len(points) < 2:
                 continue
-            trend = statistics.trend([s.value * s.effective for _, s in points], [s.effective for _, s in points],
+            trend = hypothesis_tests.trend([s.value * s.effective for _, s in points], [s.effective for _, s in points],
                                      [x for x, _ in points])
             strata.append(Stratum(series, seat, tuple(points), trend, span))
     return strata
@@ -571,11 +573,11 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     groups = [[st for st in strata if st.series == series] for series in dict.fromkeys(st.series for st in strata)]
     if not claim.each:
         groups = [strata]
-    zs = [statistics.stratified_trend_z([st.trend for st in group]) for group in groups]
+    zs = [hypothesis_tests.stratified_trend_z([st.trend for st in group]) for group in groups]
     zs = [0.0 if math.isnan(z) else z for z in zs]
     effect = claim.detectable
     rises = [_combined_rise(group) for group in groups]
-    q, df, p_q = statistics.heterogeneity([st.trend.slope for st in strata], [st.trend.error for st in strata])
+    q, df, p_q = hypothesis_tests.heterogeneity([st.trend.slope for st in strata], [st.trend.error for st in strata])
     holds = [st.label for st in strata if st.rise().low > 0]
     fails = [st.label for st in strata if st.rise().high < 0]
     ours += "; rise across the series " + "; ".join(
@@ -595,7 +597,7 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     alternative = [centre + effect * ((x - low) / (high - low) - 0.5) for x in xs]
 
     def power(level: float) -> float:
-        value = statistics.trend_power(totals, xs, alternative, level)
+        value = hypothesis_tests.trend_power(totals, xs, alternative, level)
         return 0.0 if math.isnan(value) else value
 
     each = " in every series (intersection-union)" if claim.each else ""
@@ -613,7 +615,7 @@ def _combined_rise(strata: Sequence[Stratum]) -> tuple[float, float]:
     kept = [st for st in strata if st.trend.error > 0]
     if not kept:
         return math.nan, math.nan
-    return statistics.inverse_variance_mean([st.trend.slope * st.span for st in kept],
+    return hypothesis_tests.inverse_variance_mean([st.trend.slope * st.span for st in kept],
                                             [st.trend.error * st.span for st in kept])
 
 
@@ -641,7 +643,7 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
     ours = f"won {clustered_percent(claimed)} against " + ", ".join(
         f"{clustered_percent(b)}" + (f" at {_cell_name(c)}" if c is not None else " (the baseline)")
         for c, b in baselines)
-    differences = [statistics.difference_interval(claimed.interval(), b.interval()) for _, b in baselines]
+    differences = [hypothesis_tests.difference_interval(claimed.interval(), b.interval()) for _, b in baselines]
     ours += f" ({games} games, {claimed.distinct + sum(b.distinct for _, b in baselines)} distinct)"
     words = "the words imply" if claim.magnitude else "this report counts"
     ours += "; differences " + ", ".join(
@@ -658,7 +660,7 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
     for _, b in baselines:
         totals = [b.effective, claimed.effective]
         successes = [b.value * b.effective, claimed.value * claimed.effective]
-        z = statistics.cochran_armitage(successes, totals, [0.0, 1.0])
+        z = hypothesis_tests.cochran_armitage(successes, totals, [0.0, 1.0])
         zs.append(0.0 if math.isnan(z) else z)
         # The power is against the observed baseline and that baseline plus the claimed size (at most 100%).
         groups.append((totals, [b.value, min(1.0, b.value + effect)]))
@@ -666,7 +668,8 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
         shortfalls.append((difference - effect) / error)
 
     def power(level: float) -> float:
-        values = [statistics.trend_power(totals, [0.0, 1.0], alternative, level) for totals, alternative in groups]
+        values = [hypothesis_tests.trend_power(totals, [0.0, 1.0], alternative, level)
+                  for totals, alternative in groups]
         return math.prod(0.0 if math.isnan(v) else v for v in values)
 
     test += (f" and of a difference of {100 * effect:g} points or more; power: of every difference showing against "
@@ -700,7 +703,7 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     difference, spread = _adjusted_difference(first, second)
     equivalence = min(difference + margin, margin - difference) / spread
     beyond = (abs(difference) - margin) / spread
-    measured = statistics.difference_interval(first.interval(), second.interval())
+    measured = hypothesis_tests.difference_interval(first.interval(), second.interval())
     what = "scored" if claim.counts == SCORE else "won"
     ours = (f"{_cell_name(a)} {what} {clustered_percent(first)}, {_cell_name(b)} {clustered_percent(second)}; "
             f"difference {_points(measured.value)} points [{_points(measured.low)}, {_points(measured.high)}] "
@@ -715,8 +718,9 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
 
     test += (f" of {100 * margin:g} points (if rejected: agrees) and of a difference beyond it (if rejected: "
              "contradicted); power: of showing the margin if the rates are equal")
-    hypotheses = (Hypothesis(FOR, statistics.upper_p_value(equivalence), f"further apart than {100 * margin:g} points"),
-                  Hypothesis(AGAINST, statistics.upper_p_value(beyond), f"within {100 * margin:g} points"))
+    hypotheses = (Hypothesis(FOR, hypothesis_tests.upper_p_value(equivalence),
+                             f"further apart than {100 * margin:g} points"),
+                  Hypothesis(AGAINST, hypothesis_tests.upper_p_value(beyond), f"within {100 * margin:g} points"))
     return Evidence(ours, games, test, hypotheses, power)
 
 
@@ -754,10 +758,10 @@ def _move_evidence(claim: Claim, samples: list[MoveSample], games: int) -> Evide
         xs, ys, groups = _within_series(samples, lambda s: float(s.move), value)
         direction, what = -1.0, f"Pearson r of log {measure_of} with the move number"
         test = f"Fisher's z of Pearson's r (move number, log {measure_of})"
-    r = statistics.correlation_interval(xs, ys).value
+    r = hypothesis_tests.correlation_interval(xs, ys).value
     # One mean removed per series: the residuals have n - (series - 1) degrees of freedom for Fisher's z.
     n = len(samples) - (groups - 1)
-    z = direction * statistics.correlation_z(r, n)
+    z = direction * hypothesis_tests.correlation_z(r, n)
     if math.isnan(z):
         return _untested(f"{what}: undefined over {len(samples)} moves", games, test)
     spread = statistics.Z95 / math.sqrt(n - 3)
@@ -767,7 +771,7 @@ def _move_evidence(claim: Claim, samples: list[MoveSample], games: int) -> Evide
     effect = claim.detectable
 
     def power(level: float) -> float:
-        return statistics.correlation_power(effect, n, level)
+        return hypothesis_tests.correlation_power(effect, n, level)
 
     test += (f"{', within each series' if groups > 1 else ''}, and of r = {direction * effect:+g} or further the "
              f"claimed way; power against r = {direction * effect:+g}; the moves of one game are not independent, so "
@@ -811,11 +815,11 @@ def _speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     mean = sum(units) / n
     deviation = math.sqrt(sum((u - mean) ** 2 for u in units) / (n - 1))
     error = max(deviation / math.sqrt(n), 1e-12)
-    critical = statistics.t_quantile(0.975, n - 1)
+    critical = hypothesis_tests.t_quantile(0.975, n - 1)
     effect = claim.detectable
 
     def power(level: float) -> float:
-        edge = statistics.t_quantile(1 - level / 2, n - 1)
+        edge = hypothesis_tests.t_quantile(1 - level / 2, n - 1)
         shift = effect / error
         return NormalDist().cdf(shift - edge) + NormalDist().cdf(-shift - edge)
 
@@ -826,7 +830,7 @@ def _speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     test += f" (t, {n - 1} df), and of {math.exp(effect):.2f}x or more; power against {math.exp(effect):.2f}x as fast"
     shortfall = (mean - effect) / error
     # The size test is one-sided: P(T <= t) from the two-sided tail of |t|.
-    tail = statistics.t_p_value(shortfall, n - 1) / 2
+    tail = hypothesis_tests.t_p_value(shortfall, n - 1) / 2
     size = Hypothesis(SIZE, tail if shortfall < 0 else 1 - tail, f"{math.exp(effect):.2f}x as fast or more")
     return Evidence(ours, len(timed), test, (direction_hypotheses(mean / error, df=n - 1), size), power,
                     f"a speed-up of {math.exp(effect):.2f}x (the smallest this report counts)")
