@@ -186,9 +186,10 @@ def _conditions_section(played: dict[str, PlayConditions]) -> list[str]:
              "Read from the game records: the machine's 1-minute load average at the start and end of each game "
              "(median and maximum over those samples), the median share of its wall time each game's process "
              "spent on a CPU (near 100% when the game had a core to itself), the slowest single move and the games' "
-             "wall time summed; and what played the games, as each game recorded it: a digest of the agents' and "
-             "the harness's code, the CPU model and how many games the run played at once (games recorded before "
-             "this was kept say so).", "",
+             "wall time summed; and what played the games, as each game recorded it: a digest of the code that "
+             "plays games (agents, engine and game loop; digests recorded by earlier versions covered the whole "
+             "harness, statistics included), the commit it was played from (unknown for games recorded before commits were kept), the "
+             "CPU model and how many games the run played at once.", "",
              "| experiment | games | with conditions recorded | load average (median, max) | CPU / wall "
              "(median) | slowest move | game time | played by (games) |", "|---|---:|---:|---|---:|---:|---:|---|"]
     for key, c in played.items():
@@ -196,8 +197,8 @@ def _conditions_section(played: dict[str, PlayConditions]) -> list[str]:
         share = "n/a" if not c.recorded else f"{100 * c.cpu_share_median:.0f}%"
         slowest = "n/a" if math.isnan(c.slowest_move) else f"{c.slowest_move:.2f} s"
         origins = "; ".join(("not recorded" if origin is None else
-                             f"code {origin.code} on {origin.cpu}, {origin.concurrency} at once") + f" ({games})"
-                            for origin, games in c.provenance)
+                             f"code {origin.code} at {origin.commit_text.removeprefix('commit ')}, on {origin.cpu}, "
+                             f"{origin.concurrency} at once") + f" ({games})" for origin, games in c.provenance)
         lines.append(f"| {key} | {c.games} | {c.recorded} | {load} | {share} | {slowest} | "
                      f"{c.game_seconds / 60:.1f} min | {origins} |")
     return lines + [""]
