@@ -8,15 +8,22 @@ from connectx.evaluation import statistics as st
 from connectx.papers import clustered_scores as cs
 
 
+def shrunk(sandwich: float, games: int, clusters: int, rarer: float) -> float:
+    """The effective games of a sandwich estimate once its design effect is shrunk by the rarer result's games."""
+    return games / ((rarer * games / sandwich + games / clusters) / (rarer + 1))
+
+
 def test_clustered_scores_count_agreeing_pairs_once_with_the_small_sample_correction() -> None:
     outcomes = [1.0, 1.0, 0.0, 0.0] * 10  # 20 pairs, each won or lost twice
     pairs = [[i, i + 1] for i in range(0, 40, 2)]
     agreeing = cs.clustered_score(outcomes, pairs)
     # A pair says what one game says: 20 clusters, and CR1's G / (G - 1) = 20 / 19 leaves 19 effective games.
-    assert agreeing.value == 0.5 and agreeing.clusters == 20 and agreeing.effective == pytest.approx(19)
+    assert agreeing.value == 0.5 and agreeing.clusters == 20
+    assert agreeing.effective == pytest.approx(shrunk(19, 40, 20, 20))
     assert agreeing.few_clusters  # 20 clusters of two games: fewer than 30
     split = cs.clustered_score([1.0, 0.0] * 20, pairs)
-    assert split.effective == 40  # pairs split 1-1 have no pair variance: never more than the games
+    # Pairs split 1-1 have no pair variance: the sandwich gives all 40 games (never more), shrunk a little.
+    assert split.effective == pytest.approx(shrunk(40, 40, 20, 20)) and split.effective < 40
     independent = cs.clustered_score(outcomes, [[i] for i in range(40)], distinct=7)
     # Independent games are binomial whatever their moves: n, no correction, and the distinct games carried.
     assert independent.effective == 40 and independent.distinct == 7 and not independent.few_clusters
@@ -36,9 +43,22 @@ def test_pooled_cells_are_clustered_about_their_own_means() -> None:
     pooled = cs.clustered_score(first + second, pairs, strata=[0] * 40 + [1] * 40)
     grand = cs.clustered_score(first + second, pairs)
     correction = 40 / 39  # CR1 over 40 clusters
-    assert grand.effective == pytest.approx(0.25 * 80 ** 2 / (40 * correction))  # 40 pairs at one point each
+    # 40 pairs at one point each
+    assert grand.effective == pytest.approx(shrunk(0.25 * 80 ** 2 / (40 * correction), 80, 40, 40))
     # A won pair's residuals sum to 0.6 and a lost one's to -1.4: 14 * 0.36 + 6 * 1.96 = 16.8 a cell, 33.6 in all.
-    assert pooled.effective == pytest.approx(0.25 * 80 ** 2 / (33.6 * correction))
+    assert pooled.effective == pytest.approx(shrunk(0.25 * 80 ** 2 / (33.6 * correction), 80, 40, 40))
     assert pooled.effective > grand.effective
     # Each cell scored alike within itself (all won, all lost): nothing to estimate from but the clusters.
     assert cs.clustered_score([1.0] * 4 + [0.0] * 4, pairs[:4], strata=[0] * 4 + [1] * 4).effective == 4
+
+
+def test_one_win_more_moves_the_effective_games_a_little_not_from_the_clusters_to_the_games() -> None:
+    pairs = [[i, i + 1] for i in range(0, 100, 2)]
+    # Each win splits a pair (the pair's other game lost): evidence that a pair's games differ, gathered slowly.
+    counts = [cs.clustered_score([1.0, 0.0] * wins + [0.0] * (100 - 2 * wins), pairs).effective for wins in range(8)]
+    assert counts[0] == 50  # nothing won: each pair counts once
+    assert all(later > earlier for earlier, later in zip(counts, counts[1:], strict=False))
+    assert counts[1] < 70  # one win: not the 99 the sandwich alone gives
+    # Wins that come in agreeing pairs keep the pairs as the unit: about 50 whatever their number.
+    agreeing = [cs.clustered_score([1.0] * 2 * wins + [0.0] * (100 - 2 * wins), pairs).effective for wins in (1, 3)]
+    assert all(48 < count < 51 for count in agreeing)

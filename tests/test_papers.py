@@ -230,14 +230,20 @@ def test_a_claim_of_every_game_is_read_as_a_rate_of_at_least_99_percent() -> Non
     assert judge(claim, series_result((claim,), {"a": spread(380, 400)})).status == "contradicted"
 
 
-def test_a_direction_agrees_when_significant_and_is_contradicted_when_reversed_or_flat_with_power() -> None:
+def test_a_direction_agrees_when_significant_and_is_contradicted_when_reversed_or_flat_with_a_size() -> None:
     above = Claim("a wins", "above_half", (("s", "a"),))
     assert judge(above, series_result((above,), {"a": spread(140, 200)})).status == "agrees"
     lost = [1.0 - points for points in spread(140, 200)]
     assert judge(above, series_result((above,), {"a": lost})).status == "contradicted"
-    # Exactly even over 400 games: a score of 60% would have shown with power 0.98, so the claim is contradicted.
+    # Exactly even over 400 games: a score of 60% would have shown with power 0.98 and is ruled out, but "a wins"
+    # states no size, so a smaller edge would still bear it out: not settled, the size ruled out named.
     flat = judge(above, series_result((above,), {"a": [1.0, 0.0] * 200}))
-    assert flat.status == "contradicted" and flat.p_value == 1.0 and flat.power > 0.95
+    assert flat.status == "not settled" and flat.p_value == 1.0 and flat.power > 0.95
+    assert "a score of 60% or more (the smallest edge this report counts) ruled out, but the words state no size" \
+        in flat.reason
+    # Words with a size ("much") are contradicted by that size ruled out.
+    much = dataclasses.replace(above, magnitude=True)
+    assert judge(much, series_result((much,), {"a": [1.0, 0.0] * 200})).status == "contradicted"
     # The same over 20 games is not settled: the power is small.
     small = judge(above, series_result((above,), {"a": [1.0, 0.0] * 10}))
     assert small.status == "not settled" and small.power < 0.3

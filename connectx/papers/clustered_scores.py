@@ -61,7 +61,11 @@ def clustered_score(outcomes: Sequence[float], groups: Sequence[Sequence[int]], 
     over G clusters, gives the effective number of games mean (1 - mean) / V, at most n. With
     clusters of one game (independent games) it is n: the binomial variance. When every cell's games
     scored alike there is nothing to estimate the clusters' correlation from, and each cluster counts
-    as one game. ``distinct`` (default n) is carried through for the report.
+    as one game (the design effect n / G of clusters whose games all agree). A rate near 0% or 100% says
+    little more: one win in 100 games would give a design effect near 1 and twice the effective games of
+    no win at all. So the estimated design effect is shrunk towards that worst case by the evidence behind
+    it, the k games of the rarer result: (k d + n / G) / (k + 1), which moves from G effective games at
+    k = 0 to the sandwich estimate as k grows. ``distinct`` (default n) is carried through for the report.
     """
     y = np.asarray(outcomes, dtype=float)
     n = len(y)
@@ -84,5 +88,8 @@ def clustered_score(outcomes: Sequence[float], groups: Sequence[Sequence[int]], 
     else:
         clustered = sum(float(residuals[list(group)].sum()) ** 2 for group in groups) / (n * n)
         clustered *= clusters / (clusters - 1) if clusters > 1 else math.inf
-        effective = float(n) if clustered <= 0 else min(float(n), binomial / clustered)
+        estimated = float(n) if clustered <= 0 else min(float(n), binomial / clustered)
+        rarer = min(float(y.sum()), n - float(y.sum()))
+        design_effect = (rarer * n / estimated + n / clusters) / (rarer + 1)
+        effective = n / design_effect
     return ClusteredScore(mean, n, clusters, effective, n if distinct is None else distinct)

@@ -1,4 +1,4 @@
-"""Which agents a joint Elo fit over the papers' games can place: connected by results, with enough points.
+"""Which agents a joint Elo fit over the papers' games can place, and how well the fit explains their games.
 
 A tournament's fit rates every player (each pairing plays both ways); the papers' experiments
 play only the pairings their figures need, so some agents won or lost every game they played and
@@ -7,7 +7,12 @@ have no finite rating. This finds the group that a fit can rate.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from connectx.evaluation.statistics import Rating, score_from_elo
+from connectx.papers.hypothesis_tests import chi_square_p_value
 
 
 def connected_players(results: Mapping[tuple[str, str], tuple[float, int]]) -> list[set[str]]:
@@ -103,3 +108,60 @@ def _strongly_connected(edges: Mapping[str, set[str]]) -> list[set[str]]:
                         break
                 components.append(component)
     return components
+
+
+@dataclass(frozen=True)
+class RatingFit:
+    """How well a joint Elo fit explains the pairings' scores: its deviance, Pearson's X^2, and their df."""
+
+    deviance: float
+    pearson: float
+    df: int
+    p_value: float
+    """The chi-square p-value of the deviance: small when the scores are not those of one Elo per agent."""
+
+    @property
+    def fails(self) -> bool:
+        return self.df > 0 and self.p_value < FIT_ALPHA
+
+    @property
+    def dispersion(self) -> float:
+        """The quasi-likelihood dispersion factor, deviance / df (at least 1): by how much the variance of the
+        scores exceeds what the fit explains; the intervals widen by its square root. The deviance's, not
+        Pearson's: pairings scored near 0% or 100% make Pearson's X^2 swing on a single game."""
+        return max(1.0, self.deviance / self.df) if self.df > 0 else 1.0
+
+
+FIT_ALPHA = 0.05
+"""Below this goodness-of-fit p-value a rating scale is reported as not fitting, with widened intervals."""
+
+
+def rating_fit(results: Mapping[tuple[str, str], tuple[float, int]], ratings: Sequence[Rating]) -> RatingFit:
+    """The goodness of fit of ``ratings`` to ``results`` (``(a, b): (points of a, games)``, as ``fit_ratings``
+    takes them): the binomial deviance and Pearson's X^2 over the pairings, on pairings - (agents - 1) df."""
+    elo = {r.name: r.elo for r in ratings}
+    pairings: dict[frozenset[str], tuple[str, float, int]] = {}
+    for (a, b), (points, games) in results.items():
+        key = frozenset((a, b))
+        first, scored, played = pairings.get(key, (a, 0.0, 0))
+        pairings[key] = (first, scored + (points if a == first else games - points), played + games)
+    deviance = pearson = 0.0
+    for key, (first, scored, played) in pairings.items():
+        (second,) = key - {first}
+        expected = score_from_elo(elo[first] - elo[second])
+        for observed, p in ((scored, expected), (played - scored, 1 - expected)):
+            if observed > 0:
+                deviance += 2 * observed * math.log(observed / (played * p))
+        pearson += (scored - played * expected) ** 2 / (played * expected * (1 - expected))
+    df = len(pairings) - (len(elo) - 1)
+    return RatingFit(deviance, pearson, df, chi_square_p_value(deviance, df) if df > 0 else 1.0)
+
+
+def competition_ranks(ratings: Sequence[Rating]) -> list[int]:
+    """The rank of each of ``ratings`` (strongest first): 1 plus the agents whose interval lies wholly above its
+    own, never less than the rank before it. Agents whose intervals overlap are not shown apart, so they share
+    a rank."""
+    ranks: list[int] = []
+    for rating in ratings:
+        ranks.append(max(ranks[-1] if ranks else 1, 1 + sum(other.low > rating.high for other in ratings)))
+    return ranks

@@ -43,6 +43,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from connectx.agents.core.position import Position
 from connectx.evaluation import statistics
 from connectx.evaluation.game import GameRecord
 from connectx.evaluation.match import first_seat
@@ -58,6 +59,8 @@ ALPHA = 0.05
 AGREES, CONTRADICTED, NOT_SETTLED = "agrees", "contradicted", "not settled"
 SMALLER = "agrees in direction; smaller than the words imply"
 """A claim whose words imply a size: shown the claimed way, and that size ruled out."""
+PARTLY = "agrees only in part"
+"""A trend shown across its whole range that one end's step carries: not shown over the rest of the range."""
 NOT_COMPARABLE = "not comparable"
 """A claimed average over settings the paper does not state, reached by some of ours."""
 WIN, SCORE = "win", "score"
@@ -82,14 +85,24 @@ def design_clusters(records: Sequence[GameRecord], cells: Sequence[int] | None =
 
     ``cells[i]`` names the cell record i was played in (default: all one cell). A game played from a
     random opening shares it with its colour-swapped twin and, when cells are pooled, with the
-    games of the other cells played from the same opening; a game without one is independent.
+    games of the other cells played from the same opening; two openings that reach the same position
+    by different move orders are one opening. A game without one is independent.
     """
     groups: dict[tuple[object, ...], list[int]] = {}
     for i, record in enumerate(records):
-        key = ("opening", record.opening) if record.opening else ("game", 0 if cells is None else cells[i],
-                                                                    record.index)
+        key = ("opening", _opening_position(record)) if record.opening else (
+            "game", 0 if cells is None else cells[i], record.index)
         groups.setdefault(key, []).append(i)
     return list(groups.values())
+
+
+def _opening_position(record: GameRecord) -> tuple[int, int, int, int, int]:
+    """The board and the position an opening reaches (Kang's [0,5,1,3] and [1,5,0,3] are one position)."""
+    config = record.config
+    position = Position.initial(config.rows, config.columns, config.inarow)
+    for column in record.opening:
+        position = position.play(column)
+    return config.rows, config.columns, config.inarow, position.mask, position.current
 
 
 def _outcome(record: GameRecord, counting: str) -> float:
@@ -163,16 +176,32 @@ class Evidence:
     """The size ``SIZE`` rules out, in words (``the +15 points the words imply``)."""
     reached: str = ""
     """For a claimed average over unstated settings: where ours reach the paper's number (empty: nowhere)."""
+    short_of_range: str = ""
+    """For a trend: where it is not shown once one end's step is left out (empty: it holds across the range)."""
+    holds_over: str = ""
+    """``short_of_range`` in a few words for the verdict: where the trend does hold (``from 10 ms to 100 ms``)."""
 
 
 def direction_hypotheses(z: float, *, contrary_tests: int = 1, df: float | None = None) -> Hypothesis:
     """"No effect" from a statistic ``z`` signed the claim's way (Student's t when ``df`` is given): ``FOR`` when
     it points the claimed way, else ``AGAINST`` with its p-value times ``contrary_tests`` (Bonferroni over
-    the cells of a claim about every cell, each a chance to go the other way)."""
+    the cells of a claim about every cell, each a chance to go the other way). A NaN statistic (every game
+    alike) is no evidence either way: ``FOR`` with p = 1, never a placeholder z of 0."""
+    if math.isnan(z):
+        return Hypothesis(FOR, 1.0, "no effect (untestable: every game alike)")
     p = hypothesis_tests.normal_p_value(z) if df is None else hypothesis_tests.t_p_value(z, df)
     if z < 0:
         return Hypothesis(AGAINST, min(1.0, contrary_tests * p), "no effect (the other way)")
     return Hypothesis(FOR, p, "no effect")
+
+
+def weakest(zs: Sequence[float]) -> float:
+    """The statistic an intersection-union test rests on: the smallest; NaN when a cell cannot be tested and no
+    testable cell goes the other way (a claim about every cell is not shown by the cells that could be)."""
+    known = [z for z in zs if not math.isnan(z)]
+    if not known or (len(known) < len(zs) and min(known) >= 0):
+        return math.nan
+    return min(known)
 
 
 def size_hypothesis(zs: Sequence[float], name: str) -> Hypothesis:
@@ -199,6 +228,15 @@ class Verdict:
     power: float = math.nan
     reason: str = ""
     """Which hypotheses Holm rejected, in words: why the verdict is what it is."""
+    holds_over: str = ""
+    """For a trend that agrees only in part: the step that carries it (``Evidence.holds_over``)."""
+
+    @property
+    def summary(self) -> str:
+        """The verdict in at most a dozen words, for the report's first screen."""
+        if self.status == PARTLY and self.holds_over:
+            return f"agrees {self.holds_over}"
+        return self.status
 
     @property
     def p_value(self) -> float:
@@ -222,7 +260,7 @@ def judge_all(claims: Sequence[tuple[Claim, ExperimentResult]], alpha: float = A
         level = alpha if first is None else levels[first]
         status, reason = _status(claim, e, rejected)
         verdicts.append(Verdict(status, e.ours, e.games, e.test, e.hypotheses, tuple(adjusted[i] for i in mine),
-                                level, e.power(level), reason))
+                                level, e.power(level), reason, e.holds_over))
     return verdicts
 
 
@@ -237,9 +275,14 @@ def _status(claim: Claim, evidence: Evidence, rejected: set[str]) -> tuple[str, 
     if FOR in rejected:
         if SIZE in rejected and claim.magnitude:
             return SMALLER, f"significant the claimed way, and {evidence.size} ruled out"
+        if evidence.short_of_range:
+            return PARTLY, f"significant the claimed way over the whole range, but {evidence.short_of_range}"
         return AGREES, "within the margin" if margin else "significant the claimed way"
     if SIZE in rejected:
-        return CONTRADICTED, f"{evidence.size} ruled out"
+        if claim.magnitude:
+            return CONTRADICTED, f"{evidence.size} ruled out"
+        return NOT_SETTLED, (f"no effect not ruled out; {evidence.size} ruled out, but the words state no size, so "
+                             "a smaller effect would still bear them out")
     alone = [f"{h.name} (p = {h.p_value:.2g})" for h in evidence.hypotheses if h.p_value < ALPHA]
     if alone:
         return NOT_SETTLED, (f"rejected alone at {ALPHA:g}, not after Holm's correction for the whole report: "
@@ -509,13 +552,29 @@ class Stratum:
     def label(self) -> str:
         return f"{self.series}, {'moving first' if self.seat == 0 else 'moving second'}"
 
-    def rise(self, first: int = 0) -> Interval:
-        """The rise across the series, with its normal 95% interval; with ``first``, the trend of the points from
-        that one on, still scaled to the whole series (so the two compare)."""
-        trend = self.trend if first == 0 else hypothesis_tests.trend(
-            *zip(*((s.value * s.effective, s.effective, x) for x, s in self.points[first:]), strict=True))
-        rise, error = trend.slope * self.span, trend.error * self.span
+    def rise(self) -> Interval:
+        """The rise across the series the claimed way (the axis' scores are signed so that the claim is a rise),
+        with its normal 95% interval."""
+        rise, error = self.trend.slope * self.span, self.trend.error * self.span
         return Interval(rise, rise - statistics.Z95 * error, rise + statistics.Z95 * error)
+
+    def change(self) -> Interval:
+        """The change of the first agent's rate from the stratum's first point to its last, as the cells are listed
+        (a fall is negative, whichever way the claim runs), by the fitted trend, with its 95% interval."""
+        if len(self.points) < 2 or self.trend.error != self.trend.error:
+            return Interval(math.nan, math.nan, math.nan)
+        distance = self.points[-1][0] - self.points[0][0]
+        change, error = self.trend.slope * distance, self.trend.error * abs(distance)
+        return Interval(change, change - statistics.Z95 * error, change + statistics.Z95 * error)
+
+    def within(self, kept: Sequence[float]) -> Stratum:
+        """This stratum over the points at the axis values ``kept`` only (a sub-range), its trend refitted."""
+        points = tuple((x, s) for x, s in self.points if x in kept)
+        if len(points) < 2:
+            return Stratum(self.series, self.seat, points, hypothesis_tests.Trend(math.nan, math.nan, 0.0, 0.0), 0.0)
+        trend = hypothesis_tests.trend([s.value * s.effective for _, s in points], [s.effective for _, s in points],
+                                       [x for x, _ in points])
+        return Stratum(self.series, self.seat, points, trend, max(x for x, _ in points) - min(x for x, _ in points))
 
 
 def trend_strata(claim: Claim, result: ExperimentResult) -> list[Stratum]:
@@ -574,20 +633,20 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     if not claim.each:
         groups = [strata]
     zs = [hypothesis_tests.stratified_trend_z([st.trend for st in group]) for group in groups]
-    zs = [0.0 if math.isnan(z) else z for z in zs]
     effect = claim.detectable
     rises = [_combined_rise(group) for group in groups]
     q, df, p_q = hypothesis_tests.heterogeneity([st.trend.slope for st in strata], [st.trend.error for st in strata])
     holds = [st.label for st in strata if st.rise().low > 0]
     fails = [st.label for st in strata if st.rise().high < 0]
-    ours += "; rise across the series " + "; ".join(
-        f"{st.label} {_points(st.rise().value)} [{_points(st.rise().low)}, {_points(st.rise().high)}]" for st in strata)
-    ours += " points"
+    first_label, last_label = labels[claim.scores[0]], labels[claim.scores[-1]]
+    ours += f"; change from {first_label} to {last_label} " + "; ".join(
+        f"{st.label} {_points(st.change().value)} [{_points(st.change().low)}, {_points(st.change().high)}]"
+        for st in strata) + " points"
     if df:
         ours += f"; the strata differ: Cochran's Q = {q:.1f} on {df} df, p {_p_text(p_q)}" if p_q < ALPHA else \
             f"; no sign the strata differ: Cochran's Q = {q:.1f} on {df} df, p {_p_text(p_q)}"
-    ours += (f"; a rise (95% interval above 0) in {', '.join(holds) if holds else 'no stratum'}"
-             + (f"; a fall in {', '.join(fails)}" if fails else ""))
+    ours += (f"; the claimed way (95% interval) in {', '.join(holds) if holds else 'no stratum'}"
+             + (f"; the other way in {', '.join(fails)}" if fails else ""))
     totals = [sum(s.effective for s in scores) for scores in by_x.values()]
     successes = [sum(s.value * s.effective for s in scores) for scores in by_x.values()]
     xs = list(by_x)
@@ -604,10 +663,47 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     test += (f"{each}, and of a rise of {100 * effect:g} points or more across it; heterogeneity by Cochran's Q; "
              f"power against a rise of {100 * effect:g} points (unstratified)")
     size = f"a rise of {_points(effect)} points across the series (the smallest this report counts)"
-    hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(zs)),
+    hypotheses = (direction_hypotheses(weakest(zs), contrary_tests=len(zs)),
                   size_hypothesis([(rise - effect) / error for rise, error in rises],
                                   f"a rise of {100 * effect:g} points or more"))
-    return Evidence(ours, games, test, hypotheses, power, size)
+    missing, holds_over = _short_of_range(claim, groups)
+    return Evidence(ours, games, test, hypotheses, power, size, short_of_range=missing, holds_over=holds_over)
+
+
+def _short_of_range(claim: Claim, groups: Sequence[Sequence[Stratum]]) -> tuple[str, str]:
+    """Where a trend is not shown once the step at one end of its range is left out, in words (empty: nowhere),
+    and where it does hold, in a few.
+
+    The words ("as T_max grows") cover the whole range, so a trend that one step carries does not bear them
+    out beyond that step: with its first point left out, and with its last, the stratified trend of each
+    group must still be significant the claimed way at ``ALPHA`` (two-sided, uncorrected: a condition on
+    a verdict already shown, not a hypothesis of its own).
+    """
+    labels = {x: point[1] for point, x in zip(claim.cells, claim.scores, strict=True)}
+    order = list(dict.fromkeys(claim.scores))
+    if len(order) < 3:
+        return "", ""
+    critical = NormalDist().inv_cdf(1 - ALPHA / 2)
+    missing: list[str] = []
+    carried: list[str] = []
+    for kept, words in ((order[1:], f"not shown from {labels[order[1]]} to {labels[order[-1]]} (without the step "
+                                    f"from {labels[order[0]]})"),
+                        (order[:-1], f"not shown from {labels[order[0]]} to {labels[order[-2]]} (without the step "
+                                     f"to {labels[order[-1]]})")):
+        failing = []
+        for group in groups:
+            trends = [st.within(kept).trend for st in group if len(st.within(kept).points) >= 2]
+            z = hypothesis_tests.stratified_trend_z(trends) if trends else math.nan
+            if math.isnan(z) or z < critical:
+                failing.append(group[0].series)
+        if failing:
+            where = f" for {', '.join(dict.fromkeys(failing))}" if len(groups) > 1 else ""
+            missing.append(words + where)
+            carried.append(f"{labels[order[0]]} to {labels[order[1]]}" if kept == order[1:]
+                           else f"{labels[order[-2]]} to {labels[order[-1]]}")
+    holds_over = (f"over the step from {carried[0]} only" if len(carried) == 1
+                  else f"over its end steps ({carried[0]}, {carried[1]}) only" if carried else "")
+    return "; ".join(missing), holds_over
 
 
 def _combined_rise(strata: Sequence[Stratum]) -> tuple[float, float]:
@@ -660,8 +756,7 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
     for _, b in baselines:
         totals = [b.effective, claimed.effective]
         successes = [b.value * b.effective, claimed.value * claimed.effective]
-        z = hypothesis_tests.cochran_armitage(successes, totals, [0.0, 1.0])
-        zs.append(0.0 if math.isnan(z) else z)
+        zs.append(hypothesis_tests.cochran_armitage(successes, totals, [0.0, 1.0]))
         # The power is against the observed baseline and that baseline plus the claimed size (at most 100%).
         groups.append((totals, [b.value, min(1.0, b.value + effect)]))
         difference, error = _adjusted_difference(claimed, b)
@@ -675,7 +770,7 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
     test += (f" and of a difference of {100 * effect:g} points or more; power: of every difference showing against "
              f"the observed baseline plus {100 * effect:g} points")
     size = f"the {_points(effect)} points {words}"
-    hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(baselines)),
+    hypotheses = (direction_hypotheses(weakest(zs), contrary_tests=len(baselines)),
                   size_hypothesis(shortfalls, f"a difference of {100 * effect:g} points or more"))
     return Evidence(ours, games, test, hypotheses, power, size)
 
