@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import connectx
 from connectx import agents, evaluation
 
 CPUINFO = Path("/proc/cpuinfo")
@@ -119,7 +118,8 @@ def current_checkout(package: Path | None = None) -> Checkout | None:
     None when it is not a git checkout, or when that checkout does not track the package's files
     (a wheel installed into a virtual environment that happens to sit inside some repository).
     """
-    folder = Path(package or connectx.__path__[0]).resolve()
+    # The folder holding ``agents`` as imported (connectx/, through its link in a checkout), not the link's target.
+    folder = Path(package) if package is not None else Path(agents.__path__[0]).parent
     try:
         _git(folder, "ls-files", "--error-unmatch", "__init__.py")
         top = Path(_git(folder, "rev-parse", "--show-toplevel").decode().strip())
