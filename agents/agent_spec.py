@@ -16,6 +16,7 @@ and ``with_cap``, which use the parameter each registry entry declares for that 
 
 from __future__ import annotations
 
+import inspect
 import os
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -95,6 +96,21 @@ class AgentSpec:
 
     def __str__(self) -> str:
         return self.text
+
+    def without_defaults(self) -> AgentSpec:
+        """The same agent named one way only: parameters at the factory's defaults left out, the rest sorted.
+
+        ``minimax:depth=4,features=1234`` and ``minimax:depth=4`` play alike (1234 is the default), so a
+        rating or a table that counts agents must count them as one.
+        """
+        if self.entry is None:
+            return self
+        defaults = {name: parameter.default for name, parameter in
+                    inspect.signature(self.entry.factory).parameters.items()
+                    if parameter.default is not inspect.Parameter.empty}
+        kept = sorted((key, value) for key, value in self.parameters
+                      if key not in defaults or defaults[key] != value)
+        return replace(self, parameters=tuple(kept))
 
     def __repr__(self) -> str:
         return f"AgentSpec.parse({self.text!r})"

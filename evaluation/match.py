@@ -293,7 +293,7 @@ def run_match(first: AgentSpec | str, second: AgentSpec | str, games: int = 100,
 def play_match(plan: MatchPlan, *, jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
                sprt: Sprt | None = None, keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG,
                executor: Executor | None = None, play: GameFunction | None = None,
-               on_game: OnGame | None = None) -> MatchResult:
+               on_game: OnGame | None = None, allow_code_change: bool = False) -> MatchResult:
     """Play ``plan``'s games that are not recorded yet.
 
     Games run on ``executor`` (default: ``jobs`` isolated worker processes, one per core). With
@@ -302,7 +302,8 @@ def play_match(plan: MatchPlan, *, jobs: int | None = None, out: Path | str | No
     game. With ``sprt``, no new game starts once the test has decided (checked on complete pairs).
     ``play`` replaces the game function (tests use a fake one); ``on_game`` is called after each
     game with the summary so far. Before anything is written, AgentSpecError for an agent that
-    cannot play on the board, ValueError for ``jobs`` below 1, RunDirectoryError for ``out``.
+    cannot play on the board, ValueError for ``jobs`` below 1, RunDirectoryError for ``out``, or for
+    a resumed run whose recorded games were played by other code, unless ``allow_code_change``.
     """
     for spec in (plan.first, plan.second):
         spec.check(plan.config.geometry)
@@ -326,7 +327,8 @@ def play_match(plan: MatchPlan, *, jobs: int | None = None, out: Path | str | No
     stopped = summarize(plan, done.values(), sprt).decision is not None
     if not stopped:
         pending = [plan.game_spec(i, keep_replays) for i in range(plan.games) if i not in done]
-        stopped = play_schedule(pending, game_function, record, jobs, executor)
+        stopped = play_schedule(pending, game_function, record, jobs, executor, tuple(done.values()),
+                                allow_code_change)
     records = tuple(sorted(done.values(), key=lambda r: r.index))
     return MatchResult(plan, records, summarize(plan, records, sprt), store.directory if store else None, stopped)
 

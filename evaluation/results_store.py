@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,24 @@ REPLAYS_DIR = "replays"
 
 class RunDirectoryError(ValueError):
     """A run directory that cannot be used as asked (results present without --resume, another plan)."""
+
+
+ALLOW_CODE_CHANGE = "--allow-code-change"
+"""The option that lets a run append games played by other code than the games already recorded."""
+
+
+def check_same_code(recorded: Iterable[GameRecord], code: str, allow_change: bool = False) -> None:
+    """RunDirectoryError when a game of ``recorded`` was played by other code than ``code`` (a code digest,
+    ``provenance.code_digest``), unless ``allow_change``: a run's games should come from one version of the
+    agents, or its statistics mix two. Games recorded before their code was kept are not held against it."""
+    if allow_change:
+        return
+    others = Counter(r.provenance.code for r in recorded if r.provenance is not None and r.provenance.code != code)
+    if others:
+        found = ", ".join(f"{digest} ({games} games)" for digest, games in others.most_common())
+        raise RunDirectoryError(f"the games recorded here were played by other code ({found}) than this run's "
+                                f"({code}); play into another --out directory, or pass {ALLOW_CODE_CHANGE} to "
+                                "mix them")
 
 
 class ResultsStore:

@@ -19,6 +19,7 @@ from typing import Any
 from connectx.evaluation.engine import kaggle_environments
 from connectx.evaluation.game import GameRecord, GameSpec
 from connectx.evaluation.provenance import run_provenance
+from connectx.evaluation.results_store import check_same_code
 
 GameFunction = Callable[[GameSpec], GameRecord]
 """What an executor runs for each game: ``game.play_isolated`` (with its watchdog) by default."""
@@ -77,21 +78,25 @@ class InlineExecutor(Executor):
 
 
 def play_schedule(specs: Sequence[GameSpec], game_function: GameFunction, on_record: Callable[[GameRecord], bool],
-                  jobs: int | None = None, executor: Executor | None = None) -> bool:
+                  jobs: int | None = None, executor: Executor | None = None, recorded: Sequence[GameRecord] = (),
+                  allow_code_change: bool = False) -> bool:
     """Play ``specs`` on ``executor`` (default: a pool of ``jobs`` workers), in order, as they finish.
 
     ``on_record`` gets each finished game and returns True to stop: no new game starts after that,
     games already running finish and are passed on too. Only a couple of games per worker are
     queued ahead, so a stop takes effect quickly. On any exception (Ctrl-C included) the games
     in flight are abandoned and the exception propagates. Returns whether ``on_record`` stopped it.
-    Each record gets the run's provenance (``provenance.run_provenance``), taken before the first game.
+    Each record gets the run's provenance (``provenance.run_provenance``), taken before the first game;
+    RunDirectoryError before it when the games ``recorded`` already were played by other code, unless
+    ``allow_code_change`` (``results_store.check_same_code``).
     """
     if not specs:
         return False  # a resumed run with nothing left: no pool to start, no code to digest
-    own = executor is None
-    pool = worker_pool(jobs) if executor is None else executor
     concurrency = jobs or default_jobs()
     provenance = run_provenance(concurrency)
+    check_same_code(recorded, provenance.code, allow_code_change)
+    own = executor is None
+    pool = worker_pool(jobs) if executor is None else executor
     ahead = max(2, 2 * concurrency)
     pending = list(specs)
     running: set[Future[GameRecord]] = set()

@@ -170,7 +170,8 @@ def run_tournament(agents: Sequence[AgentSpec | str], games: int = 20, *, config
 def play_tournament(plan: TournamentPlan, *, anchor: str | None = None, jobs: int | None = None,
                     out: Path | str | None = None, resume: bool = False, keep_replays: bool = False,
                     watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
-                    play: GameFunction | None = None, on_game: OnTournamentGame | None = None) -> TournamentResult:
+                    play: GameFunction | None = None, on_game: OnTournamentGame | None = None,
+                    allow_code_change: bool = False) -> TournamentResult:
     """Play ``plan``'s games that are not recorded yet; the arguments are those of ``match.play_match``.
 
     ``anchor`` names (as text) the agent pinned at Elo 0. Before anything is written,
@@ -196,7 +197,7 @@ def play_tournament(plan: TournamentPlan, *, anchor: str | None = None, jobs: in
         return False
 
     pending = [plan.game_spec(i, keep_replays) for i in range(plan.total_games) if i not in done]
-    play_schedule(pending, game_function, record, jobs, executor)
+    play_schedule(pending, game_function, record, jobs, executor, tuple(done.values()), allow_code_change)
     records = tuple(sorted(done.values(), key=lambda r: r.index))
     return TournamentResult(plan, records, summarize_tournament(plan, records, anchor),
                             store.directory if store else None)

@@ -32,7 +32,7 @@ from connectx.evaluation.game import Watchdog
 from connectx.evaluation.output_paths import InputError as InputError
 from connectx.evaluation.output_paths import check_output_directory as check_output_directory
 from connectx.evaluation.output_paths import check_output_file as check_output_file
-from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.results_store import ALLOW_CODE_CHANGE, ResultsStore
 from connectx.evaluation.scheduling import default_jobs
 from connectx.play.session import HUMAN
 from connectx.solver.interface import Solver, make_solver
@@ -194,6 +194,7 @@ def add_run_arguments(parser: argparse.ArgumentParser, default_games: int) -> No
                         help=f"worker processes playing games at once (default: the cores, {default_jobs()})")
     parser.add_argument("--out", type=Path, help="directory for the results (default: out/<command>/<agents>-<time>)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out without replaying any game")
+    add_code_change_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the schedule: game seeds and openings (default 0)")
     parser.add_argument("--openings", type=non_negative_int, default=0, metavar="PLIES",
                         help="start each pair from a shared random opening of PLIES moves (default 0)")
@@ -201,6 +202,13 @@ def add_run_arguments(parser: argparse.ArgumentParser, default_games: int) -> No
     add_cluster_argument(parser)
     add_watchdog_arguments(parser)
     add_board_arguments(parser)
+
+
+def add_code_change_argument(parser: argparse.ArgumentParser) -> None:
+    """--allow-code-change: let a resumed run add games played by other agents' code than those recorded."""
+    parser.add_argument(ALLOW_CODE_CHANGE, action="store_true",
+                        help="resume even if the agents, engine or game loop changed since the recorded games "
+                             "(their statistics then mix two versions; each game records its own)")
 
 
 def add_cluster_argument(parser: argparse.ArgumentParser) -> None:

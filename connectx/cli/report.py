@@ -18,6 +18,7 @@ from connectx.cli.options import (
     INTERRUPTED,
     InputError,
     add_cluster_argument,
+    add_code_change_argument,
     check_output_directory,
     games_executor,
     positive_int,
@@ -42,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="run and report only this experiment (repeatable): "
                              + ", ".join(e.key for e in experiments(QUICK)))
     add_cluster_argument(parser)
+    add_code_change_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -65,7 +67,8 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         with games_executor(args) as (executor, jobs):
-            results = run_experiments(profile, out, jobs=jobs, only=args.only, executor=executor, on_cell=on_cell)
+            results = run_experiments(profile, out, jobs=jobs, only=args.only, executor=executor, on_cell=on_cell,
+                                      allow_code_change=args.allow_code_change)
     except KeyboardInterrupt:
         print(f"\nconnectx report: interrupted; the finished games are under {out / 'runs'}. Run the same "
               "command again to continue.", file=sys.stderr)

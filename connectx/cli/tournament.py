@@ -69,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
     with games_executor(args) as (executor, jobs):
         result = play_with_progress(NAME, out, plan.total_games, done, lambda on_game: play_tournament(
             plan, anchor=anchor, jobs=jobs, out=out, resume=args.resume, keep_replays=args.replays,
-            watchdog=watchdog(args), executor=executor, on_game=on_game), running_line)
+            watchdog=watchdog(args), executor=executor, on_game=on_game,
+            allow_code_change=args.allow_code_change), running_line)
     if isinstance(result, int):
         return result
     write_outputs(result)

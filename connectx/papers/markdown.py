@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -19,10 +20,17 @@ from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation import statistics
 from connectx.evaluation.results_text import interval_text, signed
 from connectx.evaluation.statistics import Interval
+from connectx.papers import clustered_scores, hypothesis_tests, rated_group
 from connectx.papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Experiment, Profile, h_spec
 from connectx.papers.runner import ExperimentResult, PlayConditions, move_samples, play_conditions, simulations_per_move
 from connectx.papers.verdicts import (
+    AGREES,
     ALPHA,
+    CONTRADICTED,
+    NOT_COMPARABLE,
+    NOT_SETTLED,
+    PARTLY,
+    SMALLER,
     WIN,
     Verdict,
     cell_score,
@@ -40,107 +48,200 @@ REPORT_FILE = "report.md"
 
 def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Path,
                  conditions: Sequence[str] = (), seconds: float | None = None) -> Path:
-    """``out/report.md`` and one PNG per figure, from the recorded games of ``results``."""
+    """``out/report.md`` (the answer first, then each experiment), ``out/appendix.md`` (every test, p-value and
+    condition) and one PNG per figure, from the recorded games of ``results``."""
     # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
     from connectx.evaluation import plots
 
     out.mkdir(parents=True, exist_ok=True)
     claims = [(claim, result) for result in results for claim in result.experiment.claims]
     all_verdicts = judge_all(claims)
-    n_hypotheses = sum(len(v.hypotheses) for v in all_verdicts)
     judged = iter(all_verdicts)
-    sections, summary_rows = [], []
-    for result in results:
-        experiment = result.experiment
-        verdicts = [(claim, next(judged)) for claim in experiment.claims]
-        summary_rows += [f"| {experiment.paper}, {experiment.title.split(':')[0]} | {claim.text} | "
-                         f"{_paper_number(claim)} | {verdict.ours} | {verdict.test} | {_p_values(verdict)} | "
-                         f"{_adjusted(verdict)} | {_power(verdict)} | **{verdict.status}** ({verdict.reason}) |"
-                         for claim, verdict in verdicts]
-        sections.append(_section(result, verdicts, out, plots))
+    by_experiment = [(result, [(claim, next(judged)) for claim in result.experiment.claims]) for result in results]
     total_games = sum(len(c.match.records) for r in results for c in r.cells)
     new_games = sum(c.played for r in results for c in r.cells)
     played = {r.experiment.key: play_conditions(r) for r in results}
     game_hours = sum(c.game_seconds for c in played.values()) / 3600
-    header = [
-        "# The seed papers' experiments, reproduced",
-        "",
-        f"Profile **{profile.name}**: {total_games} games, every one a real kaggle-environments game, in "
-        f"colour-swapped pairs (each opening played from both seats), schedule seed {profile.seed} (game "
-        "seeds and openings follow from it). Intervals are 95%: Wilson for win rates and scores (over the "
-        "effective number of games, see below), normal for means, Fisher's z for correlations, the inverse "
-        "Fisher information for Elo.",
-        "",
+    told: set[str] = set()
+    sections = [_section(result, verdicts, out, plots, told) for result, verdicts in by_experiment]
+    unrated: list[str] = []
+    elo = _elo_section(results, out, plots, unrated)
+    report = [
+        "# The seed papers' experiments, reproduced", "",
+        f"Profile **{profile.name}**: {total_games} real kaggle-environments games in colour-swapped pairs, read "
+        f"back from `runs/`. Intervals are 95%. Every test, p-value and condition is in [the appendix]"
+        f"({APPENDIX_FILE}).", "",
+        *_quick_warning(profile),
+        *_answer_lines(by_experiment),
+        *_plain_rule_lines(),
+        *sections, *elo]
+    appendix = [
+        "# Appendix: how each verdict was reached", "",
+        f"The tests behind [the report]({REPORT_FILE}), with every number. Profile **{profile.name}**: "
+        f"{total_games} games, schedule seed {profile.seed} (game seeds and openings follow from it).", "",
         *[f"- {line}" for line in conditions],
         f"- the games took {game_hours:.1f} h of game time in all (each game's wall time, summed; per "
         "experiment in the conditions table)",
         f"- written {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC" + _invocation_text(new_games, seconds),
         f"- rerun: `connectx report{' --quick' if profile.name == 'quick' else ''} --out {out.parent}` "
-        "(it resumes from the games recorded under `runs/`)",
+        "(it resumes from the games recorded under `runs/`)", "",
+        *_full_rule_lines(len(claims), sum(len(v.hypotheses) for v in all_verdicts)),
+        *_test_lines(by_experiment),
+        *_conditions_section(played),
+        *_shared_games_lines(results),
+        *(['<a id="not-rated"></a>', "", "## Agents the ratings leave out", "", *unrated, ""] if unrated else [])]
+    (out / APPENDIX_FILE).write_text("\n".join(appendix) + "\n")
+    path = out / REPORT_FILE
+    path.write_text("\n".join(report) + "\n")
+    return path
+
+
+APPENDIX_FILE = "appendix.md"
+COUNTED = (AGREES, CONTRADICTED, NOT_SETTLED, NOT_COMPARABLE)
+"""The four answers the first screen counts; "agrees only in part" and "smaller than the words imply" count as
+agreeing, and the first screen says how many of those there are."""
+
+
+def verdict_group(status: str) -> str:
+    """Which of the four answers (``COUNTED``) a verdict counts as on the first screen."""
+    return AGREES if status in (PARTLY, SMALLER) else status
+
+
+def _quick_warning(profile: Profile) -> list[str]:
+    if profile.name == "full":
+        return []
+    return [f"**This is the {profile.name} profile, a smoke run: with this few games per point the intervals are "
+            "far too wide to confirm or refute the papers. Run `make report` for the full profile.**", ""]
+
+
+def _answer_lines(by_experiment: Sequence[tuple[ExperimentResult, list[tuple[Claim, Verdict]]]]) -> list[str]:
+    """The first screen: how many claims hold, and one row per claim with a link to its section."""
+    verdicts = [v for _, pairs in by_experiment for _, v in pairs]
+    counts = {group: sum(verdict_group(v.status) == group for v in verdicts) for group in COUNTED}
+    qualified = sum(v.status in (PARTLY, SMALLER) for v in verdicts)
+    lines = ["## The answer", "",
+             f"Of the papers' {len(verdicts)} claims, **{counts[AGREES]} agree** with our games"
+             + (f" ({qualified} of them only in part, or smaller than the words imply)" if qualified else "")
+             + f", **{counts[CONTRADICTED]} are contradicted**, **{counts[NOT_SETTLED]} are not settled** (our games "
+             f"cannot tell) and **{counts[NOT_COMPARABLE]} are not comparable** (the paper's number depends on "
+             "settings it does not state).", "",
+             "| # | source | the paper says | its number | ours | verdict |", "|---:|---|---|---|---|---|"]
+    number = 0
+    for result, pairs in by_experiment:
+        experiment = result.experiment
+        for claim, verdict in pairs:
+            number += 1
+            source = f"{experiment.paper.split()[0]} {experiment.title.split(':')[0]}"
+            lines.append(f"| {number} | [{source}](#{experiment.key}) | "
+                         f"{claim.text} | {_paper_number(claim)} | {_ours_short(verdict)} | **{verdict.summary}** |")
+    return lines + [""]
+
+
+def _ours_short(verdict: Verdict) -> str:
+    """Our measurement in a line: the first parts of ``Verdict.ours`` without the counts of games behind them."""
+    parts = [re.sub(r"(, \d+ games \(\d+ distinct\)| \(\d+ games, \d+ distinct| \(pooled: ).*$", "", part)
+             for part in verdict.ours.split("; ")[:3]]
+    text = "; ".join(part for part in parts if part and not part.startswith("over every range"))
+    return text if len(text) <= SHORT else text[:text.rfind(" ", 0, SHORT)] + " ..."
+
+
+SHORT = 90
+"""The most characters of our measurement the first screen shows (the claim's section has all of it)."""
+
+
+def _sentence_lines(paragraph: str) -> list[str]:
+    """A paragraph one sentence a line: Markdown joins them, and no line grows too long to read in a diff."""
+    return re.split(r"(?<=[.:])\s+(?=[A-Z*(\"])", paragraph)
+
+
+def _plain_rule_lines() -> list[str]:
+    return ["## How a verdict is reached", "", *_sentence_lines(
+            "Each claim is turned into a question our games can answer: is the effect the paper describes there, "
+            "is its opposite there, and, where the words imply a size (\"much\", \"easily\", \"dominates\"), is "
+            "an effect that large ruled out. A claim **agrees** when our games show the effect, is **contradicted** "
+            "when they show its opposite or rule out the size its words imply, and is **not settled** when they "
+            "show neither. A claim about a trend (\"as T_max grows\") must hold across the range its words "
+            "cover: when one step carries it, it **agrees only in part**, and the verdict says where. A claimed "
+            "average over settings the paper does not give is **not comparable** when some of our settings "
+            "reach its number. All claims are tested together, so the chance of any false verdict stays below "
+            f"{ALPHA:g}. What the words mean, for a reader who is not a statistician: [the papers' report]"
+            "(/docs/papers.md); the tests themselves: [the appendix](" + APPENDIX_FILE + ")."), ""]
+
+
+def _full_rule_lines(claims: int, hypotheses: int) -> list[str]:
+    return [line for paragraph in _full_rule(claims, hypotheses) for line in _sentence_lines(paragraph)]
+
+
+def _full_rule(claims: int, hypotheses: int) -> list[str]:
+    return [
+        "## The rule in full", "",
+        "Every claim is read as a statement about an effect, signed so that the claim says it is positive (a rate "
+        "above 50%, a rise along a series, a correlation the claimed way), or, for a claimed rate or two rates "
+        "claimed similar, that it lies within a stated margin. Its test brings up to three hypotheses: *no "
+        "effect* (two-sided; rejected the claimed way it shows the claim, the other way its opposite) or, for a "
+        "rate, *further than the margin* (two one-sided tests, TOST; rejected: the claim is shown) and *within "
+        "the margin* (the one-sided test at its nearer edge; rejected: the opposite is shown); and, for a "
+        "direction, *an effect at least as large as the words imply* (one-sided).",
         "",
-        "The papers' figures and tables are images we cannot read; we compare with the numbers and "
-        "statements in their text (the figures mark those numbers).",
+        "Words with a size (\"much\", \"easily\", \"dominates\") are given one; words without one are given the "
+        "smallest effect the report counts, stated per claim, but ruling that out does not contradict them: a "
+        "smaller effect would still bear them out, so the verdict is **not settled** and names the size ruled "
+        "out. A rise along a series is looked for within each series and seat (a stratified Cochran-Armitage "
+        "test: the first mover's advantage and a depth's level are fixed by the design), and Cochran's Q of the "
+        "strata's slopes says whether they differ. A trend shown over its whole range must still be shown, at "
+        f"{ALPHA:g} uncorrected, with the step at either end left out; if not, it **agrees only in part**.",
         "",
-        "**How a verdict is reached: one rule.** Every claim is read as a statement about an effect, signed so "
-        "that the claim says it is positive (a rate above 50%, a rise along a series, a correlation the claimed "
-        "way), or, for a claimed rate or two rates claimed similar, that it lies within a stated margin. Its test "
-        "brings up to two hypotheses: *no effect* (two-sided; rejected the claimed way it shows the claim, the "
-        "other way its opposite) or, for a rate, *further than the margin* (two one-sided tests, TOST; rejected: "
-        "the claim is shown) and *within the margin* (the one-sided test at its nearer edge; rejected: the "
-        "opposite is shown); and, for a direction, *an effect at least as large as the words imply* (one-sided; "
-        "\"much\", \"easily\", \"dominates\" imply a size; words without one are given the smallest effect the "
-        "report counts, stated per claim). A rise along a series is looked for within each series and seat (a "
-        "stratified Cochran-Armitage test: the first mover's advantage and a depth's level are fixed by the "
-        "design), and Cochran's Q of the strata's slopes says where it holds (the tables under the figures). The "
-        f"{n_hypotheses} hypotheses of the {len(claims)} claims form one family, corrected by Holm's method at "
-        f"alpha = {ALPHA:g}. Then: the opposite shown is **contradicted**; the claim shown is **agrees**, or "
-        "**agrees in direction; smaller than the words imply** when the words imply a size and that size is "
-        "ruled out too; the size ruled out without the claim shown is **contradicted**; nothing rejected is "
-        "**not settled**. A claim about every cell (\"at each depth\") is an intersection-union test: it is "
-        "shown only when every cell shows it (the largest p-value), while its opposite or a size ruled out in "
-        "any cell counts (the smallest p-value times the cells). A claimed average over settings the paper does "
-        "not state (its T_max values, how often each side moved first) is **not comparable** when some range of "
-        "our settings and some seat mix has the paper's number inside its 95% interval (the sensitivity table "
-        "under the figure). The verdict column says which hypothesis decided; the power printed is that of the "
-        "test that would show the claim, at the level Holm held it to, and explains a verdict without making "
-        "one. Intervals printed beside the verdicts are 95% and uncorrected, so an interval can exclude a value "
-        "that Holm's stricter level does not.",
+        f"The {hypotheses} hypotheses of the {claims} claims form one family, corrected by Holm's method at alpha "
+        f"= {ALPHA:g}. Then: the opposite shown is **contradicted**; the claim shown is **agrees**, or **agrees in "
+        "direction; smaller than the words imply** when the words imply a size and that size is ruled out too; a "
+        "size the words imply ruled out without the claim shown is **contradicted**; otherwise **not settled**. "
+        "A claim about every cell (\"at each depth\") is an intersection-union test: it is shown only when every "
+        "cell shows it (the largest p-value), while its opposite or a size ruled out in any cell counts (the "
+        "smallest p-value times the cells). A cell whose games all went one way cannot be tested and shows "
+        "nothing (its p-value is 1, never a placeholder statistic). A claimed average over settings the paper "
+        "does not state is **not comparable** when some range of our settings and some seat mix has the paper's "
+        "number inside its 95% interval. The power printed is that of the test that would show the claim, at the "
+        "level Holm held it to; it explains a verdict without making one.",
         "",
         "**Games that are not independent.** Games with independent seeds are independent draws, even when "
-        "deterministic agents repeat a whole game move for move; the number of distinct games is given beside "
-        "every count. Only the design ties games together: the two games of a colour-swapped pair played from a "
-        "shared random opening (Kang's experiments and the speed claim), and, when cells are pooled, the games "
-        "of the other cells played from the same opening. Those openings are the clusters; rates, intervals, "
-        "tests and powers use the clustered (sandwich) variance with the small-sample correction G / (G - 1) "
-        "over G clusters, each cell's games taken about their own cell's mean, i.e. an effective number of games "
-        "(those whose binomial variance equals the clustered one, at most the games played; the clusters when "
-        "every game had the same result, since nothing then measures how alike a cluster's games are). Fewer "
-        f"than {statistics.ENOUGH_CLUSTERS} clusters are flagged. Sheoran's experiments start from the empty "
-        "board with a seed per game: their games are independent.",
+        "deterministic agents repeat a whole game move for move. Only the design ties games together: the two "
+        "games of a colour-swapped pair played from a shared random opening, and, when cells are pooled, the "
+        "games of the other cells played from the same opening; openings that reach the same position by "
+        "different move orders are one. Those openings are the clusters; rates, intervals, tests and powers use "
+        "the clustered (sandwich) variance with the small-sample correction G / (G - 1) over G clusters, each "
+        "cell's games taken about their own cell's mean, i.e. an effective number of games. Where few games "
+        "went the rarer way the estimated design effect is shrunk towards that of clusters whose games all "
+        f"agree, so one win more cannot double it. Fewer than {clustered_scores.ENOUGH_CLUSTERS} clusters are "
+        "flagged.",
         "",
-        "Every MCTS counts its time per move T_max in CPU seconds of the game's process (`clock=cpu`, "
-        "`time.process_time`), and its games allow 30 s of wall time per move (actTimeout), so a busy machine "
-        "can neither shorten an MCTS move's computation nor time a move out. kaggle-environments runs both "
-        "agents of a game in that one process, one move at a time, so the CPU seconds of an MCTS move are its "
-        "own; kaggle's built-in agents have no clock (they search to a fixed depth) and are only held to the "
-        "30 s. The solver alone stops on the wall clock (its own time budget), so a busy machine weakens it; "
-        "the depth-limited agents play the same moves at any speed. Each game records the machine's load "
-        "average at its start and end and its process's CPU seconds: the conditions table below is read from "
-        "those records.",
-    ]
-    if profile.name != "full":
-        header += ["", f"**This is the {profile.name} profile, a smoke run: with this few games per point the "
-                   "intervals are far too wide to confirm or refute the papers. Run `make report` for the full "
-                   "profile.**"]
-    header += ["", "## Every claim beside our measurement", "",
-               "| source | the paper says | paper's number | ours (95%) | test | p | p (Holm) | power | verdict |",
-               "|---|---|---:|---|---|---:|---:|---:|---|", *summary_rows, ""]
-    header += _conditions_section(played)
-    header += _shared_games_lines(results)
-    elo = _elo_section(results, out, plots)
-    path = out / REPORT_FILE
-    path.write_text("\n".join(header + sections + elo) + "\n")
-    return path
+        "Every MCTS counts its time per move T_max in CPU seconds of the game's process (`clock=cpu`), and its "
+        "games allow 30 s of wall time per move, so a busy machine can neither shorten an MCTS move nor time a "
+        "move out; kaggle's built-in agents search to a fixed depth. The solver alone stops on the wall clock, "
+        "so a busy machine weakens it. The conditions table below is read from what each game recorded.", ""]
+
+
+def _test_lines(by_experiment: Sequence[tuple[ExperimentResult, list[tuple[Claim, Verdict]]]]) -> list[str]:
+    """Each claim's test, its p-values before and after Holm, its power and why its verdict is what it is."""
+    lines = ["## Every claim's test", ""]
+    number = 0
+    for result, pairs in by_experiment:
+        experiment = result.experiment
+        for claim, verdict in pairs:
+            number += 1
+            lines += [f"### {number}. {claim.text}", "",
+                      f"- {experiment.paper}, {experiment.title.split(':')[0]}; the paper's number: "
+                      f"{_paper_number(claim)}",
+                      f"- verdict: **{verdict.status}** ({verdict.reason})",
+                      "- ours:", *[f"    - {part}" for part in verdict.ours.split("; ")],
+                      f"- test: {verdict.test}",
+                      f"- p-values: {_p_values(verdict)}; after Holm: {_adjusted(verdict)}; power {_power(verdict)}",
+                      ""]
+        for claim in experiment.claims:
+            if claim.sensitivity:
+                lines += _sensitivity_lines(claim, result) + [""]
+            elif claim.test == "rises" and not claim.baseline:
+                lines += _strata_lines(claim, result) + [""]
+    return lines
 
 
 def _paper_number(claim: Claim) -> str:
@@ -185,9 +286,10 @@ def _conditions_section(played: dict[str, PlayConditions]) -> list[str]:
              "Read from the game records: the machine's 1-minute load average at the start and end of each game "
              "(median and maximum over those samples), the median share of its wall time each game's process "
              "spent on a CPU (near 100% when the game had a core to itself), the slowest single move and the games' "
-             "wall time summed; and what played the games, as each game recorded it: a digest of the agents' and "
-             "the harness's code, the CPU model and how many games the run played at once (games recorded before "
-             "this was kept say so).", "",
+             "wall time summed; and what played the games, as each game recorded it: a digest of the code that "
+             "plays games (agents, engine and game loop; digests recorded by earlier versions covered the whole "
+             "harness, statistics included), the commit it was played from (unknown for games recorded before "
+             "commits were kept), the CPU model and how many games the run played at once.", "",
              "| experiment | games | with conditions recorded | load average (median, max) | CPU / wall "
              "(median) | slowest move | game time | played by (games) |", "|---|---:|---:|---|---:|---:|---:|---|"]
     for key, c in played.items():
@@ -195,18 +297,21 @@ def _conditions_section(played: dict[str, PlayConditions]) -> list[str]:
         share = "n/a" if not c.recorded else f"{100 * c.cpu_share_median:.0f}%"
         slowest = "n/a" if math.isnan(c.slowest_move) else f"{c.slowest_move:.2f} s"
         origins = "; ".join(("not recorded" if origin is None else
-                             f"code {origin.code} on {origin.cpu}, {origin.concurrency} at once") + f" ({games})"
-                            for origin, games in c.provenance)
+                             f"code {origin.code} at {origin.commit_text.removeprefix('commit ')}, on {origin.cpu}, "
+                             f"{origin.concurrency} at once") + f" ({games})" for origin, games in c.provenance)
         lines.append(f"| {key} | {c.games} | {c.recorded} | {load} | {share} | {slowest} | "
                      f"{c.game_seconds / 60:.1f} min | {origins} |")
     return lines + [""]
 
 
-def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], out: Path, plots: ModuleType) -> str:
+def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], out: Path, plots: ModuleType,
+             told: set[str]) -> str:
+    """One experiment: its setup, table and figure, each claim's verdict with what we measured, its caveats once
+    (``told`` holds the caveat sentences printed by earlier sections)."""
     experiment = result.experiment
     config = experiment.config
     openings = f", from shared random {experiment.opening_plies}-ply openings" if experiment.opening_plies else ""
-    lines = [f"## {experiment.paper}, {experiment.title}", "", experiment.setup,
+    lines = [f'<a id="{experiment.key}"></a>', "", f"## {experiment.paper}, {experiment.title}", "", experiment.setup,
              f"{experiment.games_text()}{openings}; board {config.columns}x{config.rows}, {config.inarow} "
              f"in a row, actTimeout {config.act_timeout:g} s.", ""]
     if experiment.kind == SEATS:
@@ -217,17 +322,21 @@ def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], ou
         lines += _nodes_figures(result, out, plots)
     else:
         lines += _series_table(result, out, plots)
-    for claim in experiment.claims:
-        if claim.sensitivity:
-            lines += _sensitivity_lines(claim, result)
-        elif claim.test == "rises" and not claim.baseline:
-            lines += _strata_lines(claim, result)
-    lines += ["", "What the paper says, and what we measured:", ""]
+    lines += ["", "The paper's claims (our measurement of each: [the answer](#the-answer), and all of it in the "
+              f"[appendix]({APPENDIX_FILE})):",
+              ""]
     for claim, verdict in verdicts:
-        lines.append(f"- *{claim.text}*: **{verdict.status}** ({verdict.reason}); ours: {verdict.ours}. Test: "
-                     f"{verdict.test}; "
-                     f"p = {_p_values(verdict)}, {_adjusted(verdict)} after Holm; power {_power(verdict)}."
-                     + (f" Caveat: {claim.note}" if claim.note else ""))
+        lines.append(f"- *{claim.text}*: **{verdict.status}** ({verdict.reason})")
+    caveats = []
+    for claim, _ in verdicts:
+        for sentence in re.split(r"(?<=[.:])\s+(?=[A-Z])", claim.note):
+            if sentence and sentence not in told:
+                told.add(sentence)
+                caveats.append(sentence)
+    if caveats:
+        lines += ["", "Caveats:", *caveats]  # one sentence a line: one paragraph, no line too long to read
+    elif any(claim.note for claim, _ in verdicts):
+        lines += ["", "Caveats: as for the experiments above."]
     return "\n".join(lines) + "\n"
 
 
@@ -236,10 +345,13 @@ def _series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> lis
     marks = {(series, x): value for series, x, value in experiment.paper_points}
     simulations = [simulations_per_move(c) for c in result.cells]
     show_simulations = any(simulations)
+    # Without a draw the score is the win rate: its column would repeat it.
+    show_score = any(c.match.summary.total.draws for c in result.cells)
     lines = ["| series | " + experiment.x_label + " | first agent | second agent | W-D-L | W-D-L moving first | "
-             "W-D-L moving second | win rate (95%) | score (95%) | "
+             "W-D-L moving second | win rate (95%) | " + ("score (95%) | " if show_score else "")
              + ("simulations per move | " if show_simulations else "") + "paper |",
-             "|---|---|---|---|---|---|---|---|---|" + ("---:|" if show_simulations else "") + "---:|"]
+             "|---|---|---|---|---|---|---|---|" + ("---|" if show_score else "")
+             + ("---:|" if show_simulations else "") + "---:|"]
     series: dict[str, list[tuple[str | float, Interval]]] = {}
     for cell_result, sims in zip(result.cells, simulations, strict=True):
         cell, summary = cell_result.cell, cell_result.match.summary
@@ -252,7 +364,7 @@ def _series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> lis
         lines.append(f"| {cell.series} | {cell.x} | `{cell.first}` | `{cell.second}` | "
                      f"{total.wins}-{total.draws}-{total.losses} | {first.wins}-{first.draws}-{first.losses} | "
                      f"{second.wins}-{second.draws}-{second.losses} | {clustered_percent(rate)} | "
-                     f"{clustered_percent(cell_score(cell_result, 'score'))} | "
+                     + (f"{clustered_percent(cell_score(cell_result, 'score'))} | " if show_score else "")
                      + (f"{sims_text} | " if show_simulations else "")
                      + f"{'' if paper is None else f'{100 * paper:g}%'} |")
     reference = [(name, _placed(experiment, name, x), value) for name, x, value in experiment.paper_points]
@@ -262,9 +374,9 @@ def _series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> lis
                                         reference=reference, lines=experiment.paper_lines,
                                         log_x=experiment.log_x, x_unit="ms" if experiment.log_x else "",
                                         connect=experiment.ordered_x)
-    note = "Win rates and scores are clustered estimates over the effective games (see the top of the report)."
+    note = "Rates are clustered estimates over the effective games ([appendix](" + APPENDIX_FILE + "))."
     if show_simulations:
-        note += " Simulations per move are the MCTS agent's mean over its moves, as it reported them while playing."
+        note += " Simulations per move: the MCTS agent's mean, as it reported them."
     return lines + ["", note, "", f"![{experiment.title}]({figure.name})"]
 
 
@@ -294,18 +406,20 @@ def _strata_lines(claim: Claim, result: ExperimentResult) -> list[str]:
         return []
     labels = {x: point[1] for point, x in zip(claim.cells, claim.scores, strict=True)}
     xs = sorted({x for st in strata for x, _ in st.points}, key=lambda x: claim.scores.index(x))
-    lines = ["", f"*{claim.text}*, by series and seat: the first agent's win rate at each point (95%), the rise "
-             "across the series (the weighted least-squares slope times the axis' range, in points, 95%) and the "
-             f"same without the series' first point ({labels[xs[0]]}), to show whether one step carries it.", "",
-             "| series, seat | " + " | ".join(labels[x] for x in xs) + " | rise across the series | without "
-             f"{labels[xs[0]]} |", "|---|" + "---:|" * (len(xs) + 2)]
+    first, second, last = labels[xs[0]], labels[xs[1]], labels[xs[-1]]
+    lines = ["", f"*{claim.text}*, by series and seat: the first agent's win rate at each point (95%), its change "
+             f"from {first} to {last} (by the weighted least-squares trend, in points, 95%; a fall is negative) and "
+             f"the change within the range from {second} to {last}, to show whether the first step carries it.", "",
+             "| series, seat | " + " | ".join(labels[x] for x in xs) + f" | change {first} to {last} | change "
+             f"{second} to {last} |", "|---|" + "---:|" * (len(xs) + 2)]
     for st in strata:
         by_x = dict(st.points)
-        rises = [st.rise(), st.rise(1) if len(st.points) > 2 else None]
-        rises = [None if r is None or r.low == r.high else r for r in rises]  # every game alike: no trend to give
+        changes = [st.change(), st.within(xs[1:]).change() if len(st.points) > 2 else None]
+        # every game alike: no trend to give
+        shown = [None if c is None or not c.low < c.high else c for c in changes]
         lines.append(f"| {st.label} | " + " | ".join(clustered_percent(by_x[x]) if x in by_x else "" for x in xs)
-                     + "".join(" | n/a" if r is None else f" | {100 * r.value:+.1f} [{100 * r.low:+.1f}, "
-                               f"{100 * r.high:+.1f}]" for r in rises) + " |")
+                     + "".join(" | n/a" if c is None else f" | {100 * c.value:+.1f} [{100 * c.low:+.1f}, "
+                               f"{100 * c.high:+.1f}]" for c in shown) + " |")
     return lines
 
 
@@ -342,7 +456,7 @@ def _seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list
     labels = {c.first: c.series for c in experiment.cells}
     specs = list(labels)
     lines = ["As the paper's Table 6: columns are the first mover's depth, rows the second mover's; each cell "
-             "gives the first mover's win rate / the second mover's (95% intervals) and the games. The pairs of "
+             "gives the first mover's win rate (95% interval) / the second mover's and the games. The pairs of "
              "a colour-swapped match sit in mirrored cells, so these intervals are plain Wilson over the games "
              "of one seat order.", "",
              "| second \\ first | " + " | ".join(labels[s] for s in specs) + " |",
@@ -361,7 +475,7 @@ def _seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list
                 row_notes.append("")
                 continue
             mine, theirs = win_rate(wins, draws, losses), win_rate(losses, draws, wins)
-            cells.append(f"{percent(mine)} / {percent(theirs)}, {wins + draws + losses}")
+            cells.append(f"{percent(mine)} / {100 * theirs.value:.1f}%, {wins + draws + losses}")
             row.append(mine)
             row_notes.append(f"2nd {100 * theirs.value:.0f}%, n={wins + draws + losses}")
         lines.append(f"| {labels[second]} | " + " | ".join(cells) + " |")
@@ -438,10 +552,10 @@ def _nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> li
             timed = [1000 * s.seconds for s in at if s.seconds > 0]
             if timed:
                 seconds.setdefault(series, []).append((float(move), geometric_interval(timed)))
-        n = statistics.mean_interval([s.nodes for s in mine])
-        t = statistics.mean_interval([1000 * s.seconds for s in mine if s.seconds == s.seconds])
+        n = hypothesis_tests.mean_interval([s.nodes for s in mine])
+        t = hypothesis_tests.mean_interval([1000 * s.seconds for s in mine if s.seconds == s.seconds])
         counted = [s.evaluations for s in mine if s.evaluations is not None]
-        e = statistics.mean_interval(counted) if counted else None
+        e = hypothesis_tests.mean_interval(counted) if counted else None
         lines.append(f"| {series} | {len(mine)} | {_depths([s.depth for s in mine])} | "
                      f"{n.value:.0f} [{n.low:.0f}, {n.high:.0f}] | "
                      + ("n/a" if e is None else f"{e.value:.0f} [{e.low:.0f}, {e.high:.0f}]")
@@ -471,7 +585,7 @@ def geometric_interval(values: Sequence[float]) -> Interval:
     Counts and times spread over orders of magnitude and never go below zero, which the
     interval of their plain mean would. The values must be positive.
     """
-    logs = statistics.mean_interval([math.log(v) for v in values])
+    logs = hypothesis_tests.mean_interval([math.log(v) for v in values])
     return Interval(math.exp(logs.value), math.exp(logs.low), math.exp(logs.high))
 
 
@@ -479,69 +593,71 @@ KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table7", "kang-table8", "kang-table
 """Kang's H1/H2 variants meet only each other: their games make a scale of their own."""
 
 
-def _elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleType) -> list[str]:
+def _elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleType,
+                 unrated: list[str]) -> list[str]:
     lines = ["## Elo of every agent the games can rate", "",
-             "A joint maximum-likelihood (Bradley-Terry) fit, draws as half points. Only agents the games can "
-             "place are rated: a group in which every agent took points from, and gave points to, the others "
-             "along some chain of games (a strongly connected group of \"scored against\"; an agent that won or "
-             f"lost every game has no finite rating), each having won and lost at least "
-             f"{statistics.MIN_DECISIVE_POINTS:g} points within it (a draw is half a point each way): an agent that "
-             "won 99 of its 100 games against one opponent is placed by its one loss, wherever the schedule put "
-             "it. The others are listed with the reason. Intervals are 95% profile-likelihood intervals (every "
-             "rating the likelihood-ratio test keeps, the others refitted), relative to the anchor; they are "
-             "asymmetric where the likelihood is. Ranks follow the estimates; agents whose intervals overlap are "
-             "not shown apart.", ""]
+             "A joint maximum-likelihood (Bradley-Terry) fit, draws as half points, of the agents the games can "
+             "place: each took points from, and gave points to, the others along some chain of games, winning and "
+             f"losing at least {rated_group.MIN_DECISIVE_POINTS:g} points (the others are listed with the reason). "
+             "Intervals are 95% profile-likelihood ones, relative to the anchor.", ""]
     lines += _elo_table(results, ELO_EXPERIMENTS, ELO_ANCHOR, "The Sheoran agents and the solver",
-                        out / "elo.png", plots)
+                        out / "elo.png", plots, unrated)
     lines += _elo_table(results, KANG_ELO_EXPERIMENTS, h_spec(2, "h1"),
                         "Kang's H1 and H2, on a scale of their own (no game ties them to the agents above)",
-                        out / "kang-elo.png", plots)
+                        out / "kang-elo.png", plots, unrated)
     return lines
 
 
 def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor: str, title: str, figure: Path,
-               plots: ModuleType) -> list[str]:
-    """One fit's table, the agents it cannot rate and why, its ratings by depth and T_max (and ``figure`` of them)."""
+               plots: ModuleType, unrated: list[str]) -> list[str]:
+    """One fit's goodness of fit and table, the agents it cannot rate (why, into ``unrated``, for the appendix) and
+    ``figure`` of its ratings by depth and T_max."""
     points: dict[tuple[str, str], tuple[float, int]] = {}
     for result in results:
         if result.experiment.key not in keys:
             continue
         for cell_result in result.cells:
             total = cell_result.match.summary.total
-            pair = (cell_result.cell.first, cell_result.cell.second)
+            # One agent, one name: a spec spelling a default out is the same agent as one that leaves it out.
+            pair = (AgentSpec.parse(cell_result.cell.first).without_defaults().text,
+                    AgentSpec.parse(cell_result.cell.second).without_defaults().text)
             if total.games and pair[0] != pair[1]:
                 score, games = points.get(pair, (0.0, 0))
                 points[pair] = (score + total.wins + total.draws / 2, games + total.games)
     lines = [f"### {title}", ""]
-    rated = statistics.rankable_players(points, anchor)
+    rated = rated_group.rankable_players(points, anchor)
     if not rated:
-        return lines + [f"No two agents of these experiments both won and lost {statistics.MIN_DECISIVE_POINTS:g} "
+        return lines + [f"No two agents of these experiments both won and lost {rated_group.MIN_DECISIVE_POINTS:g} "
                         "points against each other: nothing to rate.", ""]
     if anchor not in rated:
         anchor = max(sorted(rated), key=lambda name: sum(g for pair, (_, g) in points.items() if name in pair))
     inside = {pair: value for pair, value in points.items() if pair[0] in rated and pair[1] in rated}
     ratings = statistics.fit_ratings(inside, anchor, profile=True)
-    lines += [f"`{anchor}` is pinned at 0.", "", "| rank | agent | Elo | 95% interval (profile likelihood) | games |",
-              "|---:|---|---:|---|---:|"]
-    for rank, rating in enumerate(ratings, start=1):
+    fit = rated_group.rating_fit(inside, ratings)
+    fit_text = f"Goodness of fit: deviance {fit.deviance:.1f} on {fit.df} df, p = {p_value_text(fit.p_value)}"
+    if fit.fails:
+        ratings = statistics.fit_ratings(inside, anchor, z=statistics.Z95 * math.sqrt(fit.dispersion), profile=True)
+        fit_text += (f": **the model does not fit**. One Elo per agent does not explain these games: the results "
+                     "are not transitive (an agent can beat a second that beats a third and still lose to the third), "
+                     "so the scale orders the agents only roughly. The intervals below are quasi-likelihood ones, "
+                     f"widened by the square root of the dispersion factor {fit.dispersion:.1f} (deviance / df) to "
+                     "the spread the games really show.")
+    else:
+        fit_text += ": the model fits (one Elo per agent explains the games within their chance)."
+    lines += [fit_text, "", f"`{anchor}` is pinned at 0. Agents whose intervals overlap share a rank (the rank is "
+              "1 plus the agents whose interval lies wholly above).", "",
+              "| rank | agent | Elo | 95% interval | games |", "|---:|---|---:|---|---:|"]
+    for rank, rating in zip(rated_group.competition_ranks(ratings), ratings, strict=True):
         interval = "anchor" if rating.name == anchor else interval_text(rating.low, rating.high)
         lines.append(f"| {rank} | `{rating.name}` | {signed(rating.elo)} | {interval} | {rating.games} |")
     outside = sorted({name for pair in points for name in pair} - rated)
     if outside:
-        lines += ["", "Not rated:"]
-        for name in outside:
-            lines.append(f"- `{name}`: {_why_unrated(name, points, rated)}")
-
-    def elo(rating: statistics.Rating) -> str:
-        return f"{signed(rating.elo)} " + ("(anchor)" if rating.name == anchor else
-                                           interval_text(rating.low, rating.high))
+        lines += ["", "Not rated ([why](" + APPENDIX_FILE + "#not-rated)): " + ", ".join(f"`{n}`" for n in outside)]
+        unrated += [f"- `{name}`: {_why_unrated(name, points, rated)}" for name in outside]
 
     panels: list[tuple[str, dict[str, list[tuple[str | float, Interval]]], bool]] = []
     for axis, log_x, series in zip(("minimax depth", "MCTS time per move (ms)", "search depth"), (False, True, False),
                                    elo_series(ratings), strict=True):
-        for label, rated_points in series.items():
-            at = "; ".join(f"{_point_label(x, log_x)}: {elo(r)}" for x, r in rated_points)
-            lines += ["", f"{label} by {'T_max' if log_x else 'depth'}: {at}"]
         if series:
             panels.append((axis, {label: [(x, Interval(r.elo, r.low, r.high)) for x, r in rated_points]
                                   for label, rated_points in series.items()}, log_x))
@@ -591,13 +707,6 @@ def elo_series(ratings: Sequence[statistics.Rating]) -> tuple[EloSeries, EloSeri
     return by_depth, by_time, by_heuristic
 
 
-def _point_label(x: str | float, in_ms: bool) -> str:
-    """A series point's x as the report writes it: a depth (``4/5``, ``8``) or a T_max (``250 ms``)."""
-    if isinstance(x, str):
-        return x
-    return f"{x:g} ms" if in_ms else f"{x:g}"
-
-
 def _why_unrated(name: str, points: dict[tuple[str, str], tuple[float, int]], rated: set[str]) -> str:
     """Why ``name`` is outside the rated group: it won, or lost, every game against it (or never met it)."""
     scored = games = 0.0
@@ -608,9 +717,9 @@ def _why_unrated(name: str, points: dict[tuple[str, str], tuple[float, int]], ra
             scored, games = scored + played - score, games + played
     if games == 0:
         return "played only agents outside the rated group"
-    if 0 < scored < games and min(scored, games - scored) < statistics.MIN_DECISIVE_POINTS:
+    if 0 < scored < games and min(scored, games - scored) < rated_group.MIN_DECISIVE_POINTS:
         return (f"won {scored:g} and lost {games - scored:g} of {games:.0f} points against the rated agents: fewer "
-                f"than {statistics.MIN_DECISIVE_POINTS:g} won or lost, too few to place it")
+                f"than {rated_group.MIN_DECISIVE_POINTS:g} won or lost, too few to place it")
     if scored == games:
         return f"won every one of its {games:.0f} games against the rated agents (its Elo is unbounded above)"
     if scored == 0:

@@ -14,7 +14,6 @@ import functools
 import importlib.metadata
 import os
 import platform
-import subprocess
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -25,7 +24,7 @@ from pathlib import Path
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.game import GameRecord
 from connectx.evaluation.match import MAY_CHANGE_ON_RESUME, MatchPlan, MatchResult, MatchSummary, play_match
-from connectx.evaluation.provenance import Provenance, code_digest, cpu_model
+from connectx.evaluation.provenance import Provenance, code_digest, cpu_model, current_checkout
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import GameFunction, worker_pool
 from connectx.papers.experiments import Cell, Experiment, Profile, experiments
@@ -93,12 +92,13 @@ def check_experiments(profile: Profile, out: Path,
 
 def run_experiments(profile: Profile, out: Path, *, jobs: int | None = None, only: Sequence[str] = (),
                     executor: Executor | None = None, play: GameFunction | None = None,
-                    on_cell: OnCell | None = None) -> tuple[ExperimentResult, ...]:
+                    on_cell: OnCell | None = None, allow_code_change: bool = False) -> tuple[ExperimentResult, ...]:
     """Play (or resume) every cell of the profile's experiments into ``out/runs/`` and return the results.
 
     ``only`` limits the run to the experiments with those keys. ``executor`` and ``play`` are
     those of ``play_match`` (tests pass an inline executor and a fake game); by default one pool of
-    ``jobs`` workers plays every match. ``on_cell`` is called after each cell with its seconds.
+    ``jobs`` workers plays every match. ``on_cell`` is called after each cell with its seconds. A cell
+    whose recorded games were played by other code is not extended unless ``allow_code_change``.
     Everything is checked (``check_experiments``) before the first game.
     """
     chosen = check_experiments(profile, out, only)
@@ -111,7 +111,8 @@ def run_experiments(profile: Profile, out: Path, *, jobs: int | None = None, onl
                 started = time.perf_counter()
                 played: list[GameRecord] = []
                 match = play_match(plan, out=cell_directory(out, experiment, cell), resume=True, jobs=jobs,
-                                   executor=pool, play=play, on_game=functools.partial(_collect, played))
+                                   executor=pool, play=play, on_game=functools.partial(_collect, played),
+                                   allow_code_change=allow_code_change)
                 cells.append(CellResult(cell, match, len(played)))
                 if on_cell is not None:
                     on_cell(experiment, cell, match, time.perf_counter() - started)
@@ -223,15 +224,13 @@ def run_conditions() -> list[str]:
             return importlib.metadata.version(package)
         except importlib.metadata.PackageNotFoundError:
             return "not installed"
-    try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                                check=True, cwd=Path(__file__).parent).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown (not a git checkout)"
+    checkout = current_checkout()
+    commit = "an unknown commit (not a git checkout)" if checkout is None else checkout.text
     return [
         f"machine writing the report: {cpu_model()}, {os.cpu_count()} cores, {platform.system()} "
         f"{platform.release()} (the code, CPU and concurrency each game was played with, and how busy the "
         "machine was, are read from the game records, per experiment)",
         f"software: Python {platform.python_version()}, kaggle-environments {version('kaggle-environments')}, "
-        f"matplotlib {version('matplotlib')}; code at commit {commit} (agents and harness digest {code_digest()})",
+        f"matplotlib {version('matplotlib')}; code at {commit} (digest of the code that plays games "
+        f"{code_digest()})",
     ]

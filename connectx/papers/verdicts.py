@@ -25,13 +25,13 @@ either holds when any cell shows it. A claim of an average over settings the pap
 (``Claim.sensitivity``: the T_max values, the seats) is *not comparable* when some range of our
 settings and some seat mix gives the paper's number inside its 95% interval, and is judged by the
 rule otherwise. The power printed is that of the ``FOR`` test against the claim's size, at the level
-Holm held it to (``statistics.holm_levels``); it explains a verdict, it does not make one.
+Holm held it to (``hypothesis_tests.holm_levels``); it explains a verdict, it does not make one.
 
 Games are independent draws when their seeds are independent, even when deterministic agents
 repeat a whole game move for move; only the design ties games together: the two games of a
 colour-swapped pair played from a shared random opening, and the games of every cell of an
 experiment played from that same opening. Those are the clusters (``design_clusters``), and every
-rate is a clustered estimate with an effective number of games (``statistics.clustered_score``,
+rate is a clustered estimate with an effective number of games (``clustered_scores.clustered_score``,
 each cell's games about its own mean, with the CR1 small-sample correction). Games move for move
 alike are counted (``distinct``) but do not change the estimate.
 """
@@ -43,10 +43,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
+from connectx.agents.core.position import Position
 from connectx.evaluation import statistics
 from connectx.evaluation.game import GameRecord
 from connectx.evaluation.match import first_seat
-from connectx.evaluation.statistics import ClusteredScore, Interval
+from connectx.evaluation.statistics import Interval
+from connectx.papers import clustered_scores, hypothesis_tests
+from connectx.papers.clustered_scores import ClusteredScore
 from connectx.papers.experiments import Claim
 from connectx.papers.runner import CellResult, ExperimentResult, MoveSample, move_samples
 
@@ -56,6 +59,8 @@ ALPHA = 0.05
 AGREES, CONTRADICTED, NOT_SETTLED = "agrees", "contradicted", "not settled"
 SMALLER = "agrees in direction; smaller than the words imply"
 """A claim whose words imply a size: shown the claimed way, and that size ruled out."""
+PARTLY = "agrees only in part"
+"""A trend shown across its whole range that one end's step carries: not shown over the rest of the range."""
 NOT_COMPARABLE = "not comparable"
 """A claimed average over settings the paper does not state, reached by some of ours."""
 WIN, SCORE = "win", "score"
@@ -80,14 +85,24 @@ def design_clusters(records: Sequence[GameRecord], cells: Sequence[int] | None =
 
     ``cells[i]`` names the cell record i was played in (default: all one cell). A game played from a
     random opening shares it with its colour-swapped twin and, when cells are pooled, with the
-    games of the other cells played from the same opening; a game without one is independent.
+    games of the other cells played from the same opening; two openings that reach the same position
+    by different move orders are one opening. A game without one is independent.
     """
     groups: dict[tuple[object, ...], list[int]] = {}
     for i, record in enumerate(records):
-        key = ("opening", record.opening) if record.opening else ("game", 0 if cells is None else cells[i],
-                                                                    record.index)
+        key = ("opening", _opening_position(record)) if record.opening else (
+            "game", 0 if cells is None else cells[i], record.index)
         groups.setdefault(key, []).append(i)
     return list(groups.values())
+
+
+def _opening_position(record: GameRecord) -> tuple[int, int, int, int, int]:
+    """The board and the position an opening reaches (Kang's [0,5,1,3] and [1,5,0,3] are one position)."""
+    config = record.config
+    position = Position.initial(config.rows, config.columns, config.inarow)
+    for column in record.opening:
+        position = position.play(column)
+    return config.rows, config.columns, config.inarow, position.mask, position.current
 
 
 def _outcome(record: GameRecord, counting: str) -> float:
@@ -113,7 +128,7 @@ def pooled_score(cells: Sequence[CellResult], counting: str = WIN, seat: int | N
         records += scored
         strata += [k] * len(scored)
     distinct = len({(r.agents, r.moves) for r in records})
-    return statistics.clustered_score([_outcome(r, counting) for r in records], design_clusters(records, strata),
+    return clustered_scores.clustered_score([_outcome(r, counting) for r in records], design_clusters(records, strata),
                                       strata, distinct)
 
 
@@ -123,7 +138,7 @@ def effective_text(score: ClusteredScore) -> str:
     if score.clusters == score.games:
         return text + ", independent"
     text += f" from {score.clusters} shared openings, worth {_independent(score.effective)}"
-    return text + (f" (fewer than {statistics.ENOUGH_CLUSTERS} clusters: a rough variance)" if score.few_clusters
+    return text + (f" (fewer than {clustered_scores.ENOUGH_CLUSTERS} clusters: a rough variance)" if score.few_clusters
                    else "")
 
 
@@ -161,16 +176,32 @@ class Evidence:
     """The size ``SIZE`` rules out, in words (``the +15 points the words imply``)."""
     reached: str = ""
     """For a claimed average over unstated settings: where ours reach the paper's number (empty: nowhere)."""
+    short_of_range: str = ""
+    """For a trend: where it is not shown once one end's step is left out (empty: it holds across the range)."""
+    holds_over: str = ""
+    """``short_of_range`` in a few words for the verdict: where the trend does hold (``from 10 ms to 100 ms``)."""
 
 
 def direction_hypotheses(z: float, *, contrary_tests: int = 1, df: float | None = None) -> Hypothesis:
     """"No effect" from a statistic ``z`` signed the claim's way (Student's t when ``df`` is given): ``FOR`` when
     it points the claimed way, else ``AGAINST`` with its p-value times ``contrary_tests`` (Bonferroni over
-    the cells of a claim about every cell, each a chance to go the other way)."""
-    p = statistics.normal_p_value(z) if df is None else statistics.t_p_value(z, df)
+    the cells of a claim about every cell, each a chance to go the other way). A NaN statistic (every game
+    alike) is no evidence either way: ``FOR`` with p = 1, never a placeholder z of 0."""
+    if math.isnan(z):
+        return Hypothesis(FOR, 1.0, "no effect (untestable: every game alike)")
+    p = hypothesis_tests.normal_p_value(z) if df is None else hypothesis_tests.t_p_value(z, df)
     if z < 0:
         return Hypothesis(AGAINST, min(1.0, contrary_tests * p), "no effect (the other way)")
     return Hypothesis(FOR, p, "no effect")
+
+
+def weakest(zs: Sequence[float]) -> float:
+    """The statistic an intersection-union test rests on: the smallest; NaN when a cell cannot be tested and no
+    testable cell goes the other way (a claim about every cell is not shown by the cells that could be)."""
+    known = [z for z in zs if not math.isnan(z)]
+    if not known or (len(known) < len(zs) and min(known) >= 0):
+        return math.nan
+    return min(known)
 
 
 def size_hypothesis(zs: Sequence[float], name: str) -> Hypothesis:
@@ -178,7 +209,7 @@ def size_hypothesis(zs: Sequence[float], name: str) -> Hypothesis:
     cell), each (estimate - size) / error: rejected when some cell falls clearly short (the smallest
     p-value times the cells)."""
     known = [z for z in zs if not math.isnan(z)]
-    p = min(1.0, len(known) * min(1.0 - statistics.upper_p_value(z) for z in known)) if known else 1.0
+    p = min(1.0, len(known) * min(1.0 - hypothesis_tests.upper_p_value(z) for z in known)) if known else 1.0
     return Hypothesis(SIZE, p, name)
 
 
@@ -193,10 +224,19 @@ class Verdict:
     adjusted: tuple[float, ...] = ()
     """Holm's adjusted p-value of each hypothesis, over every hypothesis of the report."""
     level: float = ALPHA
-    """The significance level the ``FOR`` test's power is stated at (``statistics.holm_levels``)."""
+    """The significance level the ``FOR`` test's power is stated at (``hypothesis_tests.holm_levels``)."""
     power: float = math.nan
     reason: str = ""
     """Which hypotheses Holm rejected, in words: why the verdict is what it is."""
+    holds_over: str = ""
+    """For a trend that agrees only in part: the step that carries it (``Evidence.holds_over``)."""
+
+    @property
+    def summary(self) -> str:
+        """The verdict in at most a dozen words, for the report's first screen."""
+        if self.status == PARTLY and self.holds_over:
+            return f"agrees {self.holds_over}"
+        return self.status
 
     @property
     def p_value(self) -> float:
@@ -208,8 +248,8 @@ def judge_all(claims: Sequence[tuple[Claim, ExperimentResult]], alpha: float = A
     """The verdict on each claim, its hypotheses corrected for all of them (Holm at ``alpha``)."""
     evidence = [measure(claim, result) for claim, result in claims]
     p_values = [h.p_value for e in evidence for h in e.hypotheses]
-    adjusted = statistics.holm(p_values)
-    levels = statistics.holm_levels(p_values, alpha)
+    adjusted = hypothesis_tests.holm(p_values)
+    levels = hypothesis_tests.holm_levels(p_values, alpha)
     verdicts = []
     index = 0
     for (claim, _), e in zip(claims, evidence, strict=True):
@@ -220,7 +260,7 @@ def judge_all(claims: Sequence[tuple[Claim, ExperimentResult]], alpha: float = A
         level = alpha if first is None else levels[first]
         status, reason = _status(claim, e, rejected)
         verdicts.append(Verdict(status, e.ours, e.games, e.test, e.hypotheses, tuple(adjusted[i] for i in mine),
-                                level, e.power(level), reason))
+                                level, e.power(level), reason, e.holds_over))
     return verdicts
 
 
@@ -235,9 +275,14 @@ def _status(claim: Claim, evidence: Evidence, rejected: set[str]) -> tuple[str, 
     if FOR in rejected:
         if SIZE in rejected and claim.magnitude:
             return SMALLER, f"significant the claimed way, and {evidence.size} ruled out"
+        if evidence.short_of_range:
+            return PARTLY, f"significant the claimed way over the whole range, but {evidence.short_of_range}"
         return AGREES, "within the margin" if margin else "significant the claimed way"
     if SIZE in rejected:
-        return CONTRADICTED, f"{evidence.size} ruled out"
+        if claim.magnitude:
+            return CONTRADICTED, f"{evidence.size} ruled out"
+        return NOT_SETTLED, (f"no effect not ruled out; {evidence.size} ruled out, but the words state no size, so "
+                             "a smaller effect would still bear them out")
     alone = [f"{h.name} (p = {h.p_value:.2g})" for h in evidence.hypotheses if h.p_value < ALPHA]
     if alone:
         return NOT_SETTLED, (f"rejected alone at {ALPHA:g}, not after Holm's correction for the whole report: "
@@ -323,13 +368,13 @@ def _rate_evidence(claim: Claim, score: ClusteredScore) -> Evidence:
     beyond = abs(score.value - nearer) / math.sqrt(nearer * (1 - nearer) / score.effective)
     outside = not min(edges) <= score.value <= max(edges) if len(edges) == 2 else (
         score.value < nearer if nearer < claimed else score.value > nearer)
-    equivalence = statistics.equivalence_z(score.value, claimed, margin, score.effective)
+    equivalence = hypothesis_tests.equivalence_z(score.value, claimed, margin, score.effective)
 
     def power(level: float) -> float:
-        return statistics.equivalence_power(claimed, margin, score.effective, level)
+        return hypothesis_tests.equivalence_power(claimed, margin, score.effective, level)
 
-    hypotheses = (Hypothesis(FOR, statistics.upper_p_value(equivalence), f"further than {100 * margin:g} points"),
-                  Hypothesis(AGAINST, statistics.upper_p_value(beyond if outside else -beyond),
+    hypotheses = (Hypothesis(FOR, hypothesis_tests.upper_p_value(equivalence), f"further than {100 * margin:g} points"),
+                  Hypothesis(AGAINST, hypothesis_tests.upper_p_value(beyond if outside else -beyond),
                              f"within {100 * margin:g} points"))
     return Evidence(ours, score.games, test, hypotheses, power)
 
@@ -449,10 +494,10 @@ def _half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
     if claim.each:
         scores = [(c, cell_score(c, claim.counts)) for c in cells if c.match.records]
         scores = [(c, s) for c, s in scores if s.games]
-        zs = [direction * statistics.rate_z(s.value, 0.5, s.effective) for _, s in scores]
+        zs = [direction * hypothesis_tests.rate_z(s.value, 0.5, s.effective) for _, s in scores]
 
         def each_power(level: float) -> float:
-            return math.prod(statistics.rate_power(0.5, target, s.effective, level) for _, s in scores)
+            return math.prod(hypothesis_tests.rate_power(0.5, target, s.effective, level) for _, s in scores)
 
         effects = [effect_of(s.interval()) for _, s in scores]
         ours = "; ".join(f"{_cell_name(c)} {_subject(claim, 'scored')} {clustered_percent(s)}" for c, s in scores)
@@ -467,10 +512,10 @@ def _half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
         hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(scores)),
                       size_hypothesis([short_of(s) for _, s in scores], at_least + " in some cell"))
         return Evidence(ours, score.games, test, hypotheses, each_power, size)
-    z = direction * statistics.rate_z(score.value, 0.5, score.effective)
+    z = direction * hypothesis_tests.rate_z(score.value, 0.5, score.effective)
 
     def power(level: float) -> float:
-        return statistics.rate_power(0.5, target, score.effective, level)
+        return hypothesis_tests.rate_power(0.5, target, score.effective, level)
 
     ours = pooled
     against = [c for c in cells if direction * (cell_score(c, claim.counts).value - 0.5) < 0]
@@ -499,7 +544,7 @@ class Stratum:
     series: str
     seat: int
     points: tuple[tuple[float, ClusteredScore], ...]
-    trend: statistics.Trend
+    trend: hypothesis_tests.Trend
     span: float
     """The axis' range over the claim (the trend's slope times it is the rise across the series)."""
 
@@ -507,13 +552,29 @@ class Stratum:
     def label(self) -> str:
         return f"{self.series}, {'moving first' if self.seat == 0 else 'moving second'}"
 
-    def rise(self, first: int = 0) -> Interval:
-        """The rise across the series, with its normal 95% interval; with ``first``, the trend of the points from
-        that one on, still scaled to the whole series (so the two compare)."""
-        trend = self.trend if first == 0 else statistics.trend(
-            *zip(*((s.value * s.effective, s.effective, x) for x, s in self.points[first:]), strict=True))
-        rise, error = trend.slope * self.span, trend.error * self.span
+    def rise(self) -> Interval:
+        """The rise across the series the claimed way (the axis' scores are signed so that the claim is a rise),
+        with its normal 95% interval."""
+        rise, error = self.trend.slope * self.span, self.trend.error * self.span
         return Interval(rise, rise - statistics.Z95 * error, rise + statistics.Z95 * error)
+
+    def change(self) -> Interval:
+        """The change of the first agent's rate from the stratum's first point to its last, as the cells are listed
+        (a fall is negative, whichever way the claim runs), by the fitted trend, with its 95% interval."""
+        if len(self.points) < 2 or self.trend.error != self.trend.error:
+            return Interval(math.nan, math.nan, math.nan)
+        distance = self.points[-1][0] - self.points[0][0]
+        change, error = self.trend.slope * distance, self.trend.error * abs(distance)
+        return Interval(change, change - statistics.Z95 * error, change + statistics.Z95 * error)
+
+    def within(self, kept: Sequence[float]) -> Stratum:
+        """This stratum over the points at the axis values ``kept`` only (a sub-range), its trend refitted."""
+        points = tuple((x, s) for x, s in self.points if x in kept)
+        if len(points) < 2:
+            return Stratum(self.series, self.seat, points, hypothesis_tests.Trend(math.nan, math.nan, 0.0, 0.0), 0.0)
+        trend = hypothesis_tests.trend([s.value * s.effective for _, s in points], [s.effective for _, s in points],
+                                       [x for x, _ in points])
+        return Stratum(self.series, self.seat, points, trend, max(x for x, _ in points) - min(x for x, _ in points))
 
 
 def trend_strata(claim: Claim, result: ExperimentResult) -> list[Stratum]:
@@ -531,7 +592,7 @@ def trend_strata(claim: Claim, result: ExperimentResult) -> list[Stratum]:
                         points.append((x, score))
             if len(points) < 2:
                 continue
-            trend = statistics.trend([s.value * s.effective for _, s in points], [s.effective for _, s in points],
+            trend = hypothesis_tests.trend([s.value * s.effective for _, s in points], [s.effective for _, s in points],
                                      [x for x, _ in points])
             strata.append(Stratum(series, seat, tuple(points), trend, span))
     return strata
@@ -571,21 +632,21 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     groups = [[st for st in strata if st.series == series] for series in dict.fromkeys(st.series for st in strata)]
     if not claim.each:
         groups = [strata]
-    zs = [statistics.stratified_trend_z([st.trend for st in group]) for group in groups]
-    zs = [0.0 if math.isnan(z) else z for z in zs]
+    zs = [hypothesis_tests.stratified_trend_z([st.trend for st in group]) for group in groups]
     effect = claim.detectable
     rises = [_combined_rise(group) for group in groups]
-    q, df, p_q = statistics.heterogeneity([st.trend.slope for st in strata], [st.trend.error for st in strata])
+    q, df, p_q = hypothesis_tests.heterogeneity([st.trend.slope for st in strata], [st.trend.error for st in strata])
     holds = [st.label for st in strata if st.rise().low > 0]
     fails = [st.label for st in strata if st.rise().high < 0]
-    ours += "; rise across the series " + "; ".join(
-        f"{st.label} {_points(st.rise().value)} [{_points(st.rise().low)}, {_points(st.rise().high)}]" for st in strata)
-    ours += " points"
+    first_label, last_label = labels[claim.scores[0]], labels[claim.scores[-1]]
+    ours += f"; change from {first_label} to {last_label} " + "; ".join(
+        f"{st.label} {_points(st.change().value)} [{_points(st.change().low)}, {_points(st.change().high)}]"
+        for st in strata) + " points"
     if df:
         ours += f"; the strata differ: Cochran's Q = {q:.1f} on {df} df, p {_p_text(p_q)}" if p_q < ALPHA else \
             f"; no sign the strata differ: Cochran's Q = {q:.1f} on {df} df, p {_p_text(p_q)}"
-    ours += (f"; a rise (95% interval above 0) in {', '.join(holds) if holds else 'no stratum'}"
-             + (f"; a fall in {', '.join(fails)}" if fails else ""))
+    ours += (f"; the claimed way (95% interval) in {', '.join(holds) if holds else 'no stratum'}"
+             + (f"; the other way in {', '.join(fails)}" if fails else ""))
     totals = [sum(s.effective for s in scores) for scores in by_x.values()]
     successes = [sum(s.value * s.effective for s in scores) for scores in by_x.values()]
     xs = list(by_x)
@@ -595,17 +656,54 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     alternative = [centre + effect * ((x - low) / (high - low) - 0.5) for x in xs]
 
     def power(level: float) -> float:
-        value = statistics.trend_power(totals, xs, alternative, level)
+        value = hypothesis_tests.trend_power(totals, xs, alternative, level)
         return 0.0 if math.isnan(value) else value
 
     each = " in every series (intersection-union)" if claim.each else ""
     test += (f"{each}, and of a rise of {100 * effect:g} points or more across it; heterogeneity by Cochran's Q; "
              f"power against a rise of {100 * effect:g} points (unstratified)")
     size = f"a rise of {_points(effect)} points across the series (the smallest this report counts)"
-    hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(zs)),
+    hypotheses = (direction_hypotheses(weakest(zs), contrary_tests=len(zs)),
                   size_hypothesis([(rise - effect) / error for rise, error in rises],
                                   f"a rise of {100 * effect:g} points or more"))
-    return Evidence(ours, games, test, hypotheses, power, size)
+    missing, holds_over = _short_of_range(claim, groups)
+    return Evidence(ours, games, test, hypotheses, power, size, short_of_range=missing, holds_over=holds_over)
+
+
+def _short_of_range(claim: Claim, groups: Sequence[Sequence[Stratum]]) -> tuple[str, str]:
+    """Where a trend is not shown once the step at one end of its range is left out, in words (empty: nowhere),
+    and where it does hold, in a few.
+
+    The words ("as T_max grows") cover the whole range, so a trend that one step carries does not bear them
+    out beyond that step: with its first point left out, and with its last, the stratified trend of each
+    group must still be significant the claimed way at ``ALPHA`` (two-sided, uncorrected: a condition on
+    a verdict already shown, not a hypothesis of its own).
+    """
+    labels = {x: point[1] for point, x in zip(claim.cells, claim.scores, strict=True)}
+    order = list(dict.fromkeys(claim.scores))
+    if len(order) < 3:
+        return "", ""
+    critical = NormalDist().inv_cdf(1 - ALPHA / 2)
+    missing: list[str] = []
+    carried: list[str] = []
+    for kept, words in ((order[1:], f"not shown from {labels[order[1]]} to {labels[order[-1]]} (without the step "
+                                    f"from {labels[order[0]]})"),
+                        (order[:-1], f"not shown from {labels[order[0]]} to {labels[order[-2]]} (without the step "
+                                     f"to {labels[order[-1]]})")):
+        failing = []
+        for group in groups:
+            trends = [st.within(kept).trend for st in group if len(st.within(kept).points) >= 2]
+            z = hypothesis_tests.stratified_trend_z(trends) if trends else math.nan
+            if math.isnan(z) or z < critical:
+                failing.append(group[0].series)
+        if failing:
+            where = f" for {', '.join(dict.fromkeys(failing))}" if len(groups) > 1 else ""
+            missing.append(words + where)
+            carried.append(f"{labels[order[0]]} to {labels[order[1]]}" if kept == order[1:]
+                           else f"{labels[order[-2]]} to {labels[order[-1]]}")
+    holds_over = (f"over the step from {carried[0]} only" if len(carried) == 1
+                  else f"over its end steps ({carried[0]}, {carried[1]}) only" if carried else "")
+    return "; ".join(missing), holds_over
 
 
 def _combined_rise(strata: Sequence[Stratum]) -> tuple[float, float]:
@@ -613,7 +711,7 @@ def _combined_rise(strata: Sequence[Stratum]) -> tuple[float, float]:
     kept = [st for st in strata if st.trend.error > 0]
     if not kept:
         return math.nan, math.nan
-    return statistics.inverse_variance_mean([st.trend.slope * st.span for st in kept],
+    return hypothesis_tests.inverse_variance_mean([st.trend.slope * st.span for st in kept],
                                             [st.trend.error * st.span for st in kept])
 
 
@@ -641,7 +739,7 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
     ours = f"won {clustered_percent(claimed)} against " + ", ".join(
         f"{clustered_percent(b)}" + (f" at {_cell_name(c)}" if c is not None else " (the baseline)")
         for c, b in baselines)
-    differences = [statistics.difference_interval(claimed.interval(), b.interval()) for _, b in baselines]
+    differences = [hypothesis_tests.difference_interval(claimed.interval(), b.interval()) for _, b in baselines]
     ours += f" ({games} games, {claimed.distinct + sum(b.distinct for _, b in baselines)} distinct)"
     words = "the words imply" if claim.magnitude else "this report counts"
     ours += "; differences " + ", ".join(
@@ -658,21 +756,21 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
     for _, b in baselines:
         totals = [b.effective, claimed.effective]
         successes = [b.value * b.effective, claimed.value * claimed.effective]
-        z = statistics.cochran_armitage(successes, totals, [0.0, 1.0])
-        zs.append(0.0 if math.isnan(z) else z)
+        zs.append(hypothesis_tests.cochran_armitage(successes, totals, [0.0, 1.0]))
         # The power is against the observed baseline and that baseline plus the claimed size (at most 100%).
         groups.append((totals, [b.value, min(1.0, b.value + effect)]))
         difference, error = _adjusted_difference(claimed, b)
         shortfalls.append((difference - effect) / error)
 
     def power(level: float) -> float:
-        values = [statistics.trend_power(totals, [0.0, 1.0], alternative, level) for totals, alternative in groups]
+        values = [hypothesis_tests.trend_power(totals, [0.0, 1.0], alternative, level)
+                  for totals, alternative in groups]
         return math.prod(0.0 if math.isnan(v) else v for v in values)
 
     test += (f" and of a difference of {100 * effect:g} points or more; power: of every difference showing against "
              f"the observed baseline plus {100 * effect:g} points")
     size = f"the {_points(effect)} points {words}"
-    hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(baselines)),
+    hypotheses = (direction_hypotheses(weakest(zs), contrary_tests=len(baselines)),
                   size_hypothesis(shortfalls, f"a difference of {100 * effect:g} points or more"))
     return Evidence(ours, games, test, hypotheses, power, size)
 
@@ -700,7 +798,7 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     difference, spread = _adjusted_difference(first, second)
     equivalence = min(difference + margin, margin - difference) / spread
     beyond = (abs(difference) - margin) / spread
-    measured = statistics.difference_interval(first.interval(), second.interval())
+    measured = hypothesis_tests.difference_interval(first.interval(), second.interval())
     what = "scored" if claim.counts == SCORE else "won"
     ours = (f"{_cell_name(a)} {what} {clustered_percent(first)}, {_cell_name(b)} {clustered_percent(second)}; "
             f"difference {_points(measured.value)} points [{_points(measured.low)}, {_points(measured.high)}] "
@@ -715,8 +813,9 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
 
     test += (f" of {100 * margin:g} points (if rejected: agrees) and of a difference beyond it (if rejected: "
              "contradicted); power: of showing the margin if the rates are equal")
-    hypotheses = (Hypothesis(FOR, statistics.upper_p_value(equivalence), f"further apart than {100 * margin:g} points"),
-                  Hypothesis(AGAINST, statistics.upper_p_value(beyond), f"within {100 * margin:g} points"))
+    hypotheses = (Hypothesis(FOR, hypothesis_tests.upper_p_value(equivalence),
+                             f"further apart than {100 * margin:g} points"),
+                  Hypothesis(AGAINST, hypothesis_tests.upper_p_value(beyond), f"within {100 * margin:g} points"))
     return Evidence(ours, games, test, hypotheses, power)
 
 
@@ -754,10 +853,10 @@ def _move_evidence(claim: Claim, samples: list[MoveSample], games: int) -> Evide
         xs, ys, groups = _within_series(samples, lambda s: float(s.move), value)
         direction, what = -1.0, f"Pearson r of log {measure_of} with the move number"
         test = f"Fisher's z of Pearson's r (move number, log {measure_of})"
-    r = statistics.correlation_interval(xs, ys).value
+    r = hypothesis_tests.correlation_interval(xs, ys).value
     # One mean removed per series: the residuals have n - (series - 1) degrees of freedom for Fisher's z.
     n = len(samples) - (groups - 1)
-    z = direction * statistics.correlation_z(r, n)
+    z = direction * hypothesis_tests.correlation_z(r, n)
     if math.isnan(z):
         return _untested(f"{what}: undefined over {len(samples)} moves", games, test)
     spread = statistics.Z95 / math.sqrt(n - 3)
@@ -767,7 +866,7 @@ def _move_evidence(claim: Claim, samples: list[MoveSample], games: int) -> Evide
     effect = claim.detectable
 
     def power(level: float) -> float:
-        return statistics.correlation_power(effect, n, level)
+        return hypothesis_tests.correlation_power(effect, n, level)
 
     test += (f"{', within each series' if groups > 1 else ''}, and of r = {direction * effect:+g} or further the "
              f"claimed way; power against r = {direction * effect:+g}; the moves of one game are not independent, so "
@@ -811,11 +910,11 @@ def _speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     mean = sum(units) / n
     deviation = math.sqrt(sum((u - mean) ** 2 for u in units) / (n - 1))
     error = max(deviation / math.sqrt(n), 1e-12)
-    critical = statistics.t_quantile(0.975, n - 1)
+    critical = hypothesis_tests.t_quantile(0.975, n - 1)
     effect = claim.detectable
 
     def power(level: float) -> float:
-        edge = statistics.t_quantile(1 - level / 2, n - 1)
+        edge = hypothesis_tests.t_quantile(1 - level / 2, n - 1)
         shift = effect / error
         return NormalDist().cdf(shift - edge) + NormalDist().cdf(-shift - edge)
 
@@ -826,7 +925,7 @@ def _speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     test += f" (t, {n - 1} df), and of {math.exp(effect):.2f}x or more; power against {math.exp(effect):.2f}x as fast"
     shortfall = (mean - effect) / error
     # The size test is one-sided: P(T <= t) from the two-sided tail of |t|.
-    tail = statistics.t_p_value(shortfall, n - 1) / 2
+    tail = hypothesis_tests.t_p_value(shortfall, n - 1) / 2
     size = Hypothesis(SIZE, tail if shortfall < 0 else 1 - tail, f"{math.exp(effect):.2f}x as fast or more")
     return Evidence(ours, len(timed), test, (direction_hypotheses(mean / error, df=n - 1), size), power,
                     f"a speed-up of {math.exp(effect):.2f}x (the smallest this report counts)")

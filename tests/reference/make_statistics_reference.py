@@ -1,4 +1,4 @@
-"""Reference values for ``connectx.evaluation.statistics`` from SciPy and statsmodels: ``make statistics-reference``.
+"""Reference values for the hand-written statistics from SciPy and statsmodels: ``make statistics-reference``.
 
 The project's environment keeps SciPy out (kaggle-environments declares it, the lock's overrides
 drop it), so the reference values are computed once, in an environment of their own that this

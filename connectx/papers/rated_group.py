@@ -1,0 +1,167 @@
+"""Which agents a joint Elo fit over the papers' games can place, and how well the fit explains their games.
+
+A tournament's fit rates every player (each pairing plays both ways); the papers' experiments
+play only the pairings their figures need, so some agents won or lost every game they played and
+have no finite rating. This finds the group that a fit can rate.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from connectx.evaluation.statistics import Rating, score_from_elo
+from connectx.papers.hypothesis_tests import chi_square_p_value
+
+
+def connected_players(results: Mapping[tuple[str, str], tuple[float, int]]) -> list[set[str]]:
+    """The groups of players whose joint Elo fit has a finite maximum: the strongly connected components of
+    "scored at least a draw against" (Zermelo 1929, Ford 1957), largest first.
+
+    A player who lost every game (or won every game) against the rest of its group has no finite
+    rating: Bradley-Terry would push it to -inf (+inf). Within a component every player has taken
+    points from, and given points to, the others along some chain of games.
+    """
+    beats: dict[str, set[str]] = {}
+    for (a, b), (points, games) in results.items():
+        beats.setdefault(a, set())
+        beats.setdefault(b, set())
+        if a == b or games <= 0:
+            continue
+        if points > 0:
+            beats[a].add(b)
+        if points < games:
+            beats[b].add(a)
+    return sorted(_strongly_connected(beats), key=lambda group: (-len(group), sorted(group)))
+
+
+MIN_DECISIVE_POINTS = 10.0
+"""The points a player must both win and lose within a rated group before a joint fit places it: fewer, and
+its rating rests on a handful of games that went the other way (a 99-1 record), wherever the schedule put it."""
+
+
+def rankable_players(results: Mapping[tuple[str, str], tuple[float, int]], anchor: str,
+                     minimum: float = MIN_DECISIVE_POINTS) -> set[str]:
+    """The group of players a joint fit can place: strongly connected (``connected_players``), each having won
+    and lost at least ``minimum`` points (a draw is half a point each way) against the others of the group.
+
+    Dropping a player changes the others' counts, so this repeats until nothing changes. Where the
+    players split into several groups, the one holding ``anchor`` is preferred, else the largest;
+    empty when no two players qualify.
+    """
+    def chosen(pairs: Mapping[tuple[str, str], tuple[float, int]]) -> set[str]:
+        groups = [g for g in connected_players(pairs) if len(g) > 1]
+        return next((g for g in groups if anchor in g), groups[0] if groups else set())
+
+    group = chosen(results)
+    while group:
+        won = dict.fromkeys(group, 0.0)
+        lost = dict.fromkeys(group, 0.0)
+        for (a, b), (points, games) in results.items():
+            if a in group and b in group and a != b:
+                won[a], lost[a] = won[a] + points, lost[a] + games - points
+                won[b], lost[b] = won[b] + games - points, lost[b] + points
+        kept = {name for name in group if min(won[name], lost[name]) >= minimum}
+        if kept == group:
+            return group
+        group = chosen({pair: value for pair, value in results.items() if pair[0] in kept and pair[1] in kept})
+    return set()
+
+
+def _strongly_connected(edges: Mapping[str, set[str]]) -> list[set[str]]:
+    """Tarjan's strongly connected components of a small directed graph (iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    components: list[set[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                components.append(component)
+    return components
+
+
+@dataclass(frozen=True)
+class RatingFit:
+    """How well a joint Elo fit explains the pairings' scores: its deviance, Pearson's X^2, and their df."""
+
+    deviance: float
+    pearson: float
+    df: int
+    p_value: float
+    """The chi-square p-value of the deviance: small when the scores are not those of one Elo per agent."""
+
+    @property
+    def fails(self) -> bool:
+        return self.df > 0 and self.p_value < FIT_ALPHA
+
+    @property
+    def dispersion(self) -> float:
+        """The quasi-likelihood dispersion factor, deviance / df (at least 1): by how much the variance of the
+        scores exceeds what the fit explains; the intervals widen by its square root. The deviance's, not
+        Pearson's: pairings scored near 0% or 100% make Pearson's X^2 swing on a single game."""
+        return max(1.0, self.deviance / self.df) if self.df > 0 else 1.0
+
+
+FIT_ALPHA = 0.05
+"""Below this goodness-of-fit p-value a rating scale is reported as not fitting, with widened intervals."""
+
+
+def rating_fit(results: Mapping[tuple[str, str], tuple[float, int]], ratings: Sequence[Rating]) -> RatingFit:
+    """The goodness of fit of ``ratings`` to ``results`` (``(a, b): (points of a, games)``, as ``fit_ratings``
+    takes them): the binomial deviance and Pearson's X^2 over the pairings, on pairings - (agents - 1) df."""
+    elo = {r.name: r.elo for r in ratings}
+    pairings: dict[frozenset[str], tuple[str, float, int]] = {}
+    for (a, b), (points, games) in results.items():
+        key = frozenset((a, b))
+        first, scored, played = pairings.get(key, (a, 0.0, 0))
+        pairings[key] = (first, scored + (points if a == first else games - points), played + games)
+    deviance = pearson = 0.0
+    for key, (first, scored, played) in pairings.items():
+        (second,) = key - {first}
+        expected = score_from_elo(elo[first] - elo[second])
+        for observed, p in ((scored, expected), (played - scored, 1 - expected)):
+            if observed > 0:
+                deviance += 2 * observed * math.log(observed / (played * p))
+        pearson += (scored - played * expected) ** 2 / (played * expected * (1 - expected))
+    df = len(pairings) - (len(elo) - 1)
+    return RatingFit(deviance, pearson, df, chi_square_p_value(deviance, df) if df > 0 else 1.0)
+
+
+def competition_ranks(ratings: Sequence[Rating]) -> list[int]:
+    """The rank of each of ``ratings`` (strongest first): 1 plus the agents whose interval lies wholly above its
+    own, never less than the rank before it. Agents whose intervals overlap are not shown apart, so they share
+    a rank."""
+    ranks: list[int] = []
+    for rating in ratings:
+        ranks.append(max(ranks[-1] if ranks else 1, 1 + sum(other.low > rating.high for other in ratings)))
+    return ranks
