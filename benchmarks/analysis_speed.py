@@ -31,14 +31,13 @@ from pathlib import Path
 
 from benchmarks.conditions import machine_conditions
 from benchmarks.matches import slug
-from connectx.agents.board_spec import BoardSpec
+from connectx.agents.board_spec import STANDARD_BOARD
 from connectx.analysis.exact_scores import ExactScores
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, analyze_game
 from connectx.analysis.games import Game, game_from_record
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.evaluation.match import run_match
 from connectx.evaluation.results_store import ResultsStore
-from connectx.solver.build import fits
 from connectx.solver.interface import make_solver, native_unavailable_reason
 
 PAIRINGS = (("solver", "mcts:time_budget=0.3"), ("minimax", "kaggle:negamax"))
@@ -134,9 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"analysis_speed: {error}", file=sys.stderr)
         return 2
     if "native" in args.solvers:
-        rows, columns, inarow = (games[0][1].rows, games[0][1].columns, games[0][1].inarow) if games else (6, 7, 4)
-        reason = native_unavailable_reason(BoardSpec(rows, columns, inarow)) if fits(rows, columns, inarow) else \
-            f"it does not play {columns}x{rows} with {inarow} in a row"
+        reason = native_unavailable_reason(games[0][1].board if games else STANDARD_BOARD)
         if reason is not None:
             print(f"analysis_speed: the C solver is unavailable ({reason}); run with --solvers python",
                   file=sys.stderr)
