@@ -65,7 +65,9 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
 
 BASE_FILES = {name: textwrap.dedent(text) for name, text in {
     "agents/__init__.py": "",
-    "agents/core/data_files.py": '''
+    # The data module sits where the bundler looks for it: connectx.agents.core.data_files.
+    "connectx/__init__.py": "",
+    "connectx/agents/core/data_files.py": '''
         def read_data(name: str) -> bytes:
             raise AssertionError("the bundle must replace this module")
     ''',
@@ -106,8 +108,8 @@ BASE_FILES = {name: textwrap.dedent(text) for name, text in {
         """A toy agent using both modules and a data file."""
         from __future__ import annotations
 
-        from connectx.agents.boundary import describe, field, helper
-        from connectx.agents.core import Box, helper as core_helper
+        from agents.boundary import describe, field, helper
+        from agents.core import Box, helper as core_helper
         from connectx.agents.core.data_files import read_data
 
         TABLE_NAME = "table.bin"
@@ -201,7 +203,7 @@ def test_a_data_name_from_a_constant_that_is_rebound_fails_the_build(tmp_path: P
 
 
 @pytest.mark.parametrize("line, message", [
-    ("import connectx.agents.core", "cannot be bundled"),
+    ("import agents.core", "cannot be bundled"),
     ("from agents import core", "imports modules by name"),
     ("HERE = __file__", "uses __file__"),
 ])
@@ -218,7 +220,7 @@ def test_a_name_that_must_be_renamed_but_is_also_local_fails_clearly(tmp_path: P
 
 
 def test_relative_imports_are_followed(tmp_path: Path) -> None:
-    toy = BASE_FILES["agents/toy.py"].replace("from connectx.agents.core import", "from .core import")
+    toy = BASE_FILES["agents/toy.py"].replace("from agents.core import", "from .core import")
     namespace = run_bundle(build_fixture(tmp_path, {"agents/toy.py": toy}))
     assert namespace["new_agent"]().facts()[0] == "core"
 
