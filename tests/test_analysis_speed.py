@@ -60,6 +60,6 @@ def test_a_board_the_c_solver_does_not_play_is_one_line_with_exit_2(capsys: pyte
                  "--inarow", "5", "--out", str(games)]) == 0
     status, _, err = run_benchmark(capsys, "--games", games, "--out", tmp_path / "bench")
     assert status == 2
-    assert err.strip() == ("analysis_speed: the C solver is unavailable (it does not play 6x5 with 5 in a "
-                                  "row); run with --solvers python")
+    assert err.strip() == ("analysis_speed: the C solver is unavailable (it does not play 6x5/5: four in a row only, "
+                           "on boards of up to 9 columns and 64 bitboard bits); run with --solvers python")
     assert not (tmp_path / "bench").exists()

@@ -39,7 +39,7 @@ class Solver(Protocol):
 def native_unavailable_reason(board: BoardSpec = STANDARD_BOARD) -> str | None:
     """Why the C solver cannot search ``board`` on this machine, or None if it can (checked once a board)."""
     if not fits(board.rows, board.columns, board.inarow):
-        return f"it plays four in a row on boards of up to 64 bitboard bits, not {board}"
+        return f"it does not play {board}: four in a row only, on boards of up to 9 columns and 64 bitboard bits"
     try:
         ctypes.CDLL(str(build_library(board.rows, board.columns)))
     except (OSError, RuntimeError) as error:
