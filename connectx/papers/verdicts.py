@@ -363,18 +363,14 @@ def _rate_evidence(claim: Claim, score: ClusteredScore) -> Evidence:
         if missed:
             ours += (f"; {missed} of {score.games} games {'not won' if claimed == 1.0 else 'won'}, so \"all\" "
                      "does not hold literally")
-    edges = [edge for edge in (claimed - margin, claimed + margin) if 0.0 < edge < 1.0]
-    nearer = min(edges, key=lambda edge: abs(edge - score.value))
-    beyond = abs(score.value - nearer) / math.sqrt(nearer * (1 - nearer) / score.effective)
-    outside = not min(edges) <= score.value <= max(edges) if len(edges) == 2 else (
-        score.value < nearer if nearer < claimed else score.value > nearer)
+    beyond = hypothesis_tests.beyond_margin_z(score.value, claimed, margin, score.effective)
     equivalence = hypothesis_tests.equivalence_z(score.value, claimed, margin, score.effective)
 
     def power(level: float) -> float:
         return hypothesis_tests.equivalence_power(claimed, margin, score.effective, level)
 
     hypotheses = (Hypothesis(FOR, hypothesis_tests.upper_p_value(equivalence), f"further than {100 * margin:g} points"),
-                  Hypothesis(AGAINST, hypothesis_tests.upper_p_value(beyond if outside else -beyond),
+                  Hypothesis(AGAINST, hypothesis_tests.upper_p_value(beyond),
                              f"within {100 * margin:g} points"))
     return Evidence(ours, score.games, test, hypotheses, power)
 
@@ -427,9 +423,7 @@ def sensitivity_table(cells: Sequence[CellResult], counting: str = WIN) -> list[
 
 def _variance(score: ClusteredScore) -> float:
     """The variance of a clustered score's mean, kept off zero by pseudo-counts (a 100% cell is not certain)."""
-    n = score.effective
-    adjusted = (score.value * n + 2) / (n + 4)
-    return adjusted * (1 - adjusted) / (n + 4)
+    return hypothesis_tests.plus_four_variance(score.value, score.effective)
 
 
 @dataclass(frozen=True)
@@ -776,10 +770,9 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
 
 
 def _adjusted_difference(a: ClusteredScore, b: ClusteredScore) -> tuple[float, float]:
-    """``a``'s rate less ``b``'s and its standard error by Agresti-Caffo: one success and one failure added to
-    each over its effective games, which keeps the error sensible at 0% and 100%."""
-    adjusted = [((s.value * s.effective + 1) / (s.effective + 2), s.effective + 2) for s in (a, b)]
-    return adjusted[0][0] - adjusted[1][0], math.sqrt(sum(p * (1 - p) / n for p, n in adjusted))
+    """``a``'s rate less ``b``'s and its standard error by Agresti-Caffo over their effective games."""
+    return hypothesis_tests.agresti_caffo_difference(a.value * a.effective, a.effective, b.value * b.effective,
+                                                     b.effective)
 
 
 def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
@@ -796,8 +789,7 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
         return _untested("a cell of the comparison has no games", games, test)
     margin = claim.detectable
     difference, spread = _adjusted_difference(first, second)
-    equivalence = min(difference + margin, margin - difference) / spread
-    beyond = (abs(difference) - margin) / spread
+    equivalence, beyond = hypothesis_tests.difference_margin_z(difference, spread, margin)
     measured = hypothesis_tests.difference_interval(first.interval(), second.interval())
     what = "scored" if claim.counts == SCORE else "won"
     ours = (f"{_cell_name(a)} {what} {clustered_percent(first)}, {_cell_name(b)} {clustered_percent(second)}; "
