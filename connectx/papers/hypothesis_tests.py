@@ -157,10 +157,11 @@ def rate_z(value: float, claimed: float, effective: float) -> float:
     """The score-test statistic of an observed rate ``value`` against a ``claimed`` one over ``effective`` games.
 
     A claim of 0% or 100% is refuted by one counterexample, so there z is -inf/+inf on any
-    departure and 0 without one (``rate_power`` gives the chance of seeing that counterexample).
+    departure; without one the statistic is 0 / 0, NaN (no evidence either way, never a placeholder z
+    of 0; ``rate_power`` gives the chance of seeing that counterexample).
     """
     if claimed in (0.0, 1.0):
-        return 0.0 if value == claimed else math.copysign(math.inf, value - claimed)
+        return math.nan if value == claimed else math.copysign(math.inf, value - claimed)
     return (value - claimed) / math.sqrt(claimed * (1 - claimed) / effective)
 
 
