@@ -308,9 +308,9 @@ def _section_link(experiment: Experiment) -> str:
     return f"[{experiment.paper.split()[0]} {experiment.title.split(':')[0]}](#{experiment.key})"
 
 
-CAVEAT_SENTENCE = re.compile(r"(?<=[\w)]\.)\s+(?=[A-Za-z])|(?<=:)\s+(?=[A-Z])")
+CAVEAT_SENTENCE = re.compile(r"(?<=[\w)]\.)(?<! al\.)\s+(?=[A-Za-z])|(?<=:)\s+(?=[A-Z])")
 """Where a claim's note splits into caveat sentences: after a full stop (kaggle's name starts one in lower case;
-an ellipsis does not end one), or a colon before a capital."""
+neither an ellipsis nor "et al." ends one), or a colon before a capital."""
 
 
 def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], out: Path, plots: ModuleType,
