@@ -282,7 +282,7 @@ def test_a_rise_is_a_trend_over_the_whole_series_and_finds_the_fig4_trend() -> N
     # it is not shown, so they agree with the words only in part.
     assert verdict.status == verdicts.PARTLY and verdict.p_value < 0.000162
     assert "not shown from 50 ms to 1000 ms (without the step from 10 ms)" in verdict.reason
-    assert verdict.summary == "agrees over the step from 10 ms to 50 ms only"
+    assert verdict.summary == "agrees 10 to 50 ms; not shown 50 to 1000 ms"
     assert "moving first" in verdict.ours and "moving second" in verdict.ours and "Cochran's Q" not in verdict.ours
     # The series reversed is significant the other way: contradicted.
     reversed_claim = dataclasses.replace(claim, scores=tuple(-s for s in claim.scores))

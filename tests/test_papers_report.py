@@ -58,3 +58,21 @@ def test_the_appendix_keeps_every_claims_test_and_the_full_ratings_fit_is_stated
     # One agent, one name: Kang's depth-4 H1 with every feature is the depth-4 H1.
     ratings = text[text.index("## Elo of every agent"):]
     assert "features=1234" not in ratings and "`minimax:depth=4,evaluation=h1,rules=paper` | +72.0" in ratings
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_caveat_is_told_once_and_later_sections_link_to_it(profile: str) -> None:
+    text = report(profile)
+    told: list[str] = []
+    for block in re.findall(r"^Caveats[^\n]*\n((?:[^\n]+\n)*)", text, re.MULTILINE):
+        told += block.splitlines()
+    assert told and len(told) == len(set(told))
+    # The papers' minimax and Kang's notes: one section says them, the others refer to it.
+    for note in ("The papers' minimax is played as written", "Kang et al.'s minimax is played as written",
+                 "Our enhanced minimax, beside it", "H1's values for its features 3 and 4"):
+        assert text.count(note) == 1, note
+    for anchor in re.findall(r"^Caveats[^\n]*those under (.*)$", text, re.MULTILINE):
+        for key in re.findall(r"\]\(#([a-z0-9-]+)\)", anchor):
+            assert f'<a id="{key}"></a>' in text
+    # Table 8 numbers its features as Table 7 does instead of listing them again.
+    assert text.count("(1: a line, 2: three connected and the broken three") == 1

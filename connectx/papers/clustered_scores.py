@@ -73,23 +73,39 @@ def clustered_score(outcomes: Sequence[float], groups: Sequence[Sequence[int]], 
         return ClusteredScore(math.nan, 0, 0, 0.0, 0)
     mean = float(y.mean())
     cells = np.zeros(n, dtype=int) if strata is None else np.asarray(strata, dtype=int)
-    residuals = y.copy()
-    varied = False
-    for cell in np.unique(cells):
-        members = cells == cell
-        residuals[members] -= y[members].mean()
-        varied = varied or bool(np.any(y[members] != y[members][0]))
+    varied = any(bool(np.any(y[cells == cell] != y[cells == cell][0])) for cell in np.unique(cells))
     clusters = len(groups)
     binomial = mean * (1 - mean)
     if clusters == n:
         effective = float(n)
-    elif binomial <= 0 or not varied:
+    elif binomial <= 0 or not varied or clusters < 2:  # one cluster: no variance between clusters to estimate
         effective = float(clusters)
     else:
-        clustered = sum(float(residuals[list(group)].sum()) ** 2 for group in groups) / (n * n)
-        clustered *= clusters / (clusters - 1) if clusters > 1 else math.inf
+        clustered = clustered_variance(outcomes, groups, strata)
         estimated = float(n) if clustered <= 0 else min(float(n), binomial / clustered)
         rarer = min(float(y.sum()), n - float(y.sum()))
         design_effect = (rarer * n / estimated + n / clusters) / (rarer + 1)
         effective = n / design_effect
     return ClusteredScore(mean, n, clusters, effective, n if distinct is None else distinct)
+
+
+def clustered_variance(outcomes: Sequence[float], groups: Sequence[Sequence[int]],
+                       strata: Sequence[int] | None = None) -> float:
+    """The CR1 clustered (sandwich) variance of the mean of ``outcomes``, each game's residual about its own
+    cell's mean (``clustered_score`` explains the arguments): G / (G - 1) sum_c (sum_{g in c} e_g)^2 / n^2.
+
+    This is the sandwich variance of the cell-size-weighted mean of an OLS fit on one indicator per cell,
+    with the small-sample factor G / (G - 1) alone: statsmodels' and Stata's CR1 for a linear model also
+    multiply by (n - 1) / (n - cells), which is 1 for one cell and within a few per cent of 1 for the
+    papers' hundreds of games over a handful of cells. Infinite for a single cluster.
+    """
+    y = np.asarray(outcomes, dtype=float)
+    n = len(y)
+    cells = np.zeros(n, dtype=int) if strata is None else np.asarray(strata, dtype=int)
+    residuals = y.copy()
+    for cell in np.unique(cells):
+        residuals[cells == cell] -= y[cells == cell].mean()
+    clusters = len(groups)
+    if clusters < 2:
+        return math.inf
+    return clusters / (clusters - 1) * sum(float(residuals[list(group)].sum()) ** 2 for group in groups) / (n * n)

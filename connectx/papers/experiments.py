@@ -567,9 +567,10 @@ def kang_features(profile: Profile, table: str, sets: tuple[str, ...]) -> Experi
         title = "Table 8: combined features of H1 against H2, depth 4"
     return Experiment(
         key=f"kang-table{table}", paper=KANG, title=title,
-        setup="Kang's minimax as written with H1 restricted to some of its features (1: a line, 2: three "
-              "connected and the broken three, 3: two connected, 4: an isolated stone) against H2, both at "
-              "depth 4 (Table 5, situation 2); the paper gives its table as an image.",
+        setup=("Kang's minimax as written with H1 restricted to some of its features (1: a line, 2: three "
+               "connected and the broken three, 3: two connected, 4: an isolated stone)" if table == "7" else
+               "Kang's minimax with H1 restricted to some of its features combined (numbered as in Table 7)")
+        + " against H2, both at depth 4 (Table 5, situation 2); the paper gives its table as an image.",
         kind=SERIES, cells=cells, games=profile.features_games, opening_plies=KANG_OPENING_PLIES,
         config=KANG_CONFIG, x_label="H1's features", claims=claims, ordered_x=False,
     )

@@ -157,10 +157,11 @@ def rate_z(value: float, claimed: float, effective: float) -> float:
     """The score-test statistic of an observed rate ``value`` against a ``claimed`` one over ``effective`` games.
 
     A claim of 0% or 100% is refuted by one counterexample, so there z is -inf/+inf on any
-    departure and 0 without one (``rate_power`` gives the chance of seeing that counterexample).
+    departure; without one the statistic is 0 / 0, NaN (no evidence either way, never a placeholder z
+    of 0; ``rate_power`` gives the chance of seeing that counterexample).
     """
     if claimed in (0.0, 1.0):
-        return 0.0 if value == claimed else math.copysign(math.inf, value - claimed)
+        return math.nan if value == claimed else math.copysign(math.inf, value - claimed)
     return (value - claimed) / math.sqrt(claimed * (1 - claimed) / effective)
 
 
@@ -319,6 +320,51 @@ def equivalence_power(claimed: float, margin: float, effective: float, alpha: fl
     return max(0.0, 1.0 - misses)
 
 
+def beyond_margin_z(value: float, claimed: float, margin: float, effective: float) -> float:
+    """The one-sided score statistic that a rate lies beyond the edge of ``claimed`` +- ``margin`` nearer to it.
+
+    The edge is the one of claimed - margin and claimed + margin (those inside (0, 1)) nearer to
+    ``value``; the statistic is the score test of that edge, with the edge's binomial variance,
+    signed so that it is positive when ``value`` lies outside the margin: its ``upper_p_value`` is
+    the p-value of "within the margin" (large while the rate lies inside it).
+    """
+    edges = [edge for edge in (claimed - margin, claimed + margin) if 0.0 < edge < 1.0]
+    if not edges:
+        return math.nan
+    nearer = min(edges, key=lambda edge: abs(edge - value))
+    beyond = abs(value - nearer) / math.sqrt(nearer * (1 - nearer) / effective)
+    outside = not min(edges) <= value <= max(edges) if len(edges) == 2 else (
+        value < nearer if nearer < claimed else value > nearer)
+    return beyond if outside else -beyond
+
+
+def agresti_caffo_difference(successes_a: float, games_a: float, successes_b: float,
+                             games_b: float) -> tuple[float, float]:
+    """The difference of two independent rates and its standard error by Agresti and Caffo (2000): one success
+    and one failure added to each group, which keeps the error sensible at 0% and 100%.
+
+    The difference is of the adjusted rates (x + 1) / (n + 2), as statsmodels' ``test_proportions_2indep``
+    (method ``agresti-caffo``) tests it; counts may be fractional (effective games).
+    """
+    adjusted = [((x + 1) / (n + 2), n + 2) for x, n in ((successes_a, games_a), (successes_b, games_b))]
+    return adjusted[0][0] - adjusted[1][0], math.sqrt(sum(p * (1 - p) / n for p, n in adjusted))
+
+
+def difference_margin_z(difference: float, error: float, margin: float) -> tuple[float, float]:
+    """The two statistics of a ``difference`` (with its standard ``error``) against +- ``margin``: that of the two
+    one-sided tests (TOST) of lying within it, the smaller of (difference + margin) / error and
+    (margin - difference) / error, and that of the one-sided test at the nearer edge of lying beyond it,
+    (|difference| - margin) / error. Each one's ``upper_p_value`` is its p-value."""
+    return min(difference + margin, margin - difference) / error, (abs(difference) - margin) / error
+
+
+def plus_four_variance(value: float, games: float) -> float:
+    """The variance of a rate ``value`` over ``games`` with two successes and two failures added (Agresti-Coull's
+    at z = 2): kept off zero, so that a cell won 100% of the time is not taken as certain."""
+    adjusted = (value * games + 2) / (games + 4)
+    return adjusted * (1 - adjusted) / (games + 4)
+
+
 def difference_interval(a: Interval, b: Interval) -> Interval:
     """The difference ``a - b`` of two independent proportions with Newcombe's hybrid score interval.
 
@@ -329,7 +375,6 @@ def difference_interval(a: Interval, b: Interval) -> Interval:
     low = value - math.sqrt((a.value - a.low) ** 2 + (b.high - b.value) ** 2)
     high = value + math.sqrt((a.high - a.value) ** 2 + (b.value - b.low) ** 2)
     return Interval(value, max(-1.0, low), min(1.0, high))
-
 
 
 def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:

@@ -62,7 +62,7 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
     new_games = sum(c.played for r in results for c in r.cells)
     played = {r.experiment.key: play_conditions(r) for r in results}
     game_hours = sum(c.game_seconds for c in played.values()) / 3600
-    told: set[str] = set()
+    told: dict[str, str] = {}
     sections = [_section(result, verdicts, out, plots, told) for result, verdicts in by_experiment]
     unrated: list[str] = []
     elo = _elo_section(results, out, plots, unrated)
@@ -131,8 +131,7 @@ def _answer_lines(by_experiment: Sequence[tuple[ExperimentResult, list[tuple[Cla
         experiment = result.experiment
         for claim, verdict in pairs:
             number += 1
-            source = f"{experiment.paper.split()[0]} {experiment.title.split(':')[0]}"
-            lines.append(f"| {number} | [{source}](#{experiment.key}) | "
+            lines.append(f"| {number} | {_section_link(experiment)} | "
                          f"{claim.text} | {_paper_number(claim)} | {_ours_short(verdict)} | **{verdict.summary}** |")
     return lines + [""]
 
@@ -161,11 +160,11 @@ def _plain_rule_lines() -> list[str]:
             "an effect that large ruled out. A claim **agrees** when our games show the effect, is **contradicted** "
             "when they show its opposite or rule out the size its words imply, and is **not settled** when they "
             "show neither. A claim about a trend (\"as T_max grows\") must hold across the range its words "
-            "cover: when one step carries it, it **agrees only in part**, and the verdict says where. A claimed "
-            "average over settings the paper does not give is **not comparable** when some of our settings "
-            "reach its number. All claims are tested together, so the chance of any false verdict stays below "
-            f"{ALPHA:g}. What the words mean, for a reader who is not a statistician: [the papers' report]"
-            "(/docs/papers.md); the tests themselves: [the appendix](" + APPENDIX_FILE + ")."), ""]
+            "cover: when one step carries it, it **agrees only in part**, and the verdict says where it holds "
+            "and where not. A claimed average over settings the paper does not give is **not comparable** when "
+            "some of our settings reach its number. All claims are tested together, so the chance of any false "
+            f"verdict stays below {ALPHA:g}. What the words mean, for a reader who is not a statistician: "
+            "[the papers' report](/docs/papers.md); the tests themselves: [the appendix](" + APPENDIX_FILE + ")."), ""]
 
 
 def _full_rule_lines(claims: int, hypotheses: int) -> list[str]:
@@ -304,10 +303,21 @@ def _conditions_section(played: dict[str, PlayConditions]) -> list[str]:
     return lines + [""]
 
 
+def _section_link(experiment: Experiment) -> str:
+    """A link to an experiment's section by its short name: ``[Kang, Table 6](#kang-table6)``."""
+    return f"[{experiment.paper.split()[0]} {experiment.title.split(':')[0]}](#{experiment.key})"
+
+
+CAVEAT_SENTENCE = re.compile(r"(?<=[\w)]\.)(?<! al\.)\s+(?=[A-Za-z])|(?<=:)\s+(?=[A-Z])")
+"""Where a claim's note splits into caveat sentences: after a full stop (kaggle's name starts one in lower case;
+neither an ellipsis nor "et al." ends one), or a colon before a capital."""
+
+
 def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], out: Path, plots: ModuleType,
-             told: set[str]) -> str:
+             told: dict[str, str]) -> str:
     """One experiment: its setup, table and figure, each claim's verdict with what we measured, its caveats once
-    (``told`` holds the caveat sentences printed by earlier sections)."""
+    (``told`` maps each caveat sentence printed by an earlier section to a link to that section, which a
+    later section refers to instead of repeating it)."""
     experiment = result.experiment
     config = experiment.config
     openings = f", from shared random {experiment.opening_plies}-ply openings" if experiment.opening_plies else ""
@@ -327,16 +337,24 @@ def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], ou
               ""]
     for claim, verdict in verdicts:
         lines.append(f"- *{claim.text}*: **{verdict.status}** ({verdict.reason})")
-    caveats = []
+    caveats: list[str] = []
+    earlier: list[str] = []
     for claim, _ in verdicts:
-        for sentence in re.split(r"(?<=[.:])\s+(?=[A-Z])", claim.note):
-            if sentence and sentence not in told:
-                told.add(sentence)
+        for sentence in CAVEAT_SENTENCE.split(claim.note):
+            if not sentence:
+                continue
+            if sentence not in told:
+                told[sentence] = _section_link(experiment)
                 caveats.append(sentence)
+            elif told[sentence] not in earlier and told[sentence] != _section_link(experiment):
+                earlier.append(told[sentence])
+    those = "those under " + (" and ".join(earlier) if len(earlier) < 3 else
+                              ", ".join(earlier[:-1]) + " and " + earlier[-1])
     if caveats:
-        lines += ["", "Caveats:", *caveats]  # one sentence a line: one paragraph, no line too long to read
-    elif any(claim.note for claim, _ in verdicts):
-        lines += ["", "Caveats: as for the experiments above."]
+        # One sentence a line: one paragraph, no line too long to read.
+        lines += ["", f"Caveats (and {those}):" if earlier else "Caveats:", *caveats]
+    elif earlier:
+        lines += ["", f"Caveats: {those}."]
     return "\n".join(lines) + "\n"
 
 

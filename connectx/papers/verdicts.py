@@ -179,7 +179,8 @@ class Evidence:
     short_of_range: str = ""
     """For a trend: where it is not shown once one end's step is left out (empty: it holds across the range)."""
     holds_over: str = ""
-    """``short_of_range`` in a few words for the verdict: where the trend does hold (``from 10 ms to 100 ms``)."""
+    """``short_of_range`` in a few words for the verdict: where the trend holds and where it is not shown
+    (``10 to 100 ms; not shown 100 to 1000 ms``)."""
 
 
 def direction_hypotheses(z: float, *, contrary_tests: int = 1, df: float | None = None) -> Hypothesis:
@@ -229,7 +230,7 @@ class Verdict:
     reason: str = ""
     """Which hypotheses Holm rejected, in words: why the verdict is what it is."""
     holds_over: str = ""
-    """For a trend that agrees only in part: the step that carries it (``Evidence.holds_over``)."""
+    """For a trend that agrees only in part: where it holds and where not (``Evidence.holds_over``)."""
 
     @property
     def summary(self) -> str:
@@ -363,18 +364,14 @@ def _rate_evidence(claim: Claim, score: ClusteredScore) -> Evidence:
         if missed:
             ours += (f"; {missed} of {score.games} games {'not won' if claimed == 1.0 else 'won'}, so \"all\" "
                      "does not hold literally")
-    edges = [edge for edge in (claimed - margin, claimed + margin) if 0.0 < edge < 1.0]
-    nearer = min(edges, key=lambda edge: abs(edge - score.value))
-    beyond = abs(score.value - nearer) / math.sqrt(nearer * (1 - nearer) / score.effective)
-    outside = not min(edges) <= score.value <= max(edges) if len(edges) == 2 else (
-        score.value < nearer if nearer < claimed else score.value > nearer)
+    beyond = hypothesis_tests.beyond_margin_z(score.value, claimed, margin, score.effective)
     equivalence = hypothesis_tests.equivalence_z(score.value, claimed, margin, score.effective)
 
     def power(level: float) -> float:
         return hypothesis_tests.equivalence_power(claimed, margin, score.effective, level)
 
     hypotheses = (Hypothesis(FOR, hypothesis_tests.upper_p_value(equivalence), f"further than {100 * margin:g} points"),
-                  Hypothesis(AGAINST, hypothesis_tests.upper_p_value(beyond if outside else -beyond),
+                  Hypothesis(AGAINST, hypothesis_tests.upper_p_value(beyond),
                              f"within {100 * margin:g} points"))
     return Evidence(ours, score.games, test, hypotheses, power)
 
@@ -427,9 +424,7 @@ def sensitivity_table(cells: Sequence[CellResult], counting: str = WIN) -> list[
 
 def _variance(score: ClusteredScore) -> float:
     """The variance of a clustered score's mean, kept off zero by pseudo-counts (a 100% cell is not certain)."""
-    n = score.effective
-    adjusted = (score.value * n + 2) / (n + 4)
-    return adjusted * (1 - adjusted) / (n + 4)
+    return hypothesis_tests.plus_four_variance(score.value, score.effective)
 
 
 @dataclass(frozen=True)
@@ -672,7 +667,7 @@ def _trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
 
 def _short_of_range(claim: Claim, groups: Sequence[Sequence[Stratum]]) -> tuple[str, str]:
     """Where a trend is not shown once the step at one end of its range is left out, in words (empty: nowhere),
-    and where it does hold, in a few.
+    and, in a few words, where it holds and where it is not shown.
 
     The words ("as T_max grows") cover the whole range, so a trend that one step carries does not bear them
     out beyond that step: with its first point left out, and with its last, the stratified trend of each
@@ -699,11 +694,27 @@ def _short_of_range(claim: Claim, groups: Sequence[Sequence[Stratum]]) -> tuple[
         if failing:
             where = f" for {', '.join(dict.fromkeys(failing))}" if len(groups) > 1 else ""
             missing.append(words + where)
-            carried.append(f"{labels[order[0]]} to {labels[order[1]]}" if kept == order[1:]
-                           else f"{labels[order[-2]]} to {labels[order[-1]]}")
-    holds_over = (f"over the step from {carried[0]} only" if len(carried) == 1
-                  else f"over its end steps ({carried[0]}, {carried[1]}) only" if carried else "")
+            carried.append("first" if kept == order[1:] else "last")
+    if not carried:
+        return "", ""
+    first, last = _span(labels[order[0]], labels[order[1]]), _span(labels[order[-2]], labels[order[-1]])
+    if carried == ["first"]:
+        holds_over = f"{first}; not shown {_span(labels[order[1]], labels[order[-1]])}"
+    elif carried == ["last"]:
+        holds_over = f"{last}; not shown {_span(labels[order[0]], labels[order[-2]])}"
+    else:
+        inner = _span(labels[order[1]], labels[order[-2]]) if len(order) > 3 else "between them"
+        holds_over = f"{first} and {last}; not shown {inner}"
     return "; ".join(missing), holds_over
+
+
+def _span(start: str, end: str) -> str:
+    """A stretch of a claim's axis in few words: ``10 to 100 ms`` when both ends share a unit, else
+    ``F3+F4 to F2+F3+F4``."""
+    start_words, end_words = start.rsplit(" ", 1), end.rsplit(" ", 1)
+    if len(start_words) == len(end_words) == 2 and start_words[1] == end_words[1]:
+        return f"{start_words[0]} to {end}"
+    return f"{start} to {end}"
 
 
 def _combined_rise(strata: Sequence[Stratum]) -> tuple[float, float]:
@@ -776,10 +787,9 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
 
 
 def _adjusted_difference(a: ClusteredScore, b: ClusteredScore) -> tuple[float, float]:
-    """``a``'s rate less ``b``'s and its standard error by Agresti-Caffo: one success and one failure added to
-    each over its effective games, which keeps the error sensible at 0% and 100%."""
-    adjusted = [((s.value * s.effective + 1) / (s.effective + 2), s.effective + 2) for s in (a, b)]
-    return adjusted[0][0] - adjusted[1][0], math.sqrt(sum(p * (1 - p) / n for p, n in adjusted))
+    """``a``'s rate less ``b``'s and its standard error by Agresti-Caffo over their effective games."""
+    return hypothesis_tests.agresti_caffo_difference(a.value * a.effective, a.effective, b.value * b.effective,
+                                                     b.effective)
 
 
 def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
@@ -796,8 +806,7 @@ def _similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
         return _untested("a cell of the comparison has no games", games, test)
     margin = claim.detectable
     difference, spread = _adjusted_difference(first, second)
-    equivalence = min(difference + margin, margin - difference) / spread
-    beyond = (abs(difference) - margin) / spread
+    equivalence, beyond = hypothesis_tests.difference_margin_z(difference, spread, margin)
     measured = hypothesis_tests.difference_interval(first.interval(), second.interval())
     what = "scored" if claim.counts == SCORE else "won"
     ours = (f"{_cell_name(a)} {what} {clustered_percent(first)}, {_cell_name(b)} {clustered_percent(second)}; "
