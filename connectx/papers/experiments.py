@@ -159,6 +159,10 @@ class Claim:
             raise ValueError(f"claim {self.text!r}: a similarity compares one cell with one baseline cell")
 
 
+OWN = "this project"
+"""The source of an experiment no paper reports: ours."""
+
+
 @dataclass(frozen=True)
 class Experiment:
     """A figure or table of a paper: its cells, the games per cell, the opening plies and the claims."""
@@ -184,6 +188,13 @@ class Experiment:
     """Whether the figure is a heat map of both sides' win rates by x (a table in the paper) rather than lines."""
     ordered_x: bool = True
     """Whether the x values are a scale (depths, times), so the figure joins the points of a series."""
+
+    @property
+    def source(self) -> str:
+        """Its short name: the paper's first author and the figure (``Kang, Table 6``), or for an experiment of
+        this project's own, its title alone."""
+        name = self.title.split(":")[0]
+        return name if self.paper == OWN else f"{self.paper.split()[0]} {name}"
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -637,7 +648,7 @@ def solver_gauntlet(profile: Profile) -> Experiment:
                  plain_mcts_spec(profile.mcts_opponent_ms))
     cells = tuple(Cell("solver", opponent, profile.solver_spec, opponent) for opponent in opponents)
     return Experiment(
-        key="solver", paper="this project", title="Our solver against every other agent",
+        key="solver", paper=OWN, title="Our solver against every other agent",
         setup=f"{profile.solver_spec} (the opening book where present, then iterative deepening into an exact "
               "solve within its time) against each other agent. No paper reports this; the claim is ours.",
         kind=SERIES, cells=cells, games=profile.solver_games, x_label="opponent", ordered_x=False,

@@ -305,7 +305,7 @@ def _conditions_section(played: dict[str, PlayConditions]) -> list[str]:
 
 def _section_link(experiment: Experiment) -> str:
     """A link to an experiment's section by its short name: ``[Kang, Table 6](#kang-table6)``."""
-    return f"[{experiment.paper.split()[0]} {experiment.title.split(':')[0]}](#{experiment.key})"
+    return f"[{experiment.source}](#{experiment.key})"
 
 
 CAVEAT_SENTENCE = re.compile(r"(?<=[\w)]\.)(?<! al\.)\s+(?=[A-Za-z])|(?<=:)\s+(?=[A-Z])")
