@@ -24,9 +24,13 @@ def measure(rows: int, columns: int, inarow: int, games: list[tuple[list[int], i
     try:
         from connectx.agents.core.position import Position
         from connectx.agents.search.principal_variation import VariationTable, deepening
-    except ImportError:  # a revision from before agents/ had subpackages
-        from connectx.agents.position import Position  # type: ignore[no-redef]
-        from connectx.agents.principal_variation import VariationTable, deepening  # type: ignore[no-redef]
+    except ImportError:  # a revision from before connectx was the one import name
+        try:
+            from agents.core.position import Position  # type: ignore[no-redef]
+            from agents.search.principal_variation import VariationTable, deepening  # type: ignore[no-redef]
+        except ImportError:  # from before agents/ had subpackages
+            from agents.position import Position  # type: ignore[no-redef]
+            from agents.principal_variation import VariationTable, deepening  # type: ignore[no-redef]
 
     nodes, found = 0, []
     started = time.perf_counter()

@@ -19,13 +19,21 @@ def head(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """HEAD's files: code whose search is fixed, whatever the working tree holds while the tests run."""
     copy = tmp_path_factory.mktemp("head")
     with checkout_of(commit_of("HEAD")) as checkout:
-        shutil.copytree(checkout / "agents", copy / "agents")
-    return copy
+        return package_tree(checkout / "agents", copy)
+
+
+def package_tree(agents: Path, into: Path) -> Path:
+    """``into`` holding a copy of ``agents`` importable as ``connectx.agents``, as in the repository."""
+    shutil.copytree(agents, into / "agents")
+    (into / "connectx").mkdir()
+    (into / "connectx" / "__init__.py").write_text("")
+    (into / "connectx" / "agents").symlink_to("../agents")
+    return into
 
 
 def changed_search(head: Path, into: Path) -> Path:
     """A copy of ``head`` whose search reduces from the third move of a node instead of the fourth."""
-    shutil.copytree(head / "agents", into / "agents")
+    package_tree(head / "agents", into)
     module = into / "agents" / "search" / "principal_variation.py"
     source = module.read_text()
     assert "\nREDUCED_FROM = 3\n" in source

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import select
-import signal
 import subprocess
 import sys
 import time
@@ -50,8 +49,6 @@ def serve(requests: TextIO, replies: TextIO, table_log2: int, rows: int, columns
     """The worker's loop: lines ``MOVES FLOOR`` in, ``score N`` (or ``refused WHY``) out, until input ends."""
     from connectx.solver.native import NativeSolver  # imported here: only the worker loads the library
 
-    # Ctrl-C at the terminal reaches the whole process group: the caller decides, and ends this worker itself.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         solver = NativeSolver(table_log2, rows, columns)
     except (OSError, RuntimeError, MemoryError) as error:
@@ -79,6 +76,9 @@ class _Worker:
             [sys.executable, "-m", "connectx.solver.worker", str(table_log2), str(rows), str(columns)],
             cwd=IMPORT_ROOT,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
+            # A process group of its own: a terminal's Ctrl-C reaches the caller alone, even while this worker
+            # is still starting; the caller decides, and ends the worker itself.
+            process_group=0,
         )
         self.started = False
         self.busy = False
