@@ -14,12 +14,11 @@ position files' convention, ``solver.c``'s comment).
 
 from __future__ import annotations
 
+import bisect
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-
-import numpy as np
 
 from connectx.agents.core.position import Position
 
@@ -29,6 +28,8 @@ SHIPPED_TABLE = "data/exact_scores_7x6.npz"
 
 def write_table(path: Path, board: tuple[int, int, int], scores_by_key: dict[int, int]) -> None:
     """Write ``{canonical_key: score}`` of the board ``(rows, columns, inarow)`` as the table ``ExactScores`` reads."""
+    import numpy as np  # only where a table is read or written: numpy costs a tenth of a second to import
+
     keys = np.array(sorted(scores_by_key), dtype=np.uint64)
     scores = np.array([scores_by_key[int(key)] for key in keys], dtype=np.int8)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -48,8 +49,8 @@ class ExactScores:
         self.source = source
         self._loaded = False
         self._board: tuple[int, int, int] | None = None
-        self._keys = np.zeros(0, dtype=np.uint64)
-        self._scores = np.zeros(0, dtype=np.int8)
+        self._keys: list[int] = []
+        self._scores: list[int] = []
 
     @staticmethod
     @cache
@@ -63,9 +64,9 @@ class ExactScores:
         if (shape.rows, shape.columns, shape.inarow) != self.board:
             return None
         key = position.canonical_key()
-        slot = int(np.searchsorted(self._keys, np.uint64(key)))
-        if slot < len(self._keys) and int(self._keys[slot]) == key:
-            return int(self._scores[slot])
+        slot = bisect.bisect_left(self._keys, key)
+        if slot < len(self._keys) and self._keys[slot] == key:
+            return self._scores[slot]
         return None
 
     @property
@@ -84,8 +85,10 @@ class ExactScores:
         self._loaded = True
         if not self.source.is_file():
             return
+        import numpy as np  # only where a table is read or written: numpy costs a tenth of a second to import
+
         with self.source.open("rb") as handle, np.load(handle) as table:
             rows, columns, inarow = (int(value) for value in table["board"])
-            self._keys = np.cumsum(table["key_deltas"], dtype=np.uint64)
-            self._scores = table["scores"]
+            self._keys = np.cumsum(table["key_deltas"], dtype=np.uint64).tolist()
+            self._scores = table["scores"].tolist()
         self._board = (rows, columns, inarow)
