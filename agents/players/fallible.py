@@ -56,7 +56,8 @@ class FallibleStrategy:
         self.seed = seed
         self.rng = random.Random(seed)
         self.time_budget = time_budget
-        self.perfect = SolverStrategy(time_budget, max_nodes)
+        # Never consulted from ply 0 on: without it a plain alpha-beta player skips the book's loading (0.3 s).
+        self.perfect = SolverStrategy(time_budget, max_nodes) if book_plies != 0 else None
         self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
@@ -65,15 +66,16 @@ class FallibleStrategy:
             self.last_stats = {"nodes": 0, "depth": 0, "evaluations": 0, "source": "error"}
             return self.rng.choice(sorted(position.legal_columns()))
         past_book = self.book_plies is not None and position.moves >= self.book_plies
-        if past_book or lapses:
-            return self._depth_limited(position, deadline, "horizon" if past_book else "lapse")
+        if past_book or lapses or self.perfect is None:
+            return self._depth_limited(position, deadline, "lapse" if lapses and not past_book else "horizon")
         column = self.perfect.choose(position, deadline)
         self.last_stats = self.perfect.last_stats
         return column
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
-        self.perfect.reset()
+        if self.perfect is not None:
+            self.perfect.reset()
 
     def _depth_limited(self, position: Position, deadline: Deadline, source: str) -> int:
         """The deepest completed search up to ``depth`` plies; depth 1 runs without a limit, so there is always one."""

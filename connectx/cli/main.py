@@ -21,13 +21,13 @@ from typing import NoReturn
 
 from connectx import __version__
 from connectx.agents.registry import AgentSpecError
-from connectx.cli import agents, analyze, build, match, play, replay, report, serve, solve, tournament, validate
+from connectx.cli import agents, analyze, build, ladder, match, play, replay, report, serve, solve, tournament, validate
 from connectx.cli.options import InputError
 from connectx.evaluation.cluster import ClusterError
 from connectx.evaluation.results_store import RunDirectoryError
 
-COMMANDS: tuple[ModuleType, ...] = (agents, play, match, tournament, replay, report, build, validate, solve, analyze,
-                                    serve)
+COMMANDS: tuple[ModuleType, ...] = (agents, play, match, tournament, ladder, replay, report, build, validate, solve,
+                                    analyze, serve)
 
 BAD_INPUT = (InputError, AgentSpecError, RunDirectoryError)
 """What a command raises for input it cannot use; its message says what to do instead."""
