@@ -1,7 +1,9 @@
-"""Games per minute of the harness with 1 and 2 worker processes, on two workloads.
+"""Games per minute of the harness with 1 and 2 worker processes, on two workloads, against raw kaggle-environments.
 
-``random`` vs ``kaggle:random`` measures the harness itself (forking a game process, building the
-environment, recording): the agents cost nothing. ``negamax`` vs ``kaggle:negamax`` is a real
+``random`` vs ``kaggle:random`` measures the harness itself (handing the game to the watched game
+process, building the environment, recording): the agents cost nothing. Each workload is first
+played raw, ``env.run`` in a loop in this process (``engine.run_game``: no watchdog, no record),
+and the harness's 1-job rate is printed as a share of that rate: the harness's cost per core. ``negamax`` vs ``kaggle:negamax`` is a real
 match where the agents' thinking dominates. The pool's start-up (a fork server and one import of
 kaggle-environments per worker) is timed separately and left out of the rates. The machine is
 shared, so the load average is printed with each figure; compare the 1-job and 2-job rates of
@@ -15,12 +17,13 @@ and the fork itself are not in it).
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import platform
 import time
 from concurrent.futures import wait
 
-from connectx.evaluation.engine import kaggle_environments
+from connectx.evaluation.engine import BoardConfig, kaggle_environments, run_game
 from connectx.evaluation.match import run_match
 from connectx.evaluation.scheduling import worker_pool
 
@@ -35,6 +38,14 @@ def warm_pool(jobs: int):
     return pool, time.perf_counter() - started
 
 
+def raw_rate(first: str, second: str, games: int) -> float:
+    """Games per minute of ``env.run`` in a loop in this process, alternating the seats as a match does."""
+    started = time.perf_counter()
+    for index, seats in zip(range(games), itertools.cycle([(first, second), (second, first)]), strict=False):
+        run_game(seats, BoardConfig(), seed=index)
+    return 60 * games / (time.perf_counter() - started)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games per workload and job count (default 20)")
@@ -43,9 +54,12 @@ def main() -> None:
     kaggle_environments()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}; {args.games} games per row")
-    print("| workload | jobs | pool start s | games | wall s | games/min | CPU s/game | load avg (1 min) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| workload | jobs | pool start s | games | wall s | games/min | share of raw | CPU s/game | load avg (1 min) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for first, second in WORKLOADS:
+        raw = raw_rate(first, second, args.games)
+        print(f"| {first} vs {second} | raw, 1 process | - | {args.games} | - | {raw:.1f} | 100% | - | "
+              f"{os.getloadavg()[0]:.1f} |", flush=True)
         for jobs in args.jobs:
             pool, start_up = warm_pool(jobs)
             started = time.perf_counter()
@@ -53,8 +67,9 @@ def main() -> None:
             wall = time.perf_counter() - started
             pool.shutdown(wait=True)
             games = len(result.records)
-            print(f"| {first} vs {second} | {jobs} | {start_up:.1f} | {games} | {wall:.1f} | "
-                  f"{60 * games / wall:.1f} | {sum(r.cpu_seconds for r in result.records) / games:.3f} | "
+            rate = 60 * games / wall
+            print(f"| {first} vs {second} | {jobs} | {start_up:.1f} | {games} | {wall:.1f} | {rate:.1f} | "
+                  f"{100 * rate / (jobs * raw):.0f}% | {sum(r.cpu_seconds for r in result.records) / games:.3f} | "
                   f"{os.getloadavg()[0]:.1f} |", flush=True)
 
 
