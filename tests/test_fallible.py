@@ -64,3 +64,14 @@ def test_the_depth_limited_search_takes_a_win_and_blocks_one():
 def test_bad_parameters_say_what_is_expected(text: str):
     with pytest.raises(AgentSpecError, match="fallible"):
         AgentSpec.parse(text).build(None)
+
+
+def test_random_ties_play_one_of_the_best_exactly_scored_columns():
+    from connectx.agents.search.exact_search import analyze
+
+    position = Position.from_moves("62755537116154432712")  # past the book; columns 3 and 6 both win in 4
+    scores = analyze(position)
+    best = {column for column, score in scores.items() if score == max(scores.values())}
+    assert best == {2, 5}
+    chosen = {make_strategy(ties="random", seed=seed).choose(position, Deadline.after(5.0)) for seed in range(12)}
+    assert chosen == best

@@ -20,6 +20,11 @@ threat races the exact search proves.
 
 Both random numbers are drawn at every move, whatever is played, so a seed fixes which moves
 fail independently of the clock.
+
+``ties=random`` is no failure but the reference the second-seat benchmark measures ``solver``
+against: past the book it proves every column's exact score and plays one of the best at random
+(the fastest win, else a draw, else the slowest loss, with no preference among equals), falling
+back to the solver's move when the clock cuts the proofs short.
 """
 
 from __future__ import annotations
@@ -31,17 +36,20 @@ from connectx.agents.core.search_result import SearchCounts
 from connectx.agents.core.search_time import Deadline
 from connectx.agents.core.strategy import MoveStats
 from connectx.agents.players.solver_agent import SolverStrategy
-from connectx.agents.search.exact_search import MAX_SEARCH_PLIES, Estimate, search_depth
+from connectx.agents.search.exact_search import MAX_SEARCH_PLIES, Estimate, analyze, search_depth
 
 DEFAULT_DEPTH = 6
 """Plies of the depth-limited search: a few milliseconds a move on 7x6 in CPython."""
+
+TIE_BREAKS = ("order", "random")
+"""How the perfect phase picks among equally scored moves: the solver's move order, or at random."""
 
 
 class FallibleStrategy:
     """The solver's moves, but for a seeded share of random moves and of depth-limited answers."""
 
     def __init__(self, epsilon: float, book_plies: int | None, lapse: float, depth: int, seed: int | None,
-                 time_budget: float | None, max_nodes: int | None) -> None:
+                 time_budget: float | None, max_nodes: int | None, ties: str = "order") -> None:
         for name, value in (("epsilon", epsilon), ("lapse", lapse)):
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"fallible {name}={value}: expected a probability from 0 to 1")
@@ -49,6 +57,9 @@ class FallibleStrategy:
             raise ValueError(f"fallible book_plies={book_plies}: expected a ply count of 0 or more, or none")
         if not 1 <= depth <= MAX_SEARCH_PLIES:
             raise ValueError(f"fallible depth={depth}: expected 1 to {MAX_SEARCH_PLIES} plies")
+        if ties not in TIE_BREAKS:
+            raise ValueError(f"fallible ties={ties}: expected {' or '.join(TIE_BREAKS)}")
+        self.ties = ties
         self.epsilon = epsilon
         self.book_plies = book_plies
         self.lapse = lapse
@@ -66,16 +77,31 @@ class FallibleStrategy:
             self.last_stats = {"nodes": 0, "depth": 0, "evaluations": 0, "source": "error"}
             return self.rng.choice(sorted(position.legal_columns()))
         past_book = self.book_plies is not None and position.moves >= self.book_plies
-        if past_book or lapses or self.perfect is None:
+        perfect = self.perfect
+        if past_book or lapses or perfect is None:
             return self._depth_limited(position, deadline, "lapse" if lapses and not past_book else "horizon")
-        column = self.perfect.choose(position, deadline)
-        self.last_stats = self.perfect.last_stats
+        if self.ties == "random" and perfect.book_move(position) is None:
+            column = self._random_best(perfect, position, deadline)
+            if column is not None:
+                return column
+        column = perfect.choose(position, deadline)
+        self.last_stats = perfect.last_stats
         return column
 
     def reset(self) -> None:
         self.rng = random.Random(self.seed)
         if self.perfect is not None:
             self.perfect.reset()
+
+    def _random_best(self, perfect: SolverStrategy, position: Position, deadline: Deadline) -> int | None:
+        """One of the columns with the best exact score, at random; None if the clock cut the proofs short."""
+        scores = analyze(position, perfect.table, deadline.limit())
+        if scores is None:
+            return None
+        best = max(scores.values())
+        self.last_stats = {"nodes": 0, "depth": position.geometry.cells - position.moves, "evaluations": 0,
+                           "source": "exact"}
+        return self.rng.choice(sorted(column for column, score in scores.items() if score == best))
 
     def _depth_limited(self, position: Position, deadline: Deadline, source: str) -> int:
         """The deepest completed search up to ``depth`` plies; depth 1 runs without a limit, so there is always one."""
@@ -97,12 +123,13 @@ class FallibleStrategy:
 
 def make_strategy(epsilon: float = 0.0, book_plies: int | None = None, lapse: float = 0.0,
                   depth: int = DEFAULT_DEPTH, seed: int | None = None, time_budget: float | None = None,
-                  max_nodes: int | None = None) -> FallibleStrategy:
+                  max_nodes: int | None = None, ties: str = "order") -> FallibleStrategy:
     """A fallible perfect player: ``solver`` with random errors, a book cut and lapses (module docstring).
 
     ``epsilon`` and ``lapse`` are probabilities per move; ``book_plies`` the ply from which only
     the depth-limited search plays (none: never); ``depth`` that search's plies. ``time_budget``
-    and ``max_nodes`` are the solver's (seconds per move, nodes per move). With all three
-    failures off it plays exactly as ``solver``.
+    and ``max_nodes`` are the solver's (seconds per move, nodes per move). ``ties=random`` breaks
+    ties among exactly scored moves at random (the module docstring). With all three failures
+    off and ``ties=order`` it plays exactly as ``solver``.
     """
-    return FallibleStrategy(epsilon, book_plies, lapse, depth, seed, time_budget, max_nodes)
+    return FallibleStrategy(epsilon, book_plies, lapse, depth, seed, time_budget, max_nodes, ties)
