@@ -2,8 +2,9 @@
 
 Matches and tournaments only ``submit`` a picklable game function and a ``GameSpec``, so a
 distributed executor (one that ships the call to other machines) can be plugged in unchanged.
-The default workers start from a fork server and import kaggle-environments once; each game is
-then forked from a worker (see ``game.play_isolated``), which is cheap and fully isolated.
+The default workers start from a fork server and import kaggle-environments once; each plays its
+games in a watched game process forked from it (see ``game.GameProcess``), which a game that goes
+wrong costs its life, never the next game's.
 """
 
 from __future__ import annotations
