@@ -114,7 +114,7 @@ class Ratings:
 
     def rate(self, first: str, second: str, first_points: float) -> None:
         """Update both ratings after ``first`` scored ``first_points`` (1, 0.5 or 0) against ``second``."""
-        ranks = [1, 1] if first_points == 0.5 else ([1, 2] if first_points == 1 else [2, 1])
+        ranks = [1.0, 1.0] if first_points == 0.5 else ([1.0, 2.0] if first_points == 1 else [2.0, 1.0])
         [[a], [b]] = self.model.rate([[self.ratings[first]], [self.ratings[second]]], ranks=ranks)
         self.ratings[first], self.ratings[second] = a, b
 
@@ -220,7 +220,7 @@ def summarize_ladder(plan: LadderPlan, records: Iterable[GameRecord]) -> LadderS
             history[agent].append(ratings.mu(agent))
     standings = tuple(sorted(
         (Standing(agent, plan.kind(agent), ratings.mu(agent), ratings.sigma(agent), sum(tallies[agent]),
-                  *tallies[agent], by_kind[agent]) for agent in plan.agents),
+                  tallies[agent][0], tallies[agent][1], tallies[agent][2], by_kind[agent]) for agent in plan.agents),
         key=lambda standing: -standing.mu))
     return LadderSummary(standings, {agent: tuple(values) for agent, values in history.items()})
 
@@ -254,8 +254,8 @@ def play_ladder(plan: LadderPlan, *, jobs: int | None = None, out: Path | str | 
     store = ResultsStore(out) if out is not None else None
     done: list[GameRecord] = store.open(plan.to_json(), resume, may_change=("episodes",)) if store else []
     ratings = Ratings(plan.agents)
-    for record in done:
-        ratings.add(record)
+    for earlier in done:
+        ratings.add(earlier)
     game_function = play if play is not None else partial(play_isolated, watchdog=watchdog)
     first_index = max((record.index for record in done), default=-1) + 1
 

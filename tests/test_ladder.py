@@ -128,3 +128,11 @@ def test_an_interrupted_ladder_continues_from_the_ratings_it_stopped_at(tmp_path
     result = play_ladder(plan, jobs=1, out=out, resume=True)
     assert len(result.records) == 4
     assert result.summary == summarize_ladder(plan, result.records)
+
+
+def test_the_ladders_page_describes_every_member_of_the_default_pool():
+    from connectx.evaluation.ladder_pool import DEFAULT_POOL
+
+    page = (Path(__file__).parent.parent / "docs" / "ladder.md").read_text()
+    for member in DEFAULT_POOL:
+        assert f"| `{member.agent}` | {member.kind} |" in page
