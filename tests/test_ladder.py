@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 from collections import Counter
@@ -136,3 +137,16 @@ def test_the_ladders_page_describes_every_member_of_the_default_pool():
     page = (Path(__file__).parent.parent / "docs" / "ladder.md").read_text()
     for member in DEFAULT_POOL:
         assert f"| `{member.agent}` | {member.kind} |" in page
+
+
+@pytest.mark.games
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                    reason="Dask's distributed is not installed: make install-cluster (make test does it)")
+def test_a_ladder_plays_on_a_local_cluster_with_an_agent_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)  # the workers cannot open the relative path: the file travels as source
+    Path("leftmost.py").write_text(AGENT_FILE)
+    assert main(["ladder", "leftmost.py", "negamax:depth=1", "--pool", "none", "--episodes", "6",
+                 "--cluster", "local:1", "--out", "run"]) == 0
+    records = [json.loads(line) for line in Path("run/games.jsonl").read_text().splitlines()]
+    assert len(records) == 6 and all(record["cause"] in ("line", "draw") for record in records)
+    assert all("leftmost.py" in record["agents"] for record in records)
