@@ -10,7 +10,8 @@ a paired difference of second-seat points. Everything is on Kaggle's clock (7x6,
 
 Resumable: every game is appended to ``--out``/games.jsonl as it ends; run it again (with the
 same or a larger ``--seeds``) to continue. Prints, per opponent, each second player's score with
-its 95% interval and the paired difference with its 95% interval (normal, over the seeds).
+its Wilson 95% interval and the paired difference with its 95% interval (normal, over the seeds), and how
+many pairs ended differently (when none did, the rule of three bounds how often they would).
 
     .venv/bin/python -m benchmarks.second_seat [--seeds 20] [--jobs 2] [--out benchmarks/results/second-seat]
 """
@@ -26,7 +27,7 @@ from connectx.evaluation.ladder_pool import DEFAULT_POOL, NEAR_PERFECT, PERFECT
 from connectx.evaluation.match import STANDARD_BOARD, game_seed
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import play_schedule
-from connectx.evaluation.statistics import mean_interval
+from connectx.evaluation.statistics import Interval, mean_interval, wilson_interval
 
 OPPONENTS = tuple(member.agent for member in DEFAULT_POOL if member.kind in (PERFECT, NEAR_PERFECT))
 SECOND = ("solver", "fallible:ties=random")
@@ -48,7 +49,7 @@ def table(records: Sequence[GameRecord]) -> str:
     """Per opponent: each second player's score [95%], the paired difference [95%] over complete seeds."""
     by_index = {record.index: record for record in records if record.scored}
     lines = ["| first player (opponent) | seeds | solver second | slowest loss, random ties | paired difference "
-             "[95%] | interval width |", "|---|---:|---|---|---|---:|"]
+             "[95%] | interval width | pairs that differ |", "|---|---:|---|---|---|---:|---|"]
     for o, opponent in enumerate(OPPONENTS):
         pairs = []
         for seed in range(1 + max((r.index for r in records), default=0)):
@@ -57,13 +58,25 @@ def table(records: Sequence[GameRecord]) -> str:
                 pairs.append(tuple(game.points(1) for game in games if game is not None))
         if not pairs:
             continue
-        ours, reference = mean_interval([p[0] for p in pairs]), mean_interval([p[1] for p in pairs])
+        ours, reference = score([p[0] for p in pairs]), score([p[1] for p in pairs])
         difference = mean_interval([p[0] - p[1] for p in pairs])
         lines.append(f"| {opponent} | {len(pairs)} | {ours.value:.3f} [{ours.low:.3f}, {ours.high:.3f}] | "
                      f"{reference.value:.3f} [{reference.low:.3f}, {reference.high:.3f}] | "
                      f"{difference.value:+.3f} [{difference.low:+.3f}, {difference.high:+.3f}] | "
-                     f"{difference.high - difference.low:.3f} |")
+                     f"{difference.high - difference.low:.3f} | {differing(pairs)} |")
     return "\n".join(lines) + "\n"
+
+
+def score(points: Sequence[float]) -> Interval:
+    """The mean points with Wilson's 95% interval (draws as half a point)."""
+    return wilson_interval(points.count(1.0), points.count(0.5), points.count(0.0))
+
+
+def differing(pairs: Sequence[tuple[float, ...]]) -> str:
+    """How many pairs ended differently; when none did, the normal interval is a point, so the rule of three
+    bounds the share of pairs that would differ (below 3/n at 95%)."""
+    count = sum(1 for pair in pairs if pair[0] != pair[1])
+    return f"{count} of {len(pairs)}" + (f" (share below {3 / len(pairs):.2f} at 95%)" if count == 0 else "")
 
 
 def main(argv: list[str] | None = None) -> None:
