@@ -275,7 +275,7 @@ def play_ladder(plan: LadderPlan, *, jobs: int | None = None, out: Path | str | 
 
 def _episodes(plan: LadderPlan, ratings: Ratings, first_index: int, count: int) -> Iterator[GameSpec]:
     """``count`` episodes from ``first_index`` on, each paired when the scheduler asks for it."""
+    specs = {spec.text: spec for spec in plan.specs}
     for index in range(first_index, first_index + max(0, count)):
         first, second = draw_pairing(ratings, random.Random(f"ladder/{plan.seed}/{index}"))
-        specs = {spec.text: spec for spec in plan.specs}
         yield GameSpec(index, (specs[first], specs[second]), plan.config, game_seed(plan.seed, index))
