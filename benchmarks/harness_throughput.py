@@ -1,15 +1,15 @@
 """Games per minute of the harness with 1 and 2 worker processes, on two workloads, against raw kaggle-environments.
 
 ``random`` vs ``kaggle:random`` measures the harness itself (handing the game to the watched game
-process, building the environment, recording): the agents cost nothing. Each workload is first
+process, building the environment, recording): the agents cost nothing. ``negamax`` vs
+``kaggle:negamax`` is a real match where the agents' thinking dominates. Each workload is first
 played raw, ``env.run`` in a loop in this process (``engine.run_game``: no watchdog, no record),
-and the harness's 1-job rate is printed as a share of that rate: the harness's cost per core. ``negamax`` vs ``kaggle:negamax`` is a real
-match where the agents' thinking dominates. The pool's start-up (a fork server and one import of
-kaggle-environments per worker) is timed separately and left out of the rates. The machine is
-shared, so the load average is printed with each figure; compare the 1-job and 2-job rates of
-one run, not figures from different runs. The CPU seconds of each game's process barely depend
-on the load: 60 over their mean is roughly the rate of one idle core (the parent's bookkeeping
-and the fork itself are not in it).
+and each harness rate is printed as a share of that rate times its jobs: the harness's cost per
+core. The pool's start-up (a fork server and one import of kaggle-environments per worker) is
+timed separately and left out of the rates. The machine is shared, so the load average is
+printed with each figure; compare the rates of one run, not figures from different runs. The
+CPU seconds of each game barely depend on the load: 60 over their mean is roughly the rate of
+one idle core (the parent's bookkeeping is not in it).
 
     .venv/bin/python -m benchmarks.harness_throughput [--games N] [--jobs 1 2]
 """
@@ -54,7 +54,8 @@ def main() -> None:
     kaggle_environments()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
           f"{platform.python_version()}; {args.games} games per row")
-    print("| workload | jobs | pool start s | games | wall s | games/min | share of raw | CPU s/game | load avg (1 min) |")
+    print("| workload | jobs | pool start s | games | wall s | games/min | share of raw | CPU s/game "
+          "| load avg (1 min) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for first, second in WORKLOADS:
         raw = raw_rate(first, second, args.games)
