@@ -224,7 +224,8 @@ def elo_panels_plot(panels: Sequence[tuple[str, Mapping[str, Sequence[tuple[str 
 def ratings_plot(history: Mapping[str, Sequence[float]], path: Path, *, highlight: Sequence[str] = ()) -> Path:
     """Every agent's μ after each rated episode, one line each; the ``highlight`` agents drawn bold."""
     figure, axes = plt.subplots(figsize=(9, 5))
-    axes.set_prop_cycle(color=plt.get_cmap("tab20").colors)  # a pool has more agents than the default 10 colours
+    palette = plt.get_cmap("tab20")
+    axes.set_prop_cycle(color=[palette(i) for i in range(20)])  # a pool has more agents than the default 10 colours
     for name, values in sorted(history.items(), key=lambda item: -item[1][-1]):
         bold = name in highlight
         axes.plot(range(len(values)), values, linewidth=2.5 if bold else 1.2, alpha=1.0 if bold else 0.8,
