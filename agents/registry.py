@@ -23,7 +23,7 @@ from typing import Any
 from connectx.agents.core.kaggle_boundary import GuardedAgent
 from connectx.agents.core.position import Geometry
 from connectx.agents.core.strategy import Strategy
-from connectx.agents.players import mcts, minimax, negamax, random_agent, solver_agent
+from connectx.agents.players import fallible, mcts, minimax, negamax, random_agent, solver_agent
 
 BoardCheck = Callable[[Mapping[str, Any], Geometry], None]
 """Raises ValueError when an agent's parameters cannot work on a board (minimax's window weights)."""
@@ -104,6 +104,10 @@ REGISTRY: dict[str, AgentEntry] = {
         AgentEntry("solver", solver_agent.make_strategy,
                    "opening book on 7x6, then iterative deepening and an exact alpha-beta solver on the clock; "
                    "other boards: principal-variation search with a threat evaluation, proofs within reach",
+                   seed="seed", time_budget="time_budget", cap="max_nodes"),
+        AgentEntry("fallible", fallible.make_strategy,
+                   "solver with seeded failures: random moves (epsilon), a book cut at a ply followed by its "
+                   "depth-limited search (book_plies), depth-limited lapses (lapse)",
                    seed="seed", time_budget="time_budget", cap="max_nodes"),
     )
 }

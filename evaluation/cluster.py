@@ -6,7 +6,8 @@ scheduler and yields a ``ClusterExecutor``, which matches, tournaments and the p
 unchanged. What stays as it is locally:
 
 - the watchdog: each task runs the harness's game function (``game.play_isolated``) on a worker,
-  which forks one watched child per game, so a hung or crashing agent costs its own game only;
+  which plays it in its watched game process (replaced after any game that goes wrong), so a hung or
+  crashing agent costs its own game only;
 - results: the command's process gets each record once, as it finishes, and stores it there;
   a worker that dies costs the games it held, which Dask plays again elsewhere;
 - agent files: no shared file system is assumed, so a file's source is read where the command

@@ -2,10 +2,11 @@
 
 Kaggle's engine judges every game: a game is ``make("connectx", ...)``, the shared opening
 stepped in, then ``env.run`` with fresh agents. In-process, kaggle-environments cannot stop an
-agent that never returns, and an agent may kill its interpreter, so ``play_isolated`` forks a
-child per game and watches it: each agent call is announced to the parent, which kills the child
-once a move has run past what Kaggle would allow (``actTimeout`` plus the mover's remaining
-overage, plus a grace period). Whatever happens, the caller gets a ``GameRecord``.
+agent that never returns, and an agent may kill its interpreter, so ``play_isolated`` plays in a
+child process (a ``GameProcess``, which plays game after game until one goes wrong) and watches
+it: each agent call is announced to the parent, which kills the child once a move has run past
+what Kaggle would allow (``actTimeout`` plus the mover's remaining overage, plus a grace period).
+Whatever happens, the caller gets a ``GameRecord``.
 
 After each call the agent's ``last_stats`` (its search statistics of that move: ``nodes``,
 ``depth``, ``evaluations``, ``simulations``, as the agent reports them) is read and kept in the
@@ -21,6 +22,7 @@ import multiprocessing
 import numbers
 import os
 import random
+import resource
 import signal
 import threading
 import time
@@ -28,7 +30,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.agent_spec import AgentKind, AgentSpec
 from connectx.agents.registry import AgentSpecError
 from connectx.evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, derived_seed, make_environment, seat_agent
 from connectx.evaluation.provenance import Provenance
@@ -339,52 +341,131 @@ DEFAULT_WATCHDOG = Watchdog()
 
 
 def play_isolated(spec: GameSpec, watchdog: Watchdog = DEFAULT_WATCHDOG) -> GameRecord:
-    """Play ``spec`` in a forked child under ``watchdog``; a hung or dying agent costs this game only.
+    """Play ``spec`` in this thread's game process under ``watchdog``; a hung or dying agent costs this game only.
 
-    A move that outlives the watchdog is recorded as a TIMEOUT of the mover, a child that dies
-    during a move as an ERROR of the mover, anything else that goes wrong as an aborted game.
+    A move that outlives the watchdog is recorded as a TIMEOUT of the mover, a process that dies
+    during a move as an ERROR of the mover, anything else that goes wrong as an aborted game; in
+    each case the process is killed and the next game gets a fresh one (see ``GameProcess``).
+    """
+    host = getattr(_HOSTS, "host", None)
+    if host is None or host.pid != os.getpid():  # none yet, or inherited through a fork
+        host = _HOSTS.host = GameProcess()
+    return host.play(spec, watchdog)
+
+
+_HOSTS = threading.local()
+"""Each thread's ``GameProcess``: a Dask worker may play games in several threads at once."""
+
+
+def stop_game_process() -> None:
+    """Stop this thread's game process, so the next game forks a fresh one from the process as it is now.
+
+    For callers that changed what a game sees (tests that patch the registry) or want its memory back.
+    """
+    host = getattr(_HOSTS, "host", None)
+    if host is not None and host.pid == os.getpid():
+        host.stop()
+
+RETIRE_AFTER_GAMES = 500
+"""Games one game process plays before it is replaced, so nothing a game leaves behind piles up for long."""
+RETIRE_ABOVE_KIB = 1_500_000
+"""A game process whose peak memory passed this (in KiB, about 1.5 GB) is replaced after its game."""
+
+
+class GameProcess:
+    """A long-lived child that plays one game after another, watched move by move by its parent.
+
+    Forking a child per game costs about 60 ms, as long as a game of fast agents itself; a child
+    that stays keeps kaggle-environments, the agents' modules and the opening book loaded. What
+    the fork per game protected stays: the parent hears every move start and end, kills the
+    child when a move outlives the watchdog, records the game's fault when the child dies, and
+    starts a fresh child for the next game. The child is also replaced after a game with an
+    agent file (a user's code may change the interpreter it runs in, so it never shares one),
+    after ``RETIRE_AFTER_GAMES`` games, and once its peak memory passes ``RETIRE_ABOVE_KIB``.
     Fork is used because the caller (a worker process) has kaggle-environments imported already.
     """
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_child_main, args=(spec, sender), daemon=True)
-    started = time.monotonic()
-    child.start()
-    sender.close()
-    watch = _ParentView(spec, watchdog, started)
-    try:
-        while True:
-            wait = watch.deadline - time.monotonic()
-            if wait <= 0 or not receiver.poll(wait):
-                child.kill()
-                return watch.killed(time.monotonic() - started)
+
+    def __init__(self) -> None:
+        self.pid = os.getpid()
+        self.process: Any = None
+        self.connection: Any = None
+        self.games = 0
+
+    def play(self, spec: GameSpec, watchdog: Watchdog) -> GameRecord:
+        started = time.monotonic()
+        self._send(spec)
+        watch = _ParentView(spec, watchdog, started)
+        finished = False
+        try:
+            while True:
+                wait = watch.deadline - time.monotonic()
+                if wait <= 0 or not self.connection.poll(wait):
+                    return watch.killed(time.monotonic() - started)
+                try:
+                    message = self.connection.recv()
+                except (EOFError, OSError):
+                    self.process.join(5)
+                    return watch.died(self.process.exitcode, time.monotonic() - started)
+                if message[0] == "done":
+                    _, record, peak_kib = message
+                    finished = True
+                    self.games += 1
+                    if self._worn(spec, peak_kib):
+                        self.stop()
+                    return replace(record, wall_seconds=time.monotonic() - started)
+                watch.heard(message)
+        finally:
+            if not finished:  # killed, dead, or the parent interrupted: this child is done with
+                self.stop()
+
+    def _send(self, spec: GameSpec) -> None:
+        """Hand ``spec`` to the child, starting one first if there is none (or it died while idle)."""
+        if self.process is not None:
             try:
-                message = receiver.recv()
-            except (EOFError, OSError):
-                child.join(5)
-                return watch.died(child.exitcode, time.monotonic() - started)
-            if message[0] == "done":
-                record: GameRecord = message[1]
-                return replace(record, wall_seconds=time.monotonic() - started)
-            watch.heard(message)
-    finally:
-        receiver.close()
-        if child.is_alive():
-            child.kill()
-        child.join(5)
+                self.connection.send(spec)
+                return
+            except OSError:
+                self.stop()
+        context = multiprocessing.get_context("fork")
+        self.connection, child_end = context.Pipe()
+        self.process = context.Process(target=_child_main, args=(child_end, self.connection), daemon=True)
+        self.process.start()
+        child_end.close()
+        self.games = 0
+        self.connection.send(spec)
+
+    def _worn(self, spec: GameSpec, peak_kib: int) -> bool:
+        """Whether the child should not play another game (see the class docstring)."""
+        played_file = any(agent.kind is AgentKind.FILE for agent in spec.agents)
+        return played_file or self.games >= RETIRE_AFTER_GAMES or peak_kib > RETIRE_ABOVE_KIB
+
+    def stop(self) -> None:
+        """Kill the child, if any; the next game starts a fresh one."""
+        if self.process is None:
+            return
+        self.connection.close()
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(5)
+        self.process = self.connection = None
 
 
-def _child_main(spec: GameSpec, sender: Any) -> None:
+def _child_main(connection: Any, parent_end: Any) -> None:
+    """The game process: play each spec the parent sends, announcing every move, until the pipe closes."""
+    parent_end.close()  # the fork's copy of the parent's end: without it the pipe would never read as closed
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
-    record = play_game(spec, sender.send)
-    # A forked child starts with zero CPU time, so this is the whole game's CPU, load or not.
-    sender.send(("done", replace(record, cpu_seconds=time.process_time())))
-    sender.close()
+    while True:
+        try:
+            spec = connection.recv()
+        except (EOFError, OSError):
+            return
+        record = play_game(spec, connection.send)
+        connection.send(("done", record, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
 
 
 def _exit_when_orphaned(parent: int) -> None:
-    """End this game's process once its parent is gone (a killed worker), hung agent or not."""
+    """End the game process once its parent is gone (a killed worker), hung agent or not."""
     while os.getppid() == parent:
         time.sleep(1.0)
     os._exit(1)

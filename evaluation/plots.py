@@ -219,3 +219,21 @@ def elo_panels_plot(panels: Sequence[tuple[str, Mapping[str, Sequence[tuple[str 
     figure.savefig(path, dpi=150)
     plt.close(figure)
     return path
+
+
+def ratings_plot(history: Mapping[str, Sequence[float]], path: Path, *, highlight: Sequence[str] = ()) -> Path:
+    """Every agent's μ after each rated episode, one line each; the ``highlight`` agents drawn bold."""
+    figure, axes = plt.subplots(figsize=(9, 5))
+    palette = plt.get_cmap("tab20")
+    axes.set_prop_cycle(color=[palette(i) for i in range(20)])  # a pool has more agents than the default 10 colours
+    for name, values in sorted(history.items(), key=lambda item: -item[1][-1]):
+        bold = name in highlight
+        axes.plot(range(len(values)), values, linewidth=2.5 if bold else 1.2, alpha=1.0 if bold else 0.8,
+                  label=textwrap.shorten(name, 40, placeholder="..."))
+    axes.set_xlabel("rated episodes")
+    axes.set_ylabel("μ (every agent starts at 600)")
+    axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+    return path

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from connectx.evaluation.ladder import LadderPlan, LadderSummary, SeatScore
 from connectx.evaluation.match import MatchPlan, MatchSummary, SeatRecord
 from connectx.evaluation.statistics import Interval
 from connectx.evaluation.tournament import TournamentPlan, TournamentSummary
@@ -180,5 +181,38 @@ def tournament_report(plan: TournamentPlan, summary: TournamentSummary, plots: S
         "",
         tournament_tables(summary),
     ]
+    lines += [f"![{name}]({name})" for name in plots]
+    return "\n".join(lines) + "\n"
+
+
+def ladder_table(summary: LadderSummary) -> str:
+    """The standings, highest μ first: μ, σ, episodes, W-D-L, and the score from each seat against each kind.
+
+    A cell reads ``first / second``: the agent's score moving first and moving second against
+    that kind of opponent, with the episodes behind each (``-`` where it never sat there).
+    """
+    kinds = summary.kinds
+    lines = ["| rank | agent | kind | μ | σ | episodes | W-D-L | " + " | ".join(f"vs {kind}" for kind in kinds) + " |",
+             "|---:|---|---|---:|---:|---:|---|" + "---|" * len(kinds)]
+    for rank, standing in enumerate(summary.standings, start=1):
+        cells = [" / ".join(_seat_score(standing.by_kind.get((kind, seat))) for seat in (0, 1)) for kind in kinds]
+        lines.append(f"| {rank} | {standing.agent} | {standing.kind} | {standing.mu:.0f} | {standing.sigma:.0f} | "
+                     f"{standing.episodes} | {standing.wins}-{standing.draws}-{standing.losses} | "
+                     + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _seat_score(seat: SeatScore | None) -> str:
+    return "-" if seat is None or not seat.games else f"{seat.points / seat.games:.2f} ({seat.games})"
+
+
+def ladder_report(plan: LadderPlan, summary: LadderSummary, plots: Sequence[str] = ()) -> str:
+    """The ladder's Markdown page: how it was played, the table, the plot."""
+    episodes = sum(standing.episodes for standing in summary.standings) // 2
+    lines = [f"# Ladder: {', '.join(spec.text for spec in plan.candidates) or 'the pool'} (pool {plan.pool})", "",
+             f"{episodes} rated episodes; Kaggle's board ({plan.config.columns}x{plan.config.rows}, "
+             f"{plan.config.inarow} in a row, actTimeout {plan.config.act_timeout:g}s); seed {plan.seed}. "
+             f"Ratings: {summary.to_json()['model']}. Cells: score moving first / moving second (episodes).", "",
+             ladder_table(summary)]
     lines += [f"![{name}]({name})" for name in plots]
     return "\n".join(lines) + "\n"

@@ -2,16 +2,18 @@
 
 Matches and tournaments only ``submit`` a picklable game function and a ``GameSpec``, so a
 distributed executor (one that ships the call to other machines) can be plugged in unchanged.
-The default workers start from a fork server and import kaggle-environments once; each game is
-then forked from a worker (see ``game.play_isolated``), which is cheap and fully isolated.
+The default workers start from a fork server and import kaggle-environments once; each plays its
+games in a watched game process forked from it (see ``game.GameProcess``), which a game that goes
+wrong costs its life, never the next game's.
 """
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
 from typing import Any
@@ -77,20 +79,24 @@ class InlineExecutor(Executor):
         return future
 
 
-def play_schedule(specs: Sequence[GameSpec], game_function: GameFunction, on_record: Callable[[GameRecord], bool],
+def play_schedule(specs: Iterable[GameSpec], game_function: GameFunction, on_record: Callable[[GameRecord], bool],
                   jobs: int | None = None, executor: Executor | None = None, recorded: Sequence[GameRecord] = (),
                   allow_code_change: bool = False) -> bool:
     """Play ``specs`` on ``executor`` (default: a pool of ``jobs`` workers), in order, as they finish.
 
     ``on_record`` gets each finished game and returns True to stop: no new game starts after that,
     games already running finish and are passed on too. Only a couple of games per worker are
-    queued ahead, so a stop takes effect quickly. On any exception (Ctrl-C included) the games
-    in flight are abandoned and the exception propagates. Returns whether ``on_record`` stopped it.
-    Each record gets the run's provenance (``provenance.run_provenance``), taken before the first game;
-    RunDirectoryError before it when the games ``recorded`` already were played by other code, unless
-    ``allow_code_change`` (``results_store.check_same_code``).
+    queued ahead, so a stop takes effect quickly, and ``specs`` is read only as games are queued:
+    a generator may choose each game from the records passed on so far (a ladder's pairings).
+    On any exception (Ctrl-C included) the games in flight are abandoned and the exception
+    propagates. Returns whether ``on_record`` stopped it. Each record gets the run's provenance
+    (``provenance.run_provenance``), taken before the first game; RunDirectoryError before it when
+    the games ``recorded`` already were played by other code, unless ``allow_code_change``
+    (``results_store.check_same_code``).
     """
-    if not specs:
+    upcoming = iter(specs)
+    first = next(upcoming, None)
+    if first is None:
         return False  # a resumed run with nothing left: no pool to start, no code to digest
     concurrency = jobs or default_jobs()
     provenance = run_provenance(concurrency)
@@ -98,19 +104,23 @@ def play_schedule(specs: Sequence[GameSpec], game_function: GameFunction, on_rec
     own = executor is None
     pool = worker_pool(jobs) if executor is None else executor
     ahead = max(2, 2 * concurrency)
-    pending = list(specs)
+    pending: Iterator[GameSpec] | None = itertools.chain([first], upcoming)
     running: set[Future[GameRecord]] = set()
     stopped = False
     try:
-        while pending or running:
-            while pending and len(running) < ahead and not stopped:
-                running.add(pool.submit(game_function, pending.pop(0)))
+        while pending is not None or running:
+            while pending is not None and len(running) < ahead:
+                spec = next(pending, None)
+                if spec is None:
+                    pending = None
+                else:
+                    running.add(pool.submit(game_function, spec))
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 if on_record(replace(future.result(), provenance=provenance)):
                     stopped = True
             if stopped:
-                pending.clear()
+                pending = None
     except BaseException:
         stop_workers(pool)
         raise

@@ -27,3 +27,12 @@ def run_main(capsys: pytest.CaptureFixture[str]) -> Callable[[Callable[[list[str
             return subprocess.CompletedProcess(arguments, status, printed.out, printed.err)
         return run
     return runner
+
+
+@pytest.fixture(autouse=True)
+def fresh_game_process() -> None:
+    """Each test's games start from a game process forked from the test process as that test left it
+    (its monkeypatches included), never from one an earlier test started."""
+    from connectx.evaluation.game import stop_game_process
+
+    stop_game_process()

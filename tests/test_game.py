@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 import time
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -328,3 +329,25 @@ def test_a_game_records_the_cpu_it_used_and_the_load_around_it() -> None:
         assert 0 < record.cpu_seconds
         assert GameRecord.from_json(record.to_json()).load_average == tuple(
             round(value, 2) for value in record.load_average)
+
+
+@pytest.mark.games
+def test_one_game_process_plays_game_after_game_and_a_fault_costs_only_its_own_game(
+        agent_files: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from connectx.evaluation import game
+
+    host = game.GameProcess()
+    fast = GameSpec(0, ("negamax:depth=1", "kaggle:random"), BoardConfig(), seed=1)
+    first = host.play(fast, game.DEFAULT_WATCHDOG)
+    resident = host.process.pid
+    assert host.play(replace(fast, seed=2), game.DEFAULT_WATCHDOG).cause in ("line", "draw")
+    assert host.process.pid == resident and host.games == 2  # no fork for the second game
+    hung = host.play(GameSpec(1, ("random", agent_files["hangs"]), BoardConfig(), seed=1), Watchdog(move_limit=1.0))
+    assert (hung.cause, hung.offender) == ("TIMEOUT", 1) and host.process is None  # killed, not reused
+    assert host.play(fast, game.DEFAULT_WATCHDOG).moves == first.moves  # a fresh process plays the same game
+    assert host.process.pid != resident
+    host.play(GameSpec(2, (agent_files["float"], "random"), BoardConfig(), seed=1), game.DEFAULT_WATCHDOG)
+    assert host.process is None  # an agent file never shares its process with a later game
+    monkeypatch.setattr(game, "RETIRE_ABOVE_KIB", 1)
+    host.play(fast, game.DEFAULT_WATCHDOG)
+    assert host.process is None  # past the memory mark: replaced before the next game

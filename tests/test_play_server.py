@@ -69,7 +69,8 @@ def test_the_page_and_its_options_are_served(server: Server) -> None:
     status, options = call(server, "/api/options")
     names = [opponent["name"] for opponent in options["opponents"]]
     assert status == 200
-    assert {"random", "negamax", "minimax", "mcts", "solver", "kaggle:random", "kaggle:negamax", "human"} == set(names)
+    assert {"random", "negamax", "minimax", "mcts", "solver", "fallible", "kaggle:random", "kaggle:negamax",
+            "human"} == set(names)
     assert options["max_upload"] == MAX_BODY
 
 

@@ -74,7 +74,7 @@ class SolverStrategy:
         if position.geometry != self._geometry:
             self.table.clear()
             self._geometry = position.geometry
-        booked = self._book_move(position)
+        booked = self.book_move(position)
         if booked is not None:
             self.last_stats = {"nodes": 0, "depth": 0, "evaluations": 0, "source": "book"}
             return booked
@@ -113,7 +113,8 @@ class SolverStrategy:
             return None  # no bank: Kaggle's is empty, or the guard capped the move at a time budget
         return last_of(proofs(position, self.table, deadline.extended(slice_).limit(), counts))
 
-    def _book_move(self, position: Position) -> int | None:
+    def book_move(self, position: Position) -> int | None:
+        """The opening book's move for ``position``, or None where the book does not answer (or is off)."""
         if self._book is None or _board_of(position) != BOOK_GEOMETRY:
             return None
         shape = position.geometry

@@ -26,8 +26,8 @@ from connectx.cli.options import INTERRUPTED, InputError
 from connectx.evaluation.cluster import ClusterError, MissingExtra
 from connectx.evaluation.results_store import RunDirectoryError
 
-COMMANDS = ("agents", "play", "match", "tournament", "replay", "report", "build", "validate", "solve", "analyze",
-            "serve")
+COMMANDS = ("agents", "play", "match", "tournament", "ladder", "replay", "report", "build", "validate", "solve",
+            "analyze", "serve")
 """Every command, in the order ``--help`` lists them: each is the module ``connectx.cli.<name>``, imported only when
 it runs or the list is shown, so no command waits for every other one's libraries to load."""
 

@@ -1,0 +1,86 @@
+"""Rate agents the way Kaggle's leaderboard does: episodes against a pool of fallible opponents.
+
+Every agent (those named here and the pool's) starts at μ = 600 with an uncertainty σ; each
+episode pairs agents of similar ratings, seats at random, and openskill moves both ratings by
+how surprising the result was. Writes DIR/games.jsonl (one line per episode, at once),
+DIR/summary.json, DIR/ladder.md and DIR/ratings.png (μ over the episodes). An interrupted
+ladder, or one to extend with a larger --episodes, continues with --resume --out DIR.
+Pools: default (perfect players with errors down to kaggle's random), fast (millisecond agents)
+and none (the named agents among themselves); docs/ladder.md describes each member's mistakes.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from connectx.cli.options import (
+    add_cluster_argument,
+    add_watchdog_arguments,
+    agent_specs,
+    checked_plan,
+    games_executor,
+    positive_int,
+    run_directory,
+    watchdog,
+)
+from connectx.cli.progress import play_with_progress
+from connectx.evaluation.ladder import LadderPlan, LadderResult, LadderSummary, play_ladder
+from connectx.evaluation.ladder_pool import POOLS
+from connectx.evaluation.match import STANDARD_BOARD
+from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.results_text import ladder_report, ladder_table
+from connectx.evaluation.scheduling import default_jobs
+
+NAME = "ladder"
+HELP = "rate agents Kaggle's way (openskill μ/σ) in episodes against a pool of fallible opponents"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("agents", metavar="AGENT", nargs="*",
+                        help="agents to rate: registry name[:params], kaggle:NAME or .py files (none: the pool alone)")
+    parser.add_argument("--pool", choices=sorted(POOLS), default="default",
+                        help="the opponents they join (default: default; docs/ladder.md lists them)")
+    parser.add_argument("--episodes", type=positive_int, default=200,
+                        help="episodes in all, those already played included (default 200)")
+    parser.add_argument("--jobs", type=positive_int, default=default_jobs(),
+                        help=f"worker processes playing episodes at once (default: the cores, {default_jobs()})")
+    parser.add_argument("--out", type=Path, help="directory for the results (default: out/ladder/<agents>-<time>)")
+    parser.add_argument("--resume", action="store_true", help="continue the ladder in --out from its ratings")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the pairings and the games (default 0)")
+    add_cluster_argument(parser)
+    add_watchdog_arguments(parser)
+
+
+def running_line(summary: LadderSummary) -> str:
+    leader = summary.standings[0]
+    return f"leader {leader.agent} μ {leader.mu:.0f} σ {leader.sigma:.0f}"
+
+
+def run(args: argparse.Namespace) -> int:
+    specs = agent_specs(args.agents, STANDARD_BOARD)
+    plan = checked_plan(lambda: LadderPlan(tuple(specs), args.pool, args.episodes, args.seed))
+    out, done = run_directory(NAME, args.out, args.resume, plan.specs, plan.to_json(), may_change=("episodes",))
+    with games_executor(args) as (executor, jobs):
+        result = play_with_progress(NAME, out, plan.episodes, done, lambda on_game: play_ladder(
+            plan, jobs=jobs, out=out, resume=args.resume, watchdog=watchdog(args), executor=executor,
+            on_game=on_game), running_line)
+    if isinstance(result, int):
+        return result
+    write_outputs(result)
+    print(ladder_table(result.summary))
+    print(f"results in {out}/ (games.jsonl, summary.json, ladder.md, ratings.png)")
+    return 0
+
+
+def write_outputs(result: LadderResult) -> None:
+    """summary.json, the ratings plot and ladder.md next to games.jsonl."""
+    assert result.directory is not None
+    # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
+    from connectx.evaluation import plots
+
+    store = ResultsStore(result.directory)
+    store.write_json("summary.json", result.summary.to_json())
+    plot = plots.ratings_plot(result.summary.history, result.directory / "ratings.png",
+                              highlight=[spec.text for spec in result.plan.candidates])
+    store.write_text("ladder.md", ladder_report(result.plan, result.summary, [plot.name]))

@@ -1,0 +1,152 @@
+"""The ladder: openskill's updates as Kaggle describes them, the pairing, the folding of records, and the command."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from connectx.agents.agent_spec import AgentSpec
+from connectx.cli.main import main
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import GameRecord
+from connectx.evaluation.ladder import MU, SIGMA, LadderPlan, Ratings, draw_pairing, summarize_ladder
+from connectx.evaluation.ladder_pool import ALPHA_BETA, CANDIDATE, KAGGLE
+
+
+def test_a_win_raises_the_winner_lowers_the_loser_and_shrinks_both_sigmas():
+    ratings = Ratings(["a", "b"])
+    ratings.rate("a", "b", 1.0)
+    assert ratings.mu("a") > MU > ratings.mu("b")
+    assert ratings.sigma("a") < SIGMA and ratings.sigma("b") < SIGMA
+
+
+def test_an_upset_moves_ratings_further_than_an_expected_result():
+    expected, upset = Ratings(["strong", "weak"]), Ratings(["strong", "weak"])
+    for ratings in (expected, upset):
+        for _ in range(5):
+            ratings.rate("strong", "weak", 1.0)
+    before = expected.mu("strong")
+    expected.rate("strong", "weak", 1.0)
+    upset.rate("strong", "weak", 0.0)
+    assert before - upset.mu("strong") > expected.mu("strong") - before > 0
+
+
+def test_a_draw_pulls_two_ratings_together():
+    ratings = Ratings(["high", "low"])
+    for _ in range(3):
+        ratings.rate("high", "low", 1.0)
+    high, low = ratings.mu("high"), ratings.mu("low")
+    ratings.rate("low", "high", 0.5)
+    assert low < ratings.mu("low") < ratings.mu("high") < high
+
+
+def test_pairs_are_drawn_among_similar_ratings_and_seats_at_random():
+    ratings = Ratings(["top", "near", "far"])
+    for _ in range(8):
+        ratings.rate("top", "far", 1.0)
+        ratings.rate("near", "far", 1.0)
+    rng = random.Random(1)
+    pairs = Counter(frozenset(draw_pairing(ratings, rng)) for _ in range(2000))
+    assert pairs[frozenset(("top", "near"))] > 3 * pairs[frozenset(("top", "far"))]
+    seats = Counter(draw_pairing(ratings, rng)[0] for _ in range(2000))
+    assert seats["top"] > 400 and seats["near"] > 400
+
+
+def record(index: int, first: str, second: str, winner: int | None, cause: str = "line") -> GameRecord:
+    return GameRecord(index, (first, second), BoardConfig(), index, (), (3, 3), winner, ("DONE", "DONE"), cause)
+
+
+def test_the_summary_folds_the_records_in_order_and_scores_each_seat_against_each_kind():
+    plan = LadderPlan((AgentSpec.parse("negamax"),), pool="fast", episodes=10)
+    records = [record(0, "negamax", "kaggle:random", 0), record(1, "kaggle:random", "negamax", 1),
+               record(2, "negamax", "negamax:depth=1", None), record(3, "negamax", "kaggle:random", None, "aborted")]
+    summary = summarize_ladder(plan, records)
+    negamax = summary.standing("negamax")
+    assert (negamax.kind, negamax.episodes, negamax.wins, negamax.draws, negamax.losses) == (CANDIDATE, 3, 2, 1, 0)
+    assert negamax.by_kind[(KAGGLE, 0)].points == 1 and negamax.by_kind[(KAGGLE, 1)].points == 1
+    assert negamax.by_kind[(ALPHA_BETA, 0)].score == 0.5
+    assert summary.standings[0].agent == "negamax"
+    assert all(len(history) == 4 for history in summary.history.values())  # the start, then 3 rated episodes
+    ratings = Ratings(plan.agents)
+    for game in records:
+        ratings.add(game)
+    assert negamax.mu == ratings.mu("negamax")
+
+
+def test_a_candidate_that_is_also_in_the_pool_plays_once_as_a_candidate():
+    plan = LadderPlan((AgentSpec.parse("kaggle:random"),), pool="fast")
+    assert plan.agents.count("kaggle:random") == 1 and plan.kind("kaggle:random") == CANDIDATE
+
+
+AGENT_FILE = "def agent(observation, configuration):\n    return [c for c in range(configuration.columns)\n" \
+             "            if observation.board[c] == 0][0]\n"
+
+
+@pytest.mark.games
+def test_a_small_ladder_with_an_agent_file_plays_writes_everything_and_resumes(tmp_path: Path,
+                                                                             capsys: pytest.CaptureFixture[str]):
+    leftmost = tmp_path / "leftmost.py"
+    leftmost.write_text(AGENT_FILE)
+    out = tmp_path / "ladder"
+    arguments = ["ladder", str(leftmost), "negamax:depth=1", "--pool", "none", "--jobs", "1", "--out", str(out)]
+    assert main([*arguments, "--episodes", "3"]) == 0
+    assert len((out / "games.jsonl").read_text().splitlines()) == 3
+    first = json.loads((out / "summary.json").read_text())
+    assert main([*arguments, "--episodes", "6", "--resume"]) == 0
+    lines = (out / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 6 and len({json.loads(line)["index"] for line in lines}) == 6
+    printed = capsys.readouterr().out
+    assert "| rank | agent | kind | μ | σ | episodes |" in printed and str(leftmost) in printed
+    summary = json.loads((out / "summary.json").read_text())
+    assert sum(s["episodes"] for s in summary["standings"]) == 12
+    assert summary["standings"][0]["agent"] == "negamax:depth=1"  # it takes the wins the file leaves it
+    assert first["standings"] != summary["standings"]
+    assert (out / "ratings.png").stat().st_size > 1000 and "![ratings.png]" in (out / "ladder.md").read_text()
+
+
+@pytest.mark.games
+def test_an_interrupted_ladder_continues_from_the_ratings_it_stopped_at(tmp_path: Path):
+    out = tmp_path / "ladder"
+    plan = LadderPlan((AgentSpec.parse("negamax:depth=1"),), pool="fast", episodes=4, seed=3)
+    from connectx.evaluation.ladder import play_ladder
+
+    class Interrupt(Exception):
+        pass
+
+    def stop_after_two(game: GameRecord, summary: object) -> None:
+        if game.index == 1:
+            raise Interrupt
+
+    with pytest.raises(Interrupt):
+        play_ladder(plan, jobs=1, out=out, on_game=stop_after_two)
+    kept = len((out / "games.jsonl").read_text().splitlines())
+    assert 1 <= kept <= 4
+    result = play_ladder(plan, jobs=1, out=out, resume=True)
+    assert len(result.records) == 4
+    assert result.summary == summarize_ladder(plan, result.records)
+
+
+def test_the_ladders_page_describes_every_member_of_the_default_pool():
+    from connectx.evaluation.ladder_pool import DEFAULT_POOL
+
+    page = (Path(__file__).parent.parent / "docs" / "ladder.md").read_text()
+    for member in DEFAULT_POOL:
+        assert f"| `{member.agent}` | {member.kind} |" in page
+
+
+@pytest.mark.games
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                    reason="Dask's distributed is not installed: make install-cluster (make test does it)")
+def test_a_ladder_plays_on_a_local_cluster_with_an_agent_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.chdir(tmp_path)  # the workers cannot open the relative path: the file travels as source
+    Path("leftmost.py").write_text(AGENT_FILE)
+    assert main(["ladder", "leftmost.py", "negamax:depth=1", "--pool", "none", "--episodes", "6",
+                 "--cluster", "local:1", "--out", "run"]) == 0
+    records = [json.loads(line) for line in Path("run/games.jsonl").read_text().splitlines()]
+    assert len(records) == 6 and all(record["cause"] in ("line", "draw") for record in records)
+    assert all("leftmost.py" in record["agents"] for record in records)
