@@ -24,7 +24,7 @@ from pathlib import Path
 
 from connectx.evaluation.game import GameRecord, GameSpec, play_isolated
 from connectx.evaluation.ladder_pool import DEFAULT_POOL, NEAR_PERFECT, PERFECT
-from connectx.evaluation.match import STANDARD_BOARD, game_seed
+from connectx.evaluation.match import STANDARD_CONFIG, game_seed
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import play_schedule
 from connectx.evaluation.statistics import Interval, mean_interval, wilson_interval
@@ -41,7 +41,7 @@ def game_index(seed: int, opponent: int, second: int) -> int:
 
 
 def game_specs(seeds: int) -> list[GameSpec]:
-    return [GameSpec(game_index(seed, o, s), (OPPONENTS[o], SECOND[s]), STANDARD_BOARD, game_seed(SEED, seed))
+    return [GameSpec(game_index(seed, o, s), (OPPONENTS[o], SECOND[s]), STANDARD_CONFIG, game_seed(SEED, seed))
             for seed in range(seeds) for o in range(len(OPPONENTS)) for s in range(len(SECOND))]
 
 

@@ -39,7 +39,7 @@ from connectx.agents.core.position import Position
 from connectx.agents.players.opening_book import OpeningBook, load_opening_book
 from connectx.evaluation.engine import FAULT_STATUSES
 from connectx.evaluation.game import GameRecord, GameSpec, play_isolated
-from connectx.evaluation.match import STANDARD_BOARD, MoveTimes
+from connectx.evaluation.match import STANDARD_CONFIG, MoveTimes
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import play_schedule
 from connectx.solver.native import NativeSolver
@@ -126,7 +126,7 @@ def game_specs(samples: Sequence[tuple[int, str]], opponent_file: str) -> list[G
     for index, (side, moves) in enumerate(samples):
         agents = ("solver", opponent_file) if side == 0 else (opponent_file, "solver")
         opening = tuple(int(digit) - 1 for digit in moves)
-        specs.append(GameSpec(index, agents, STANDARD_BOARD, seed=index, opening=opening))
+        specs.append(GameSpec(index, agents, STANDARD_CONFIG, seed=index, opening=opening))
     return specs
 
 

@@ -35,7 +35,7 @@ from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
 from connectx.evaluation.ladder_pool import CANDIDATE, KINDS, PoolMember, pool_members
-from connectx.evaluation.match import STANDARD_BOARD, config_json, game_seed
+from connectx.evaluation.match import STANDARD_CONFIG, config_json, game_seed
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import GameFunction, check_jobs, play_schedule
 
@@ -67,7 +67,7 @@ class LadderPlan:
     pool: str = "default"
     episodes: int = 200
     seed: int = 0
-    config: BoardConfig = STANDARD_BOARD
+    config: BoardConfig = STANDARD_CONFIG
     members: tuple[PoolMember, ...] = field(init=False)
 
     def __post_init__(self) -> None:

@@ -26,7 +26,7 @@ from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Wat
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import GameFunction, check_jobs, play_schedule
 
-STANDARD_BOARD = BoardConfig()
+STANDARD_CONFIG = BoardConfig()
 """Kaggle's ConnectX: 7 columns, 6 rows, 4 in a row, 2 s per move."""
 
 
@@ -276,7 +276,7 @@ OnGame = Callable[[GameRecord, MatchSummary], None]
 
 
 def run_match(first: AgentSpec | str, second: AgentSpec | str, games: int = 100, *,
-              config: BoardConfig = STANDARD_BOARD, seed: int = 0, opening_plies: int = 0, jobs: int | None = None,
+              config: BoardConfig = STANDARD_CONFIG, seed: int = 0, opening_plies: int = 0, jobs: int | None = None,
               out: Path | str | None = None, resume: bool = False, sprt: Sprt | None = None,
               keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
               play: GameFunction | None = None, on_game: OnGame | None = None) -> MatchResult:

@@ -21,7 +21,7 @@ from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
 from connectx.evaluation.match import (
-    STANDARD_BOARD,
+    STANDARD_CONFIG,
     MatchPlan,
     MatchSummary,
     check_opening_plies,
@@ -150,7 +150,7 @@ class TournamentResult:
 OnTournamentGame = Callable[[GameRecord, TournamentSummary], None]
 
 
-def run_tournament(agents: Sequence[AgentSpec | str], games: int = 20, *, config: BoardConfig = STANDARD_BOARD,
+def run_tournament(agents: Sequence[AgentSpec | str], games: int = 20, *, config: BoardConfig = STANDARD_CONFIG,
                    gauntlet: bool = False, seed: int = 0, opening_plies: int = 0, anchor: AgentSpec | str | None = None,
                    jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
                    keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,

@@ -27,7 +27,7 @@ from connectx.cli.options import (
 from connectx.cli.progress import play_with_progress
 from connectx.evaluation.ladder import LadderPlan, LadderResult, LadderSummary, play_ladder
 from connectx.evaluation.ladder_pool import POOLS
-from connectx.evaluation.match import STANDARD_BOARD
+from connectx.evaluation.match import STANDARD_CONFIG
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.results_text import ladder_report, ladder_table
 from connectx.evaluation.scheduling import default_jobs
@@ -58,7 +58,7 @@ def running_line(summary: LadderSummary) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    specs = agent_specs(args.agents, STANDARD_BOARD)
+    specs = agent_specs(args.agents, STANDARD_CONFIG)
     plan = checked_plan(lambda: LadderPlan(tuple(specs), args.pool, args.episodes, args.seed))
     out, done = run_directory(NAME, args.out, args.resume, plan.specs, plan.to_json(), may_change=("episodes",))
     with games_executor(args) as (executor, jobs):
