@@ -27,7 +27,8 @@ from connectx.evaluation.ladder_pool import DEFAULT_POOL, NEAR_PERFECT, PERFECT
 from connectx.evaluation.match import STANDARD_CONFIG, game_seed
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import play_schedule
-from connectx.evaluation.statistics import Interval, mean_interval, wilson_interval
+from connectx.evaluation.statistics import Interval, wilson_interval
+from connectx.papers.hypothesis_tests import mean_interval
 
 OPPONENTS = tuple(member.agent for member in DEFAULT_POOL if member.kind in (PERFECT, NEAR_PERFECT))
 SECOND = ("solver", "fallible:ties=random")
