@@ -123,13 +123,15 @@ def stones(browser: WebDriver) -> dict[tuple[int, int], str]:
     return {(row, column): "x" if is_x else "o" for row, column, is_x in cells}
 
 
+VALUES_SCRIPT = """Array.from(document.querySelectorAll("#values .value")).map((cell) => ({
+    text: cell.innerText.replace(/\\s+/g, " ").trim(), score: cell.dataset.score ?? null,
+    lower: cell.dataset.lower ?? null}))"""
+"""The analysis row above the board, column by column, as a script's expression."""
+
+
 def values(browser: WebDriver) -> list[dict[str, Any]]:
     """The analysis row above the board, column by column: its text and its proven range and exact score."""
-    return browser.execute_script("""
-        return Array.from(document.querySelectorAll("#values .value")).map((cell) => ({
-            text: cell.innerText.replace(/\\s+/g, " ").trim(), score: cell.dataset.score ?? null,
-            lower: cell.dataset.lower ?? null}));
-    """)
+    return browser.execute_script(f"return {VALUES_SCRIPT};")
 
 
 def status(browser: WebDriver) -> str:
@@ -197,8 +199,10 @@ def test_analysis_values_agree_with_connectx_solve(server: Server, browser: WebD
     browser.find_element(By.ID, "analysis-switch").click()
 
     def all_shown(page: WebDriver) -> list[dict[str, Any]] | None:  # the values stream in; the note says when done
-        cells = values(page)
-        done = "Every value is exact." in page.find_element(By.ID, "analysis-note").text
+        # The note and the cells in one script: read apart, the final values could land between the two reads.
+        note, cells = page.execute_script(f"return [document.getElementById('analysis-note').innerText, "
+                                          f"{VALUES_SCRIPT}];")
+        done = "Every value is exact." in note
         return cells if done and sum(cell["lower"] is not None for cell in cells) == 6 else None
 
     shown = wait_for(browser, all_shown)
