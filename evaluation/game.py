@@ -460,8 +460,11 @@ def _child_main(connection: Any, parent_end: Any) -> None:
             spec = connection.recv()
         except (EOFError, OSError):
             return
-        record = play_game(spec, connection.send)
-        connection.send(("done", record, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+        try:
+            record = play_game(spec, connection.send)
+            connection.send(("done", record, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+        except (BrokenPipeError, ConnectionResetError):  # the worker is gone (Ctrl-C killed it): no one to tell
+            return
 
 
 def _exit_when_orphaned(parent: int) -> None:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import multiprocessing.forkserver
 import os
 import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -47,10 +50,43 @@ def check_jobs(jobs: int | None) -> None:
         raise ValueError(f"--jobs {jobs}: at least one worker process is needed")
 
 
+@contextmanager
+def _ctrl_c_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C until the block is done, then raise it: a worker the pool starts meanwhile is in its process
+    table when the interrupt stops the run, so it is killed with the others, not left to find the pool gone."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread receives signals
+        yield
+        return
+    pressed: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda number, frame: pressed.append(number))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if pressed:
+        raise KeyboardInterrupt
+
+
+def _start_fork_server() -> None:
+    """Start multiprocessing's fork server (and its resource tracker) with Ctrl-C ignored.
+
+    Ctrl-C goes to the whole foreground group, and only the parent should answer it, with one line.
+    These helpers ignore it once running, but a press while they start would print a traceback
+    from their start-up; an ignored signal stays ignored through ``exec`` (and the workers the fork
+    server forks inherit it). A press in the few milliseconds this takes is lost, never half-handled.
+    """
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        multiprocessing.forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def worker_pool(jobs: int | None = None) -> ProcessPoolExecutor:
     """``jobs`` worker processes (default: the cores), ready to play games."""
     check_jobs(jobs)
     count = default_jobs() if jobs is None else jobs
+    _start_fork_server()
     return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("forkserver"),
                                initializer=_prepare_worker)
 
@@ -61,10 +97,12 @@ def stop_workers(executor: Executor) -> None:
     ``shutdown`` alone would wait for running games (minutes, for a hung agent); the pool has no
     public way to stop its workers, so its process table is used when it is there.
     """
+    processes = list((getattr(executor, "_processes", None) or {}).values())  # shutdown forgets them
     executor.shutdown(wait=False, cancel_futures=True)
-    processes = getattr(executor, "_processes", None) or {}
-    for process in list(processes.values()):
+    for process in processes:
         process.kill()
+    for process in processes:
+        process.join()  # dead at once: one still starting can no longer reach for the parent's queues
 
 
 class InlineExecutor(Executor):
@@ -114,7 +152,8 @@ def play_schedule(specs: Iterable[GameSpec], game_function: GameFunction, on_rec
                 if spec is None:
                     pending = None
                 else:
-                    running.add(pool.submit(game_function, spec))
+                    with _ctrl_c_deferred():
+                        running.add(pool.submit(game_function, spec))
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 if on_record(replace(future.result(), provenance=provenance)):

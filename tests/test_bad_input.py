@@ -303,3 +303,13 @@ def test_ctrl_c_anywhere_is_one_line_and_exit_130(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr("connectx.cli.build.run", interrupted)
     assert main(["build", "random", "-o", "x.py"]) == 130
     assert capsys.readouterr().err == "\nconnectx build: interrupted\n"
+
+
+def test_ctrl_c_while_a_command_loads_is_the_same_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    def loading(only: str | None = None) -> object:
+        raise KeyboardInterrupt  # as if pressed while the command's libraries import
+
+    monkeypatch.setattr("connectx.cli.main.build_parser", loading)
+    assert main(["match", "random", "random"]) == 130
+    assert capsys.readouterr().err == "\nconnectx match: interrupted\n"

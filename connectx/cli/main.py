@@ -20,20 +20,12 @@ import sys
 from types import ModuleType
 from typing import NoReturn
 
-from connectx import __version__
-from connectx.agents.registry import AgentSpecError
-from connectx.cli.options import INTERRUPTED, InputError
-from connectx.evaluation.cluster import ClusterError, MissingExtra
-from connectx.evaluation.results_store import RunDirectoryError
+from connectx.cli.exit_status import INTERRUPTED
 
 COMMANDS = ("agents", "play", "match", "tournament", "ladder", "replay", "report", "build", "validate", "solve",
             "analyze", "serve")
 """Every command, in the order ``--help`` lists them: each is the module ``connectx.cli.<name>``, imported only when
 it runs or the list is shown, so no command waits for every other one's libraries to load."""
-
-BAD_INPUT = (InputError, AgentSpecError, RunDirectoryError)
-"""What a command raises for input it cannot use; its message says what to do instead."""
-
 
 class UsageError(Exception):
     """Arguments argparse cannot read, with the command's name."""
@@ -70,6 +62,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     named = next((word for word in words if not word.startswith("-")), None)
+    try:
+        return _run(argv, words, named)
+    except KeyboardInterrupt:
+        # Commands that keep partial work say where it is; any other stops with this one line, even
+        # while its libraries are still loading.
+        print(f"\nconnectx{f' {named}' if named in COMMANDS else ''}: interrupted", file=sys.stderr)
+        return INTERRUPTED
+
+
+def _run(argv: list[str] | None, words: list[str], named: str | None) -> int:
+    # Imported here, inside main's Ctrl-C handler: they load a command's libraries (a fifth of a second).
+    from connectx import __version__
+    from connectx.agents.registry import AgentSpecError
+    from connectx.cli.options import InputError
+    from connectx.evaluation.cluster import ClusterError, MissingExtra
+    from connectx.evaluation.results_store import RunDirectoryError
+
     parser = build_parser(named if named in COMMANDS and "--version" not in words else None)
     try:
         args, extras = parser.parse_known_args(argv)
@@ -87,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         return int(args.run(args))
-    except BAD_INPUT as error:
+    except (InputError, AgentSpecError, RunDirectoryError) as error:  # input the command cannot use
         print(f"connectx {args.command}: {error}", file=sys.stderr)
         return 2
     except MissingExtra as error:
@@ -98,10 +107,6 @@ def main(argv: list[str] | None = None) -> int:
         # Not bad input: the cluster is unreachable, mismatched or gone; the message says what to do.
         print(f"connectx {args.command}: {error}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        # Commands that keep partial work say where it is; any other stops with this one line.
-        print(f"\nconnectx {args.command}: interrupted", file=sys.stderr)
-        return INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`connectx solve < file | head -1`): stop quietly, as Unix tools do.
         _silence_stdout()

@@ -24,11 +24,12 @@ from connectx.agents.agent_spec import AgentKind, AgentSpec
 from connectx.agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, STANDARD_BOARD, BoardSpec, BoardSpecError
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.analysis.solved_cache import default_directory as cache_directory
+
+# The commands take the exit status and the output-path checks from here, with the rest of what they share.
+from connectx.cli.exit_status import INTERRUPTED as INTERRUPTED
 from connectx.evaluation.cluster import ClusterTarget, open_cluster
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game import Watchdog
-
-# The commands take the output-path checks from here, with the rest of what they share.
 from connectx.evaluation.output_paths import InputError as InputError
 from connectx.evaluation.output_paths import check_output_directory as check_output_directory
 from connectx.evaluation.output_paths import check_output_file as check_output_file
@@ -39,8 +40,6 @@ from connectx.solver.interface import Solver, make_solver
 
 Plan = TypeVar("Plan")
 
-INTERRUPTED = 130
-"""Exit status after Ctrl-C, as a shell reports a process ended by SIGINT."""
 
 
 def whole_number(minimum: int) -> Callable[[str], int]:

@@ -1,0 +1,71 @@
+"""Ctrl-C at any instant of a run of games: one line, exit 130, within a second, and no worker left playing.
+
+A terminal's Ctrl-C is SIGINT to the whole foreground group: the command, the fork server and
+resource tracker it starts, the workers and their game processes. Only the command may answer.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from connectx.evaluation.scheduling import stop_workers, worker_pool
+
+
+def interrupt_at_a_terminal(command: list[str], after: float) -> tuple[int, float, str]:
+    """Run ``connectx command`` at a pseudo-terminal, press Ctrl-C ``after`` seconds in: (status, seconds to stop,
+    everything it wrote)."""
+    master, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "connectx", *command], stdin=follower, stdout=follower,
+                               stderr=follower, start_new_session=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as at a shell
+    os.close(follower)
+    time.sleep(after)
+    pressed = time.monotonic()
+    os.killpg(process.pid, signal.SIGINT)
+    status = process.wait(timeout=30)
+    stopped = time.monotonic() - pressed
+    time.sleep(0.3)  # what a helper process might still print
+    written = b""
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the terminal closed with its last process
+            break
+        if not chunk:
+            break
+        written += chunk
+    os.close(master)
+    return status, stopped, written.decode(errors="replace")
+
+
+# While its libraries load, while the fork server and the workers start, and with games in flight (an
+# mcts game takes about ten seconds, so a stop that waited for it would show).
+@pytest.mark.parametrize("after", [0.3, 0.7, 1.2, 3.0])
+def test_ctrl_c_stops_a_match_at_any_instant_with_one_line(tmp_path: Path, after: float) -> None:
+    out = tmp_path / "match"
+    status, stopped, written = interrupt_at_a_terminal(
+        ["match", "mcts:time_budget=0.3", "random", "-n", "2", "--out", str(out)], after)
+    assert status == 130, written
+    assert stopped < 1.5, written  # within a second, and a margin for a loaded machine
+    assert "Traceback" not in written and "Error" not in written, written
+    assert written.count("connectx match: interrupted") == 1, written
+
+
+def test_stopping_the_pool_kills_the_games_in_flight_at_once() -> None:
+    pool = worker_pool(2)
+    running = [pool.submit(time.sleep, 60) for _ in range(4)]
+    time.sleep(1.0)  # the workers have started and taken a game each
+    processes = list(pool._processes.values())  # type: ignore[attr-defined]
+    started = time.monotonic()
+    stop_workers(pool)
+    assert time.monotonic() - started < 1.0
+    assert len(processes) == 2 and not any(process.is_alive() for process in processes)
+    assert all(future.done() for future in running[2:])  # the queued games were cancelled
