@@ -336,6 +336,14 @@ def test_on_a_phone_an_upload_reads_without_broken_words_and_its_error_shows_whe
                     title: document.querySelector("h1").getBoundingClientRect().right,
                     label: parseFloat(getComputedStyle(label).fontSize) * label.getScreenCTM().a};
         """)
+        value = phone.find_element(By.CSS_SELECTOR, "#ply-4 text.value")  # a column's value on ply 4's board
+        tap(phone, value)
+        words = wait_for(phone, lambda page: page.find_element(By.CSS_SELECTOR, "#ply-4 p.words"))
+        wait_for(phone, lambda page: words.is_displayed())
+        said = value.find_element(By.TAG_NAME, "title").get_attribute("textContent")
+        assert words.text == said and said.startswith("column ")  # the words, not the short value on the board
+        tap(phone, value)
+        wait_for(phone, lambda page: not words.is_displayed())
     finally:
         phone.switch_to.default_content()
     assert inside["content"] <= inside["width"] and inside["title"] <= inside["width"]

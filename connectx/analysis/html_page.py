@@ -38,6 +38,8 @@ section.flagged { border: 3px solid #b3261e; background: #fff5f4; }
 section:target { box-shadow: 0 0 0 3px #3b6fd4; }
 .steps a { margin-right: 1em; }
 .legend span { margin-right: 1.2em; }
+text.value { cursor: pointer; }
+p.words { font-weight: bold; margin: .2em 0; }
 /* A phone, or the page's frame on one: boards scale down, the moves table stacks (ply and move, then
    before and after on lines of their own, labelled as the head row would), the graph's words stay legible. */
 @media (max-width: 600px) {
@@ -67,6 +69,19 @@ document.addEventListener("keydown", function (event) {
   var next = sections[Math.min(sections.length - 1, Math.max(0, current + step))];
   location.hash = "#" + next.id;
 });
+// A column's value shows its words (its title, which only a mouse can hover) under the board when tapped or
+// clicked; a second tap on it, or a tap elsewhere, hides them.
+document.addEventListener("click", function (event) {
+  var value = event.target.closest("text.value");
+  var words = value && value.closest("section").querySelector("p.words");
+  var said = value ? value.querySelector("title").textContent : null;
+  var again = words && !words.hidden && words.textContent === said;
+  document.querySelectorAll("p.words").forEach(function (line) { line.hidden = true; });
+  if (words && !again) {
+    words.textContent = said;
+    words.hidden = false;
+  }
+});
 """
 
 
@@ -85,7 +100,7 @@ def render_html(analysis: GameAnalysis) -> str:
         '<p class="legend">Values are the mover\'s: <span>win in N: the mover\'s N-th move from here wins</span>'
         "<span>draw</span><span>loss in N: the opponent's N-th move does</span><span>the best bound proven where "
         "the time ran out (win in &le;N, draw or win, ...)</span><span>an estimate where not even the outcome is "
-        "proven</span></p>",
+        "proven</span>Tap or hover over a column's value for its words.</p>",
         evaluation_graph(analysis),
         f"<p>{sum(ply.exact for ply in analysis.plies)} of {len(analysis.plies)} positions exact. "
         + (f"{len(flagged)} move{'' if len(flagged) == 1 else 's'} changed the outcome: "
@@ -137,6 +152,7 @@ def _ply_section(ply: PlyAnalysis, position: Position, plies: int, shape: Geomet
         f'<section id="ply-{ply.ply}" class="{"flagged" if ply.changed_outcome else ""}">',
         f"<h2>Ply {ply.ply}: {mover} plays {ply.column + 1}</h2>",
         _board_svg(position, ply, ply.column),
+        '<p class="words" aria-live="polite" hidden></p>',
         verdict,
         f'<p class="steps">{"".join(steps)}</p>',
         "</section>",
@@ -172,8 +188,8 @@ def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) 
             weight = "bold" if best else "normal"
             decoration = ' text-decoration="underline"' if column == played else ""
             colour = OUTCOME_COLOURS[value.outcome] if value.outcome is not None else "#555555"
-            parts.append(f'<text x="{x}" y="{LABEL - 6}" text-anchor="middle" font-size="11" font-weight="{weight}" '
-                         f'fill="{colour}"{decoration}><title>column {column + 1}: '
+            parts.append(f'<text class="value" x="{x}" y="{LABEL - 6}" text-anchor="middle" font-size="11" '
+                         f'font-weight="{weight}" fill="{colour}"{decoration}><title>column {column + 1}: '
                          f"{escape(describe(value, shape, position.moves))}</title>"
                          f"{escape(describe(value, shape, position.moves, compact=True))}</text>")
     parts.append("</svg>")
