@@ -3,7 +3,7 @@
 The analysis answers the opening at once only if it already knows the exact score of every
 position there: a column's value at ply ``n`` is the score of a position at ply ``n + 1``. This
 solves every position of ``--ply`` with the C solver (6 by default: 8,231 positions once mirror
-images and transpositions are folded; ply 7's 27,109 cost about 15 CPU hours, see
+images and transpositions are folded; ply 7's 27,109 cost 14-17 CPU hours, see
 ``docs/opening-book.md``); the table builder derives every shallower score from them by negamax.
 Positions are queued by their parent, so each parent's children finish together, and results
 are appended to a committed checkpoint as they arrive: stop it at any time and rerun the same
@@ -88,8 +88,9 @@ def floors(ply: int, scores: dict[int, int]) -> dict[int, int]:
                     floor[key] = max(floor.get(key, -scores[parent_key]), -scores[parent_key])
     for key, position in level.items():
         for _, child in position.children():
-            if child.canonical_key() in scores:
-                floor[key] = max(floor.get(key, -scores[child.canonical_key()]), -scores[child.canonical_key()])
+            child_score = scores.get(child.canonical_key())
+            if child_score is not None:
+                floor[key] = max(floor.get(key, -child_score), -child_score)
     return floor
 
 

@@ -41,7 +41,6 @@ from connectx.solver.interface import Solver, make_solver
 Plan = TypeVar("Plan")
 
 
-
 def whole_number(minimum: int) -> Callable[[str], int]:
     """An option type: a whole number of at least ``minimum``."""
     def parse(text: str) -> int:
