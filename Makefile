@@ -120,8 +120,8 @@ book: install
 	$(BIN)/python -m book.opening_table
 	$(BIN)/python -m book.make_sample
 
-# Every 7x6 position of ply 7 solved exactly by the C solver, for the analysis's opening (27,109
-# positions, about 11 CPU hours on 2 cores at low priority; resumable: stop it any time and run it
+# Every 7x6 position of ply 6 solved exactly by the C solver, for the analysis's opening (8,231
+# positions, about 7 CPU hours on 2 cores at low priority; resumable: stop it any time and run it
 # again, its gzip checkpoint in book/solved/ is committed), then the table of exact scores rebuilt
 # from it. The book's tools run from a clone: they are not part of the installed package.
 opening-scores: install

@@ -1,8 +1,9 @@
 """The analysis's table of exact opening scores: every 7x6 position up to ply 4 is answered exactly, at once,
-and up to ply 6 once ``make opening-scores`` has solved every position of ply 7.
+and up to ply 5 once ``make opening-scores`` has every position of ply 6.
 
 The table ships with the package (``connectx/analysis/data/exact_scores_7x6.npz``), built from the
-committed checkpoints of ``book.opening_scores`` (every position of plies 5 and 7) and the book's.
+committed checkpoints of ``book.opening_scores`` (every position of ply 5, and of plies 6 and 7 as
+far as their runs have got) and the book's.
 """
 
 from __future__ import annotations
@@ -13,19 +14,19 @@ import time
 import pytest
 
 from book.checkpoint import read_solved
-from book.opening_scores import positions_of_ply
-from book.paths import opening_scores
+from book.opening_scores import floors, positions_of_ply
+from book.opening_table import recorded_scores, with_derived_scores
+from book.paths import opening_scores, opening_scores_by_ply
 from connectx.agents.core.position import Position
 from connectx.analysis.exact_scores import ExactScores
 from connectx.analysis.game_analysis import column_values
 from connectx.analysis.solved_cache import SolvedCache
+from connectx.cli.main import main
 from connectx.solver.python_search import PythonSolver
 
 DEEPEST_EXACT_PLY = 4
 """Every position up to this ply has every column's exact value in the table."""
 CHILDREN = positions_of_ply(DEEPEST_EXACT_PLY + 1)
-PLY_7 = 27_109
-"""The 7x6 positions of ply 7, mirror images and transpositions folded: ``make opening-scores`` solves them all."""
 
 
 def every_column_exact_up_to(deepest: int) -> tuple[int, int, float]:
@@ -51,13 +52,23 @@ def test_every_position_up_to_ply_4_has_every_columns_exact_value_at_once() -> N
     assert calls == 0 and slowest < 1.0
 
 
-def test_every_position_up_to_ply_6_has_every_columns_exact_value_once_ply_7_is_solved() -> None:
-    solved = len(read_solved(opening_scores(7)))
-    if solved < PLY_7:
-        pytest.skip(f"make opening-scores has solved {solved:,} of the {PLY_7:,} positions of ply 7 so far")
-    positions, calls, slowest = every_column_exact_up_to(6)
-    assert positions == 1 + 4 + 25 + 121 + 568 + 2144 + len(positions_of_ply(6))
+def test_every_position_up_to_ply_5_has_every_columns_exact_value_once_ply_6_is_known() -> None:
+    table, ply_6 = ExactScores.shipped(), positions_of_ply(6)
+    known = sum(table.score(Position.from_moves(moves)) is not None for moves in ply_6.values())
+    if known < len(ply_6):
+        pytest.skip(f"make opening-scores has {known:,} of the {len(ply_6):,} positions of ply 6 so far")
+    positions, calls, slowest = every_column_exact_up_to(5)
+    assert positions == 1 + 4 + 25 + 121 + 568 + 2144
     assert calls == 0 and slowest < 1.0
+
+
+def test_solve_answers_the_tables_positions_exactly_with_no_time_to_search(capsys: pytest.CaptureFixture[str]) -> None:
+    table = ExactScores.shipped()
+    known = [moves for moves in positions_of_ply(6).values() if table.score(Position.from_moves(moves)) is not None]
+    sample = known[:: max(1, len(known) // 40)]
+    assert main(["solve", *sample, "--time-limit", "0.01"]) == 0  # a ply-6 position takes the solver seconds
+    printed = dict(line.split() for line in capsys.readouterr().out.splitlines())
+    assert printed == {moves: str(table.score(Position.from_moves(moves))) for moves in sample}
 
 
 def test_the_table_holds_every_position_the_checkpoint_solved() -> None:
@@ -65,5 +76,17 @@ def test_the_table_holds_every_position_the_checkpoint_solved() -> None:
     solved = read_solved(opening_scores(5))
     table = ExactScores.shipped()
     assert len(solved) == len(CHILDREN) == 2144  # every ply-5 position, mirror images folded
-    for record in [*solved.values(), *read_solved(opening_scores(7)).values()]:
+    for record in [record for path in opening_scores_by_ply().values() for record in read_solved(path).values()]:
         assert table.score(Position.from_moves(record.moves)) == record.score, record.moves
+
+
+def test_a_floor_never_exceeds_the_exact_score_and_is_it_where_the_children_are_known() -> None:
+    """The solver trusts a floor blindly (it searches only above it), so a floor too high would be a wrong score."""
+    ply_5 = recorded_scores(read_solved(opening_scores(5)).values())
+    exact = with_derived_scores(ply_5, 5)  # plies 0-5
+    from_children = floors(4, exact)
+    assert {key: from_children[key] for key in positions_of_ply(4)} == {key: exact[key] for key in positions_of_ply(4)}
+    from_parents = floors(5, {key: score for key, score in exact.items() if key not in ply_5})
+    assert from_parents.keys() == ply_5.keys()
+    assert all(from_parents[key] <= score for key, score in ply_5.items())
+    assert sum(from_parents[key] == score for key, score in ply_5.items()) > len(ply_5) // 4  # each parent's best child
