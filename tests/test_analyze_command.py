@@ -311,7 +311,8 @@ def test_ctrl_c_at_a_terminal_stops_the_solver_too_with_one_line(tmp_path: Path)
     master, follower = pty.openpty()
     command = [sys.executable, "-m", "connectx", "analyze", "--moves", "1771662233", "--no-cache"]
     process = subprocess.Popen(command, stdin=follower, stdout=follower, stderr=follower, start_new_session=True,
-                               env={**os.environ, "CONNECTX_CACHE_DIR": str(tmp_path)})
+                               env={**os.environ, "CONNECTX_CACHE_DIR": str(tmp_path)},
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as at a shell
     os.close(follower)
     seen = b""
     while b"before" not in seen:  # the table's head: the analysis is under way

@@ -25,7 +25,9 @@ def interrupt_at_a_terminal(command: list[str], after: float) -> tuple[int, floa
     master, follower = pty.openpty()
     process = subprocess.Popen([sys.executable, "-m", "connectx", *command], stdin=follower, stdout=follower,
                                stderr=follower, start_new_session=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as at a shell
+                               # As at a shell: a test run started in the background (CI) ignores SIGINT, and
+                               # exec would keep that.
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.close(follower)
     time.sleep(after)
     pressed = time.monotonic()
