@@ -61,6 +61,19 @@ def test_ctrl_c_stops_a_match_at_any_instant_with_one_line(tmp_path: Path, after
     assert written.count("connectx match: interrupted") == 1, written
 
 
+def test_python_m_connectx_ends_with_130_after_a_ctrl_c_inside_library_generated_code(tmp_path: Path) -> None:
+    # Ctrl-C while a dataclass or namedtuple builds its methods (exec of a string) is a KeyboardInterrupt that
+    # main catches; CPython still marks it unhandled, and `python -m` ended by SIGINT (status -2), not 130.
+    (tmp_path / "interrupted_connectx.py").write_text(
+        "import connectx.cli.main as cli\n"
+        "cli._run = lambda *arguments: exec('raise KeyboardInterrupt')\n"
+        "import connectx.__main__\n")
+    finished = subprocess.run([sys.executable, "-m", "interrupted_connectx", "match"], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=60,
+                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (finished.returncode, finished.stderr) == (130, "\nconnectx match: interrupted\n")
+
+
 def test_stopping_the_pool_kills_the_games_in_flight_at_once() -> None:
     pool = worker_pool(2)
     running = [pool.submit(time.sleep, 60) for _ in range(4)]
