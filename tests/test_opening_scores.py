@@ -1,9 +1,8 @@
-"""The analysis's table of exact opening scores: every 7x6 position up to ply 4 is answered exactly, at once,
-and up to ply 5 once ``make opening-scores`` has every position of ply 6.
+"""The analysis's table of exact opening scores: every 7x6 position up to ply 5 has every column's exact value at once.
 
 The table ships with the package (``connectx/analysis/data/exact_scores_7x6.npz``), built from the
-committed checkpoints of ``book.opening_scores`` (every position of ply 5, and of plies 6 and 7 as
-far as their runs have got) and the book's.
+committed checkpoints of ``book.opening_scores`` (every position of plies 5 and 6, and of ply 7 as far
+as its run has got) and the book's.
 """
 
 from __future__ import annotations
@@ -24,9 +23,8 @@ from connectx.analysis.solved_cache import SolvedCache
 from connectx.cli.main import main
 from connectx.solver.python_search import PythonSolver
 
-DEEPEST_EXACT_PLY = 4
-"""Every position up to this ply has every column's exact value in the table."""
-CHILDREN = positions_of_ply(DEEPEST_EXACT_PLY + 1)
+DEEPEST_EXACT_PLY = 5
+"""Every position up to this ply has every column's exact value in the table: the next ply is solved whole."""
 
 
 def every_column_exact_up_to(deepest: int) -> tuple[int, int, float]:
@@ -46,19 +44,9 @@ def every_column_exact_up_to(deepest: int) -> tuple[int, int, float]:
     return positions, solver.calls, slowest
 
 
-def test_every_position_up_to_ply_4_has_every_columns_exact_value_at_once() -> None:
+def test_every_position_up_to_ply_5_has_every_columns_exact_value_at_once() -> None:
     positions, calls, slowest = every_column_exact_up_to(DEEPEST_EXACT_PLY)
-    assert positions == 1 + 4 + 25 + 121 + 568  # every position up to ply 4, mirror images folded
-    assert calls == 0 and slowest < 1.0
-
-
-def test_every_position_up_to_ply_5_has_every_columns_exact_value_once_ply_6_is_known() -> None:
-    table, ply_6 = ExactScores.shipped(), positions_of_ply(6)
-    known = sum(table.score(Position.from_moves(moves)) is not None for moves in ply_6.values())
-    if known < len(ply_6):
-        pytest.skip(f"make opening-scores has {known:,} of the {len(ply_6):,} positions of ply 6 so far")
-    positions, calls, slowest = every_column_exact_up_to(5)
-    assert positions == 1 + 4 + 25 + 121 + 568 + 2144
+    assert positions == 1 + 4 + 25 + 121 + 568 + 2144  # every position up to ply 5, mirror images folded
     assert calls == 0 and slowest < 1.0
 
 
@@ -73,9 +61,9 @@ def test_solve_answers_the_tables_positions_exactly_with_no_time_to_search(capsy
 
 def test_the_table_holds_every_position_the_checkpoint_solved() -> None:
     """What ``make opening-scores`` solved so far is in the shipped table with its score (the rebuild was run)."""
-    solved = read_solved(opening_scores(5))
     table = ExactScores.shipped()
-    assert len(solved) == len(CHILDREN) == 2144  # every ply-5 position, mirror images folded
+    # Every position of plies 5 and 6, mirror images folded.
+    assert {ply: len(read_solved(opening_scores(ply))) for ply in (5, 6)} == {5: 2144, 6: 8231}
     for record in [record for path in opening_scores_by_ply().values() for record in read_solved(path).values()]:
         assert table.score(Position.from_moves(record.moves)) == record.score, record.moves
 
