@@ -4,26 +4,14 @@ from __future__ import annotations
 
 import os
 import platform
-from pathlib import Path
 
-CPU_INFO = Path("/proc/cpuinfo")
-
-
-def processor_name(cpu_info: Path = CPU_INFO) -> str:
-    """The processor's model, as Linux names it (``platform.processor()`` is empty there), else what
-    ``platform`` knows."""
-    if cpu_info.is_file():
-        for line in cpu_info.read_text(errors="replace").splitlines():
-            key, _, value = line.partition(":")
-            if key.strip() == "model name" and value.strip():
-                return value.strip()
-    return platform.processor() or platform.machine()
+from connectx.evaluation.provenance import cpu_model
 
 
 def machine_conditions() -> str:
     """The processor, core count, Python version and the load averages (1, 5, 15 min) right now."""
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    return f"{processor_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load}"
+    return f"{cpu_model()}, {os.cpu_count()} cores, Python {platform.python_version()}, load {load}"
 
 
 def jobs_phrase(jobs: int) -> str:

@@ -7,8 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.conditions import processor_name
-
 BENCHMARKS = sorted(path.stem for path in (Path(__file__).resolve().parents[1] / "benchmarks").glob("*.py")
                     if path.stem != "__init__")
 
@@ -21,10 +19,3 @@ def test_the_benchmarks_are_found() -> None:
 def test_a_benchmark_module_imports(name: str) -> None:
     module = importlib.import_module(f"benchmarks.{name}")
     assert callable(getattr(module, "main", None)) or module.__doc__
-
-
-def test_the_conditions_name_the_processors_model(tmp_path: Path) -> None:
-    cpu_info = tmp_path / "cpuinfo"
-    cpu_info.write_text("processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 7B13\nflags\t\t: fpu\n")
-    assert processor_name(cpu_info) == "AMD EPYC 7B13"
-    assert processor_name(tmp_path / "absent") != ""  # platform's answer where Linux's file is not
