@@ -121,7 +121,7 @@ book: install
 	$(BIN)/python -m book.make_sample
 
 # Every 7x6 position of ply 6 solved exactly by the C solver, for the analysis's opening (8,231
-# positions, about 7 CPU hours on 2 cores at low priority; resumable: stop it any time and run it
+# positions, 8.3 hours of worker time on 2 shared cores at low priority; resumable: stop it any time and run it
 # again, its gzip checkpoint in book/solved/ is committed), then the table of exact scores rebuilt
 # from it. The book's tools run from a clone: they are not part of the installed package.
 opening-scores: install
