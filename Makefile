@@ -48,7 +48,7 @@ demo: install
 
 lint: install
 	$(UV) sync --frozen --inexact --group lint --group docs --python $(PYTHON)
-	$(BIN)/ruff check agents submission evaluation connectx book tests benchmarks docs examples
+	$(BIN)/ruff check connectx book tests benchmarks docs examples
 	$(BIN)/mypy
 	$(BIN)/mkdocs build --strict --quiet --site-dir out/docs
 

@@ -16,11 +16,10 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 
-SOURCE_FOLDERS = {"agents": "connectx.agents", "submission": "connectx.submission", "evaluation": "connectx.evaluation",
-                  "connectx": "connectx", "benchmarks": "benchmarks", "book": "book"}
-"""Each folder of code (tests aside) and the package it is: the design's folders are ``connectx``'s subpackages
-(linked into ``connectx/``, which ``rglob`` does not follow, so each file is read once). Named, never
-discovered: a stray ``build/`` or ``dist/`` must not change what is tested."""
+SOURCE_FOLDERS = {"connectx": "connectx", "benchmarks": "benchmarks", "book": "book"}
+"""Each folder of code (tests aside) and the package it is: the design's folders are real subpackages inside
+``connectx/`` (the top-level ``agents`` and the like are links into it, never read here, so each file is read
+once). Named, never discovered: a stray ``build/`` or ``dist/`` must not change what is tested."""
 
 AGENT_LAYERS = ["connectx.agents.core", "connectx.agents.heuristics", "connectx.agents.search",
                 "connectx.agents.players"]
@@ -52,11 +51,11 @@ OLD_LAYOUT_READERS = {"benchmarks/open_board_measure.py"}
 """Modules that import another revision's code, which may predate the one name (``agents`` at the top)."""
 
 KAGGLE_IMPORTERS = {
-    "evaluation/engine.py",
+    "connectx/evaluation/engine.py",
     # Validation runs a submission file with Kaggle's own loader and engine in a separate process
     # that must not see our packages, so it cannot go through the harness: it judges a file, it
     # does not play our games.
-    "submission/isolated_runner.py",
+    "connectx/submission/isolated_runner.py",
 }
 """The only modules that may import kaggle_environments."""
 
@@ -153,30 +152,33 @@ def test_exactly_the_allowed_modules_import_kaggle_environments() -> None:
 
 
 @pytest.mark.parametrize("path, source, problem", [
-    ("agents/core/position.py", "from connectx.evaluation.engine import BoardConfig",
+    ("connectx/agents/core/position.py", "from connectx.evaluation.engine import BoardConfig",
      "connectx.agents.core may import only connectx.agents.core"),
-    ("agents/core/position.py", "from connectx.agents.search.exact_search import solve",
+    ("connectx/agents/core/position.py", "from connectx.agents.search.exact_search import solve",
      "connectx.agents.core may import only"),
-    ("agents/heuristics/window_table.py", "from connectx.agents.players import mcts",
+    ("connectx/agents/heuristics/window_table.py", "from connectx.agents.players import mcts",
      "connectx.agents.heuristics may import only"),
-    ("agents/players/solver_agent.py", "def f():\n    import connectx.solver.native\n", "imports connectx.solver"),
-    ("agents/players/solver_agent.py", "from connectx.agents.registry import REGISTRY",
+    ("connectx/agents/players/solver_agent.py", "def f():\n    import connectx.solver.native\n",
+     "imports connectx.solver"),
+    ("connectx/agents/players/solver_agent.py", "from connectx.agents.registry import REGISTRY",
      "connectx.agents.players may import only"),
     ("book/generate.py", "from connectx.submission.bundler import build_bundle",
      "book may import only"),
     ("book/generate.py", "from connectx.evaluation import game", "imports connectx.evaluation.game"),
     ("connectx/cli/match.py", "from evaluation.match import run_match", "import it as connectx.evaluation.match"),
     ("connectx/play/api.py", "import agents.registry", "the one name it has"),
-    ("evaluation/match.py", "from connectx.papers import runner", "connectx.evaluation may import only"),
-    ("evaluation/match.py", "from connectx.cli.options import InputError", "imports connectx.cli.options"),
+    ("connectx/evaluation/match.py", "from connectx.papers import runner", "connectx.evaluation may import only"),
+    ("connectx/evaluation/match.py", "from connectx.cli.options import InputError", "imports connectx.cli.options"),
     ("connectx/papers/runner.py", "import connectx.cli.main", "connectx.papers may import only"),
-    ("submission/bundler.py", "from connectx.cli import build", "imports connectx.cli.build"),
+    ("connectx/submission/bundler.py", "from connectx.cli import build", "imports connectx.cli.build"),
     ("benchmarks/speed.py", "from connectx.cli.main import main", "imports connectx.cli.main"),
     ("connectx/analysis/games.py", "from connectx.evaluation.game import GameRecord",
      "connectx.analysis may import only"),
-    ("evaluation/game.py", "import kaggle_environments", "only evaluation/engine.py"),
-    ("evaluation/game.py", "from kaggle_environments.agent import build_agent", "only evaluation/engine.py"),
-    ("connectx/papers/runner.py", "importlib.import_module('kaggle_environments.utils')", "only evaluation/engine.py"),
+    ("connectx/evaluation/game.py", "import kaggle_environments", "only connectx/evaluation/engine"),
+    ("connectx/evaluation/game.py", "from kaggle_environments.agent import build_agent",
+     "only connectx/evaluation/engine"),
+    ("connectx/papers/runner.py", "importlib.import_module('kaggle_environments.utils')",
+     "only connectx/evaluation/engine"),
     ("connectx/cli/match.py", "from connectx.cli.play import board_config", "a command imports no other command"),
     ("connectx/cli/tournament.py", "from connectx.cli import match", "a command imports no other command"),
     ("connectx/cli/options.py", "from . import play", "a command imports no other command"),
@@ -187,11 +189,11 @@ def test_the_checker_catches_each_kind_of_bad_import(path: str, source: str, pro
 
 
 @pytest.mark.parametrize("path, source", [
-    ("evaluation/engine.py", "import kaggle_environments"),
-    ("submission/isolated_runner.py", "from kaggle_environments.agent import get_last_callable"),
+    ("connectx/evaluation/engine.py", "import kaggle_environments"),
+    ("connectx/submission/isolated_runner.py", "from kaggle_environments.agent import get_last_callable"),
     ("connectx/cli/main.py", "from connectx.cli import agents, match, play"),
     ("connectx/__main__.py", "from connectx.cli.main import main"),
-    ("agents/registry.py",
+    ("connectx/agents/registry.py",
      "from connectx.agents.players import mcts\nfrom connectx.agents.core.strategy import Strategy"),
     ("connectx/cli/match.py", "from connectx.cli.options import InputError\nfrom connectx.cli import progress"),
     ("connectx/cli/report.py",
@@ -200,8 +202,9 @@ def test_the_checker_catches_each_kind_of_bad_import(path: str, source: str, pro
      "from connectx.evaluation.match import play_match\nfrom connectx.agents.agent_spec import AgentSpec"),
     ("connectx/play/session.py",
      "from connectx.analysis.games import Game\nfrom connectx.evaluation.game import play_game"),
-    ("agents/players/solver_agent.py", "from connectx.agents.search import exact_search\nimport random"),
-    ("agents/search/exact_search.py", "from . import move_order\nfrom connectx.agents.heuristics import zugzwang"),
+    ("connectx/agents/players/solver_agent.py", "from connectx.agents.search import exact_search\nimport random"),
+    ("connectx/agents/search/exact_search.py",
+     "from . import move_order\nfrom connectx.agents.heuristics import zugzwang"),
 ])
 def test_the_checker_allows_what_the_layers_allow(path: str, source: str) -> None:
     assert violations(path, source) == []

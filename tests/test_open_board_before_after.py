@@ -59,7 +59,9 @@ def test_a_resume_whose_working_tree_built_another_agent_is_refused_and_nothing_
     assert "was built from other code than this working tree's" in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == contents
-    last_change = subprocess.run(["git", "log", "-1", "--format=%H", "--", "agents/players/solver_agent.py"],
+    # The last commit that edited the solver, in either layout (before and after it moved into connectx/).
+    last_change = subprocess.run(["git", "log", "-1", "--format=%H", "--diff-filter=M", "--",
+                                  "connectx/agents/players/solver_agent.py", "agents/players/solver_agent.py"],
                                  cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
     run = run_benchmark("--before", f"{last_change}^", "--out", str(out), "--resume", *QUICK)  # another solver
     assert run.returncode == 2 and "before.py was built from other code than" in run.stderr

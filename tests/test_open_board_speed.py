@@ -19,22 +19,20 @@ def head(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """HEAD's files: code whose search is fixed, whatever the working tree holds while the tests run."""
     copy = tmp_path_factory.mktemp("head")
     with checkout_of(commit_of("HEAD")) as checkout:
-        return package_tree(checkout / "agents", copy)
+        return package_tree(checkout / "connectx" / "agents", copy)
 
 
 def package_tree(agents: Path, into: Path) -> Path:
     """``into`` holding a copy of ``agents`` importable as ``connectx.agents``, as in the repository."""
-    shutil.copytree(agents, into / "agents")
-    (into / "connectx").mkdir()
+    shutil.copytree(agents, into / "connectx" / "agents")
     (into / "connectx" / "__init__.py").write_text("")
-    (into / "connectx" / "agents").symlink_to("../agents")
     return into
 
 
 def changed_search(head: Path, into: Path) -> Path:
     """A copy of ``head`` whose search reduces from the third move of a node instead of the fourth."""
-    package_tree(head / "agents", into)
-    module = into / "agents" / "search" / "principal_variation.py"
+    package_tree(head / "connectx" / "agents", into)
+    module = into / "connectx" / "agents" / "search" / "principal_variation.py"
     source = module.read_text()
     assert "\nREDUCED_FROM = 3\n" in source
     module.write_text(source.replace("\nREDUCED_FROM = 3\n", "\nREDUCED_FROM = 2\n"))

@@ -43,16 +43,26 @@ def uv_environment() -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel built from a copy of the repository (setuptools leaves build/ in the directory it builds)."""
-    base = tmp_path_factory.mktemp("wheel")
+def built_wheel(base: Path, *, links: bool) -> Path:
+    """The wheel built from a copy of the repository in ``base`` (setuptools leaves build/ in the directory it
+    builds); without ``links``, each symbolic link of the copy is a small text file holding its target, as Git
+    for Windows checks links out without developer mode (``core.symlinks=false``)."""
     source = base / "source"
     shutil.copytree(REPOSITORY, source, ignore=shutil.ignore_patterns(*LEFT_OUT), symlinks=True)
+    if not links:
+        for link in [path for path in source.rglob("*") if path.is_symlink()]:
+            target = os.readlink(link)
+            link.unlink()
+            link.write_text(target)
     subprocess.run([str(UV), "build", "--wheel", "--out-dir", str(base / "dist"), str(source)],
                    check=True, capture_output=True, env=uv_environment())
     [built] = (base / "dist").glob("connectx-*.whl")
     return built
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return built_wheel(tmp_path_factory.mktemp("wheel"), links=True)
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +107,19 @@ def test_the_wheel_holds_one_import_package_and_no_tool_that_writes_the_reposito
     assert "connectx/solver/solver.c" in names and "connectx/analysis/data/exact_scores_7x6.npz" in names
     assert "connectx/agents/data/opening_book_7x6x4.bin" in names
     assert not [name for name in names if name.endswith((".jsonl", ".jsonl.gz"))], "checkpoints stay in the repository"
+
+
+def test_a_checkout_without_symbolic_links_builds_the_same_wheel(wheel: Path, tmp_path: Path) -> None:
+    """The top-level ``agents``, ``submission`` and ``evaluation`` are links into the package: a checkout that
+    writes them as text files loses only them, and installs exactly what a checkout with links installs."""
+    assert {path.name for path in REPOSITORY.iterdir() if path.is_symlink()} == {"agents", "submission", "evaluation"}
+    without_links = built_wheel(tmp_path, links=False)
+    assert (tmp_path / "source" / "agents").is_file()  # the link as Git for Windows writes it
+    with zipfile.ZipFile(wheel) as linked, zipfile.ZipFile(without_links) as unlinked:
+        assert sorted(unlinked.namelist()) == sorted(linked.namelist())
+        for name in linked.namelist():
+            if not name.endswith(".dist-info/RECORD"):
+                assert unlinked.read(name) == linked.read(name), name
 
 
 def test_the_wheel_ships_its_data(installed: tuple[Path, dict[str, str]]) -> None:

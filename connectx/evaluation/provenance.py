@@ -27,7 +27,7 @@ CPUINFO = Path("/proc/cpuinfo")
 GAME_LOOP = ("engine.py", "game.py")
 """The modules of ``evaluation`` that play a game: kaggle-environments' engine and the watched game loop."""
 
-SOURCE_PATHS = ("agents", "evaluation", "submission", "connectx", "pyproject.toml", "uv.lock")
+SOURCE_PATHS = ("connectx", "pyproject.toml", "uv.lock")
 """What of a checkout is the package: a difference elsewhere (reports, docs, tests) leaves the tree clean."""
 
 
@@ -118,7 +118,7 @@ def current_checkout(package: Path | None = None) -> Checkout | None:
     None when it is not a git checkout, or when that checkout does not track the package's files
     (a wheel installed into a virtual environment that happens to sit inside some repository).
     """
-    # The folder holding ``agents`` as imported (connectx/, through its link in a checkout), not the link's target.
+    # The package's own folder, connectx/, which holds ``agents``.
     folder = Path(package) if package is not None else Path(agents.__path__[0]).parent
     try:
         _git(folder, "ls-files", "--error-unmatch", "__init__.py")
