@@ -35,9 +35,9 @@ from book.checkpoint import read_solved
 from book.levels import Solved, Task, next_level, root_level
 from book.paths import BOOK_POSITIONS
 from book.perfect_play import write_agent_file
+from connectx.agents.core.kaggle_boundary import FAULT_STATUSES
 from connectx.agents.core.position import Position
 from connectx.agents.players.opening_book import OpeningBook, load_opening_book
-from connectx.evaluation.engine import FAULT_STATUSES
 from connectx.evaluation.game import GameRecord, GameSpec, play_isolated
 from connectx.evaluation.match import STANDARD_CONFIG, MoveTimes
 from connectx.evaluation.results_store import ResultsStore

@@ -13,11 +13,13 @@ from connectx.agents.core.kaggle_boundary import (
     GuardedAgent,
     board_of,
     mark_of,
+    played_actions,
     position_from_board,
     read_deadline,
     read_position,
     to_column,
 )
+from connectx.agents.core.move_string import columns_of, digits_fit, digits_of
 from connectx.agents.core.position import Position
 from connectx.agents.core.search_time import Deadline, OverageBank
 from connectx.agents.core.strategy import MoveStats
@@ -267,3 +269,18 @@ def test_from_board_reads_kaggle_observations() -> None:
 def test_from_board_rejects_impossible_boards(board: list[int], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         position_from_board(board, 6, 7, 4)
+
+
+def test_played_actions_reads_the_active_seats_action_and_skips_a_fault() -> None:
+    def state(status: str, action: object = 0) -> dict:
+        return {"status": status, "action": action}
+    steps = [[state("ACTIVE"), state("INACTIVE")],
+             [state("INACTIVE", 3), state("ACTIVE")],        # seat 0 played 3
+             [state("ACTIVE", 3), state("INACTIVE", 2)],     # seat 1 played 2
+             [state("INVALID", 9), state("DONE", 2)]]        # seat 0's 9 was never played
+    assert list(played_actions(steps)) == [(1, 0, 3), (2, 1, 2)]
+
+
+def test_move_strings_are_digits_for_boards_of_up_to_nine_columns() -> None:
+    assert digits_of((3, 3, 4, 2)) == "4453" and columns_of("4453") == (3, 3, 4, 2)
+    assert digits_fit(9) and not digits_fit(10) and not digits_fit(0)

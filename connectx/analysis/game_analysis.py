@@ -191,8 +191,7 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
     cache = cache if cache is not None else SolvedCache()
     try:
         positions = list(game.positions())
-        wide = game.board.columns > 9  # no move string: the C solver does not play such boards
-        digits: list[str | None] = [None if wide else game.digits[:ply] for ply in range(len(positions))]
+        digits: list[str | None] = [game.digits[:ply] for ply in range(len(positions))]
         plies: list[PlyAnalysis] = []
         for ply in range(first_ply, len(game.moves)):
             plies.append(_analyze_ply(positions[ply], ply, game.moves[ply], digits[ply], seconds, solver, cache))

@@ -18,14 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from connectx.agents.board_spec import STANDARD_BOARD, BoardSpec, BoardSpecError
-from connectx.agents.core.kaggle_boundary import board_of
+from connectx.agents.core.kaggle_boundary import board_of, played_actions
+from connectx.agents.core.move_string import MAX_DIGIT_COLUMNS, columns_of, digits_fit, digits_of
 from connectx.agents.core.position import Position
 
 GAMES_FILE = "games.jsonl"
-FAULT_STATUSES = ("ERROR", "INVALID", "TIMEOUT")
-"""Kaggle's statuses of an agent whose action was not played (it faulted and lost)."""
-MAX_COLUMNS = 9
-"""Moves are written as one digit per column, so wider boards cannot be written down."""
 
 
 @dataclass(frozen=True)
@@ -36,9 +33,9 @@ class Game:
     moves: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        if self.board.columns > MAX_COLUMNS:
+        if not digits_fit(self.board.columns):
             raise ValueError(f"a board of {self.board.columns} columns: analysis writes moves as digits, "
-                             f"so it takes boards of up to {MAX_COLUMNS} columns")
+                             f"so it takes boards of up to {MAX_DIGIT_COLUMNS} columns")
         position = self.initial_position()
         for ply, column in enumerate(self.moves):
             if position.is_over():
@@ -55,7 +52,7 @@ class Game:
     @property
     def digits(self) -> str:
         """The moves as 1-based column digits (``"4453"``), as the position files write them."""
-        return "".join(str(column + 1) for column in self.moves)
+        return digits_of(self.moves)
 
     def positions(self) -> Iterator[Position]:
         """The position before every move, then the final one (``len(moves) + 1`` positions)."""
@@ -70,7 +67,7 @@ def game_from_digits(digits: str, board: BoardSpec = STANDARD_BOARD) -> Game:
     """The game of a move string: 1-based column digits, e.g. ``"4453"`` (surrounding spaces ignored)."""
     digits = digits.strip()
     Position.from_moves(digits, board.rows, board.columns, board.inarow)  # ValueError naming the first bad move
-    return Game(board, tuple(int(digit) - 1 for digit in digits))
+    return Game(board, columns_of(digits))
 
 
 def game_from_record(record: Any) -> Game:
@@ -106,16 +103,16 @@ def game_from_episode(episode: Any) -> Game:
     position = Position.initial(board.rows, board.columns, board.inarow)
     moves: list[int] = []
     _check_board(steps[0], position, 0)
-    for number, (before, after) in enumerate(zip(steps, steps[1:], strict=False), start=1):
-        for seat in (0, 1):
-            if before[seat]["status"] != "ACTIVE" or after[seat]["status"] in FAULT_STATUSES:
-                continue
-            column = after[seat].get("action")
+    played: dict[int, list[tuple[int, Any]]] = {number: [] for number in range(1, len(steps))}
+    for number, seat, column in played_actions(steps):
+        played[number].append((seat, column))
+    for number, actions in played.items():
+        for seat, column in actions:
             if type(column) is not int or not position.can_play(column) or position.is_over():
                 raise ValueError(f"step {number}: agent {seat} played {column!r}, which is not a legal move there")
             position = position.play(column)
             moves.append(column)
-        _check_board(after, position, number)
+        _check_board(steps[number], position, number)
     return Game(board, tuple(moves))
 
 

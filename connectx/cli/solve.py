@@ -41,6 +41,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+from connectx.agents.core.move_string import MAX_DIGIT_COLUMNS, digits_fit
 from connectx.agents.core.position import Geometry, Position
 from connectx.analysis.game_analysis import column_values, position_value
 from connectx.analysis.solved_cache import SolvedCache
@@ -226,8 +227,9 @@ def _time_limit(args: argparse.Namespace) -> float:
 
 def _queries(args: argparse.Namespace) -> list[Query]:
     """Every query, all parsed before any is solved, so bad input writes nothing."""
-    if not 1 <= args.columns <= 9:
-        raise InputError(f"--columns {args.columns}: moves are column digits 1-9, so expected 1 to 9 columns")
+    if not digits_fit(args.columns):
+        raise InputError(f"--columns {args.columns}: moves are column digits 1-{MAX_DIGIT_COLUMNS}, so expected 1 to "
+                         f"{MAX_DIGIT_COLUMNS} columns")
     shape = board_spec(args).geometry
     if args.positions:
         queries = [Query.parse(text, shape) for text in args.positions]

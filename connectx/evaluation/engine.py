@@ -28,6 +28,7 @@ from typing import Any
 
 from connectx.agents.agent_spec import AgentKind, AgentSpec
 from connectx.agents.board_spec import BoardSpec
+from connectx.agents.core.kaggle_boundary import FAULT_STATUSES
 from connectx.agents.registry import AgentSpecError
 
 
@@ -179,9 +180,6 @@ def run_game(specs: Sequence[AgentSpec | str], config: BoardConfig, seed: int | 
         random.seed(derived_seed(seed, "environment"))
     env.run(callables)
     return env
-
-
-FAULT_STATUSES = ("ERROR", "INVALID", "TIMEOUT")
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from connectx.agents.agent_spec import AgentKind, AgentSpec
+from connectx.agents.core.kaggle_boundary import FAULT_STATUSES, played_actions
 from connectx.agents.registry import AgentSpecError
-from connectx.evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, derived_seed, make_environment, seat_agent
+from connectx.evaluation.engine import BoardConfig, Outcome, derived_seed, make_environment, seat_agent
 from connectx.evaluation.provenance import Provenance
 
 DECISIVE = "line"
@@ -287,12 +288,7 @@ def _last_mover(announced: list[_AnnouncedAgent]) -> int | None:
 
 def _moves_of(env: Any) -> tuple[int, ...]:
     """The columns played, read from Kaggle's steps: the action of whichever seat was ACTIVE."""
-    moves = []
-    for before, after in zip(env.steps, env.steps[1:], strict=False):
-        for seat in (0, 1):
-            if before[seat].status == "ACTIVE" and after[seat].status not in FAULT_STATUSES:
-                moves.append(int(after[seat].action))
-    return tuple(moves)
+    return tuple(int(action) for _, _, action in played_actions(env.steps))
 
 
 def _fault_detail(env: Any, offender: int | None) -> str:

@@ -39,10 +39,11 @@ from typing import Any
 
 from connectx.agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX, AgentSpec
 from connectx.agents.board_spec import MAX_SIDE, MIN_SIDE, BoardSpec, BoardSpecError
+from connectx.agents.core.move_string import MAX_DIGIT_COLUMNS, digits_fit, digits_of
 from connectx.agents.core.position import Position
 from connectx.agents.registry import REGISTRY, AgentSpecError
 from connectx.analysis.game_analysis import PlyAnalysis, best_columns, open_columns
-from connectx.analysis.games import Game, game_from_episode
+from connectx.analysis.games import Game, game_from_digits, game_from_episode
 from connectx.analysis.html_page import render_html
 from connectx.analysis.text_report import line_text
 from connectx.evaluation.engine import BoardConfig
@@ -104,13 +105,13 @@ def parse_position(text: Any, config: BoardConfig) -> tuple[int, ...]:
         return ()
     if not isinstance(text, str):
         raise RequestError("position: expected column digits such as 4453")
-    if config.columns > 9:
-        raise RequestError("a position is written in column digits, so it fits boards of up to 9 columns")
+    if not digits_fit(config.columns):
+        raise RequestError(f"a position is written in column digits, so it fits boards of up to {MAX_DIGIT_COLUMNS} "
+                           "columns")
     try:
-        Position.from_moves(text, config.rows, config.columns, config.inarow)
+        return game_from_digits(text, BoardSpec(config.rows, config.columns, config.inarow)).moves
     except ValueError as error:
         raise RequestError(f"position {text[:50]!r}: {error}") from None
-    return tuple(int(digit) - 1 for digit in text)
 
 
 def value_json(value: ScoreRange | None, position: Position) -> dict[str, Any] | None:
@@ -315,7 +316,7 @@ def state_json(key: str, session: GameSession, added: tuple[int, ...] = ()) -> d
         "names": list(session.names), "people": list(session.people_seats),
         "rows": config.rows, "columns": config.columns, "inarow": config.inarow,
         "board": session.board, "moves": list(moves),
-        "position": "".join(str(column + 1) for column in moves) if config.columns <= 9 else None,
+        "position": digits_of(moves) if digits_fit(config.columns) else None,
         "added": list(added), "to_move": session.to_move, "over": session.is_over,
         "winner": outcome.winner if outcome is not None else None, "result": session.result_text(),
         "winning_line": session.winning_line if session.is_over else [],

@@ -12,6 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 
 from connectx.agents.board_spec import BoardSpec
+from connectx.agents.core.move_string import digits_fit, digits_of
 from connectx.agents.core.position import Geometry, Position
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, PlyAnalysis, analyze_game, column_values
 from connectx.analysis.games import Game
@@ -50,7 +51,7 @@ class ColumnAnalyst:
             position = position.play(column)
         if position.is_over():
             raise ValueError("the game is over: no column can be played")
-        digits = "".join(str(column + 1) for column in moves) if shape.columns <= 9 else None
+        digits = digits_of(moves) if digits_fit(shape.columns) else None
         with self._lock:
             solver = self._solver(BoardSpec(shape.rows, shape.columns, shape.inarow))
             return column_values(position, digits, seconds, solver, self.cache, on_value=on_value)

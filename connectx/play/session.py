@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.core.kaggle_boundary import FAULT_STATUSES, played_actions
 from connectx.agents.core.position import Position
-from connectx.evaluation.engine import FAULT_STATUSES, BoardConfig, Outcome, make_environment, seat_agent
+from connectx.evaluation.engine import BoardConfig, Outcome, make_environment, seat_agent
 from connectx.evaluation.game import ABORTED, GameRecord
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 
@@ -129,12 +130,7 @@ class GameSession:
     @property
     def moves(self) -> tuple[int, ...]:
         """Every column played so far, read from Kaggle's steps: the action of the seat that was ACTIVE."""
-        moves = []
-        for before, after in zip(self._env.steps, self._env.steps[1:], strict=False):
-            for seat in (0, 1):
-                if before[seat].status == "ACTIVE" and after[seat].status not in FAULT_STATUSES:
-                    moves.append(int(after[seat].action))
-        return tuple(moves)
+        return tuple(int(action) for _, _, action in played_actions(self._env.steps))
 
     @property
     def position(self) -> Position:

@@ -1,7 +1,8 @@
 """The one place that knows Kaggle's conventions: observations in, a plain ``int`` column out.
 
-Kaggle's board format (``position_from_board``, ``board_of``, ``mark_of``) lives only here; the
-strategies see a ``Position`` and a ``Deadline``.
+Kaggle's board format (``position_from_board``, ``board_of``, ``mark_of``) and its episodes' steps
+(``FAULT_STATUSES``, ``played_actions``) live only here; the strategies see a ``Position`` and a
+``Deadline``.
 
 Kaggle hands agents a flat board (row 0 on top, marks 1 and 2, ``obs.mark`` for the side to
 move) and a configuration (``rows``, ``columns``, ``inarow``, ``actTimeout``); the shared budget
@@ -19,7 +20,7 @@ import operator
 import sys
 import time
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,8 @@ from connectx.agents.core.strategy import MoveStats, Strategy
 
 DEFAULT_MARGIN = 0.3
 """Seconds kept back from ``actTimeout`` for Kaggle's own overhead and timer jitter."""
+FAULT_STATUSES = ("ERROR", "INVALID", "TIMEOUT")
+"""Kaggle's statuses of an agent whose action was not played (it faulted and lost)."""
 
 
 def field(record: Any, name: str, default: Any = None) -> Any:
@@ -57,6 +60,20 @@ def position_from_board(board: Sequence[int], rows: int, columns: int, inarow: i
     if mark is not None and mark != mark_of(position):
         raise ValueError(f"mark {mark} is not to move: by the stone counts it is player {mark_of(position)}'s turn")
     return position
+
+
+def played_actions(steps: Sequence[Sequence[Any]]) -> Iterator[tuple[int, int, Any]]:
+    """``(step, seat, action)`` of every move an episode's ``steps`` played, in order.
+
+    A step holds one state per agent; the move of step ``i`` is the action of the agent that was
+    ACTIVE at step ``i - 1``, unless Kaggle then marked it with a fault status (its action was not
+    played). The action is as Kaggle recorded it: a reader that trusts nothing checks it.
+    """
+    for number in range(1, len(steps)):
+        before, after = steps[number - 1], steps[number]
+        for seat in range(len(before)):
+            if field(before[seat], "status") == "ACTIVE" and field(after[seat], "status") not in FAULT_STATUSES:
+                yield number, seat, field(after[seat], "action")
 
 
 def board_of(position: Position) -> list[int]:
