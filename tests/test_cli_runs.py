@@ -99,3 +99,33 @@ def test_replay_of_a_game_that_was_not_saved_is_rebuilt_from_its_moves(tmp_path:
     assert main(["replay", str(tmp_path), "--game", "0"]) == 0
     assert (tmp_path / "game-0.html").exists()
     assert main(["replay", str(tmp_path), "--game", "5"]) == 2
+
+
+@pytest.mark.games
+def test_resume_continues_a_match_in_the_out_directory_that_holds_it(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "match"
+    command = ["match", "random", "kaggle:random", "--jobs", "1", "--out", str(out), *SMALL_BOARD]
+    assert main([*command, "-n", "2"]) == 0
+    assert main([*command, "-n", "4", "--resume"]) == 0
+    assert "| total | 4 |" in capsys.readouterr().out
+    assert sorted(json.loads(line)["index"] for line in (out / "games.jsonl").read_text().splitlines()) == [0, 1, 2, 3]
+
+
+def test_report_resume_goes_on_when_a_cell_of_the_report_is_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from connectx.papers.experiments import QUICK
+    from connectx.papers.runner import cell_directory, cell_plan, chosen_experiments
+
+    experiment = chosen_experiments(QUICK)[0]
+    cell = experiment.cells[0]
+    directory = cell_directory(tmp_path / "quick", experiment, cell)
+    directory.mkdir(parents=True)
+    (directory / "run.json").write_text(json.dumps(cell_plan(QUICK, experiment, cell).to_json()))
+
+    def stopped(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt  # past every check: the games would start here
+
+    monkeypatch.setattr("connectx.cli.report.run_experiments", stopped)
+    assert main(["report", "--quick", "--out", str(tmp_path), "--only", experiment.key, "--resume"]) == 130
+    assert "interrupted" in capsys.readouterr().err

@@ -33,7 +33,7 @@ from connectx.evaluation.game import Watchdog
 from connectx.evaluation.output_paths import InputError as InputError
 from connectx.evaluation.output_paths import check_output_directory as check_output_directory
 from connectx.evaluation.output_paths import check_output_file as check_output_file
-from connectx.evaluation.results_store import ALLOW_CODE_CHANGE, ResultsStore
+from connectx.evaluation.results_store import ALLOW_CODE_CHANGE, PLAN_FILE, ResultsStore
 from connectx.evaluation.scheduling import default_jobs
 from connectx.play.session import HUMAN
 from connectx.solver.interface import Solver, make_solver
@@ -251,7 +251,16 @@ def run_directory(command: str, out: Path | None, resume: bool, specs: Sequence[
         raise InputError("--resume needs --out DIR, the directory of the run to continue")
     out = out or default_directory(command, specs)
     check_output_directory(out, "--out")
+    if resume:
+        check_run_to_resume(out)
     return out, len(ResultsStore(out).check(plan, resume, may_change))
+
+
+def check_run_to_resume(out: Path) -> None:
+    """InputError unless ``out`` holds a run: a mistyped --out given with --resume would otherwise start a new one."""
+    if not (out / PLAN_FILE).is_file():
+        raise InputError(f"--resume: {out} holds no run to continue (no {PLAN_FILE}); check --out, or leave out "
+                         "--resume to start a new run there")
 
 
 def checked_plan(build: Callable[[], Plan]) -> Plan:

@@ -1,7 +1,8 @@
 """Reproduce the seed papers' experiments (Sheoran et al. 2021, Kang, Wang & Hu 2019) and write a report.
 
 Plays every experiment through the harness into OUT/<profile>/runs/ (one directory per match,
-always resumed: run the same command again to continue an interrupted report) and writes
+always resumed: run the same command again to continue an interrupted report; --resume also says so
+when OUT holds no report to continue, a mistyped --out) and writes
 OUT/<profile>/report.md with one PNG per figure: each result with its 95% interval beside the
 paper's number, and a verdict. --quick is a smoke run of about 270 games (under 10 minutes on 2
 cores); the full profile plays the paper-sized counts listed in connectx/papers/experiments.py.
@@ -24,10 +25,17 @@ from connectx.cli.options import (
     positive_int,
 )
 from connectx.evaluation.match import MatchResult
+from connectx.evaluation.results_store import PLAN_FILE
 from connectx.evaluation.scheduling import default_jobs
 from connectx.papers.experiments import FULL, QUICK, Cell, Experiment, experiments
 from connectx.papers.markdown import write_report
-from connectx.papers.runner import check_experiments, chosen_experiments, run_conditions, run_experiments
+from connectx.papers.runner import (
+    cell_directory,
+    check_experiments,
+    chosen_experiments,
+    run_conditions,
+    run_experiments,
+)
 
 NAME = "report"
 HELP = "reproduce the seed papers' experiments and write a Markdown report with figures and intervals"
@@ -42,6 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", action="append", default=[], metavar="KEY",
                         help="run and report only this experiment (repeatable): "
                              + ", ".join(e.key for e in experiments(QUICK)))
+    parser.add_argument("--resume", action="store_true",
+                        help="continue the report in OUT, and say so if OUT holds none (without it, a report "
+                             "found there is continued too)")
     add_cluster_argument(parser)
     add_code_change_argument(parser)
 
@@ -54,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         raise InputError(f"--only: {error}") from None
     check_output_directory(out, "--out")
+    recorded = any((cell_directory(out, e, cell) / PLAN_FILE).is_file() for e in chosen for cell in e.cells)
+    if args.resume and not recorded:
+        raise InputError(f"--resume: {out} holds no report's games to continue; check --out and --quick, or leave "
+                         "out --resume to start the report there")
     check_experiments(profile, out, args.only)
     cells = sum(len(e.cells) for e in chosen)
     done = [0]
