@@ -6,11 +6,14 @@ resource tracker it starts, the workers and their game processes. Only the comma
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -23,6 +26,8 @@ def interrupt_at_a_terminal(command: list[str], after: float) -> tuple[int, floa
     """Run ``connectx command`` at a pseudo-terminal, press Ctrl-C ``after`` seconds in: (status, seconds to stop,
     everything it wrote)."""
     master, follower = pty.openpty()
+    # A terminal 120 columns wide: at the new terminal's 0 columns the progress bar would draw nothing.
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
     process = subprocess.Popen([sys.executable, "-m", "connectx", *command], stdin=follower, stdout=follower,
                                stderr=follower, start_new_session=True,
                                # As at a shell: a test run started in the background (CI) ignores SIGINT, and
@@ -59,6 +64,12 @@ def test_ctrl_c_stops_a_match_at_any_instant_with_one_line(tmp_path: Path, after
     assert stopped < 1.5, written  # within a second, and a margin for a loaded machine
     assert "Traceback" not in written and "Error" not in written, written
     assert written.count("connectx match: interrupted") == 1, written
+    assert last_line_shown(written).startswith("connectx match: interrupted"), written  # no bar drawn after it
+
+
+def last_line_shown(written: str) -> str:
+    """What a terminal shows last of ``written``: the text after the last carriage return or newline."""
+    return [part for part in written.replace("\r", "\n").split("\n") if part.strip()][-1]
 
 
 def test_python_m_connectx_ends_with_130_after_a_ctrl_c_inside_library_generated_code(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import colorsys
 import importlib.util
 import json
 import random
@@ -76,6 +77,37 @@ def test_the_summary_folds_the_records_in_order_and_scores_each_seat_against_eac
     for game in records:
         ratings.add(game)
     assert negamax.mu == ratings.mu("negamax")
+
+
+def test_the_terminal_table_says_what_its_cells_mean():
+    from connectx.evaluation.results_text import ladder_table
+
+    plan = LadderPlan((AgentSpec.parse("negamax"),), pool="fast", episodes=10)
+    records = [record(0, "negamax", "kaggle:random", 0), record(1, "kaggle:random", "negamax", None),
+               record(2, "kaggle:random", "negamax", 1), record(3, "kaggle:random", "negamax", 1)]
+    table = ladder_table(summarize_ladder(plan, records))
+    row = next(line for line in table.splitlines() if line.startswith("| 1 | negamax |"))
+    assert "1.00 (1) / 0.83 (3)" in row
+    legend = table.rstrip("\n").splitlines()[-1]
+    assert "score moving first / score moving second" in legend and "episodes behind each in brackets" in legend
+
+
+def test_the_rated_agents_are_drawn_black_and_no_two_neighbours_share_a_hue():
+    from connectx.evaluation.ladder_pool import pool_members
+    from connectx.evaluation.plots import HIGHLIGHT_COLOR, ratings_line_styles
+
+    pool = [member.agent for member in pool_members("default")]
+    names = [*pool[:5], "mine.py", "solver", *pool[5:]]
+    styles = ratings_line_styles(names, highlight=["mine.py", "solver"])
+    distance = lambda a, b: sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5  # noqa: E731
+    assert styles["mine.py"].color == styles["solver"].color == HIGHLIGHT_COLOR
+    assert styles["mine.py"].dashes != styles["solver"].dashes and styles["solver"].width > styles[pool[0]].width
+    assert min(distance(styles[name].color, HIGHLIGHT_COLOR) for name in pool) > 0.4
+    colours = [styles[name].color for name in pool]
+    assert len(set(colours)) == len(pool)
+    hues = [colorsys.rgb_to_hsv(*colour)[0] for colour in colours]
+    # In tab20's own order every strong colour has its light shade beside it: a hue apart of 0.
+    assert min(min(abs(a - b), 1 - abs(a - b)) for a, b in zip(hues, hues[1:], strict=False)) > 0.05
 
 
 def test_a_candidate_that_is_also_in_the_pool_plays_once_as_a_candidate():

@@ -42,8 +42,9 @@ def play_with_progress(command: str, out: Path, total: int, done: int,
     try:
         return play(lambda record, summary: progress.update(line(summary)))
     except KeyboardInterrupt:
+        progress.close()  # closing redraws the bar: it must come before the line, which is the last thing shown
         print(f"\nconnectx {command}: interrupted; finished games are in {out / 'games.jsonl'}. "
               f"Continue with the same arguments plus --resume --out {out}", file=sys.stderr)
         return INTERRUPTED
     finally:
-        progress.close()
+        progress.close()  # a second close does nothing; an error's line is printed after this, by main

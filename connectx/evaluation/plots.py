@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import textwrap
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -221,14 +222,50 @@ def elo_panels_plot(panels: Sequence[tuple[str, Mapping[str, Sequence[tuple[str 
     return path
 
 
-def ratings_plot(history: Mapping[str, Sequence[float]], path: Path, *, highlight: Sequence[str] = ()) -> Path:
-    """Every agent's μ after each rated episode, one line each; the ``highlight`` agents drawn bold."""
-    figure, axes = plt.subplots(figsize=(9, 5))
+@dataclass(frozen=True)
+class LineStyle:
+    """How one agent's line is drawn: its colour (RGB, 0 to 1), dash pattern and width."""
+
+    color: tuple[float, float, float]
+    dashes: str
+    width: float
+
+
+HIGHLIGHT_COLOR = (0.0, 0.0, 0.0)
+"""Black: no colour of the pool's palette is near it, so the agents being rated stand out."""
+HIGHLIGHT_DASHES = ("-", "--", ":", "-.")
+
+
+def ratings_line_styles(names: Sequence[str], highlight: Sequence[str] = ()) -> dict[str, LineStyle]:
+    """Each agent's line, in the order ``names`` are drawn: the ``highlight`` agents black and bold (told apart
+    by their dashes), the others in tab20's ten strong colours, then its ten light ones.
+
+    tab20 in its own order puts a light shade beside each strong one (a green beside a green); strong
+    hues first keeps neighbours apart, and black keeps the rated agents apart from all of them.
+    """
     palette = plt.get_cmap("tab20")
-    axes.set_prop_cycle(color=[palette(i) for i in range(20)])  # a pool has more agents than the default 10 colours
-    for name, values in sorted(history.items(), key=lambda item: -item[1][-1]):
-        bold = name in highlight
-        axes.plot(range(len(values)), values, linewidth=2.5 if bold else 1.2, alpha=1.0 if bold else 0.8,
+    colours = [palette(i)[:3] for i in range(0, 20, 2)] + [palette(i)[:3] for i in range(1, 20, 2)]
+    styles: dict[str, LineStyle] = {}
+    rated = others = 0
+    for name in names:
+        if name in highlight:
+            styles[name] = LineStyle(HIGHLIGHT_COLOR, HIGHLIGHT_DASHES[rated % len(HIGHLIGHT_DASHES)], 2.5)
+            rated += 1
+        else:
+            red, green, blue = colours[others % len(colours)]
+            styles[name] = LineStyle((float(red), float(green), float(blue)), "-", 1.2)
+            others += 1
+    return styles
+
+
+def ratings_plot(history: Mapping[str, Sequence[float]], path: Path, *, highlight: Sequence[str] = ()) -> Path:
+    """Every agent's μ after each rated episode, one line each; the ``highlight`` agents drawn bold in black."""
+    figure, axes = plt.subplots(figsize=(9, 5))
+    ordered = sorted(history.items(), key=lambda item: -item[1][-1])
+    styles = ratings_line_styles([name for name, _ in ordered], highlight)
+    for name, values in ordered:
+        style = styles[name]
+        axes.plot(range(len(values)), values, color=style.color, linestyle=style.dashes, linewidth=style.width,
                   label=textwrap.shorten(name, 40, placeholder="..."))
     axes.set_xlabel("rated episodes")
     axes.set_ylabel("μ (every agent starts at 600)")

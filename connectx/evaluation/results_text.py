@@ -189,7 +189,8 @@ def ladder_table(summary: LadderSummary) -> str:
     """The standings, highest μ first: μ, σ, episodes, W-D-L, and the score from each seat against each kind.
 
     A cell reads ``first / second``: the agent's score moving first and moving second against
-    that kind of opponent, with the episodes behind each (``-`` where it never sat there).
+    that kind of opponent, with the episodes behind each (``-`` where it never sat there); the
+    line under the table says so, since a terminal shows no page around it.
     """
     kinds = summary.kinds
     lines = ["| rank | agent | kind | μ | σ | episodes | W-D-L | " + " | ".join(f"vs {kind}" for kind in kinds) + " |",
@@ -199,7 +200,12 @@ def ladder_table(summary: LadderSummary) -> str:
         lines.append(f"| {rank} | {standing.agent} | {standing.kind} | {standing.mu:.0f} | {standing.sigma:.0f} | "
                      f"{standing.episodes} | {standing.wins}-{standing.draws}-{standing.losses} | "
                      + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n\n" + LADDER_CELLS + "\n"
+
+
+LADDER_CELLS = ("Each 'vs' cell: score moving first / score moving second against that kind of opponent "
+                "(1 a win, 0.5 a draw, 0 a loss), the episodes behind each in brackets; - where it never sat there.")
+"""The legend of the ladder table's cells, e.g. ``0.50 (1) / 0.50 (3)``."""
 
 
 def _seat_score(seat: SeatScore | None) -> str:
@@ -212,7 +218,7 @@ def ladder_report(plan: LadderPlan, summary: LadderSummary, plots: Sequence[str]
     lines = [f"# Ladder: {', '.join(spec.text for spec in plan.candidates) or 'the pool'} (pool {plan.pool})", "",
              f"{episodes} rated episodes; Kaggle's board ({plan.config.columns}x{plan.config.rows}, "
              f"{plan.config.inarow} in a row, actTimeout {plan.config.act_timeout:g}s); seed {plan.seed}. "
-             f"Ratings: {summary.to_json()['model']}. Cells: score moving first / moving second (episodes).", "",
+             f"Ratings: {summary.to_json()['model']}.", "",
              ladder_table(summary)]
     lines += [f"![{name}]({name})" for name in plots]
     return "\n".join(lines) + "\n"
