@@ -25,31 +25,29 @@ from connectx.evaluation.provenance import cpu_model
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 from connectx.evaluation.scheduling import InlineExecutor
 from connectx.evaluation.statistics import Z95
-from connectx.papers import hypothesis_tests, markdown, runner, verdicts
-from connectx.papers.experiments import (
-    FULL,
-    KANG_CONFIG,
-    KINDS,
-    MCTS_NOTE,
-    MINIMAX_NOTE,
-    NEGAMAX_TEXT,
-    PROFILES,
-    QUICK,
-    SERIES,
-    Cell,
-    Claim,
-    Experiment,
-    experiments,
+from connectx.papers import (
+    cell_scores,
+    hypothesis_tests,
+    markdown,
+    move_claims,
+    ratings_section,
+    report_format,
+    runner,
+    verdicts,
 )
+from connectx.papers.claim_tests import judge, judge_all
+from connectx.papers.design import KINDS, SERIES, Cell, Claim, Experiment
+from connectx.papers.experiments import FULL, PROFILES, QUICK, experiments
 from connectx.papers.hypothesis_tests import correlation_interval, mean_interval, t_p_value
+from connectx.papers.kang import KANG_CONFIG
 from connectx.papers.markdown import write_report
 from connectx.papers.runner import CellResult, ExperimentResult, run_experiments
-from connectx.papers.verdicts import judge, judge_all
+from connectx.papers.sheoran import MCTS_NOTE, MINIMAX_NOTE, NEGAMAX_TEXT
 
 
 def report_and_appendix(path: Path) -> str:
     """The written report followed by its appendix: what the report's tests read, wherever each part is."""
-    return path.read_text() + (path.parent / markdown.APPENDIX_FILE).read_text()
+    return path.read_text() + (path.parent / report_format.APPENDIX_FILE).read_text()
 
 
 FIGURES = ("sheoran-fig3.png", "sheoran-fig4.png", "sheoran-fig5.png", "sheoran-speed-nodes.png", "kang-table6.png",
@@ -663,7 +661,7 @@ def test_cells_that_share_openings_are_clustered_by_opening_across_cells() -> No
     openings = {r.opening for r in records}
     assert len(openings) == 6 and len({r.opening for r in result.cells[0].match.records}) == 6
     assert {r.opening for r in result.cells[1].match.records} == openings  # the same openings in both cells
-    groups = verdicts.design_clusters(records, [0] * 12 + [1] * 12)
+    groups = cell_scores.design_clusters(records, [0] * 12 + [1] * 12)
     assert len(groups) == 6 and all(len(group) == 4 for group in groups)  # pair p of both cells together
     # Both cells' pair p say the same thing (the opening decides): 24 games worth about the 6 openings less the
     # small-sample correction (6 / 5), not 24 games nor 12 pairs; and six clusters are flagged as too few.
@@ -671,7 +669,7 @@ def test_cells_that_share_openings_are_clustered_by_opening_across_cells() -> No
     assert "24 games (24 distinct) from 6 shared openings, worth 5 independent ones (fewer than 30 clusters" in ours
     # The same games without openings are independent draws.
     alone = [dataclasses.replace(r, opening=()) for r in records]
-    assert verdicts.design_clusters(alone, [0] * 12 + [1] * 12) == [[i] for i in range(24)]
+    assert cell_scores.design_clusters(alone, [0] * 12 + [1] * 12) == [[i] for i in range(24)]
 
 
 def test_a_claim_about_every_cell_needs_every_cell() -> None:
@@ -796,7 +794,7 @@ def test_moves_are_correlated_within_each_depth_not_across_them() -> None:
     # late ones: pooled, log nodes fall with the move; within each depth they rise.
     samples = [move_sample("depth 6", m, 10000 + 100 * m + 50 * (m % 3)) for m in range(1, 21)]
     samples += [move_sample("depth 4", m, 100 + m + (m % 3)) for m in range(21, 41)]
-    within = verdicts._move_evidence(claim, samples, 4)
+    within = move_claims.move_evidence(claim, samples, 4)
     assert within.hypotheses[0].role == verdicts.AGAINST and "within each series" in within.ours
     pooled = correlation_interval([s.move for s in samples], [math.log(s.nodes) for s in samples]).value
     assert pooled < -0.5
@@ -809,10 +807,10 @@ def test_time_per_move_falling_with_the_move_is_a_claim_of_its_own() -> None:
     assert "time" in claim.text and "decreases with the increase of moves" in claim.text
     falling = [move_sample(series, m, 1000, 1.0 / (m + (m % 3))) for series in ("depth 4", "depth 6")
                for m in range(1, 30)]
-    assert verdicts._move_evidence(claim, falling, 2).hypotheses[0].role == verdicts.FOR
+    assert move_claims.move_evidence(claim, falling, 2).hypotheses[0].role == verdicts.FOR
     rising = [move_sample(series, m, 1000, 0.01 * (m + (m % 3))) for series in ("depth 4", "depth 6")
               for m in range(1, 30)]
-    assert verdicts._move_evidence(claim, rising, 2).hypotheses[0].role == verdicts.AGAINST
+    assert move_claims.move_evidence(claim, rising, 2).hypotheses[0].role == verdicts.AGAINST
 
 
 def test_two_features_are_similar_when_their_rates_are_within_the_margin() -> None:
@@ -876,15 +874,15 @@ def test_elo_series_keep_each_papers_agent_apart_from_ours_and_leave_out_variant
              "minimax:depth=2,evaluation=h2,rules=ours", "kaggle:random", "solver:time_budget=0.5"]
     ratings = [statistics.Rating(name, float(i), i - 1.0, i + 1.0, 10) for i, name in enumerate(names)]
 
-    def xs(series: markdown.EloSeries) -> dict[str, list[str | float]]:
+    def xs(series: ratings_section.EloSeries) -> dict[str, list[str | float]]:
         return {label: [x for x, _ in points] for label, points in series.items()}
 
-    by_depth, by_time, by_heuristic = markdown.elo_series(ratings)
+    by_depth, by_time, by_heuristic = ratings_section.elo_series(ratings)
     assert xs(by_depth) == {"Sheoran's minimax": ["1", "4/5"], "our minimax": ["2", "4/5"]}
     assert xs(by_time) == {"Sheoran's MCTS (plain UCB1)": [10.0], "our MCTS": [1000.0]}
     assert xs(by_heuristic) == {"H1": [4.0], "H2": [8.0], "H2 (ours)": [2.0]}
 
 
 def test_a_p_value_just_below_the_level_never_prints_as_the_level() -> None:
-    assert [markdown.p_value_text(p) for p in (0.00004, 0.0027, 0.0497, 0.066, 0.15, 1.0)] == [
+    assert [report_format.p_value_text(p) for p in (0.00004, 0.0027, 0.0497, 0.066, 0.15, 1.0)] == [
         "< 0.0001", "0.0027", "0.0497", "0.066", "0.15", "1.00"]

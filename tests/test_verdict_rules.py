@@ -11,8 +11,8 @@ import pytest
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game import GameRecord
+from connectx.papers import cell_scores, verdicts
 from connectx.papers import hypothesis_tests as ht
-from connectx.papers import verdicts
 
 
 def test_a_parameter_spelled_at_its_default_names_the_same_agent() -> None:
@@ -32,7 +32,7 @@ def test_openings_that_reach_the_same_position_are_one_cluster() -> None:
     # Kang's [0,5,1,3] and [1,5,0,3]: the same stones on the same cells, reached in another order.
     games = [record(0, (0, 5, 1, 3)), record(1, (0, 5, 1, 3)), record(2, (1, 5, 0, 3)), record(3, (1, 5, 3, 0)),
              record(4, ())]
-    assert verdicts.design_clusters(games) == [[0, 1, 2], [3], [4]]
+    assert cell_scores.design_clusters(games) == [[0, 1, 2], [3], [4]]
 
 
 def test_a_statistic_that_cannot_be_computed_is_no_evidence_not_a_z_of_zero() -> None:

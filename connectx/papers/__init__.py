@@ -1,7 +1,9 @@
 """The seed papers' experiments, reproduced through the harness (``connectx report``).
 
-* ``experiments``: the papers' experiments and claims as data, in a quick and a full profile;
+* ``design``, ``sheoran``, ``kang``, ``experiments``: the experiments and claims as data, one module per
+  paper, gathered in a quick and a full profile;
 * ``runner``: plays every cell as a resumable match (``evaluation``) and reads what the games measured;
-* ``verdicts``: holds each claim against those games;
-* ``markdown``: writes the report and its figures.
+* ``cell_scores``, ``rate_claims``, ``trends``, ``sensitivity``, ``move_claims``, ``claim_tests``: each
+  claim's test on those games; ``verdicts``: the one rule that turns the tests into verdicts;
+* ``markdown`` (with ``figure_tables``, ``ratings_section``, ``report_format``, ``shared_games``): the report.
 """

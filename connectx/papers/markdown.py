@@ -3,8 +3,9 @@
 The report is a pure function of the recorded games plus the run's software: win rates and scores
 with 95% intervals, the conditions each experiment's games were played under (as the games
 recorded them), nodes per move as the games' searches reported them, the Elo of every agent the
-games can rate, and the verdict on each claim (``connectx.papers.verdicts``), every claim's test corrected
-for all the others.
+games can rate, and the verdict on each claim (``connectx.papers.claim_tests``), every claim's test corrected
+for all the others. The tables and figures (``figure_tables``) and the ratings (``ratings_section``)
+are written by modules of their own.
 """
 
 from __future__ import annotations
@@ -16,13 +17,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-from connectx.agents.agent_spec import AgentSpec
-from connectx.evaluation import statistics
-from connectx.evaluation.results_text import interval_text, signed
-from connectx.evaluation.statistics import Interval
-from connectx.papers import clustered_scores, hypothesis_tests, rated_group
-from connectx.papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS, NODES, SEATS, Claim, Experiment, Profile, h_spec
-from connectx.papers.runner import ExperimentResult, PlayConditions, move_samples, play_conditions, simulations_per_move
+from connectx.papers import clustered_scores
+from connectx.papers.cell_scores import clustered_percent, percent
+from connectx.papers.claim_tests import judge_all
+from connectx.papers.design import NODES, SEATS, Claim, Experiment, Profile
+from connectx.papers.figure_tables import heat_table, nodes_figures, seats_table, series_table
+from connectx.papers.ratings_section import elo_section
+from connectx.papers.report_format import APPENDIX_FILE, REPORT_FILE, p_value_text, sentence_lines
+from connectx.papers.runner import ExperimentResult, PlayConditions, play_conditions
+from connectx.papers.sensitivity import sensitivity_table
+from connectx.papers.shared_games import shared_games
+from connectx.papers.trends import trend_strata
 from connectx.papers.verdicts import (
     AGREES,
     ALPHA,
@@ -31,19 +36,8 @@ from connectx.papers.verdicts import (
     NOT_SETTLED,
     PARTLY,
     SMALLER,
-    WIN,
     Verdict,
-    cell_score,
-    clustered_percent,
-    judge_all,
-    percent,
-    sensitivity_table,
-    shared_games,
-    trend_strata,
-    win_rate,
 )
-
-REPORT_FILE = "report.md"
 
 
 def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Path,
@@ -65,7 +59,7 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
     told: dict[str, str] = {}
     sections = [_section(result, verdicts, out, plots, told) for result, verdicts in by_experiment]
     unrated: list[str] = []
-    elo = _elo_section(results, out, plots, unrated)
+    elo = elo_section(results, out, plots, unrated)
     report = [
         "# The seed papers' experiments, reproduced", "",
         f"Profile **{profile.name}**: {total_games} real kaggle-environments games in colour-swapped pairs, read "
@@ -96,7 +90,6 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
     return path
 
 
-APPENDIX_FILE = "appendix.md"
 COUNTED = (AGREES, CONTRADICTED, NOT_SETTLED, NOT_COMPARABLE)
 """The four answers the first screen counts; "agrees only in part" and "smaller than the words imply" count as
 agreeing, and the first screen says how many of those there are."""
@@ -148,13 +141,8 @@ SHORT = 90
 """The most characters of our measurement the first screen shows (the claim's section has all of it)."""
 
 
-def _sentence_lines(paragraph: str) -> list[str]:
-    """A paragraph one sentence a line: Markdown joins them, and no line grows too long to read in a diff."""
-    return re.split(r"(?<=[.:])\s+(?=[A-Z*(\"])", paragraph)
-
-
 def _plain_rule_lines() -> list[str]:
-    return ["## How a verdict is reached", "", *_sentence_lines(
+    return ["## How a verdict is reached", "", *sentence_lines(
             "Each claim is turned into a question our games can answer: is the effect the paper describes there, "
             "is its opposite there, and, where the words imply a size (\"much\", \"easily\", \"dominates\"), is "
             "an effect that large ruled out. A claim **agrees** when our games show the effect, is **contradicted** "
@@ -168,7 +156,7 @@ def _plain_rule_lines() -> list[str]:
 
 
 def _full_rule_lines(claims: int, hypotheses: int) -> list[str]:
-    return [line for paragraph in _full_rule(claims, hypotheses) for line in _sentence_lines(paragraph)]
+    return [line for paragraph in _full_rule(claims, hypotheses) for line in sentence_lines(paragraph)]
 
 
 def _full_rule(claims: int, hypotheses: int) -> list[str]:
@@ -259,13 +247,6 @@ def _adjusted(verdict: Verdict) -> str:
     return "; ".join(p_value_text(p) for p in verdict.adjusted) or "n/a"
 
 
-def p_value_text(value: float) -> str:
-    """A p-value to two significant digits (three below 0.1, so that 0.0497 never reads as 0.05)."""
-    if value < 1e-4:
-        return "< 0.0001"
-    return f"{value:.2g}" if value < 0.01 else f"{value:.3g}" if value < 0.1 else f"{value:.2f}"
-
-
 def _invocation_text(new_games: int, seconds: float | None) -> str:
     """What this invocation played: a report written again from stored games says so rather than "0 games"."""
     if seconds is None:
@@ -325,13 +306,13 @@ def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], ou
              f"{experiment.games_text()}{openings}; board {config.columns}x{config.rows}, {config.inarow} "
              f"in a row, actTimeout {config.act_timeout:g} s.", ""]
     if experiment.kind == SEATS:
-        lines += _seats_table(result, out, plots)
+        lines += seats_table(result, out, plots)
     elif experiment.heat_map:
-        lines += _heat_table(result, out, plots)
+        lines += heat_table(result, out, plots)
     elif experiment.kind == NODES:
-        lines += _nodes_figures(result, out, plots)
+        lines += nodes_figures(result, out, plots)
     else:
-        lines += _series_table(result, out, plots)
+        lines += series_table(result, out, plots)
     lines += ["", "The paper's claims (our measurement of each: [the answer](#the-answer), and all of it in the "
               f"[appendix]({APPENDIX_FILE})):",
               ""]
@@ -356,46 +337,6 @@ def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], ou
     elif earlier:
         lines += ["", f"Caveats: {those}."]
     return "\n".join(lines) + "\n"
-
-
-def _series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
-    experiment = result.experiment
-    marks = {(series, x): value for series, x, value in experiment.paper_points}
-    simulations = [simulations_per_move(c) for c in result.cells]
-    show_simulations = any(simulations)
-    # Without a draw the score is the win rate: its column would repeat it.
-    show_score = any(c.match.summary.total.draws for c in result.cells)
-    lines = ["| series | " + experiment.x_label + " | first agent | second agent | W-D-L | W-D-L moving first | "
-             "W-D-L moving second | win rate (95%) | " + ("score (95%) | " if show_score else "")
-             + ("simulations per move | " if show_simulations else "") + "paper |",
-             "|---|---|---|---|---|---|---|---|" + ("---|" if show_score else "")
-             + ("---:|" if show_simulations else "") + "---:|"]
-    series: dict[str, list[tuple[str | float, Interval]]] = {}
-    for cell_result, sims in zip(result.cells, simulations, strict=True):
-        cell, summary = cell_result.cell, cell_result.match.summary
-        total, first, second = summary.total, summary.as_first, summary.as_second
-        rate = cell_score(cell_result, WIN)
-        x = cell.value if experiment.log_x and cell.value is not None else cell.x
-        series.setdefault(cell.series, []).append((x, rate.interval()))
-        paper = marks.get((cell.series, cell.x))
-        sims_text = ", ".join(f"{value:.0f}" for value in sims.values()) or "n/a"
-        lines.append(f"| {cell.series} | {cell.x} | `{cell.first}` | `{cell.second}` | "
-                     f"{total.wins}-{total.draws}-{total.losses} | {first.wins}-{first.draws}-{first.losses} | "
-                     f"{second.wins}-{second.draws}-{second.losses} | {clustered_percent(rate)} | "
-                     + (f"{clustered_percent(cell_score(cell_result, 'score'))} | " if show_score else "")
-                     + (f"{sims_text} | " if show_simulations else "")
-                     + f"{'' if paper is None else f'{100 * paper:g}%'} |")
-    reference = [(name, _placed(experiment, name, x), value) for name, x, value in experiment.paper_points]
-    figure = plots.interval_series_plot(series, out / f"{experiment.key}.png", xlabel=experiment.x_label,
-                                        ylabel="win rate of the first agent (95% interval)",
-                                        title=f"{experiment.paper}, {experiment.title}",
-                                        reference=reference, lines=experiment.paper_lines,
-                                        log_x=experiment.log_x, x_unit="ms" if experiment.log_x else "",
-                                        connect=experiment.ordered_x)
-    note = "Rates are clustered estimates over the effective games ([appendix](" + APPENDIX_FILE + "))."
-    if show_simulations:
-        note += " Simulations per move: the MCTS agent's mean, as it reported them."
-    return lines + ["", note, "", f"![{experiment.title}]({figure.name})"]
 
 
 def _sensitivity_lines(claim: Claim, result: ExperimentResult) -> list[str]:
@@ -458,288 +399,3 @@ def _shared_games_lines(results: Sequence[ExperimentResult]) -> list[str]:
     return lines + [""]
 
 
-def _placed(experiment: Experiment, series: str, x: str) -> str | float:
-    """Where the figure puts cell (series, x): its number on a log axis, else its label."""
-    cell = experiment.cell(series, x)
-    return cell.value if experiment.log_x and cell.value is not None else x
-
-
-def _seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
-    """Kang's layout: the first mover's depth by column, the second mover's by row, both win rates."""
-    experiment = result.experiment
-    by_seats: dict[tuple[str, str], list[int]] = {}
-    for record in (r for c in result.cells for r in c.match.records if r.scored):
-        tally = by_seats.setdefault(record.agents, [0, 0, 0])
-        tally[0 if record.winner == 0 else 2 if record.winner == 1 else 1] += 1
-    labels = {c.first: c.series for c in experiment.cells}
-    specs = list(labels)
-    lines = ["As the paper's Table 6: columns are the first mover's depth, rows the second mover's; each cell "
-             "gives the first mover's win rate (95% interval) / the second mover's and the games. The pairs of "
-             "a colour-swapped match sit in mirrored cells, so these intervals are plain Wilson over the games "
-             "of one seat order.", "",
-             "| second \\ first | " + " | ".join(labels[s] for s in specs) + " |",
-             "|---|" + "---|" * len(specs)]
-    grid: list[list[Interval | None]] = []
-    notes: list[list[str]] = []
-    for second in specs:
-        cells: list[str] = []
-        row: list[Interval | None] = []
-        row_notes: list[str] = []
-        for first in specs:
-            wins, draws, losses = by_seats.get((first, second), [0, 0, 0])
-            if wins + draws + losses == 0:
-                cells.append("")
-                row.append(None)
-                row_notes.append("")
-                continue
-            mine, theirs = win_rate(wins, draws, losses), win_rate(losses, draws, wins)
-            cells.append(f"{percent(mine)} / {100 * theirs.value:.1f}%, {wins + draws + losses}")
-            row.append(mine)
-            row_notes.append(f"2nd {100 * theirs.value:.0f}%, n={wins + draws + losses}")
-        lines.append(f"| {labels[second]} | " + " | ".join(cells) + " |")
-        grid.append(row)
-        notes.append(row_notes)
-    first_wins, draws, second_wins = (sum(t[k] for t in by_seats.values()) for k in range(3))
-    lines += ["", f"Over the whole table the first mover won {percent(win_rate(first_wins, draws, second_wins))} "
-              f"and the second mover {percent(win_rate(second_wins, draws, first_wins))} of "
-              f"{first_wins + draws + second_wins} games, whatever the depths."]
-    depth_labels = [labels[s] for s in specs]
-    figure = plots.heat_map(grid, out / f"{experiment.key}.png", rows=depth_labels, columns=depth_labels,
-                            xlabel="first mover's depth", ylabel="second mover's depth",
-                            title=f"{experiment.paper}, {experiment.title.split(':')[0]}: first mover's win rate",
-                            colour_label="first mover's win rate", notes=notes)
-    return lines + ["", f"![{experiment.title}]({figure.name})"]
-
-
-def _heat_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
-    """Table 9 as the paper lays it out: one row per heuristic, one column per depth, each side's win rate."""
-    experiment = result.experiment
-    lines = _series_table(result, out, plots)[:-1]
-    columns = list(dict.fromkeys(c.cell.x for c in result.cells))
-    series = list(dict.fromkeys(c.cell.series for c in result.cells))
-    labels: list[str] = []
-    rows: list[list[Interval | None]] = []
-    notes: list[list[str]] = []
-    for name in series:
-        # A series "H1 vs H2 (ours)" gives the rows "H1 (ours)" and "H2 (ours)".
-        first, _, rest = name.partition(" vs ")
-        second, suffix = rest.split(" ", 1) if " " in rest else (rest, "")
-        labels += [f"{first} {suffix}".strip(), f"{second} {suffix}".strip()]
-        by_x = {c.cell.x: c for c in result.cells if c.cell.series == name}
-        mine: list[Interval | None] = []
-        theirs: list[Interval | None] = []
-        mine_notes, their_notes = [], []
-        for x in columns:
-            cell_result = by_x.get(x)
-            if cell_result is None:
-                mine.append(None)
-                theirs.append(None)
-                mine_notes.append("")
-                their_notes.append("")
-                continue
-            total = cell_result.match.summary.total
-            mine.append(win_rate(total.wins, total.draws, total.losses))
-            theirs.append(win_rate(total.losses, total.draws, total.wins))
-            mine_notes.append(f"n={total.games}")
-            their_notes.append(f"draws {total.draws}")
-        rows += [mine, theirs]
-        notes += [mine_notes, their_notes]
-    figure = plots.heat_map(rows, out / f"{experiment.key}.png", rows=labels,
-                            columns=columns, xlabel="search depth of both",
-                            ylabel="heuristic", colour_label="win rate", notes=notes,
-                            title=f"{experiment.paper}, {experiment.title.split(':')[0]}: win rate of each heuristic")
-    return lines + [f"![{experiment.title}]({figure.name})", "",
-                    "The heat map gives each side's plain Wilson interval over its games."]
-
-
-def _nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
-    experiment = result.experiment
-    samples = move_samples(result)
-    nodes: dict[str, list[tuple[str | float, Interval]]] = {}
-    seconds: dict[str, list[tuple[str | float, Interval]]] = {}
-    if not samples:
-        return ["No move of these games reported its search statistics, so there are no node counts to show."]
-    lines = ["Nodes, depths and evaluations are those each move's search reported during the game.", "",
-             "| series | moves searched | depth reached | mean nodes per move (95%) | mean evaluations per move "
-             "(95%) | mean ms per move (95%) |", "|---|---:|---|---|---|---|"]
-    for series in dict.fromkeys(s.series for s in samples):
-        mine = [s for s in samples if s.series == series]
-        for move in sorted({s.move for s in mine}):
-            at = [s for s in mine if s.move == move]
-            nodes.setdefault(series, []).append((float(move), geometric_interval([max(1, s.nodes) for s in at])))
-            timed = [1000 * s.seconds for s in at if s.seconds > 0]
-            if timed:
-                seconds.setdefault(series, []).append((float(move), geometric_interval(timed)))
-        n = hypothesis_tests.mean_interval([s.nodes for s in mine])
-        t = hypothesis_tests.mean_interval([1000 * s.seconds for s in mine if s.seconds == s.seconds])
-        counted = [s.evaluations for s in mine if s.evaluations is not None]
-        e = hypothesis_tests.mean_interval(counted) if counted else None
-        lines.append(f"| {series} | {len(mine)} | {_depths([s.depth for s in mine])} | "
-                     f"{n.value:.0f} [{n.low:.0f}, {n.high:.0f}] | "
-                     + ("n/a" if e is None else f"{e.value:.0f} [{e.low:.0f}, {e.high:.0f}]")
-                     + f" | {t.value:.1f} [{t.low:.1f}, {t.high:.1f}] |")
-    title = f"{experiment.paper}, {experiment.title.split(':')[0]}"
-    node_figure = plots.interval_series_plot(nodes, out / f"{experiment.key}-nodes.png", xlabel="move number",
-                                             ylabel="nodes searched (geometric mean, 95% interval)", title=title,
-                                             log_y=True, unit_range=False)
-    time_figure = plots.interval_series_plot(seconds, out / f"{experiment.key}-time.png", xlabel="move number",
-                                             ylabel="ms per move in the game (geometric mean, 95%)", title=title,
-                                             log_y=True, unit_range=False)
-    return lines + ["", f"![nodes per move]({node_figure.name})", "", f"![time per move]({time_figure.name})"]
-
-
-def _depths(depths: Sequence[int | None]) -> str:
-    """The depths the searches completed: ``4``, ``3 to 4`` when some stopped short, ``n/a`` if none said."""
-    known = [d for d in depths if d is not None]
-    if not known:
-        return "n/a"
-    low, high = min(known), max(known)
-    return str(low) if low == high else f"{low} to {high}"
-
-
-def geometric_interval(values: Sequence[float]) -> Interval:
-    """The geometric mean and its 95% interval (the normal interval of the logarithms, mapped back).
-
-    Counts and times spread over orders of magnitude and never go below zero, which the
-    interval of their plain mean would. The values must be positive.
-    """
-    logs = hypothesis_tests.mean_interval([math.log(v) for v in values])
-    return Interval(math.exp(logs.value), math.exp(logs.low), math.exp(logs.high))
-
-
-KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table7", "kang-table8", "kang-table9")
-"""Kang's H1/H2 variants meet only each other: their games make a scale of their own."""
-
-
-def _elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleType,
-                 unrated: list[str]) -> list[str]:
-    lines = ["## Elo of every agent the games can rate", "",
-             "A joint maximum-likelihood (Bradley-Terry) fit, draws as half points, of the agents the games can "
-             "place: each took points from, and gave points to, the others along some chain of games, winning and "
-             f"losing at least {rated_group.MIN_DECISIVE_POINTS:g} points (the others are listed with the reason). "
-             "Intervals are 95% profile-likelihood ones, relative to the anchor.", ""]
-    lines += _elo_table(results, ELO_EXPERIMENTS, ELO_ANCHOR, "The Sheoran agents and the solver",
-                        out / "elo.png", plots, unrated)
-    lines += _elo_table(results, KANG_ELO_EXPERIMENTS, h_spec(2, "h1"),
-                        "Kang's H1 and H2, on a scale of their own (no game ties them to the agents above)",
-                        out / "kang-elo.png", plots, unrated)
-    return lines
-
-
-def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor: str, title: str, figure: Path,
-               plots: ModuleType, unrated: list[str]) -> list[str]:
-    """One fit's goodness of fit and table, the agents it cannot rate (why, into ``unrated``, for the appendix) and
-    ``figure`` of its ratings by depth and T_max."""
-    points: dict[tuple[str, str], tuple[float, int]] = {}
-    for result in results:
-        if result.experiment.key not in keys:
-            continue
-        for cell_result in result.cells:
-            total = cell_result.match.summary.total
-            # One agent, one name: a spec spelling a default out is the same agent as one that leaves it out.
-            pair = (AgentSpec.parse(cell_result.cell.first).without_defaults().text,
-                    AgentSpec.parse(cell_result.cell.second).without_defaults().text)
-            if total.games and pair[0] != pair[1]:
-                score, games = points.get(pair, (0.0, 0))
-                points[pair] = (score + total.wins + total.draws / 2, games + total.games)
-    lines = [f"### {title}", ""]
-    rated = rated_group.rankable_players(points, anchor)
-    if not rated:
-        return lines + [f"No two agents of these experiments both won and lost {rated_group.MIN_DECISIVE_POINTS:g} "
-                        "points against each other: nothing to rate.", ""]
-    if anchor not in rated:
-        anchor = max(sorted(rated), key=lambda name: sum(g for pair, (_, g) in points.items() if name in pair))
-    inside = {pair: value for pair, value in points.items() if pair[0] in rated and pair[1] in rated}
-    ratings = statistics.fit_ratings(inside, anchor, profile=True)
-    fit = rated_group.rating_fit(inside, ratings)
-    fit_text = f"Goodness of fit: deviance {fit.deviance:.1f} on {fit.df} df, p = {p_value_text(fit.p_value)}"
-    if fit.fails:
-        ratings = statistics.fit_ratings(inside, anchor, z=statistics.Z95 * math.sqrt(fit.dispersion), profile=True)
-        fit_text += (f": **the model does not fit**. One Elo per agent does not explain these games: the results "
-                     "are not transitive (an agent can beat a second that beats a third and still lose to the third), "
-                     "so the scale orders the agents only roughly. The intervals below are quasi-likelihood ones, "
-                     f"widened by the square root of the dispersion factor {fit.dispersion:.1f} (deviance / df) to "
-                     "the spread the games really show.")
-    else:
-        fit_text += ": the model fits (one Elo per agent explains the games within their chance)."
-    lines += [fit_text, "", f"`{anchor}` is pinned at 0. Agents whose intervals overlap share a rank (the rank is "
-              "1 plus the agents whose interval lies wholly above).", "",
-              "| rank | agent | Elo | 95% interval | games |", "|---:|---|---:|---|---:|"]
-    for rank, rating in zip(rated_group.competition_ranks(ratings), ratings, strict=True):
-        interval = "anchor" if rating.name == anchor else interval_text(rating.low, rating.high)
-        lines.append(f"| {rank} | `{rating.name}` | {signed(rating.elo)} | {interval} | {rating.games} |")
-    outside = sorted({name for pair in points for name in pair} - rated)
-    if outside:
-        lines += ["", "Not rated ([why](" + APPENDIX_FILE + "#not-rated)): " + ", ".join(f"`{n}`" for n in outside)]
-        unrated += [f"- `{name}`: {_why_unrated(name, points, rated)}" for name in outside]
-
-    panels: list[tuple[str, dict[str, list[tuple[str | float, Interval]]], bool]] = []
-    for axis, log_x, series in zip(("minimax depth", "MCTS time per move (ms)", "search depth"), (False, True, False),
-                                   elo_series(ratings), strict=True):
-        if series:
-            panels.append((axis, {label: [(x, Interval(r.elo, r.low, r.high)) for x, r in rated_points]
-                                  for label, rated_points in series.items()}, log_x))
-    if panels:
-        caption = "Elo by depth" + (" and by time per move" if any(log_x for _, _, log_x in panels) else "")
-        plots.elo_panels_plot(panels, figure, f"{caption} ({anchor} = 0)")
-        lines += ["", f"![{caption}]({figure.name})"]
-    return lines + [""]
-
-
-EloSeries = dict[str, list[tuple[str | float, statistics.Rating]]]
-
-
-def elo_series(ratings: Sequence[statistics.Rating]) -> tuple[EloSeries, EloSeries, EloSeries]:
-    """The ratings that form a series, by label: minimax by depth, MCTS by T_max (ms), Kang's H1 and H2 by depth.
-
-    Each paper's agent as written and our enhanced one are separate series (the papers' curves
-    are about theirs); an agent with any other parameter (Kang's feature switches, a memo turned
-    off at depth 4/5) is a point of no series.
-    """
-    by_depth: EloSeries = {}
-    by_time: EloSeries = {}
-    by_heuristic: EloSeries = {}
-    for rating in ratings:
-        spec = AgentSpec.parse(rating.name)
-        parameters = spec.kwargs
-        paper = parameters.pop("rules", None) == "paper"
-        if spec.name == "minimax" and parameters.get("evaluation") in ("h1", "h2") and set(parameters) == {
-                "depth", "evaluation"}:
-            label = parameters["evaluation"].upper() + ("" if paper else " (ours)")
-            by_heuristic.setdefault(label, []).append((float(parameters["depth"]), rating))
-        # Sheoran's minimax as written has no table at depths 1-3 (memo=false) and one at 4/5; ours always has one
-        elif spec.name == "minimax" and set(parameters) <= {"depth", "memo"} and \
-                parameters.get("memo", True) == ("depth" not in parameters or not paper):
-            label = "Sheoran's minimax" if paper else "our minimax"
-            depth = str(parameters["depth"]) if "depth" in parameters else "4/5"
-            by_depth.setdefault(label, []).append((depth, rating))
-        elif spec.name == "mcts" and set(parameters) - {"clock", "proofs", "reuse"} == {"time_budget"}:
-            plain = parameters.get("proofs") is False and parameters.get("reuse") is False
-            ours = "proofs" not in parameters and "reuse" not in parameters
-            if plain or ours:
-                label = "Sheoran's MCTS (plain UCB1)" if plain else "our MCTS"
-                by_time.setdefault(label, []).append((1000 * float(parameters["time_budget"]), rating))
-    for series in (by_depth, by_time, by_heuristic):
-        for points in series.values():
-            points.sort(key=lambda point: point[0])
-    return by_depth, by_time, by_heuristic
-
-
-def _why_unrated(name: str, points: dict[tuple[str, str], tuple[float, int]], rated: set[str]) -> str:
-    """Why ``name`` is outside the rated group: it won, or lost, every game against it (or never met it)."""
-    scored = games = 0.0
-    for (a, b), (score, played) in points.items():
-        if a == name and b in rated:
-            scored, games = scored + score, games + played
-        elif b == name and a in rated:
-            scored, games = scored + played - score, games + played
-    if games == 0:
-        return "played only agents outside the rated group"
-    if 0 < scored < games and min(scored, games - scored) < rated_group.MIN_DECISIVE_POINTS:
-        return (f"won {scored:g} and lost {games - scored:g} of {games:.0f} points against the rated agents: fewer "
-                f"than {rated_group.MIN_DECISIVE_POINTS:g} won or lost, too few to place it")
-    if scored == games:
-        return f"won every one of its {games:.0f} games against the rated agents (its Elo is unbounded above)"
-    if scored == 0:
-        return f"lost every one of its {games:.0f} games against the rated agents (its Elo is unbounded below)"
-    return "tied to the rated agents only through agents that won or lost every game"

@@ -1,0 +1,46 @@
+"""Each claim held against its games: its test run (``measure``), then the verdict rule over all of them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from connectx.papers.cell_scores import cells_at, pooled_score
+from connectx.papers.design import Claim
+from connectx.papers.move_claims import move_evidence, speed_evidence
+from connectx.papers.rate_claims import half_evidence, rate_evidence, similar_evidence
+from connectx.papers.runner import ExperimentResult, move_samples
+from connectx.papers.sensitivity import with_sensitivity
+from connectx.papers.trends import trend_evidence
+from connectx.papers.verdicts import ALPHA, Evidence, Verdict, decide
+
+
+def judge_all(claims: Sequence[tuple[Claim, ExperimentResult]], alpha: float = ALPHA) -> list[Verdict]:
+    """The verdict on each claim, its hypotheses corrected for all of them (``verdicts.decide``)."""
+    return decide([(claim, measure(claim, result)) for claim, result in claims], alpha)
+
+
+def judge(claim: Claim, result: ExperimentResult) -> Verdict:
+    """The verdict on ``claim`` alone (a family of one claim: no correction)."""
+    return judge_all([(claim, result)])[0]
+
+
+def measure(claim: Claim, result: ExperimentResult) -> Evidence:
+    """Run ``claim``'s test on the games of ``result`` (see ``connectx.papers.experiments.CLAIM_TESTS``)."""
+    if claim.test == "faster":
+        return speed_evidence(claim, result)
+    if claim.test in ("falls_with_move", "time_falls_with_move", "nodes_track_time"):
+        series = {s for s, _ in claim.cells}
+        samples = [s for s in move_samples(result) if s.series in series]
+        games = sum(len(c.match.records) for c in result.cells if (c.cell.series, c.cell.x) in set(claim.cells))
+        return move_evidence(claim, samples, games)
+    if claim.test == "similar":
+        return similar_evidence(claim, result)
+    cells = cells_at(result, claim.cells)
+    if claim.test == "win_rate":
+        evidence = rate_evidence(claim, pooled_score(cells, claim.counts))
+        if claim.sensitivity:
+            return with_sensitivity(claim, cells, evidence)
+        return evidence
+    if claim.test in ("above_half", "below_half"):
+        return half_evidence(claim, cells)
+    return trend_evidence(claim, result)

@@ -1,0 +1,171 @@
+"""Kang, Wang & Hu (2019) as data: minimax with their heuristics H1 and H2, by depth and by H1's features.
+
+They play minimax with H1 against itself at pairs of depths (Table 6), H1's features alone and
+combined against H2 (Tables 7 and 8), H1 against H2 (Table 9), and count nodes and time per move
+at depths 4 and 6 (Fig. 12, 13). Every experiment plays their minimax as written
+(``minimax:evaluation=h1,rules=paper``); our enhanced minimax plays beside it in Table 9.
+"""
+
+from __future__ import annotations
+
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.engine import BoardConfig
+from connectx.papers.design import NODES, OURS, SEATS, SERIES, Cell, Claim, Experiment, Profile
+
+KANG = "Kang, Wang & Hu 2019"
+
+
+def h_spec(depth: int, heuristic: str, rules: str = "paper", features: str | None = None) -> str:
+    """Kang's minimax with ``heuristic`` at ``depth``: as written (``rules=paper``) unless ``rules`` says ours."""
+    extra = {"features": features} if features is not None else {}
+    return AgentSpec.registered("minimax", depth=depth, evaluation=heuristic, rules=rules, **extra).text
+
+
+KANG_CONFIG = BoardConfig(act_timeout=30.0)
+"""Kang et al. searched to a fixed depth with no clock; 30 s per move lets every search finish its depth
+(H1 at depth 8 takes over a second on some positions, past Kaggle's 2 s once the machine is busy)."""
+KANG_OPENING_PLIES = 4
+"""Random plies before Kang's agents take over: their searches are deterministic, so without them the
+games of a cell would repeat; 4 plies give 2401 openings where 2 would give 49."""
+KANG_NOTE = ("Kang et al.'s minimax is played as written (every leaf, a finished game included, scored by the "
+             "heuristic; H1's broken three scored 900,000). They made a random move every third move and played "
+             "100 rounds (Table 5); we start each colour-swapped pair from a shared random 4-ply opening instead, "
+             "so games differ while both sides see the same position. H1's values for its features 3 and 4 are "
+             "ours: the paper orders them without printing the numbers in its text (see "
+             "agents/heuristics/paper_heuristics.py), so our H1 is a reading of the paper, not necessarily its exact "
+             "function. H2 has no term for a line; as in its source program, a finished line scores as a win.")
+
+
+def kang_table6(profile: Profile) -> Experiment:
+    depths = profile.table6_depths
+    cells = tuple(Cell(f"depth {a}", f"depth {b}", h_spec(a, "h1"), h_spec(b, "h1"))
+                  for i, a in enumerate(depths) for b in depths[i:])
+    deep = profile.table6_deep_depth
+    if deep is not None:
+        cells += tuple(Cell(f"depth {a}", f"depth {deep}", h_spec(a, "h1"), h_spec(deep, "h1"),
+                            games=profile.deep_games) for a in depths + (deep,))
+    return Experiment(
+        key="kang-table6", paper=KANG, title="Table 6: H1 against itself at each pair of depths",
+        setup="Kang's minimax with H1 as written against itself. As in the paper's Table 6 (\"the first row is "
+              "the depth for the first H1 and the first column is the depth for the second H1\"), the columns "
+              "are the first mover's depth and the rows the second mover's, in the table and the heat map alike. "
+              f"Each pair of depths is one colour-swapped match of {profile.kang_games} games"
+              + (f" ({profile.deep_games} with a side at depth {deep})" if deep is not None else "")
+              + f", so each seat order (each cell of the table off the diagonal) has {profile.kang_games // 2} "
+              "games. The paper played 10 rounds per pair (Table 6's title; its Table 5 says 100) and gives its "
+              "table as an image.",
+        kind=SEATS, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
+        x_label="depth",
+        claims=(
+            Claim("the deeper H1 tends to win more often (pooled over every pair of unequal depths)", "below_half",
+                  tuple((c.series, c.x) for c in cells if c.series != c.x), note=KANG_NOTE,
+                  subject="the shallower H1 (the first agent of each pair of depths)"),
+        ),
+    )
+
+
+TABLE7_FEATURES = ("1", "2", "3", "4")
+TABLE8_FEATURES = ("34", "234", "12", "1234")
+"""Kang's Table 5, situation 2: each feature alone (Table 7); features 4 and 3, 4 3 and 2, all (Table 8);
+and features 1 and 2, which its text says come close to H2."""
+FEATURES_DEPTH = 4
+"""Kang's Table 5, situation 2: "Let Depth = 4"."""
+
+
+def feature_label(features: str) -> str:
+    return "F" + "+F".join(sorted(features))
+
+
+SIMILAR_READING = "similar (read as within 10 points)"
+
+
+def kang_features(profile: Profile, table: str, sets: tuple[str, ...]) -> Experiment:
+    cells = tuple(Cell("H1 vs H2", feature_label(f), h_spec(FEATURES_DEPTH, "h1", features=f),
+                       h_spec(FEATURES_DEPTH, "h2")) for f in sets)
+    point = {f: ("H1 vs H2", feature_label(f)) for f in sets}
+    claims: tuple[Claim, ...]
+    if table == "7":
+        claims = (
+            Claim("no single feature of H1 is enough to defeat H2 (each scores below half)", "below_half",
+                  tuple(point.values()), note=KANG_NOTE, each=True),
+            Claim("Feature 1 has a similar winning percentage as Feature 3 (within 10 points)", "similar",
+                  (point["1"],), baseline=(point["3"],), note=KANG_NOTE, reading=SIMILAR_READING),
+            Claim("Feature 2 is also similar to Feature 4 in terms of their winning percentage (within 10 points)",
+                  "similar", (point["2"],), baseline=(point["4"],), note=KANG_NOTE, reading=SIMILAR_READING),
+        )
+        title = "Table 7: each feature of H1 alone against H2, depth 4"
+    else:
+        claims = (
+            Claim("the more features H1 combines, the more it wins against H2 (F3+F4, F2+F3+F4, all)", "rises",
+                  (point["34"], point["234"], point["1234"]), scores=(2.0, 3.0, 4.0), note=KANG_NOTE),
+            Claim("H1 with features 1 and 2 only is close to H2 (scores within 10 points of half)", "win_rate",
+                  (point["12"],), 0.5, effect=0.10, counting="score", reading="close to H2 (read as 50%)",
+                  note=KANG_NOTE + " Read as a score (a draw counts half) of 50%: close means within 10 points "
+                  "of it, shown by two one-sided tests."),
+        )
+        title = "Table 8: combined features of H1 against H2, depth 4"
+    return Experiment(
+        key=f"kang-table{table}", paper=KANG, title=title,
+        setup=("Kang's minimax as written with H1 restricted to some of its features (1: a line, 2: three "
+               "connected and the broken three, 3: two connected, 4: an isolated stone)" if table == "7" else
+               "Kang's minimax with H1 restricted to some of its features combined (numbered as in Table 7)")
+        + " against H2, both at depth 4 (Table 5, situation 2); the paper gives its table as an image.",
+        kind=SERIES, cells=cells, games=profile.features_games, opening_plies=KANG_OPENING_PLIES,
+        config=KANG_CONFIG, x_label="H1's features", claims=claims, ordered_x=False,
+    )
+
+
+def kang_table9(profile: Profile) -> Experiment:
+    depths = profile.table9_depths
+    ours = "H1 vs H2" + OURS
+    cells = tuple(Cell("H1 vs H2", f"depth {d}", h_spec(d, "h1"), h_spec(d, "h2")) for d in depths)
+    cells += tuple(Cell(ours, f"depth {d}", h_spec(d, "h1", rules="ours"), h_spec(d, "h2", rules="ours"))
+                   for d in depths)
+    claims = []
+    for series, suffix in (("H1 vs H2", ""), (ours, OURS)):
+        if 2 in depths:
+            claims.append(Claim("at depth 2, H1 is much weaker than H2" + suffix, "below_half",
+                                ((series, "depth 2"),), note=KANG_NOTE, effect=0.15, magnitude=True))
+        if 4 in depths:
+            claims.append(Claim("at depth 4, H1 is a little stronger than H2" + suffix, "above_half",
+                                ((series, "depth 4"),), note=KANG_NOTE, effect=0.05))
+        deep = tuple((series, f"depth {d}") for d in depths if d >= 4)
+        if deep:
+            claims.append(Claim("from depth 4 on, H1 wins more than H2 (pooled over the depths from 4)" + suffix,
+                                "above_half", deep, note=KANG_NOTE))
+    return Experiment(
+        key="kang-table9", paper=KANG, title="Table 9: H1 against H2 at equal depths",
+        setup="Kang's minimax as written with H1 against it with H2 at the same depth, and our enhanced minimax "
+              "(a win one ply ahead counted at the horizon, no move that hands the opponent a line) with the same "
+              "heuristics beside it; the paper gives its table as an image.",
+        kind=SERIES, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
+        x_label="search depth of both",
+        claims=tuple(claims), heat_map=True,
+    )
+
+
+NODES_NOTE = ("Kang et al. prune with alpha-beta too; our search differs from theirs in that it deepens "
+              "iteratively (1, 2, ... up to the depth) and tries the previous iteration's best move first, which "
+              "changes how much alpha-beta prunes, so the node counts are not the paper's; the shape is what "
+              "compares. Depths 4 and 6 differ in level, so each correlation is taken within a depth.")
+
+
+def kang_nodes(profile: Profile) -> Experiment:
+    cells = tuple(Cell(f"depth {d}", "self-play", h_spec(d, "h1"), h_spec(d, "h1")) for d in (4, 6))
+    return Experiment(
+        key="kang-fig12-13", paper=KANG, title="Fig. 12 and 13: nodes searched and time per move, depths 4 and 6",
+        setup="Kang's minimax as written with H1 against itself at depth 4 and at depth 6. Time per move is each "
+              "move's duration in the kaggle-environments game; nodes, the depth reached and evaluations are what "
+              "each move's search reported as it played, recorded with the game.",
+        kind=NODES, cells=cells, games=profile.node_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
+        x_label="move number",
+        claims=(
+            Claim("nodes searched per move decrease as the game goes on (at each depth)", "falls_with_move",
+                  tuple((c.series, c.x) for c in cells), note=NODES_NOTE),
+            Claim("time per move decreases with the increase of moves (at each depth)", "time_falls_with_move",
+                  tuple((c.series, c.x) for c in cells), note=NODES_NOTE + " Time is each move's wall seconds "
+                  "in the game, so a busy machine adds noise to it."),
+            Claim("nodes and time per move are positively correlated (at each depth)", "nodes_track_time",
+                  tuple((c.series, c.x) for c in cells), note=NODES_NOTE),
+        ),
+    )
