@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib.machinery
+import inspect
 import io
 import re
 import shlex
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -23,17 +25,15 @@ from connectx.agents.core.position import Position
 from connectx.agents.registry import REGISTRY
 from connectx.cli.main import main
 from connectx.submission import isolated_runner, validator
-from connectx.submission.bundler import build_bundle
+from connectx.submission.bundler import BuildRecord, build_bundle, read_build_record
 from connectx.submission.fixed_positions import PROVEN_ENDGAMES, is_proven_choice
 from connectx.submission.module_graph import OUR_PACKAGES, PROJECT_ROOT
 from connectx.submission.validator import (
     OVERRIDDEN,
     SHIPPED,
     SIZE_LIMIT,
-    BuildRecord,
     ValidationReport,
     comparisons,
-    read_build_record,
     run_isolated,
     timing_check,
     validate_file,
@@ -131,6 +131,7 @@ def test_the_file_runs_where_our_packages_cannot_be_imported(tmp_path: Path) -> 
     project_root = str(Path(__file__).resolve().parent.parent)
     assert not [entry for entry in result["isolation"]["sys_path"] if entry.rstrip("/") == project_root]
     assert result["load"]["ok"] and result["load"]["name"] == "agent"
+    assert result["load"]["arguments"] == ["observation", "configuration"] and result["load"]["call_error"] is None
 
 
 def test_the_isolation_check_sees_our_packages_where_they_are_importable() -> None:
@@ -160,7 +161,7 @@ def test_installed_from_a_wheel_the_file_sees_site_packages_without_our_packages
 
 
 def test_the_proven_positions_are_the_first_endgames_of_the_benchmark_that_qualify() -> None:
-    qualifying = []
+    qualifying: list[str] = []
     for line in (REPOSITORY / "positions" / "Test_L3_R1").read_text().splitlines():
         if len(qualifying) == len(PROVEN_ENDGAMES):
             break
@@ -180,12 +181,15 @@ def test_a_file_that_fails_to_load_is_reported(tmp_path: Path) -> None:
     assert "connectx build" in failed[0].fix
 
 
-def test_an_entry_function_that_is_not_last_is_reported(tmp_path: Path) -> None:
+@pytest.mark.parametrize("helper", ["def helper():\n    return 0\n",
+                                    "def helper(observation, configuration):\n    return 0\n"])
+def test_a_built_file_with_a_callable_bound_after_its_entry_function_fails(tmp_path: Path, helper: str) -> None:
+    """Even one Kaggle could call: check (f) compares ``agent``, so it no longer vouches for what Kaggle plays."""
     path = built(tmp_path, "negamax")
-    path.write_text(path.read_text() + "\n\ndef helper():\n    return 0\n")
+    path.write_text(path.read_text() + "\n\n" + helper)
     report = validate_file(path, games=False)
-    assert check_named(report, "(a)") == ["FAIL"]
-    assert "returns helper()" in report.failures()[0].detail
+    assert [check.name for check in report.failures()] == ["(a) Kaggle's loader"]
+    assert "returns helper(" in report.failures()[0].detail and "bind nothing after" in report.failures()[0].fix
 
 
 @pytest.mark.games
@@ -269,12 +273,96 @@ def test_a_bundle_that_plays_differently_from_its_agent_fails_the_comparison(tmp
     assert all("positions differ" in check.detail for check in report.failures())
 
 
-def test_a_file_not_built_here_cannot_be_compared_unless_asked_not_to(tmp_path: Path) -> None:
+def test_the_comparison_is_skipped_for_a_file_not_built_here_and_says_so(tmp_path: Path) -> None:
     path = tmp_path / "foreign.py"
     path.write_text(FIRST_LEGAL)
     assert read_build_record(FIRST_LEGAL) is None
-    assert check_named(validate_file(path, games=False), "(f)") == ["FAIL"]
-    assert validate_file(path, games=False, compare=False).passed
+    report = validate_file(path, games=False)
+    assert report.passed
+    [skipped] = [check for check in report.checks if check.name.startswith("(f)")]
+    assert skipped.skipped and "not written by `connectx build`" in skipped.detail
+    assert str(skipped).startswith("[SKIP] (f) same moves as unbundled: ")
+
+
+def test_a_built_file_skips_the_comparison_only_when_asked(tmp_path: Path) -> None:
+    report = validate_file(built(tmp_path, "random"), games=False, compare=False)
+    [skipped] = [check for check in report.checks if check.name.startswith("(f)")]
+    assert report.passed and skipped.skipped and skipped.detail == "--no-compare was given"
+
+
+def my_agent(observation, configuration):  # Kaggle's starter agent, word for word
+    from random import choice
+    return choice([c for c in range(configuration.columns) if observation.board[c] == 0])
+
+
+def write_agent_to_file(function: Callable[..., object], file: Path) -> None:
+    """What Kaggle's ConnectX starter does to make ``submission.py``: the function's source, appended."""
+    with open(file, "a" if file.exists() else "w") as handle:
+        handle.write(inspect.getsource(function))
+
+
+@pytest.mark.games
+def test_the_file_kaggles_starter_writes_is_valid_with_no_flags(tmp_path: Path) -> None:
+    path = tmp_path / "submission.py"
+    write_agent_to_file(my_agent, path)
+    assert path.read_text().startswith("def my_agent(observation, configuration):")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["validate", str(path)])
+    text = out.getvalue()
+    assert status == 0, text
+    assert re.search(r"^\[PASS\] \(a\) Kaggle's loader: returns my_agent\(observation, configuration\), which Kaggle "
+                     r"calls as my_agent\(observation, configuration\)", text, re.MULTILINE)
+    assert "note: Kaggle takes the last callable whatever its name, so my_agent is the agent it plays" in text
+    assert len(re.findall(r"^\[PASS\] \([bc]\) .*both DONE", text, re.MULTILINE)) == 5
+    assert re.search(r"^\[SKIP\] \(f\) same moves as unbundled: the file was not written by", text, re.MULTILINE)
+    assert "[FAIL]" not in text and text.rstrip().endswith(f"{path}: valid")
+
+
+FIRST_LEGAL_BODY = "    return next(c for c in range(7) if observation.board[c] == 0)\n"
+LAST_CALLABLES = {
+    # name: (the file, whether Kaggle can play it, what check (a) notes or why it fails)
+    "plain agent": (FIRST_LEGAL, True, ""),
+    "another name": ("def my_agent(observation, configuration):\n" + FIRST_LEGAL_BODY, True,
+                     "so my_agent is the agent it plays"),
+    "observation only": ("def agent(observation):\n" + FIRST_LEGAL_BODY, True, "the observation only"),
+    "a parameter with a default": ("def agent(observation, configuration, depth=3):\n" + FIRST_LEGAL_BODY, True, ""),
+    "a lambda": ("agent = lambda observation, configuration: next(c for c in range(7) if observation.board[c] == 0)\n",
+                 True, "so <lambda> is the agent"),
+    "an object with __call__": ("class Player:\n    def __call__(self, observation, configuration):\n    "
+                                + FIRST_LEGAL_BODY + "\n\nagent = Player()\n", True, "so Player is the agent"),
+    "star arguments": ("def agent(*args):\n    observation, configuration = args\n" + FIRST_LEGAL_BODY, False,
+                       "it gets no arguments"),
+    "a parameter Kaggle never passes": ("def agent(observation, configuration, depth):\n" + FIRST_LEGAL_BODY, False,
+                                        "missing a required argument: 'depth'"),
+    "a helper bound last": (FIRST_LEGAL + "\n\ndef helper():\n    return 0\n", False, "it gets no arguments"),
+    "a class bound last": (FIRST_LEGAL + "\n\nclass Board:\n    pass\n", False, "Board is a class"),
+    "an imported function bound last": (FIRST_LEGAL + "\n\nfrom math import floor\n", False,
+                                        "that call fails: too many positional arguments"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LAST_CALLABLES))
+def test_the_loader_check_judges_the_last_callable_as_kaggle_calls_it(tmp_path: Path, case: str) -> None:
+    source, playable, words = LAST_CALLABLES[case]
+    path = tmp_path / "submission.py"
+    path.write_text(source)
+    [loader] = [check for check in validate_file(path, games=False).checks if check.name.startswith("(a)")]
+    assert loader.passed == playable, str(loader)
+    assert words in (loader.note if playable else loader.detail), str(loader)
+    assert bool(loader.note) == bool(playable and words)
+
+
+@pytest.mark.games
+@pytest.mark.parametrize("case", sorted(LAST_CALLABLES))
+def test_the_loader_check_agrees_with_kaggle_playing_the_file(tmp_path: Path, case: str) -> None:
+    """Check (a) passes exactly when kaggle-environments plays the file against itself to DONE, DONE."""
+    source, playable, _ = LAST_CALLABLES[case]
+    path = tmp_path / "submission.py"
+    path.write_text(source)
+    result = run_isolated(path, {"episodes": validation_episodes()[:1], "configuration": {"actTimeout": 2.0}})
+    [episode] = result["episodes"]
+    assert (episode["statuses"] == ["DONE", "DONE"]) == playable, episode["statuses"]
 
 
 def test_the_command_prints_checks_and_exits_by_verdict(tmp_path: Path) -> None:

@@ -1,6 +1,9 @@
 """Check a submission file the way Kaggle does, in a process that cannot import our packages.
 
-Prints every check with its figures and, for each failure, what to do, then one line of figures
+Judges any file as Kaggle does (its agent is the last callable the file binds, whatever its
+name), so the ``submission.py`` Kaggle's starter writes passes too; only a file ``connectx build``
+wrote is also compared with the agent it was built from. Prints every check with its figures
+and, for each failure, what to do, then one line of figures
 (size, load time, first move, the slowest later move over every game and where it was, the
 lowest overage bank); exits 1 if any check fails. A file or setting no check can judge (missing,
 a directory, not UTF-8, not Python, binding no function, a negative reserve) is one line on
@@ -31,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="skip the five games (and so the timing check): load, size and move comparisons only "
                              "(by default every validation plays all five)")
     parser.add_argument("--no-compare", dest="compare", action="store_false",
-                        help="skip comparing moves with the unbundled agent (for files not built here)")
+                        help="skip comparing moves with the unbundled agent; it runs only for a file `connectx "
+                             "build` wrote, any other (like Kaggle's starter's) skips it anyway")
 
 
 def run(args: argparse.Namespace) -> int:

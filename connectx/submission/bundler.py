@@ -8,6 +8,10 @@ function ``agent(observation, configuration)``, the last callable the file binds
 Kaggle's loader takes. Same sources and spec, byte-identical output: nothing depends on the
 clock, the machine or the path the project lives at.
 
+A built file records what it was built from (``BUILT_FROM``, ``BUILT_PARAMETERS``), which
+``read_build_record`` reads back without running it: that record is how ``connectx build`` knows
+a file it may replace and ``connectx validate`` a file it can compare with the unbundled agent.
+
 The generated tail keeps the garbage collector out of the agent's searches, where a full
 collection is a pause the move's deadline never planned for (Kaggle competitors see them as
 random timeouts): it calls ``gc.freeze()`` once the file is loaded and again after every move,
@@ -45,6 +49,43 @@ SECTION_RULE = "# " + "-" * 78
 
 GUARD = ("connectx.agents.core.kaggle_boundary", "GuardedAgent")
 """The module and class that wrap a registry agent's strategy in Kaggle's guard."""
+
+
+@dataclass(frozen=True)
+class BuildRecord:
+    """What ``connectx build`` wrote into a file: the spec and the parameters it baked in."""
+
+    spec: str
+    parameters: dict[str, Any]
+
+
+def read_build_record(source: str) -> BuildRecord | None:
+    """The spec and parameters a built file records, read with ``ast`` (nothing is executed); None for any
+    other file, one that is not Python included."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):  # ValueError: a null byte in the text
+        return None
+    values: dict[str, Any] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            if node.targets[0].id in (SPEC_CONSTANT, PARAMETERS_CONSTANT):
+                try:
+                    values[node.targets[0].id] = ast.literal_eval(node.value)
+                except ValueError:
+                    return None
+    if not isinstance(values.get(SPEC_CONSTANT), str) or not isinstance(values.get(PARAMETERS_CONSTANT), dict):
+        return None
+    return BuildRecord(values[SPEC_CONSTANT], values[PARAMETERS_CONSTANT])
+
+
+def written_by_build(path: Path) -> bool:
+    """Whether the file at ``path`` is one ``connectx build`` wrote (it records a build); False for a
+    file that cannot be read or is not UTF-8 Python."""
+    try:
+        return read_build_record(path.read_text(encoding="utf-8")) is not None
+    except (OSError, UnicodeDecodeError):
+        return False
 
 
 @dataclass(frozen=True)

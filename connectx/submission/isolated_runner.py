@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import inspect
 import io
 import json
 import os
@@ -55,14 +56,53 @@ def load(path: str) -> dict[str, Any]:
     except Exception:
         return {"ok": False, "error": traceback.format_exc(limit=3)}
     seconds = time.perf_counter() - started
-    code = getattr(entry, "__code__", None)
+    arguments = kaggle_arguments(entry)
     return {
         "ok": True,
         "seconds": seconds,
         "name": getattr(entry, "__name__", type(entry).__name__),
-        "argcount": code.co_argcount if code is not None else None,
+        "is_class": inspect.isclass(entry),
+        "parameters": parameters_of(entry),
+        "arguments": arguments,
+        "call_error": call_error(entry, arguments),
         "stdout": out.getvalue(),
     }
+
+
+def kaggle_arguments(entry: Any) -> list[str]:
+    """Which of ``observation, configuration`` Kaggle passes ``entry`` at every move.
+
+    As ``kaggle_environments.agent`` does: a callable with a ``__code__`` gets the first
+    ``co_argcount`` of the two (its positional parameters, so ``*args`` counts none), any other
+    callable (a class, an object with ``__call__``) gets both.
+    """
+    both = ["observation", "configuration"]
+    code = getattr(entry, "__code__", None)
+    if code is None or not hasattr(code, "co_argcount"):
+        return both
+    return both[:code.co_argcount]
+
+
+def parameters_of(entry: Any) -> str | None:
+    """The parameter list of ``entry`` as Python writes it, or None where it cannot be read (some built-ins)."""
+    try:
+        return str(inspect.signature(entry))
+    except (TypeError, ValueError):
+        return None
+
+
+def call_error(entry: Any, arguments: list[str]) -> str | None:
+    """Why calling ``entry`` with ``arguments`` fails before it runs (a parameter left without a value,
+    one too many), or None when the call binds or the parameters cannot be read."""
+    try:
+        signature = inspect.signature(entry)
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind(*arguments)
+    except TypeError as error:
+        return str(error)
+    return None
 
 
 def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[str, Any]) -> dict[str, Any]:

@@ -4,20 +4,25 @@ The file runs in a fresh ``python -I -S`` process (``isolated_runner``) that see
 standard library and kaggle-environments, from a directory holding nothing but a copy of it, so
 a bundle that still needs our packages fails here and not on Kaggle. The checks:
 
-(a) Kaggle's loader returns the entry function; (b) the validation episode, the file against
-itself, ends with both statuses DONE; (c) so do games against kaggle's ``random`` and
-``negamax`` in both seats; (d) the first move (loading included) and every later move finish
-within ``actTimeout`` less a margin, and the slowest move of each game is reported (a garbage
-collector pause shows there); (e) the file is at most 5 MB; (f) the bundled agent chooses the
-columns the unbundled one does, once with the parameters the file ships and once with
-``COMPARISON_PARAMETERS``, each on positions whose move is fixed (``fixed_positions``).
+(a) Kaggle's loader returns a callable that Kaggle's call gives the observation, judged as
+``kaggle_environments`` runs it: the last callable the file binds, whatever its name, called
+with as many of ``observation, configuration`` as it has positional parameters; (b) the
+validation episode, the file against itself, ends with both statuses DONE; (c) so do games
+against kaggle's ``random`` and ``negamax`` in both seats; (d) the first move (loading
+included) and every later move finish within ``actTimeout`` less a margin, and the slowest move
+of each game is reported (a garbage collector pause shows there); (e) the file is at most 5
+MB; (f) for a file ``connectx build`` wrote (it records the agent and parameters it was built
+from), the bundled agent chooses the columns the unbundled one does, once with the parameters
+the file ships and once with ``COMPARISON_PARAMETERS``, each on positions whose move is fixed
+(``fixed_positions``); any other file, like the one Kaggle's starter writes, has no agent of ours
+to compare with, and (f) says it was skipped.
 
 Before any of that runs, the inputs are checked (``read_submission``, ``check_settings``): a
 file that is missing, a directory, unreadable, not UTF-8, not Python, or binds no callable at
 all (no ``def``, ``lambda``, ``class`` or ``import`` at its top level) is a
 ``ValidationInputError``, one line saying what to do, since no check could say more about it.
-A file that parses but fails when run (a missing import, an exception, the wrong last
-callable) is what the checks are for: check (a) fails with the traceback.
+A file that parses but fails when run (a missing import, an exception, a last callable Kaggle
+cannot call) is what the checks are for: check (a) fails and says why.
 """
 
 from __future__ import annotations
@@ -38,7 +43,12 @@ from connectx.agents.core.kaggle_boundary import board_of, mark_of
 from connectx.agents.core.position import Position
 from connectx.agents.registry import AgentEntry, AgentSpecError
 from connectx.submission import isolated_runner
-from connectx.submission.bundler import FACTORY_FUNCTION, PARAMETERS_CONSTANT, SPEC_CONSTANT
+from connectx.submission.bundler import (
+    ENTRY_FUNCTION,
+    FACTORY_FUNCTION,
+    BuildRecord,
+    read_build_record,
+)
 from connectx.submission.fixed_positions import (
     FixedPosition,
     comparison_positions,
@@ -47,6 +57,8 @@ from connectx.submission.fixed_positions import (
 )
 from connectx.submission.module_graph import OUR_PACKAGES, PROJECT_ROOT
 
+KAGGLE_ENVIRONMENTS_REQUIREMENT = "kaggle-environments>=1.33.2"
+"""What ``pip install`` needs to run validations: the oldest kaggle-environments the project is tested with."""
 DEFAULT_MARGIN = 0.2
 """Seconds every move must leave unused of ``actTimeout``: Kaggle's own timing adds overhead."""
 SIZE_LIMIT = 5_000_000
@@ -70,16 +82,31 @@ class ValidationInputError(ValueError):
 
 @dataclass(frozen=True)
 class Check:
-    """One named check: whether it passed, the figures it saw, and what to do when it failed."""
+    """One named check: whether it passed, the figures it saw, and what to do when it failed.
+
+    A ``note`` is worth knowing but fails nothing; a ``skipped`` check did not apply to the file,
+    so it counts as passed and says why it was not run.
+    """
 
     name: str
     passed: bool
     detail: str
     fix: str = ""
+    note: str = ""
+    skipped: bool = False
+
+    @classmethod
+    def skip(cls, name: str, why: str) -> Check:
+        return cls(name, True, why, skipped=True)
 
     def __str__(self) -> str:
-        text = f"[{'PASS' if self.passed else 'FAIL'}] {self.name}: {self.detail}"
-        return text if self.passed or not self.fix else f"{text}\n       fix: {self.fix}"
+        label = "SKIP" if self.skipped else "PASS" if self.passed else "FAIL"
+        lines = [f"[{label}] {self.name}: {self.detail}"]
+        if self.note:
+            lines.append(f"       note: {self.note}")
+        if self.fix and not self.passed:
+            lines.append(f"       fix: {self.fix}")
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -118,14 +145,6 @@ class ValidationReport:
 
 
 @dataclass(frozen=True)
-class BuildRecord:
-    """What ``connectx build`` wrote into the file: the spec and the parameters it baked in."""
-
-    spec: str
-    parameters: dict[str, Any]
-
-
-@dataclass(frozen=True)
 class Comparison:
     """One half of check (f): the parameters both agents get on top of the built ones, and the positions."""
 
@@ -142,25 +161,6 @@ class Comparison:
         for fixed in self.positions:
             counts[fixed.kind] = counts.get(fixed.kind, 0) + 1
         return ", ".join(f"{count} {kind}" for kind, count in counts.items())
-
-
-def read_build_record(source: str) -> BuildRecord | None:
-    """The spec and parameters a built file records, read with ``ast`` (nothing is executed)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
-    values: dict[str, Any] = {}
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if node.targets[0].id in (SPEC_CONSTANT, PARAMETERS_CONSTANT):
-                try:
-                    values[node.targets[0].id] = ast.literal_eval(node.value)
-                except ValueError:
-                    return None
-    if SPEC_CONSTANT not in values or not isinstance(values.get(PARAMETERS_CONSTANT), dict):
-        return None
-    return BuildRecord(values[SPEC_CONSTANT], values[PARAMETERS_CONSTANT])
 
 
 def read_submission(path: Path) -> str:
@@ -229,7 +229,8 @@ def _kaggle_site_dirs(workdir: Path) -> list[str]:
     """
     spec = importlib.util.find_spec("kaggle_environments")
     if spec is None or spec.origin is None:
-        raise RuntimeError("kaggle-environments is not installed: run `make install`")
+        raise RuntimeError("kaggle-environments is not installed, and validation runs the file in it: "
+                           f"run `pip install \"{KAGGLE_ENVIRONMENTS_REQUIREMENT}\"`")
     site = Path(spec.origin).resolve().parent.parent
     ours = {name for name in OUR_PACKAGES if (site / name).exists()}
     if not ours:
@@ -301,46 +302,24 @@ def validate_file(path: str | Path, act_timeout: float = 2.0, margin: float = DE
     record = read_build_record(source)
     request: dict[str, Any] = {"episodes": validation_episodes() if games else [],
                                "configuration": {"actTimeout": act_timeout}}
-    planned: list[tuple[Comparison, list[int]]] = []
-    if compare and record is not None:
-        try:
-            entry = AgentSpec.parse(record.spec.partition(":")[0]).entry
-            if entry is None:
-                raise AgentSpecError(f"{record.spec} names no registered agent")
-            for comparison in comparisons(entry, record):
-                planned.append((comparison, _expected_columns(entry, record, comparison, act_timeout)))
-        except AgentSpecError as error:
-            checks.append(Check("(f) same moves as unbundled", False, f"cannot build {record.spec} unbundled: {error}",
-                                "validate the file in the checkout it was built from, or rebuild it here"))
-        request["comparisons"] = [
-            {"factory": FACTORY_FUNCTION, "overrides": comparison.overrides,
-             "observations": [_observation(fixed.position) for fixed in comparison.positions],
-             "configurations": [_configuration(fixed.position, act_timeout) for fixed in comparison.positions]}
-            for comparison, _ in planned]
-    elif compare:
-        checks.append(Check("(f) same moves as unbundled", False,
-                            f"{path} records no {SPEC_CONSTANT}/{PARAMETERS_CONSTANT}",
-                            "build the file with `connectx build AGENT`, or validate with --no-compare"))
+    planned, unplanned = _planned_comparisons(record, compare, act_timeout)
+    request["comparisons"] = [
+        {"factory": FACTORY_FUNCTION, "overrides": comparison.overrides,
+         "observations": [_observation(fixed.position) for fixed in comparison.positions],
+         "configurations": [_configuration(fixed.position, act_timeout) for fixed in comparison.positions]}
+        for comparison, _ in planned]
 
     result = run_isolated(path, request, python)
     visible = result["isolation"]["visible"]
     checks.append(Check("isolation", not visible,
                         "the validation process cannot import our packages" if not visible
                         else f"the validation process can import {', '.join(visible)}",
-                        "run the validator from an environment where our packages come only from the project's "
-                        "editable install (make install), not from site-packages"))
+                        "install the project (`pip install -e .` in a checkout, or its wheel) instead of copying "
+                        "or linking its packages into site-packages"))
     load = result["load"]
+    checks.append(loader_check(load, built=record is not None))
     if not load["ok"]:
-        checks.append(Check("(a) Kaggle's loader", False, "loading failed:\n" + load["error"].rstrip(),
-                            "run the file with `python FILE` to see the error; if it needs one of our modules, "
-                            "rebuild it with `connectx build`"))
-        return ValidationReport(str(path), size, tuple(checks))
-    entry_ok = load["name"] == "agent" and load["argcount"] in (1, 2)
-    checks.append(Check("(a) Kaggle's loader", entry_ok,
-                        f"returns {load['name']}() taking {load['argcount']} arguments, "
-                        f"loaded in {load['seconds']:.3f} s",
-                        "the last callable the file binds must be agent(observation, configuration); "
-                        "rebuild with `connectx build` and define nothing after the entry function"))
+        return ValidationReport(str(path), size, (*checks, *([unplanned] if unplanned else [])))
     report_times: dict[str, Any] = {"load_seconds": load["seconds"]}
     if games:
         checks.extend(_episode_checks(result["episodes"]))
@@ -351,7 +330,73 @@ def validate_file(path: str | Path, act_timeout: float = 2.0, margin: float = DE
     answers = result.get("comparisons", [])
     for index, (comparison, expected) in enumerate(planned):
         checks.append(_parity_check(answers[index] if index < len(answers) else {}, expected, comparison))
+    if unplanned is not None:
+        checks.append(unplanned)
     return ValidationReport(str(path), size, tuple(checks), **report_times)
+
+
+def _planned_comparisons(record: BuildRecord | None, compare: bool,
+                         act_timeout: float) -> tuple[list[tuple[Comparison, list[int]]], Check | None]:
+    """Check (f)'s comparisons with the unbundled agent's columns, or the check saying why there are none.
+
+    Only a file ``connectx build`` wrote names an agent of ours to compare with; any other is skipped.
+    """
+    name = "(f) same moves as unbundled"
+    if not compare:
+        return [], Check.skip(name, "--no-compare was given")
+    if record is None:
+        return [], Check.skip(name, "the file was not written by `connectx build`, so there is no agent of ours "
+                                    "to compare it with")
+    try:
+        entry = AgentSpec.parse(record.spec.partition(":")[0]).entry
+        if entry is None:
+            raise AgentSpecError(f"{record.spec} names no registered agent")
+        return [(comparison, _expected_columns(entry, record, comparison, act_timeout))
+                for comparison in comparisons(entry, record)], None
+    except AgentSpecError as error:
+        return [], Check(name, False, f"cannot build {record.spec} unbundled: {error}",
+                         "validate the file in the checkout it was built from, or rebuild it here")
+
+
+def loader_check(load: dict[str, Any], built: bool) -> Check:
+    """Check (a): what Kaggle's loader returned, judged as Kaggle runs it.
+
+    Kaggle calls the last callable the file binds, whatever its name, with as many of
+    ``observation, configuration`` as it has positional parameters (``isolated_runner.kaggle_arguments``);
+    it fails if it never gets the observation or the call cannot bind. A file ``connectx build``
+    wrote ends with ``agent``, the function check (f) compares: anything bound after it fails.
+    """
+    name = "(a) Kaggle's loader"
+    if not load["ok"]:
+        return Check(name, False, "loading failed:\n" + load["error"].rstrip(),
+                     "run the file with `python FILE` to see the error; if it needs one of our modules, "
+                     "rebuild it with `connectx build`")
+    called, arguments = load["name"], load["arguments"]
+    call = f"{called}({', '.join(arguments)})"
+    detail = (f"returns {called}{load['parameters'] or '(...)'}, which Kaggle calls as {call}; "
+              f"loaded in {load['seconds']:.3f} s")
+    last = ("Kaggle's loader takes the last callable the file binds (a def, class, lambda or imported function): "
+            "end the file with your agent, def agent(observation, configuration)")
+    if built and called != ENTRY_FUNCTION:
+        return Check(name, False, f"{detail}; the file was built with {ENTRY_FUNCTION}() last, the function check (f) "
+                     "compares, and something bound after it now comes last",
+                     "rebuild with `connectx build` and bind nothing after the entry function")
+    if load["is_class"]:
+        return Check(name, False, f"{detail}; {called} is a class, so Kaggle would take the object that call makes "
+                     "as its move", last)
+    if not arguments:
+        return Check(name, False, f"{detail}; with no positional parameter it gets no arguments, so it never sees "
+                     "the board", last)
+    if load["call_error"]:
+        return Check(name, False, f"{detail}; that call fails: {load['call_error']}",
+                     "Kaggle passes nothing but these arguments: give any further parameter a default; if this "
+                     "is not your agent, end the file with it, def agent(observation, configuration)")
+    notes = []
+    if called != ENTRY_FUNCTION:
+        notes.append(f"Kaggle takes the last callable whatever its name, so {called} is the agent it plays")
+    if arguments == ["observation"]:
+        notes.append("Kaggle passes it the observation only, as it has one positional parameter")
+    return Check(name, True, detail, note="; ".join(notes))
 
 
 def _our_seats(episode: dict[str, Any]) -> list[int]:
