@@ -1,4 +1,9 @@
-"""Bundle an agent (with its parameters) into one self-contained file Kaggle accepts as a submission."""
+"""Bundle an agent (with its parameters) into one self-contained file Kaggle accepts as a submission.
+
+The output may already exist: a file ``connectx build`` wrote earlier is replaced, any other (the
+``submission.py`` a Kaggle user keeps their own agent in) only with ``--force``; without it the
+command stops before building, with one line and exit 2.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ from pathlib import Path
 from connectx.agents.agent_spec import AgentKind, AgentSpec
 from connectx.agents.core.position import geometry
 from connectx.cli.options import InputError, check_output_file
-from connectx.submission.bundler import build_bundle
+from connectx.submission.bundler import build_bundle, written_by_build
 from connectx.submission.module_graph import BuildError
 
 NAME = "build"
@@ -23,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("agent", metavar="AGENT", help="registry name with optional parameters, e.g. negamax:depth=5")
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUTPUT,
                         help=f"where to write the file (default {DEFAULT_OUTPUT})")
+    parser.add_argument("--force", action="store_true",
+                        help="replace the -o file even if `connectx build` did not write it (by default only its "
+                             "own earlier output is replaced, so your own submission.py is safe)")
     parser.add_argument("--allow-missing-data", action="store_true",
                         help="build even if a data file the agent reads (an opening book) does not exist yet; "
                              "the file then plays as the agent does without it")
@@ -35,6 +43,9 @@ def run(args: argparse.Namespace) -> int:
                          "(connectx agents lists them), and a kaggle built-in or an agent file needs no bundling")
     spec.check(KAGGLE_BOARD)
     check_output_file(args.output, "-o")
+    if args.output.exists() and not args.force and not written_by_build(args.output):
+        raise InputError(f"-o {args.output} exists and `connectx build` did not write it (it may be your own agent): "
+                         "choose another -o, or pass --force to replace it")
     try:
         bundle = build_bundle(spec.text, args.allow_missing_data)
     except BuildError as error:
