@@ -23,6 +23,8 @@ KAGGLE_FILES = {
     "evaluation.py": "def evaluate(board):\n    return 0\n",
 }
 """What a Kaggle user's working directory holds beside the notebook: files named like our packages."""
+BUILT_FILE = "connectx_submission.py"
+"""The file the notebook builds and validates: its own name, so the user's ``submission.py`` stays theirs."""
 
 
 def kaggle_directory(directory: Path) -> Path:

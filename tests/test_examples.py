@@ -40,7 +40,7 @@ def test_the_notebook_is_stored_with_its_outputs() -> None:
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert len(code) >= 6 and all(cell.outputs for cell in code), "run make notebook and commit what it writes"
     assert not any(output.output_type == "error" for cell in code for output in cell.outputs)
-    assert "submission.py: valid" in outputs(code[-1])[0]
+    assert f"{runner.BUILT_FILE}: valid" in outputs(code[-1])[0]
 
 
 @pytest.mark.games
@@ -83,9 +83,9 @@ def test_the_tour_notebook_runs_beside_kaggle_files_and_builds_a_valid_submissio
     assert first is not None and len(first.group(1).split(",")) == 7
 
     built = outputs(code[-1])[0]
-    assert "wrote submission.py: negamax" in built and "submission.py: valid" in built
+    assert f"wrote {runner.BUILT_FILE}: negamax" in built and re.search(rf"^{runner.BUILT_FILE}: valid$", built, re.M)
     assert "[FAIL]" not in built
-    submission = (directory / "submission.py").read_text()
-    assert submission != runner.KAGGLE_FILES["submission.py"] and "def agent(" in submission
-    for name in ("agents.py", "evaluation.py"):  # the user's own files are left as they were
-        assert (directory / name).read_text() == runner.KAGGLE_FILES[name]
+    submission = (directory / runner.BUILT_FILE).read_text()
+    assert submission.startswith('"""ConnectX submission: the agent negamax') and "def agent(" in submission
+    for name, text in runner.KAGGLE_FILES.items():  # the user's own files, submission.py first, are left as they were
+        assert (directory / name).read_text() == text
