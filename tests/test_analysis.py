@@ -389,7 +389,8 @@ def test_the_cache_file_survives_a_torn_line_and_keeps_proofs(tmp_path: Path) ->
     cache.put(Position.from_moves("1"), ScoreRange.exactly(-1))
     cache.close()
     lines = path.read_text().splitlines()
-    assert lines[2] == '{"key": 12, "low' and all(json.loads(line) for line in lines[3:])  # the torn line was ended
+    assert json.loads(lines[0]) == {"format": 2}  # the header a new file opens with
+    assert lines[3] == '{"key": 12, "low' and all(json.loads(line) for line in lines[4:])  # the torn line was ended
     reread = SolvedCache(tmp_path, None)
     assert reread.get(position) == CachedRange(ScoreRange(0, 5), 1.0, "python")
     assert reread.get(Position.from_moves("7")) == CachedRange(ScoreRange.exactly(-1))  # the mirror image of "1"

@@ -14,17 +14,16 @@ value can also come from the shipped table or the cache. These facts flow both w
   solver's floor argument, or the Python search's proof, answers just "is it this value?".
 
 Ranges only ever narrow, so the fixed point is reached after a few passes; an estimate stays on
-a column only while its outcome is open, and never stands for a value that is known.
+a column only while its outcome is open, never stands for a value that is known, and reaches
+every ply its position's value shows on.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 from connectx.agents.core.position import Position
-from connectx.analysis.solved_cache import SolvedCache
-from connectx.solver.interface import Solver
+from connectx.analysis.cached_solver import CachedSolver
 from connectx.solver.score_range import ScoreRange, best_of
 
 Values = tuple[ScoreRange | None, ...]
@@ -91,36 +90,50 @@ def reconcile(rows: Sequence[tuple[Values, ScoreRange | None, int]]) -> list[tup
                 if guess.estimate is not None:
                     value = value.estimated(guess.estimate, guess.depth)
                 settled = narrow(value.negated(), before)
-                changed |= settled != before  # ranges only narrow: the loop ends; estimates are carried along
+                changed |= _differs(settled, before)
                 values[index - 1] = _replaced(values[index - 1], played[index - 1], settled)
             bounded = bound_columns(values[index], value)
-            changed |= bounded != values[index] or known[index] != value
+            previous = known[index]
+            changed |= bounded != values[index] or previous is None or _differs(previous, value)
             values[index], known[index] = bounded, value
     return [(row, value_of(row, value)) for row, value in zip(values, known, strict=True)]
 
 
-def show_known_value(position: Position, moves: str | None, values: Values, value: ScoreRange, seconds: float,
-                     solver: Solver, cache: SolvedCache) -> Values:
-    """``values`` with a column proven to hold the position's exact ``value`` when none shows it yet: each
-    column that may (centre first) is tested against that score alone, within ``seconds`` in all."""
+def show_known_value(position: Position, moves: str | None, values: Values, value: ScoreRange,
+                     engine: CachedSolver, limit: float, deadline: float) -> Values:
+    """``values`` with a column proven to hold the position's exact ``value`` when none shows it yet: the
+    columns that may (centre first) are tested against that score alone until one shows it or a test ends
+    without an exact score (``deadline`` cut it, or had passed), each test kept in the cache under ``limit``.
+
+    Stopping on what a test found rather than on the clock asks the same tests again when the cache
+    answers them at once: a repeated analysis finds them all kept.
+    """
     if not value.exact or any(column is not None and column == value for column in values):
         return values
     assert value.score is not None
-    deadline = time.perf_counter() + seconds
     for index in position.geometry.centre_order:
         column = values[index]
-        if column is None or column.upper < value.score or time.perf_counter() >= deadline:
+        if column is None or column.upper < value.score:
             continue
         child = position.play(index)
         # The column is at most the position's value, so the child is at least minus it: the search only
         # has to answer whether the child is exactly that (the C solver's floor at -score is that test).
         child_range = ScoreRange(-value.score, -column.lower)
-        proven = solver.bound(child, moves + str(index + 1) if moves is not None else "", child_range, deadline)
-        cache.put(child, proven, seconds, solver.name)
+        proven = engine.bound(child, moves + str(index + 1) if moves is not None else None, limit, child_range,
+                              deadline)
         values = _replaced(values, index, narrow(column, proven.negated()))
-        if proven.exact:
+        if proven.score == -value.score or not proven.exact:  # shown, or out of time
             break
     return values
+
+
+def _differs(first: ScoreRange, second: ScoreRange) -> bool:
+    """Whether two values differ in their range or their estimate (``==`` compares ranges only).
+
+    The loop above ends: ranges only narrow, and an estimate only gives way to a deeper search's or,
+    at equal depth, to the one its position's columns show, which flows back one ply a pass.
+    """
+    return first != second or (first.estimate, first.depth) != (second.estimate, second.depth)
 
 
 def _replaced(values: Values, index: int, value: ScoreRange) -> Values:

@@ -3,12 +3,14 @@
 Scores are the side to move's, in the benchmark files' convention (positive wins, larger sooner;
 0 draws; negative loses). A column's value is minus the score of the position it leads to, so
 each ply searches the positions one move ahead, each within a share of the ply's time limit; a
-search the limit cuts short leaves the range it proved. The plies are analysed in the order
-they were played, so each can be shown as soon as it is settled: the position a move reached
-is then already cached with the value found for the column played, which narrows the next
-ply's value before any search (analysing from the last ply back was measured no faster).
-Each flagged move gets the line that punishes it: best play for both sides from there, as far
-as the proofs reach.
+search the limit cuts short leaves the range it proved. The plies are searched in the order
+they were played: the position a move reached is then already cached with the value found for
+the column played, which narrows the next ply's value before any search (analysing from the
+last ply back was measured no faster). Once every ply is searched, the whole game's values are
+made to agree (``agreement``), and only then are the plies handed on. Each flagged move gets the
+line that punishes it: best play for both sides from there, as far as the proofs reach. Every
+question goes to the solver through one ``CachedSolver``, so the same analysis again searches
+nothing.
 """
 
 from __future__ import annotations
@@ -19,13 +21,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from connectx.agents.core.position import Geometry, Position
-from connectx.agents.core.scores import finished_score, win_score
-from connectx.agents.core.search_result import last_of
-from connectx.agents.core.search_time import SearchLimit
-from connectx.agents.search.anytime_search import iterative_deepening
+from connectx.agents.core.scores import win_score
 from connectx.analysis.agreement import bound_columns, reconcile, show_known_value, value_of
+from connectx.analysis.cached_solver import CachedSolver
 from connectx.analysis.games import Game
-from connectx.analysis.solved_cache import SolvedCache
+from connectx.analysis.solved_cache import Estimate, SolvedCache
 from connectx.solver.interface import Solver, make_solver
 from connectx.solver.score_range import ScoreRange, describe
 
@@ -35,9 +35,6 @@ LINE_PLIES = 8
 """The moves of a flagged move's punishing line shown at most."""
 ESTIMATE_SECONDS = 0.05
 """Time of the depth-limited search that estimates a column whose outcome the proofs left open."""
-
-PROVEN_SIGN = 0.99
-"""The largest estimate shown: the horizon evaluations lie strictly inside (-1, 1)."""
 
 Progress = Callable[[int, int], None]
 """``progress(plies_done, plies_total)``, called after each ply (a progress bar's update)."""
@@ -178,37 +175,36 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
                  first_ply: int = 0, on_ply: Callable[[PlyAnalysis], None] | None = None) -> GameAnalysis:
     """Every ply of ``game`` with every column's proven value, each position searched for at most ``seconds``.
 
-    ``solver`` defaults to ``solvers.make_solver`` for the board and ``cache`` to the persistent
+    ``solver`` defaults to ``interface.make_solver`` for the board and ``cache`` to the persistent
     one in the user's cache directory; what this function creates, it closes. ``first_ply`` skips
-    the plies before it (an opening not worth the time). ``on_ply`` gets each ply as soon as it
-    is settled, in order (to show it at once), ``progress`` the count.
+    the plies before it (an opening not worth the time). ``progress`` hears of each ply searched;
+    ``on_ply`` gets the plies in order once the whole game's values agree (after every ply is
+    searched), each flagged one with its punishing line.
     """
     if not 0 <= first_ply <= len(game.moves):
         raise ValueError(f"first ply {first_ply}: the game has plies 0 to {len(game.moves) - 1}")
-    own_solver = solver is None
-    own_cache = cache is None
-    solver = solver if solver is not None else make_solver(game.board)
-    cache = cache if cache is not None else SolvedCache()
+    engine = CachedSolver(solver if solver is not None else make_solver(game.board),
+                          cache if cache is not None else SolvedCache())
     try:
-        positions = list(game.positions())
+        positions = game.positions()
         digits: list[str | None] = [game.digits[:ply] for ply in range(len(positions))]
         plies: list[PlyAnalysis] = []
         for ply in range(first_ply, len(game.moves)):
-            plies.append(_analyze_ply(positions[ply], ply, game.moves[ply], digits[ply], seconds, solver, cache))
+            plies.append(_analyze_ply(positions[ply], ply, game.moves[ply], digits[ply], seconds, engine))
             if progress is not None:
                 progress(len(plies), len(game.moves) - first_ply)
-        plies = _agreed(plies, positions, digits, seconds, solver, cache)
+        plies = _agreed(plies, positions, digits, seconds, engine)
         for index, analysed in enumerate(plies):
             if analysed.changed_outcome:
-                line = punishing_line(positions[analysed.ply + 1], digits[analysed.ply + 1], seconds / 2, solver, cache)
+                line = _punishing_line(positions[analysed.ply + 1], digits[analysed.ply + 1], seconds / 2, engine)
                 plies[index] = analysed = replace(analysed, line=line)
             if on_ply is not None:
                 on_ply(analysed)
     finally:
-        if own_solver:
-            solver.close()
-        if own_cache:
-            cache.close()
+        if solver is None:
+            engine.solver.close()
+        if cache is None:
+            engine.cache.close()
     return GameAnalysis(game, tuple(plies))
 
 
@@ -216,31 +212,34 @@ def position_value(position: Position, moves: str, seconds: float, solver: Solve
                    cache: SolvedCache) -> ScoreRange:
     """The position's own score (the side to move's): a finished game's at once, then the cache (the shipped
     exact scores included), then ``solver`` for up to ``seconds``; what it proves is cached."""
-    over = finished_score(position)
-    if over is not None:
-        return ScoreRange.exactly(over)
-    known = ScoreRange.possible(position)
-    cached = cache.get(position)
-    if cached is not None:
-        known = known.intersect(cached.range)
-        if cached.settles(seconds, solver.name):
-            return known
-    proven = solver.bound(position, moves, known, time.perf_counter() + seconds)
-    cache.put(position, proven, seconds, solver.name)
-    return proven
+    return CachedSolver(solver, cache).bound(position, moves, seconds)
 
 
 def column_values(position: Position, moves: str | None, seconds: float, solver: Solver,
                   cache: SolvedCache, estimates: bool = True,
                   on_value: Callable[[int, ScoreRange], None] | None = None) -> tuple[ScoreRange | None, ...]:
     """Every column's range (None for a full column): wins, losses to the opponent's next stone and full boards
-    at once, then the cache, then
-    (with ``estimates``) a quick search's estimate of each column left, then the solver within a share of
-    ``seconds`` on those; ``on_value`` hears of each column's value every time it is settled or refined.
+    at once, then the cache, then (with ``estimates``) a quick search's estimate of each column left, then
+    the solver within a share of ``seconds`` on those; ``on_value`` hears of each column's value every time
+    it is settled or refined. What is found, estimates included, is cached.
 
     ``moves`` is the position as a move string (the C solver's input), None on a board of ten
     columns or more, where no such string exists.
     """
+    return _column_values(position, moves, seconds, CachedSolver(solver, cache), estimates, on_value)
+
+
+def punishing_line(position: Position, moves: str | None, seconds: float, solver: Solver, cache: SolvedCache,
+                   plies: int = LINE_PLIES) -> tuple[int, ...]:
+    """Best play for both sides from ``position``: at each step a column proven best (the one nearest the
+    centre), each position searched for up to ``seconds``, until the game ends, ``plies`` moves are
+    shown, or the proofs no longer say which column is best."""
+    return _punishing_line(position, moves, seconds, CachedSolver(solver, cache), plies)
+
+
+def _column_values(position: Position, moves: str | None, seconds: float, engine: CachedSolver,
+                   estimates: bool = True,
+                   on_value: Callable[[int, ScoreRange], None] | None = None) -> tuple[ScoreRange | None, ...]:
     values: list[ScoreRange | None] = [None] * position.geometry.columns
 
     def settle(column: int, value: ScoreRange) -> None:
@@ -248,7 +247,7 @@ def column_values(position: Position, moves: str | None, seconds: float, solver:
         if on_value is not None:
             on_value(column, value)
 
-    pending: list[tuple[int, Position, ScoreRange]] = []
+    pending: list[tuple[int, Position]] = []
     for column in range(position.geometry.columns):
         if not position.can_play(column):
             continue
@@ -262,69 +261,50 @@ def column_values(position: Position, moves: str | None, seconds: float, solver:
         if child.winning_columns():  # the opponent wins with its next stone: no search needed to know it
             settle(column, ScoreRange.exactly(-win_score(position.geometry, child.moves)))
             continue
-        known = ScoreRange.possible(child)
-        cached = cache.get(child)
-        if cached is not None:
-            known = known.intersect(cached.range)
-            if cached.settles(seconds, solver.name):
-                settle(column, known.negated())
-                continue
-        pending.append((column, child, known))
-    guesses: dict[int, tuple[float, int]] = {}
+        settled = engine.settled(child, seconds)
+        if settled is not None:
+            settle(column, settled.negated())
+            continue
+        pending.append((column, child))
+    guesses: dict[int, Estimate] = {}
     if estimates:  # first an estimate of every open column, so that something is shown at once
-        for column, child, known in pending:
+        for column, child in pending:
+            known = engine.known(child)
             if known.outcome is None:
-                guesses[column] = estimate(child, ESTIMATE_SECONDS)
-                settle(column, known.negated().estimated(*guesses[column]))
+                guesses[column] = guess = engine.estimate(child, ESTIMATE_SECONDS)
+                settle(column, known.negated().estimated(-guess.value, guess.depth))
     deadline = time.perf_counter() + seconds  # after the lookups: the first one may load the book's index
-    for index, (column, child, known) in enumerate(pending):
+    for index, (column, child) in enumerate(pending):
         now = time.perf_counter()
-        proven = known
-        if now < deadline:
-            # Up to half of what is left (all of it for the last column): one hard column cannot starve
-            # the others, and an easy one leaves its time to them. Equal shares were worse: the C
-            # solver's worker is killed at a deadline, losing its table, and small shares made every
-            # column of a middling position time out in turn, each from a cold table.
-            share = now + (deadline - now) / (1 if index == len(pending) - 1 else 2)
-            proven = solver.bound(child, moves + str(column + 1) if moves is not None else "", known, share)
-        # Recorded as tried even when the ply's time ran out before it: the same limit would not do
-        # better next time, and a repeated analysis must be instant.
-        cache.put(child, proven, seconds, solver.name)
-        settle(column, proven.negated().estimated(*guesses[column]) if column in guesses else proven.negated())
-    cached = cache.get(position)
+        # Up to half of what is left (all of it for the last column): one hard column cannot starve
+        # the others, and an easy one leaves its time to them. Equal shares were worse: the C
+        # solver's worker is killed at a deadline, losing its table, and small shares made every
+        # column of a middling position time out in turn, each from a cold table.
+        share = now + max(0.0, deadline - now) / (1 if index == len(pending) - 1 else 2)
+        proven = engine.bound(child, moves + str(column + 1) if moves is not None else None, seconds,
+                              deadline=share)
+        first = guesses.get(column)
+        settle(column, proven.negated() if first is None else proven.negated().estimated(-first.value, first.depth))
+    cached = engine.cache.get(position)
     if cached is not None:  # the position's own value, known: it bounds every column, and some column shows it
         value = value_of(tuple(values), cached.range)
         agreed = bound_columns(tuple(values), value)
-        left = max(0.0, deadline - time.perf_counter())
-        agreed = show_known_value(position, moves, agreed, value_of(agreed, value), left, solver, cache)
+        agreed = show_known_value(position, moves, agreed, value_of(agreed, value), engine, seconds, deadline)
         for column, (old, new) in enumerate(zip(values, agreed, strict=True)):
             if new is not None and new != old:
                 settle(column, new)
-    for column, settled in enumerate(values):  # columns the cache left open still get an estimate
-        if estimates and settled is not None and settled.outcome is None and settled.estimate is None:
-            settle(column, settled.estimated(*estimate(position.play(column), ESTIMATE_SECONDS)))
+    for column, left_open in enumerate(values):  # columns the cache left open still get an estimate
+        if estimates and left_open is not None and left_open.outcome is None and left_open.estimate is None:
+            guess = engine.estimate(position.play(column), ESTIMATE_SECONDS)
+            settle(column, left_open.estimated(-guess.value, guess.depth))
     return tuple(values)
 
 
-def estimate(child: Position, seconds: float) -> tuple[float, int]:
-    """The mover's estimate of the move to ``child`` (not over) and its depth: iterative deepening with the
-    agents' horizon evaluation for ``seconds``; the deepest completed depth counts."""
-    limit = SearchLimit(stop_at=time.perf_counter() + seconds)
-    result = last_of(iterative_deepening(child, exact_limit=limit, heuristic_limit=limit))
-    if result is None:
-        return 0.0, 0
-    # A depth that reached the end of the game scores on the decided scale (>= 1): only its sign is kept.
-    return -max(-PROVEN_SIGN, min(PROVEN_SIGN, result.score)), result.depth
-
-
-def punishing_line(position: Position, moves: str | None, seconds: float, solver: Solver, cache: SolvedCache,
-                   plies: int = LINE_PLIES) -> tuple[int, ...]:
-    """Best play for both sides from ``position``: at each step a column proven best (the one nearest the
-    centre), each position searched for up to ``seconds``, until the game ends, ``plies`` moves are
-    shown, or the proofs no longer say which column is best."""
+def _punishing_line(position: Position, moves: str | None, seconds: float, engine: CachedSolver,
+                    plies: int = LINE_PLIES) -> tuple[int, ...]:
     line: list[int] = []
     while len(line) < plies and not position.is_over():
-        best = best_columns(column_values(position, moves, seconds, solver, cache, estimates=False))
+        best = best_columns(_column_values(position, moves, seconds, engine, estimates=False))
         if not best:
             break
         column = min(best, key=position.geometry.centre_order.index)
@@ -334,8 +314,8 @@ def punishing_line(position: Position, moves: str | None, seconds: float, solver
     return tuple(line)
 
 
-def _agreed(plies: list[PlyAnalysis], positions: list[Position], digits: list[str | None], seconds: float,
-            solver: Solver, cache: SolvedCache) -> list[PlyAnalysis]:
+def _agreed(plies: list[PlyAnalysis], positions: Sequence[Position], digits: list[str | None], seconds: float,
+            engine: CachedSolver) -> list[PlyAnalysis]:
     """The plies with one value per position (``agreement``): everything each proves narrows the others,
     then, where a position's value is known exactly and no column shows it, a null-window test finds the
     column that does, and what that proves flows again."""
@@ -346,24 +326,25 @@ def _agreed(plies: list[PlyAnalysis], positions: list[Position], digits: list[st
     agreed = reconciled(plies)
     for _ in range(2):  # test the columns that may show a known value, then agree on what the tests proved
         shown = [replace(ply, values=show_known_value(positions[ply.ply], digits[ply.ply], ply.values, ply.before,
-                                                      seconds, solver, cache)) for ply in agreed]
+                                                      engine, seconds, time.perf_counter() + seconds))
+                 for ply in agreed]
         if shown == agreed:
             break
         agreed = reconciled(shown)
     for ply in agreed:
-        cache.put(positions[ply.ply], ply.before, seconds, solver.name)
+        engine.record(positions[ply.ply], ply.before, seconds)
     return agreed
 
 
-def _analyze_ply(position: Position, ply: int, played: int, moves: str | None, seconds: float, solver: Solver,
-                 cache: SolvedCache) -> PlyAnalysis:
+def _analyze_ply(position: Position, ply: int, played: int, moves: str | None, seconds: float,
+                 engine: CachedSolver) -> PlyAnalysis:
     """One ply's column values, each searched (within a share of ``seconds``) unless the cache settles it.
 
     The position ``moves`` reached is cached with its value, so the ply before finds the value of
     the column played there without a search.
     """
-    cached = cache.get(position)
+    cached = engine.cache.get(position)
     known = cached.range if cached is not None else None
-    analysis = PlyAnalysis(ply, played, column_values(position, moves, seconds, solver, cache), known)
-    cache.put(position, analysis.before, seconds, solver.name)
+    analysis = PlyAnalysis(ply, played, _column_values(position, moves, seconds, engine), known)
+    engine.record(position, analysis.before, seconds)
     return analysis

@@ -12,8 +12,7 @@ ever handles a ``Game`` whose moves are legal.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +26,22 @@ GAMES_FILE = "games.jsonl"
 
 @dataclass(frozen=True)
 class Game:
-    """A board and the 0-based columns played on it, every one checked to be legal."""
+    """A board and the 0-based columns played on it, every one checked to be legal.
+
+    The check replays the game once, and the positions it passes through are kept (``positions``):
+    nothing that reads the game replays it again.
+    """
 
     board: BoardSpec
     moves: tuple[int, ...]
+    _positions: tuple[Position, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not digits_fit(self.board.columns):
             raise ValueError(f"a board of {self.board.columns} columns: analysis writes moves as digits, "
                              f"so it takes boards of up to {MAX_DIGIT_COLUMNS} columns")
         position = self.initial_position()
+        positions = [position]
         for ply, column in enumerate(self.moves):
             if position.is_over():
                 raise ValueError(f"move {ply + 1} (column {column}) comes after the game was over")
@@ -44,6 +49,8 @@ class Game:
                 raise ValueError(f"move {ply + 1} is column {column!r}: not a playable 0-based column "
                                  f"of a {self.board.columns}-column board")
             position = position.play(column)
+            positions.append(position)
+        object.__setattr__(self, "_positions", tuple(positions))  # how a frozen dataclass sets its own field
 
     def initial_position(self) -> Position:
         """The empty board of this game."""
@@ -54,20 +61,22 @@ class Game:
         """The moves as 1-based column digits (``"4453"``), as the position files write them."""
         return digits_of(self.moves)
 
-    def positions(self) -> Iterator[Position]:
+    def positions(self) -> tuple[Position, ...]:
         """The position before every move, then the final one (``len(moves) + 1`` positions)."""
-        position = self.initial_position()
-        yield position
-        for column in self.moves:
-            position = position.play(column)
-            yield position
+        return self._positions
 
 
 def game_from_digits(digits: str, board: BoardSpec = STANDARD_BOARD) -> Game:
     """The game of a move string: 1-based column digits, e.g. ``"4453"`` (surrounding spaces ignored)."""
     digits = digits.strip()
-    Position.from_moves(digits, board.rows, board.columns, board.inarow)  # ValueError naming the first bad move
-    return Game(board, columns_of(digits))
+    try:
+        if not digits.isascii():  # int() reads other scripts' digits too; from_moves below names the character
+            raise ValueError(digits)
+        return Game(board, columns_of(digits))
+    except ValueError:
+        # Replayed again only to say what is wrong in the digits' own terms (the first bad move, 1-based).
+        Position.from_moves(digits, board.rows, board.columns, board.inarow)
+        raise
 
 
 def game_from_record(record: Any) -> Game:
