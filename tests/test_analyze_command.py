@@ -49,8 +49,8 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 
 def solve_columns(moves: str, board: list[str], capsys: pytest.CaptureFixture[str]) -> list[int | None]:
-    """Every column's exact score after ``moves`` by ``connectx solve --analyze`` (None for a full column)."""
-    status, out, _ = run(["solve", "--analyze", moves, *board], capsys)
+    """Every column's exact score after ``moves`` by ``connectx solve --analyze --scores`` (None for a full one)."""
+    status, out, _ = run(["solve", "--analyze", "--scores", moves, *board], capsys)
     assert status == 0, out
     fields = out.split()[1:]
     return [None if field == "-" else int(field) for field in fields]

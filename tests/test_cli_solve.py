@@ -66,7 +66,7 @@ def test_a_finished_game_has_the_score_of_its_last_move(capsys: pytest.CaptureFi
 def test_analyze_scores_every_column_and_marks_full_ones(capsys: pytest.CaptureFixture[str]) -> None:
     moves, best = (POSITIONS / "Test_L2_R1").read_text().split("\n")[1].split()
     with_full_column = "5554224333234511764415115"  # column 5 is full
-    assert main(["solve", "--analyze", f"{moves} {best}", with_full_column]) == 0
+    assert main(["solve", "--analyze", "--scores", f"{moves} {best}", with_full_column]) == 0
     out = capsys.readouterr().out.splitlines()
     scores = [int(score) for score in out[0].split()[1:]]
     assert out[0].split()[0] == moves and len(scores) == 7 and max(scores) == int(best)
@@ -75,6 +75,19 @@ def test_analyze_scores_every_column_and_marks_full_ones(capsys: pytest.CaptureF
     assert scores == [-child for child in children]
     full = out[1].split()[1:]
     assert full[4] == "-" and all(score.lstrip("-").isdigit() for index, score in enumerate(full) if index != 4)
+
+
+def test_analyze_words_every_column_as_the_analysis_does(capsys: pytest.CaptureFixture[str]) -> None:
+    moves = "5554224333234511764415115"  # column 5 is full
+    assert main(["solve", "--analyze", "--scores", moves]) == 0
+    scores = capsys.readouterr().out.split()[1:]
+    assert main(["solve", "--analyze", moves]) == 0
+    position = Position.from_moves(moves)
+    expected = "  ".join(f"{column + 1}: " + ("full" if score == "-" else
+                                              describe(ScoreRange.exactly(int(score)), position.geometry, len(moves)))
+                         for column, score in enumerate(scores))
+    assert capsys.readouterr().out == f"{moves}  {expected}\n"
+    assert "5: full" in expected and "win in " in expected and "loss in " in expected
 
 
 def test_analyze_checks_the_expected_score_against_the_best_column(capsys: pytest.CaptureFixture[str]) -> None:
@@ -136,7 +149,7 @@ def test_analyze_with_a_limit_gives_each_column_what_is_proven(capsys: pytest.Ca
     exact = analyze(position, TranspositionTable())
     assert exact is not None
     started = time.process_time()
-    status = main(["solve", "--analyze", moves, "--time-limit", "0.2"])
+    status = main(["solve", "--analyze", "--scores", moves, "--time-limit", "0.2"])
     assert time.process_time() - started < 20
     line = capsys.readouterr().out
     fields = line.split()
@@ -186,6 +199,7 @@ def test_ctrl_c_ends_with_one_line_and_the_shell_status(capsys: pytest.CaptureFi
     (["--analyze", "4", "1212121"], "--analyze 1212121: the game is already won"),
     (["--analyze", DRAWN_FULL_BOARD], f"--analyze {DRAWN_FULL_BOARD}: the board is full"),
     (["--analyze", "--rows", "1", "--columns", "2", "--inarow", "2", "12"], "--analyze 12: the board is full"),
+    (["--scores", "4"], "--scores goes with --analyze"),
     (["--time-limit", "-1", "4"], "--time-limit -1: expected seconds per position, or 0 for no limit"),
     (["--time-limit", "nan", "4"], "--time-limit nan"),
     (["--columns", "10", "4"], "--columns 10: moves are column digits 1-9"),

@@ -14,9 +14,14 @@ line per position:
                                  the limit came first: RANGE is LOW..HIGH, proven to hold the
                                  score, or ? when nothing is proven yet; WORDS say it as every
                                  front does ("draw or win", "win in <=5", ...)
-  MOVES S1 S2 ... SC             --analyze: the score of playing each column, - for a full
-                                 one; where the limit came first a RANGE, and the line ends
-                                 with (stopped at the 10 s limit)
+  MOVES  1: V1  2: V2 ... C: VC  --analyze: the value of playing each column in the words every
+                                 front uses ("win in 3", "draw", "loss in 5", "full"; where the
+                                 limit came first the bound proven, "draw or win", or a short
+                                 search's estimate), and the line ends with (stopped at the
+                                 10 s limit) where a column is not exact
+  MOVES S1 S2 ... SC             --analyze --scores: the same as numbers for tools, the score
+                                 of playing each column, - for a full one, a RANGE where the
+                                 limit came first
 
 MOVES is (empty) for the empty board. --stats puts the seconds taken and the solver before the
 note. With --analyze an expected score is checked against the best column's.
@@ -126,16 +131,22 @@ class Answer:
             return all(scores.exact for scores in self.columns.values())
         return self.scores.exact
 
-    def line(self, stats: bool) -> str:
+    def line(self, stats: bool, scores: bool = False) -> str:
+        """The answer's line: the position's score, or with ``columns`` each column's value in words (as
+        numbers with ``scores``); ``stats`` adds the seconds and the solver."""
         position = self.query.position
+        shape = position.geometry
         words = ""
         if self.columns is None:
             fields = [range_text(self.scores, ScoreRange.possible(position))]
             if not self.scores.exact:
-                words = describe(self.scores, position.geometry, position.moves) + "; "
-        else:
+                words = describe(self.scores, shape, position.moves) + "; "
+        elif scores:
             fields = [range_text(self.columns[column], ScoreRange.possible(position.play(column)).negated())
-                      if column in self.columns else "-" for column in range(position.geometry.columns)]
+                      if column in self.columns else "-" for column in range(shape.columns)]
+        else:
+            fields = [f" {column + 1}: {describe(self.columns.get(column), shape, position.moves)}"
+                      for column in range(shape.columns)]
         if stats:
             fields += [f"{self.seconds:.3f}", self.solver]
         if not self.complete:
@@ -157,7 +168,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("positions", nargs="*", metavar="MOVES",
                         help="positions as 1-based column digits, '' for the empty board (default: read stdin)")
     parser.add_argument("--analyze", action="store_true",
-                        help="print the score of every column ('-' if full) instead of the position's")
+                        help="print the value of every column, in words, instead of the position's score")
+    parser.add_argument("--scores", action="store_true",
+                        help="with --analyze: the columns' scores as numbers ('-' if full), for tools")
     add_board_size_arguments(parser)
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                         help=f"seconds per position, 0 for no limit (default {DEFAULT_TIME_LIMIT:g}); "
@@ -188,7 +201,7 @@ def _solve_all(args: argparse.Namespace) -> int:
                                                                                cache), solvers)
         try:
             for answer in answers:
-                progress.bar.write(answer.line(args.stats), file=sys.stdout)
+                progress.bar.write(answer.line(args.stats, args.scores), file=sys.stdout)
                 disagreement = answer.disagreement()
                 if disagreement is not None:
                     print(f"connectx solve: {disagreement}", file=sys.stderr)
@@ -227,6 +240,8 @@ def _time_limit(args: argparse.Namespace) -> float:
 
 def _queries(args: argparse.Namespace) -> list[Query]:
     """Every query, all parsed before any is solved, so bad input writes nothing."""
+    if args.scores and not args.analyze:
+        raise InputError("--scores goes with --analyze: without it each line already gives the position's score")
     if not digits_fit(args.columns):
         raise InputError(f"--columns {args.columns}: moves are column digits 1-{MAX_DIGIT_COLUMNS}, so expected 1 to "
                          f"{MAX_DIGIT_COLUMNS} columns")
