@@ -25,8 +25,16 @@ still open are named, and a move is flagged only when the proven ranges show it 
 outcome. The engine is the same as connectx solve's and the page's: the shipped exact scores of
 7x6's opening and the --cache first, then the compiled (C) solver for four in a row on boards of
 up to 9 columns and 64 bitboard bits (columns x (rows + 1): 7x6, 7x7, 8x7, 9x6, ...) where a C
-compiler is available (--no-native: the pure-Python one, which other boards use). Every value
-proven is kept in --cache, so the same game analysed again is instant.
+compiler is available (--no-native: the pure-Python one, which other boards use).
+
+What the searches find is kept in --cache: exact scores, the bounds a search left at the time
+limit (with the limit and the solver they were found under) and the estimates (with the time
+they were searched for). So the same game analysed again at the same or a lower --time-limit
+searches nothing and is instant; a higher limit searches again whatever is not exact yet (or
+the compiled solver, where the pure-Python one left a bound). --no-cache keeps nothing.
+
+The rows are printed once every ply is searched and the whole game's values agree (a progress
+bar shows the plies meanwhile): a later position's value can still narrow an earlier row's.
 
 --json prints one object instead of the text:
 
@@ -110,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
     with analysis_engine(args, board, NAME) as (solver, cache):
         progress = ProgressBar(len(game.moves) - args.from_ply, 0, unit="ply", only_on_terminal=True)
 
-        def show(ply: PlyAnalysis) -> None:  # each ply as soon as it is settled, above the progress bar
+        def show(ply: PlyAnalysis) -> None:  # each row once the whole game agrees, above the progress bar
             progress.bar.write(move_line(ply, shape), file=sys.stdout)
 
         if not args.json:

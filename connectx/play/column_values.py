@@ -59,7 +59,7 @@ class ColumnAnalyst:
     def analyze_game(self, game: Game, seconds: float = DEFAULT_SECONDS,
                      on_ply: Callable[[PlyAnalysis], None] | None = None) -> GameAnalysis:
         """``game_analysis.analyze_game`` with this analyst's solver and cache: every ply, ``seconds`` each,
-        ``on_ply`` told of each as soon as it is settled."""
+        ``on_ply`` told of each in order once every ply is searched and the whole game's values agree."""
         with self._lock:
             solver = self._solver(game.board)
             return analyze_game(game, seconds, solver, self.cache, on_ply=on_ply)

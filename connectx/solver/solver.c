@@ -19,15 +19,16 @@
  * table holding lower and upper bounds, non-losing-move pruning, moves ordered by how many
  * winning cells they create (centre first on ties), and null-window iterative narrowing.
  *
- * It is a shared library called through ctypes: the driver keeps one loaded copy per worker
- * process so the transposition table stays warm across the thousands of related positions a
- * worker solves, with no text protocol to parse.
+ * It is a shared library called through ctypes (connectx/solver/native.py): the analysis keeps one
+ * loaded copy per worker process (connectx/solver/worker.py), the book's tools one per process, so
+ * the transposition table stays warm across the thousands of related positions a process solves,
+ * with no text protocol to parse.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The board: 7x6 unless built with -DWIDTH=... -DHEIGHT=... (connectx/analysis/native.py does, one library a
+/* The board: 7x6 unless built with -DWIDTH=... -DHEIGHT=... (connectx/solver/build.py does, one library a
  * board); a board's bitboard needs WIDTH * (HEIGHT + 1) bits, and column digits go up to 9. */
 #ifndef WIDTH
 #define WIDTH 7

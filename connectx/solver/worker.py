@@ -1,4 +1,4 @@
-"""Bound a connect-4 position's score before a deadline with the C solver (on the boards ``native.fits``).
+"""Bound a connect-4 position's score before a deadline with the C solver (on the boards ``build.fits``).
 
 The C search (``connectx/solver/native.py``) cannot be stopped once it starts, so it runs in a worker
 process of its own: a search that outlives its deadline is ended by killing the worker, and the
@@ -7,7 +7,7 @@ it lives, which is what makes the positions of one game cheap after the first.
 
 The C solver only answers "the exact score", but its ``floor`` argument turns one call into a
 proof: ``solve(moves, floor=f)`` returns ``f`` when the score is at most ``f``, and otherwise the
-exact score (it probes ``f`` first, then narrows above it). So, as in ``python_solver``, the
+exact score (it probes ``f`` first, then narrows above it). So, as in ``python_search``, the
 outcome is settled before the exact score, and a deadline still leaves what was proved:
 
 * floor 0: a win (exact), or "at most a draw";
@@ -158,8 +158,8 @@ def _kill(process: subprocess.Popen[str]) -> None:
 
 
 class NativeWorkerSolver:
-    """The C solver in a worker process behind ``bound``, for one board (7x6 unless told; ``solvers`` checks
-    that it plays it): ``python_solver.PythonSolver``'s counterpart.
+    """The C solver in a worker process behind ``bound``, for one board (7x6 unless told; ``interface.make_solver``
+    checks that it plays it): ``python_search.PythonSolver``'s counterpart.
 
     ``calls`` counts the positions searched and ``restarts`` the workers killed at a deadline.
     """
