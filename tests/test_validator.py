@@ -413,6 +413,18 @@ def test_a_bad_input_is_one_line_exit_2_and_nothing_run(
     assert sorted(tmp_path.rglob("*")) == before
 
 
+def test_the_advice_for_a_file_no_check_can_judge_is_a_command_that_works(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "submission.py"
+    path.write_text("COLUMN = 3\n")
+    assert main(["validate", str(path)]) == 2
+    advice = re.search(r"`connectx (build AGENT -o .*)`$", capsys.readouterr().err.strip())
+    assert advice is not None and advice[1] == f"build AGENT -o {path} --force"
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(shlex.split(advice[1].replace("AGENT", "random"))) == 0
+    assert main(["validate", str(path), "--no-games"]) == 0
+
+
 MAKEFILE = REPOSITORY / "Makefile"
 
 

@@ -165,7 +165,8 @@ class Comparison:
 
 def read_submission(path: Path) -> str:
     """The text of the submission at ``path``; ValidationInputError if it is no file a check could judge."""
-    rebuild = f"build one with `connectx build AGENT -o {path}`"
+    # `connectx build` replaces a file it did not write only when told to: the advice must say so.
+    rebuild = f"build one with `connectx build AGENT -o {path}{' --force' if path.is_file() else ''}`"
     try:
         source = read_python_file(str(path))
     except SourceFileError as error:
