@@ -3,7 +3,8 @@
 ``connectx validate`` starts this script with ``python -I -S`` (no site-packages, no .pth files,
 so not the editable install of our packages) and hands it, in a JSON request file, the
 directories that hold kaggle-environments. It uses only the standard library and
-kaggle-environments: Kaggle's own loader (``get_last_callable``), real episodes in
+kaggle-environments: Kaggle's own loader (``get_last_callable``) and the arguments Kaggle's
+call would give what it returns (``kaggle_arguments``), real episodes in
 ``env.run``, and the bundle's ``new_agent`` on the positions of each comparison. It writes what
 it saw to a JSON result file and judges nothing; the validator turns the figures into checks.
 

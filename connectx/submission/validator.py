@@ -97,6 +97,7 @@ class Check:
 
     @classmethod
     def skip(cls, name: str, why: str) -> Check:
+        """A check that does not apply, saying why: a silent omission would read as a check forgotten."""
         return cls(name, True, why, skipped=True)
 
     def __str__(self) -> str:
