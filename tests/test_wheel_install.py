@@ -146,9 +146,10 @@ def test_the_installed_commands_work_beside_a_kaggle_users_files(installed: tupl
     assert "5 of 5 positions exact" in analysis and "with the compiled (C) solver" in analysis
     assert list((Path(installed[1]["CONNECTX_CACHE_DIR"]) / "solver").glob("libsolver-7x6-*.so"))
 
-    run(installed, tmp_path, "build", "solver", "-o", "submission.py")
-    validation = run(installed, tmp_path, "validate", "submission.py", "--no-games")
-    assert "submission.py: valid" in validation and "[PASS] isolation" in validation
+    run(installed, tmp_path, "build", "solver", "-o", "connectx_submission.py")
+    validation = run(installed, tmp_path, "validate", "connectx_submission.py", "--no-games")
+    assert "connectx_submission.py: valid" in validation and "[PASS] isolation" in validation
+    assert (tmp_path / "submission.py").read_text() == KAGGLE_FILES["submission.py"]  # the user's own agent, as it was
 
     match = run(installed, tmp_path, "match", "random", "negamax", "-n", "2", "--out", "match")
     assert (tmp_path / "match" / "games.jsonl").read_text().count("\n") == 2, match
