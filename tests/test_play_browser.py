@@ -17,13 +17,17 @@ from typing import Any
 
 import pytest
 
-from connectx.analysis.game_analysis import analyze_game
-from connectx.analysis.games import game_from_episode
+from connectx.agents.core.position import Position
+from connectx.analysis.game_analysis import GameAnalysis, PlyAnalysis, analyze_game
+from connectx.analysis.games import game_from_digits, game_from_episode
+from connectx.analysis.html_page import CELL, render_html
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.cli.main import main
 from connectx.evaluation.engine import BoardConfig, make_environment
+from connectx.play.api import value_json
 from connectx.play.column_values import ColumnAnalyst
 from connectx.play.http_app import Server, make_server
+from connectx.solver.score_range import ScoreRange
 
 pytestmark = pytest.mark.games
 
@@ -170,7 +174,6 @@ def words_broken_in_cells(browser: WebDriver, selector: str) -> list[str]:
     """, selector)
 
 
-
 def test_play_by_clicking_then_take_back(server: Server, browser: WebDriver) -> None:
     browser.get(server.url + "?opponent=negamax")
     wait_for(browser, lambda page: status(page).startswith("Your move"))
@@ -206,7 +209,7 @@ def test_analysis_values_agree_with_connectx_solve(server: Server, browser: WebD
         return cells if done and sum(cell["lower"] is not None for cell in cells) == 6 else None
 
     shown = wait_for(browser, all_shown)
-    assert main(["solve", "--analyze", digits]) == 0
+    assert main(["solve", "--analyze", "--scores", digits]) == 0
     solved = capsys.readouterr().out.split()
     assert solved[0] == digits
     for cell, expected in zip(shown, solved[1:], strict=True):
@@ -231,11 +234,11 @@ def test_an_uploaded_episode_shows_the_flagged_move(server: Server, browser: Web
         browser.find_element(By.ID, "upload").send_keys(str(flagged_episode))
         wait_for(browser, lambda page: shown(page, "upload-page"))  # the stream is done
         flagged = browser.find_elements(By.CSS_SELECTOR, "#upload-moves tr.flagged")
-        assert {int(row.get_attribute("data-ply")) for row in flagged} == expected
+        assert {int(str(row.get_attribute("data-ply"))) for row in flagged} == expected
         row = browser.find_element(By.CSS_SELECTOR, '#upload-moves tr[data-ply="4"]')
         assert row.text.split()[:2] == ["4", "X"] and "changed the outcome; best: 1; punished by O 2" in row.text
         assert "ply 4 (X 5)" in browser.find_element(By.ID, "upload-summary").text
-        assert 'id="ply-4"' in browser.find_element(By.ID, "upload-page").get_attribute("srcdoc")
+        assert 'id="ply-4"' in str(browser.find_element(By.ID, "upload-page").get_attribute("srcdoc"))
         # On a desk the moves are a table: one line a move, under its headings, and nothing past the right edge.
         assert browser.find_element(By.CSS_SELECTOR, "#upload-moves thead").is_displayed()
         cell_tops = {cell.rect["y"] for cell in row.find_elements(By.TAG_NAME, "td")}
@@ -340,7 +343,7 @@ def test_on_a_phone_an_upload_reads_without_broken_words_and_its_error_shows_whe
         tap(phone, value)
         words = wait_for(phone, lambda page: page.find_element(By.CSS_SELECTOR, "#ply-4 p.words"))
         wait_for(phone, lambda page: words.is_displayed())
-        said = value.find_element(By.TAG_NAME, "title").get_attribute("textContent")
+        said = str(value.find_element(By.TAG_NAME, "title").get_attribute("textContent"))
         assert words.text == said and said.startswith("column ")  # the words, not the short value on the board
         tap(phone, value)
         wait_for(phone, lambda page: not words.is_displayed())
@@ -358,3 +361,135 @@ def test_on_a_phone_an_upload_reads_without_broken_words_and_its_error_shows_whe
     assert phone.find_element(By.ID, "upload-summary").text.startswith("episode.json:")  # the previous result stays
     assert phone.find_element(By.CSS_SELECTOR, '#upload-moves tr[data-ply="4"]').is_displayed()
     assert phone.find_element(By.ID, "upload-page").is_displayed()
+
+
+ANALYSIS_LINKS = (  # what is pressed in the uploaded analysis, how its words begin, the section it moves to
+    ("#ply-2 .steps a:last-child", "next →", "ply-3"),
+    ("#ply-3 .steps a:first-child", "← previous", "ply-2"),
+    ('#moves a[href="#ply-4"]', "4", "ply-4"),  # a move in the table
+    ('#graph a[href="#ply-3"] rect.band', "ply 3, O to move: ", "ply-3"),  # a ply's band on the evaluation graph
+    ('#graph a[href="#ply-4"] circle', "ply 4: X 5 changed the outcome", "ply-4"),  # a flagged move's dot on it
+    ('#moves a[href="#ply-4"]', "4", "ply-4"),  # the fragment the page already has: it moves there again
+    ("#ply-4 .steps a:nth-child(2)", "moves", "moves"),
+)
+
+
+def analysis_view(browser: WebDriver) -> dict[str, Any]:
+    """Where the analysis frame is: its address, its title, the section its address names and how far that is
+    from the frame's top."""
+    return browser.execute_script("""
+        const target = document.querySelector(":target");
+        return {address: location.href, title: document.title, target: target ? target.id : null,
+                top: target ? target.getBoundingClientRect().top : null};
+    """)
+
+
+def moved_to(section: str) -> Callable[[WebDriver], dict[str, Any] | None]:
+    """A wait's condition: the frame's view once its address names ``section`` and that is at the frame's top."""
+    def condition(page: WebDriver) -> dict[str, Any] | None:
+        view = analysis_view(page)
+        return view if view["target"] == section and abs(view["top"]) < 1 else None
+    return condition
+
+
+@pytest.mark.parametrize("device", ["browser", "phone"])
+def test_links_in_an_uploaded_analysis_move_within_it(server: Server, flagged_episode: Path, device: str,
+                                                      request: pytest.FixtureRequest) -> None:
+    """Previous, next, the moves and the graph bring their ply to the top of the analysis frame, on a desk (a
+    mouse's click) and on a phone (a finger's tap), and the frame never leaves the analysis."""
+    browser: WebDriver = request.getfixturevalue(device)
+    browser.get(server.url + "?opponent=human")
+    wait_for(browser, lambda page: status(page).startswith("Player 1"))
+    address = browser.current_url
+    browser.find_element(By.ID, "upload").send_keys(str(flagged_episode))
+    frame = wait_for(browser, lambda page: shown(page, "upload-page"))
+    browser.execute_script("arguments[0].scrollIntoView();", frame)
+    browser.switch_to.frame(frame)
+    try:
+        for selector, words, section in ANALYSIS_LINKS:
+            link = browser.find_element(By.CSS_SELECTOR, selector)
+            said = browser.execute_script("return arguments[0].closest('a').textContent;", link)
+            assert said.startswith(words), (selector, said)
+            browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
+            assert analysis_view(browser)["top"] != 0  # not where the link leads yet
+            if device == "phone":
+                tap(browser, link)
+            else:
+                link.click()
+            view = wait_for(browser, moved_to(section))
+            assert view["address"] == f"about:srcdoc#{section}", (selector, view)
+            assert view["title"] == "Analysis of 121252" and browser.find_element(By.ID, "graph").is_displayed()
+    finally:
+        browser.switch_to.default_content()
+    assert browser.current_url == address and browser.find_element(By.ID, "upload-page").is_displayed()
+
+
+def wide_values() -> list[ScoreRange]:
+    """The widest short values of a 7x6 board's first position, one a column: estimates, bounds, slow outcomes."""
+    anything = ScoreRange(-21, 21)
+    return [anything.estimated(0.0, 12), anything.estimated(-0.9, 12), ScoreRange(0, 21), ScoreRange(-21, 0),
+            ScoreRange.exactly(-3), ScoreRange(1, 21), ScoreRange(-21, -1)]
+
+
+ESTIMATES = ("~win d8", "~loss d8", "~even d8")
+"""Every leaning an estimate can show: each page explains them all."""
+
+
+def assert_apart(labels: list[dict[str, Any]]) -> None:
+    """Neighbouring values' texts are at least half their font's size apart (more than a space, about a third of
+    it, so that two values never read as one) and each stays inside its own column."""
+    for label, after in zip(labels, labels[1:], strict=False):
+        assert after["left"] - label["right"] >= 0.5 * label["em"], (label, after)
+    for label in labels:
+        assert label["cellLeft"] - 0.5 <= label["left"] and label["right"] <= label["cellRight"] + 0.5, label
+
+
+PAGE_LABELS = """return Array.from(document.querySelectorAll("#values .value")).map((cell) => {
+    const text = document.createRange();
+    text.selectNodeContents(cell);
+    const box = text.getBoundingClientRect(), column = cell.getBoundingClientRect();
+    return {text: cell.innerText, left: box.left, right: box.right, cellLeft: column.left, cellRight: column.right,
+            em: parseFloat(getComputedStyle(cell).fontSize)};
+});"""
+"""The play page's values above the board: each one's text box, its column's box and its font size."""
+
+
+def test_on_a_phone_neighbouring_values_above_the_board_never_run_together(server: Server, phone: WebDriver) -> None:
+    phone.get(server.url + "?opponent=human")
+    wait_for(phone, lambda page: status(page).startswith("Player 1"))
+    start = Position.from_moves("")
+    wide: list[dict[str, Any]] = []
+    for value in wide_values():
+        drawn = value_json(value, start)
+        assert drawn is not None
+        wide.append(drawn)
+    phone.execute_script("drawValues(arguments[0], [4]);", wide)  # the page's own drawing, given the widest values
+    labels = phone.execute_script(PAGE_LABELS)
+    assert [label["text"].split("\n") for label in labels] == [value["lines"] for value in wide]
+    assert_apart(labels)
+    footer = phone.find_element(By.TAG_NAME, "footer").text
+    assert all(estimate in footer for estimate in ESTIMATES), footer
+    phone.get(server.url + "?opponent=human&pos=44")  # and the values an analysis of a real position shows
+    wait_for(phone, lambda page: len(stones(page)) == 2)
+    phone.find_element(By.ID, "analysis-switch").click()
+    wait_for(phone, lambda page: " to move." in page.find_element(By.ID, "analysis-note").text)
+    assert_apart(phone.execute_script(PAGE_LABELS))
+
+
+def test_on_a_phone_neighbouring_values_on_the_analysis_pages_boards_never_run_together(
+        phone: WebDriver, tmp_path: Path) -> None:
+    page = tmp_path / "analysis.html"
+    page.write_text(render_html(GameAnalysis(game_from_digits("4"), (PlyAnalysis(0, 3, tuple(wide_values())),))))
+    phone.get(page.as_uri())
+    labels = phone.execute_script("""
+        return Array.from(document.querySelectorAll("#ply-0 text.value")).map((label) => {
+            const box = label.getBoundingClientRect(), board = label.ownerSVGElement.getBoundingClientRect();
+            const scale = label.getScreenCTM().a, x = Number(label.getAttribute("x")), half = arguments[0] / 2 * scale;
+            return {text: label.textContent, left: box.left, right: box.right, cellLeft: board.left + x * scale - half,
+                    cellRight: board.left + x * scale + half, em: parseFloat(label.getAttribute("font-size")) * scale};
+        });
+    """, CELL)
+    assert len(labels) == 7 and page_width(phone) <= PHONE[0]
+    assert_apart(labels)
+    legend = phone.find_element(By.CSS_SELECTOR, "p.legend").text
+    assert all(estimate in legend for estimate in ESTIMATES), legend

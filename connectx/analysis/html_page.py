@@ -17,10 +17,14 @@ from connectx.solver.score_range import ScoreRange, describe
 
 CELL = 48
 """Pixels per board cell."""
+VALUE_STRIP = 34
+"""Pixels of the strip above the board that holds the column values, two lines each."""
+VALUE_LINE = 12
+"""Pixels from one line of a column value to the next."""
 LABEL = 22
+"""Pixels of the strip below the board that holds the column numbers."""
 GRAPH_WIDTH, GRAPH_HEIGHT, GRAPH_MARGIN = 640, 180, 34
 """The evaluation graph's size in pixels, and its left margin for the axis words."""
-"""Pixels of the score strip above the board and the column numbers below it."""
 STONES = {0: "#ffffff", 1: "#d8432f", 2: "#f1c232"}
 """Cell colours by Kaggle mark: empty, the first player (X), the second (O)."""
 OUTCOME_COLOURS = {1: "#1d7a36", 0: "#555555", -1: "#b3261e"}
@@ -39,6 +43,7 @@ section:target { box-shadow: 0 0 0 3px #3b6fd4; }
 .steps a { margin-right: 1em; }
 .legend span { margin-right: 1.2em; }
 text.value { cursor: pointer; }
+#graph a:hover rect.ply { fill: #3b6fd4; fill-opacity: .08; }
 p.words { font-weight: bold; margin: .2em 0; }
 /* A phone, or the page's frame on one: boards scale down, the moves table stacks (ply and move, then
    before and after on lines of their own, labelled as the head row would), the graph's words stay legible. */
@@ -61,6 +66,18 @@ p.words { font-weight: bold; margin: .2em 0; }
 """
 
 SCRIPT = """
+// An in-page link sets this document's own fragment: in a srcdoc frame (the play page shows the analysis in one)
+// the browser resolves "#ply-4" against the embedding page's address and would load that page into the frame;
+// location.hash keeps the fragment on this document's address (about:srcdoc#ply-4). Setting the fragment it
+// already has does not scroll, so the target is then scrolled to directly.
+document.addEventListener("click", function (event) {
+  var link = event.target.closest("a");
+  var target = link && link.getAttribute("href");
+  if (!target || target.charAt(0) !== "#") return;
+  event.preventDefault();
+  if (location.hash === target) document.getElementById(target.slice(1)).scrollIntoView();
+  else location.hash = target;
+});
 document.addEventListener("keydown", function (event) {
   var sections = Array.prototype.slice.call(document.querySelectorAll("section"));
   var current = sections.findIndex(function (s) { return "#" + s.id === location.hash; });
@@ -93,14 +110,17 @@ def render_html(analysis: GameAnalysis) -> str:
     title = f"Analysis of {game.digits or 'an empty game'}"
     parts = [
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>",
         f"<h1>{escape(title)}</h1>",
         f"<p>{game.board.columns}x{game.board.rows} board, {game.board.inarow} in a row, {len(game.moves)} moves: "
         f"<code>{escape(game.digits)}</code>. X moves first.</p>",
         '<p class="legend">Values are the mover\'s: <span>win in N: the mover\'s N-th move from here wins</span>'
         "<span>draw</span><span>loss in N: the opponent's N-th move does</span><span>the best bound proven where "
-        "the time ran out (win in &le;N, draw or win, ...)</span><span>an estimate where not even the outcome is "
-        "proven</span>Tap or hover over a column's value for its words.</p>",
+        "the time ran out (win in &le;N, draw or win, ...)</span><span>where not even the outcome is proven, a "
+        "search's estimate and its depth: ~win d8 a likely win as far as a search 8 moves deep sees, ~loss d8 a "
+        "likely loss, ~even d8 balanced: neither side clearly ahead</span>Tap or hover over a column's value for "
+        "its words.</p>",
         evaluation_graph(analysis),
         f"<p>{sum(ply.exact for ply in analysis.plies)} of {len(analysis.plies)} positions exact. "
         + (f"{len(flagged)} move{'' if len(flagged) == 1 else 's'} changed the outcome: "
@@ -162,20 +182,20 @@ def _ply_section(ply: PlyAnalysis, position: Position, plies: int, shape: Geomet
 def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) -> str:
     """The board as SVG: the column values above it, the cell the move fills ringed, column numbers below."""
     shape = position.geometry
-    width, height = shape.columns * CELL, shape.rows * CELL + 2 * LABEL
+    width, height = shape.columns * CELL, VALUE_STRIP + shape.rows * CELL + LABEL
     board = board_of(position)
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="img" aria-label="board">',
-             f'<rect x="0" y="{LABEL}" width="{width}" height="{shape.rows * CELL}" fill="#2f5fb3" rx="6"/>']
+             f'<rect x="0" y="{VALUE_STRIP}" width="{width}" height="{shape.rows * CELL}" fill="#2f5fb3" rx="6"/>']
     for row in range(shape.rows):
         for column in range(shape.columns):
-            cx, cy = column * CELL + CELL // 2, LABEL + row * CELL + CELL // 2
+            cx, cy = column * CELL + CELL // 2, VALUE_STRIP + row * CELL + CELL // 2
             fill = STONES[board[row * shape.columns + column]]
             parts.append(f'<circle cx="{cx}" cy="{cy}" r="{CELL * 0.4:.1f}" fill="{fill}"/>')
     if played is not None:
         landing = shape.rows - 1 - bin(position.mask & shape.column_masks[played]).count("1")
         colour = STONES[mark_of(position)]
-        parts.append(f'<circle cx="{played * CELL + CELL // 2}" cy="{LABEL + landing * CELL + CELL // 2}" '
+        parts.append(f'<circle cx="{played * CELL + CELL // 2}" cy="{VALUE_STRIP + landing * CELL + CELL // 2}" '
                      f'r="{CELL * 0.4:.1f}" fill="none" stroke="{colour}" stroke-width="4" stroke-dasharray="5 3"/>')
         if ply is not None and ply.line:
             parts += _line_stones(position.play(played), ply.line)
@@ -188,12 +208,27 @@ def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) 
             weight = "bold" if best else "normal"
             decoration = ' text-decoration="underline"' if column == played else ""
             colour = OUTCOME_COLOURS[value.outcome] if value.outcome is not None else "#555555"
-            parts.append(f'<text class="value" x="{x}" y="{LABEL - 6}" text-anchor="middle" font-size="11" '
-                         f'font-weight="{weight}" fill="{colour}"{decoration}><title>column {column + 1}: '
-                         f"{escape(describe(value, shape, position.moves))}</title>"
-                         f"{escape(describe(value, shape, position.moves, compact=True))}</text>")
+            lines = value_lines(describe(value, shape, position.moves, compact=True))
+            top = VALUE_STRIP - 6 - VALUE_LINE * (len(lines) - 1)  # the last line just above the board
+            spans = "".join(f'<tspan x="{x}" y="{top + index * VALUE_LINE}">{escape(line)}</tspan>'
+                            for index, line in enumerate(lines))
+            parts.append(f'<text class="value" x="{x}" text-anchor="middle" font-size="11" font-weight="{weight}" '
+                         f'fill="{colour}"{decoration}><title>column {column + 1}: '
+                         f"{escape(describe(value, shape, position.moves))}</title>{spans}</text>")
     parts.append("</svg>")
     return "".join(parts)
+
+
+def value_lines(compact: str) -> tuple[str, ...]:
+    """A column's compact value on the lines a label one column wide shows it on, so that neighbouring values never
+    run together ("loss 18loss 18"): the word over its count or depth ("loss", "18"; "~even", "d8"), a bound's
+    sign over its outcome (">=", "draw"), a single word alone ("draw")."""
+    word, space, rest = compact.partition(" ")
+    if space:
+        return word, rest
+    if compact[:2] in ("<=", ">="):
+        return compact[:2], compact[2:]
+    return (compact,)
 
 
 def _line_stones(position: Position, line: tuple[int, ...]) -> list[str]:
@@ -202,7 +237,7 @@ def _line_stones(position: Position, line: tuple[int, ...]) -> list[str]:
     stones = []
     for number, column in enumerate(line, start=1):
         row = shape.rows - 1 - bin(position.mask & shape.column_masks[column]).count("1")
-        cx, cy = column * CELL + CELL // 2, LABEL + row * CELL + CELL // 2
+        cx, cy = column * CELL + CELL // 2, VALUE_STRIP + row * CELL + CELL // 2
         stones.append(f'<g class="line"><circle cx="{cx}" cy="{cy}" r="{CELL * 0.4:.1f}" '
                       f'fill="{STONES[mark_of(position)]}" opacity=".55"/><text x="{cx}" y="{cy + 5}" '
                       f'text-anchor="middle" font-size="15" font-weight="bold">{number}</text></g>')
@@ -254,10 +289,15 @@ def evaluation_graph(analysis: GameAnalysis) -> str:
         low, high = first_player_view(ply.before, ply.ply, shape)
         middles.append(f"{x(index):.1f},{y((low + high) / 2):.1f}")
         words = escape(describe(ply.before, shape, ply.ply))
-        parts.append(f'<a href="#ply-{ply.ply}"><rect x="{x(index) - 3:.1f}" y="{y(high):.1f}" width="6" '
-                     f'height="{max(2.0, y(low) - y(high)):.1f}" fill="#3b6fd4" opacity=".45">'
-                     f"<title>ply {ply.ply}, {PLAYERS[ply.ply % 2]} to move: {words}</title></rect></a>")
-    parts.append(f'<polyline points="{" ".join(middles)}" fill="none" stroke="#2f5fb3" stroke-width="2"/>')
+        # The link covers the ply's whole column of the graph (an invisible rectangle), not just its thin band.
+        parts.append(f'<a href="#ply-{ply.ply}"><title>ply {ply.ply}, {PLAYERS[ply.ply % 2]} to move: {words}</title>'
+                     f'<rect class="ply" x="{x(index) - step / 2:.1f}" y="0" width="{step:.1f}" '
+                     f'height="{GRAPH_HEIGHT}" fill="transparent"/><rect class="band" x="{x(index) - 3:.1f}" '
+                     f'y="{y(high):.1f}" width="6" height="{max(2.0, y(low) - y(high)):.1f}" fill="#3b6fd4" '
+                     'opacity=".45"/></a>')
+    # The line lets clicks through to the plies' links under it.
+    parts.append(f'<polyline points="{" ".join(middles)}" fill="none" stroke="#2f5fb3" stroke-width="2" '
+                 'pointer-events="none"/>')
     for index, ply in enumerate(plies):
         if ply.changed_outcome:
             low, high = first_player_view(ply.before, ply.ply, shape)

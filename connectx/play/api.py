@@ -14,7 +14,8 @@ talks to a small JSON API:
 ``GET  /api/replay``            ``?session=ID&format=json|html``: the Kaggle replay, as a download
 ``POST /api/upload``            ``?seconds=S`` and a Kaggle episode JSON: its analysis, ply by ply, the
                                 moves that changed the outcome flagged with the line that punishes them
-``POST /api/upload/stream``     the same as server-sent events, each ply as it is settled
+``POST /api/upload/stream``     the same as server-sent events: each ply's row, in order, once the whole
+                                game is analysed and its plies' values agree, then the answer
 ==============================  ======================================================================
 
 Every answer is JSON but the page, its files and the replays. Input is checked before anything
@@ -44,7 +45,7 @@ from connectx.agents.core.position import Position
 from connectx.agents.registry import REGISTRY, AgentSpecError
 from connectx.analysis.game_analysis import PlyAnalysis, best_columns, open_columns
 from connectx.analysis.games import Game, game_from_digits, game_from_episode
-from connectx.analysis.html_page import render_html
+from connectx.analysis.html_page import render_html, value_lines
 from connectx.analysis.text_report import line_text
 from connectx.evaluation.engine import BoardConfig
 from connectx.play.column_values import ColumnAnalyst
@@ -115,11 +116,13 @@ def parse_position(text: Any, config: BoardConfig) -> tuple[int, ...]:
 
 
 def value_json(value: ScoreRange | None, position: Position) -> dict[str, Any] | None:
-    """A column's value for the page: the words, the proven range, and its outcome once proven."""
+    """A column's value for the page: the words, the short form above the board and the lines it is shown on
+    there, the proven range, and its outcome once proven."""
     if value is None:
         return None
     shape, moves = position.geometry, position.moves
-    return {"text": describe(value, shape, moves), "short": describe(value, shape, moves, compact=True),
+    short = describe(value, shape, moves, compact=True)
+    return {"text": describe(value, shape, moves), "short": short, "lines": list(value_lines(short)),
             "lower": value.lower, "upper": value.upper, "exact": value.exact, "score": value.score,
             "outcome": value.outcome, "estimate": value.estimate, "depth": value.depth}
 
@@ -254,7 +257,9 @@ class App:
     def upload(self, episode: Any, seconds: Any = None,
                on_ply: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
         """The analysis of an uploaded Kaggle episode (a decoded ``env.toJSON()``), each ply within ``seconds``
-        (the server's default when None); ``on_ply`` gets each ply's row as soon as it is settled."""
+        (the server's default when None). ``on_ply`` gets each ply's row in order, but only once every ply is
+        analysed and the plies' values agree with each other (a flagged ply's once its punishing line is found):
+        the rows come in a burst at the end, not one by one during the analysis."""
         return self.analyze_upload(self.uploaded_game(episode), seconds, on_ply)
 
     @staticmethod

@@ -100,7 +100,11 @@ function drawValues(values, best) {
     cell.dataset.column = column;
     const value = values ? values[column] : null;
     if (value) {
-      cell.textContent = value.short;
+      for (const line of value.lines) {  // the word over its count or depth: neighbours never read as one value
+        const text = document.createElement("span");
+        text.textContent = line;
+        cell.appendChild(text);
+      }
       cell.title = `column ${column + 1}: ${value.text} (score ${value.exact ? value.score : value.lower + ".." + value.upper})`;
       cell.dataset.lower = value.lower;
       cell.dataset.upper = value.upper;
@@ -264,16 +268,16 @@ async function upload(file) {
       if (kind === "start") {
         total = data.plies;
         bar.max = total;
-        bar.value = 0;
+        bar.removeAttribute("value");  // indeterminate: the rows come only once the whole game is analysed
         bar.hidden = false;
+        say(`Analysing ${file.name}: ${total} moves, up to ${seconds} s each; they are shown once all agree…`);
         $("upload-moves").querySelector("tbody").replaceChildren();
         $("upload-summary").textContent = "";
         $("upload-result").hidden = false;
         $("upload-page").hidden = true;
       } else if (kind === "ply") {
         addUploadRow(data);
-        bar.value += 1;
-        say(`Analysing ${file.name}: ${bar.value} of ${total} moves (up to ${seconds} s a move)…`);
+        bar.value = $("upload-moves").querySelector("tbody").children.length;
       } else if (kind === "done") {
         showUpload(data, file.name);
         say("");
