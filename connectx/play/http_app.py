@@ -217,8 +217,9 @@ class Routes:
         return answer(await run_in_threadpool(self.slots.run, lambda: self.api.upload(episode, seconds)))
 
     async def upload_stream(self, request: Request) -> Response:
-        """The upload's analysis as server-sent events: ``start``, ``ply`` for each ply once settled, then
-        ``done`` with the whole answer (or ``error``). Bad input and a busy server are refused first."""
+        """The upload's analysis as server-sent events: ``start``, ``ply`` for each ply in order once the whole
+        game is analysed and its values agree, then ``done`` with the whole answer (or ``error``). Bad input and
+        a busy server are refused first."""
         game = self.api.uploaded_game(parse_json(await read_body(request), "the file"))
         seconds = self.api.seconds(request.query_params.get("seconds"))
         await run_in_threadpool(self.slots.acquire)
