@@ -25,7 +25,8 @@ from connectx.analysis.exact_scores import ExactScores, write_table
 from connectx.analysis.game_analysis import GameAnalysis, analyze_game
 from connectx.analysis.games import Game, game_from_digits, game_from_episode, game_from_record, read_game, read_record
 from connectx.analysis.html_page import render_html
-from connectx.analysis.solved_cache import CachedRange, SolvedCache
+from connectx.analysis.cached_solver import CachedSolver
+from connectx.analysis.solved_cache import CachedRange, Estimate, SolvedCache
 from connectx.analysis.text_report import VALUE_WIDTH, render_text
 from connectx.solver.interface import make_solver, native_unavailable_reason
 from connectx.solver.python_search import PythonSolver
@@ -78,6 +79,23 @@ def test_a_move_string_is_read_as_zero_based_columns_and_checked() -> None:
         game_from_digits("12121212")
     with pytest.raises(ValueError, match="full column"):
         game_from_digits("1111111")
+
+
+def test_a_move_string_is_replayed_once_and_its_positions_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    digits = "754474557774457553632366"
+    plays: list[int] = []
+    real_play = Position.play
+
+    def counted(position: Position, column: int) -> Position:
+        plays.append(column)
+        return real_play(position, column)
+
+    monkeypatch.setattr(Position, "play", counted)
+    game = game_from_digits(digits)
+    positions = game.positions()
+    assert len(plays) == len(digits) and game.positions() is positions  # checked once, read without replaying
+    assert [repr(position) for position in positions] == \
+        [repr(Position.from_moves(digits[:ply])) for ply in range(len(digits) + 1)]
 
 
 def test_a_game_value_refuses_illegal_moves_and_wide_boards() -> None:
@@ -395,6 +413,40 @@ def test_the_cache_file_survives_a_torn_line_and_keeps_proofs(tmp_path: Path) ->
     assert reread.get(position) == CachedRange(ScoreRange(0, 5), 1.0, "python")
     assert reread.get(Position.from_moves("7")) == CachedRange(ScoreRange.exactly(-1))  # the mirror image of "1"
     assert reread.get(Position.from_moves("2")) is None
+
+
+def test_estimates_are_kept_with_their_time_and_the_longer_search_wins(tmp_path: Path) -> None:
+    position = Position.from_moves("4444")
+    cache = SolvedCache(tmp_path, None)
+    cache.put_estimate(position, Estimate(0.25, 6, 0.05))
+    cache.put_estimate(Position.from_moves("4444"), Estimate(0.5, 5, 0.05))  # shallower at the same time: dropped
+    cache.put_estimate(position.play(0), Estimate(-0.5, 9, 0.05))
+    cache.close()
+    reread = SolvedCache(tmp_path, None)
+    assert reread.estimate(position) == Estimate(0.25, 6, 0.05)
+    assert reread.estimate(Position.from_moves("44447")) == Estimate(-0.5, 9, 0.05)  # the mirror image
+    reread.put_estimate(position, Estimate(0.125, 7, 0.1))  # a longer search's replaces it
+    reread.close()
+    assert SolvedCache(tmp_path, None).estimate(position) == Estimate(0.125, 7, 0.1)
+
+
+def test_the_cached_solver_asks_the_solver_only_what_the_cache_cannot_answer_at_the_limit() -> None:
+    moves, score = shared_positions("Test_L1_R3", 1)[0]
+    position = Position.from_moves(moves)
+    solver = PythonSolver(max_nodes=1_000)
+    engine = CachedSolver(solver, SolvedCache(None, None))
+    bound = engine.bound(position, moves, 1.0)
+    assert solver.calls == 1 and not bound.exact and bound.contains(score)
+    assert engine.bound(position, moves, 1.0) == bound and engine.bound(position, moves, 0.5) == bound
+    assert solver.calls == 1  # the same or a lower limit: the cache answers
+    engine.bound(position, moves, 1.0, known=ScoreRange(bound.lower, score))
+    assert solver.calls == 1  # a lower ceiling proven elsewhere is no new question
+    engine.bound(position, moves, 1.0, known=ScoreRange(score, bound.upper))
+    assert solver.calls == 2  # a higher floor is (a null-window test)
+    engine.bound(position, moves, 2.0)
+    assert solver.calls == 3  # so is a higher limit
+    assert engine.bound(Position.from_moves("1212121"), "1212121", 1.0) == ScoreRange.exactly(-18)  # over: no search
+    assert solver.calls == 3
 
 
 def test_a_table_of_exact_scores_seeds_the_cache_for_a_position_and_its_mirror_image(tmp_path: Path) -> None:

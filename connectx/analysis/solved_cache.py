@@ -174,26 +174,31 @@ class SolvedCache:
 
     @staticmethod
     def _read(path: Path, ranges: dict[int, CachedRange], estimates: dict[int, Estimate]) -> bool:
-        """Fill ``ranges`` and ``estimates`` from the file; False (and nothing read) if a newer format wrote it."""
+        """Fill ``ranges`` and ``estimates`` from the file; False (and nothing read) if a newer format wrote it
+        or it cannot be read: then it is left alone."""
         if not path.exists():
             return True
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return False
         # Bytes that are not UTF-8 (a damaged disk, another program's file) become lines that are not JSON.
-        for number, line in enumerate(path.read_bytes().decode("utf-8", errors="replace").splitlines()):
+        for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines()):
             try:
-                data = json.loads(line)
-                if number == 0 and "format" in data:
-                    if int(data["format"]) > FORMAT:
+                fields = json.loads(line)
+                if number == 0 and "format" in fields:
+                    if int(fields["format"]) > FORMAT:
                         return False
                     continue
-                key = int(data["key"])
-                if "estimate" in data:
-                    estimate = _estimate(data)
+                key = int(fields["key"])
+                if "estimate" in fields:
+                    estimate = _estimate(fields)
                     before_estimate = estimates.get(key)
                     if before_estimate is None or estimate.better_than(before_estimate):
                         estimates[key] = estimate
                     continue
-                proven = ScoreRange(int(data["lower"]), int(data["upper"]))
-                entry = CachedRange(proven, float(data.get("seconds", 0.0)), str(data.get("solver", "")))
+                proven = ScoreRange(int(fields["lower"]), int(fields["upper"]))
+                entry = CachedRange(proven, float(fields.get("seconds", 0.0)), str(fields.get("solver", "")))
             except (ValueError, KeyError, TypeError):
                 continue  # a line torn by an interrupt, or not understood: that position is searched again
             before = ranges.get(key)
