@@ -21,11 +21,11 @@ from connectx.agents.board_spec import BoardSpec
 from connectx.agents.core.kaggle_boundary import board_of
 from connectx.agents.core.position import Position, geometry
 from connectx.agents.search.exact_search import analyze
+from connectx.analysis.cached_solver import CachedSolver
 from connectx.analysis.exact_scores import ExactScores, write_table
 from connectx.analysis.game_analysis import GameAnalysis, analyze_game
 from connectx.analysis.games import Game, game_from_digits, game_from_episode, game_from_record, read_game, read_record
 from connectx.analysis.html_page import render_html
-from connectx.analysis.cached_solver import CachedSolver
 from connectx.analysis.solved_cache import CachedRange, Estimate, SolvedCache
 from connectx.analysis.text_report import VALUE_WIDTH, render_text
 from connectx.solver.interface import make_solver, native_unavailable_reason

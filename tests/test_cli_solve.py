@@ -102,7 +102,9 @@ def test_other_board_sizes_the_empty_board_and_stats(capsys: pytest.CaptureFixtu
     rows = [line.split() for line in capsys.readouterr().out.splitlines()]
     assert [row[0] for row in rows] == ["(empty)", "33"]
     assert all(len(row) == 4 and float(row[2]) >= 0 and row[3] == "python" for row in rows)  # 3 in a row: no C
-    score = solve(Position.initial(4, 5, 3)).score
+    solution = solve(Position.initial(4, 5, 3))
+    assert solution is not None
+    score = solution.score
     assert rows[0][1] == str(score)
     assert main(["solve", *small, f"(empty) {score}"]) == 0  # the printed line reads back as input
     assert capsys.readouterr().out == f"(empty) {score}\n"
