@@ -340,6 +340,14 @@ def test_on_a_phone_an_upload_reads_without_broken_words_and_its_error_shows_whe
                     label: parseFloat(getComputedStyle(label).fontSize) * label.getScreenCTM().a};
         """)
         value = phone.find_element(By.CSS_SELECTOR, "#ply-4 text.value")  # a column's value on ply 4's board
+        phone.execute_script("arguments[0].scrollIntoView({block: 'center'});", value)
+        assert phone.execute_script("""  // anywhere in its box, beside its shorter line too, is the value's to take
+            const box = arguments[0].getBoundingClientRect();
+            return [[box.width / 2, box.height / 2], [1, box.height - 1], [box.width - 1, 1]].every(([x, y]) => {
+                const hit = document.elementFromPoint(box.left + x, box.top + y);
+                return hit !== null && hit.closest("text.value") === arguments[0];
+            });
+        """, value)
         tap(phone, value)
         words = wait_for(phone, lambda page: page.find_element(By.CSS_SELECTOR, "#ply-4 p.words"))
         wait_for(phone, lambda page: words.is_displayed())

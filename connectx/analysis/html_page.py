@@ -42,7 +42,8 @@ section.flagged { border: 3px solid #b3261e; background: #fff5f4; }
 section:target { box-shadow: 0 0 0 3px #3b6fd4; }
 .steps a { margin-right: 1em; }
 .legend span { margin-right: 1.2em; }
-text.value { cursor: pointer; }
+/* A tap between a value's two lines still lands on the value, not on whatever is nearest. */
+text.value { cursor: pointer; pointer-events: bounding-box; }
 #graph a:hover rect.ply { fill: #3b6fd4; fill-opacity: .08; }
 p.words { font-weight: bold; margin: .2em 0; }
 /* A phone, or the page's frame on one: boards scale down, the moves table stacks (ply and move, then
