@@ -486,9 +486,10 @@ def test_on_a_phone_neighbouring_values_above_the_board_never_run_together(serve
 
 def test_on_a_phone_neighbouring_values_on_the_analysis_pages_boards_never_run_together(
         phone: WebDriver, tmp_path: Path) -> None:
-    page = tmp_path / "analysis.html"
-    page.write_text(render_html(GameAnalysis(game_from_digits("4"), (PlyAnalysis(0, 3, tuple(wide_values())),))))
-    phone.get(page.as_uri())
+    analysis_file = tmp_path / "analysis.html"
+    analysis = GameAnalysis(game_from_digits("4"), (PlyAnalysis(0, 3, tuple(wide_values())),))
+    analysis_file.write_text(render_html(analysis))
+    phone.get(analysis_file.as_uri())
     labels = phone.execute_script("""
         return Array.from(document.querySelectorAll("#ply-0 text.value")).map((label) => {
             const box = label.getBoundingClientRect(), board = label.ownerSVGElement.getBoundingClientRect();
@@ -501,3 +502,6 @@ def test_on_a_phone_neighbouring_values_on_the_analysis_pages_boards_never_run_t
     assert_apart(labels)
     legend = phone.find_element(By.CSS_SELECTOR, "p.legend").text
     assert all(estimate in legend for estimate in ESTIMATES), legend
+    tap(phone, phone.find_element(By.CSS_SELECTOR, "#ply-0 .steps a:last-child"))  # the file's own links work too
+    wait_for(phone, lambda page: page.execute_script("return location.hash;") == "#final")
+    assert phone.current_url == analysis_file.as_uri() + "#final"

@@ -1,7 +1,9 @@
 """An analysed game as one self-contained HTML page: the evaluation graph, the moves, every ply's board and values.
 
 Inline CSS and SVG only, no external resource, so the file opens anywhere (and from an archive).
-The page works without script; a few inline lines add the arrow keys to step through the moves.
+The file works without script; a few inline lines add the arrow keys to step through the moves,
+the words of a tapped value, and in-page links that stay in the page when it is shown in a
+srcdoc frame (as the play page shows an uploaded game's analysis).
 Columns are numbered from 1, as on the printed board and in move strings.
 """
 
