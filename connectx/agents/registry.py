@@ -107,7 +107,7 @@ REGISTRY: dict[str, AgentEntry] = {
                    seed="seed", time_budget="time_budget", cap="max_nodes"),
         AgentEntry("fallible", fallible.make_strategy,
                    "solver with seeded failures: random moves (epsilon), a book cut at a ply followed by its "
-                   "depth-limited search (book_plies), depth-limited lapses (lapse)",
+                   "depth-limited search (book_plies), depth-limited lapses (lapse), thin-margin slips (margin)",
                    seed="seed", time_budget="time_budget", cap="max_nodes"),
     )
 }

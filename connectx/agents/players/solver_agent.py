@@ -15,8 +15,14 @@ Each move, in order:
    the bank, where a proof is worth the most: once a fifth of the board is filled, since earlier
    positions rarely finish.
 
+With ``trap=True``, on 7x6 a position proven lost or drawn is answered by
+``connectx.agents.search.trap_play`` instead: it reads from the opponent's moves how it errs and,
+once it has seen it err, plays the move that keeps the outcome and gives this opponent the best
+chance to slip (a perfect or unread opponent gets the moves above, unchanged). It is off by
+default until ``benchmarks/second_seat.py`` has measured its gain on an idle machine.
+
 The transposition table lives in the strategy for the whole game, so the proofs of one move
-speed up the next; it is emptied on a new game or a new board size.
+speed up the next (and the trap's solves reuse it); it is emptied on a new game or a new board size.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from connectx.agents.players.opening_book import OpeningBook, load_opening_book
 from connectx.agents.search.anytime_search import iterative_deepening, proofs
 from connectx.agents.search.exact_search import MAX_SEARCH_PLIES
 from connectx.agents.search.open_board_play import OpenBoardPlay, move_source
+from connectx.agents.search.trap_play import TrapPlay
 
 HEURISTIC_SHARE = 0.15
 """Share of a move's time given to the depth-limited iterations before the proofs start.
@@ -55,7 +62,7 @@ class SolverStrategy:
     """Book, then iterative deepening and exact solving, with one table for the game."""
 
     def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
-                 table_capacity: int | None = None, use_book: bool = True) -> None:
+                 table_capacity: int | None = None, use_book: bool = True, trap: bool = False) -> None:
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"solver time_budget {time_budget}: expected a positive number of seconds per move")
         if max_nodes is not None and max_nodes < 1:
@@ -68,6 +75,7 @@ class SolverStrategy:
         self._book = _load_book() if use_book else None
         self._geometry: Geometry | None = None
         self.open_board = OpenBoardPlay(time_budget, max_nodes, table_capacity=table_capacity)
+        self.trap_play = TrapPlay() if trap else None
         self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
@@ -76,6 +84,8 @@ class SolverStrategy:
             self._geometry = position.geometry
         booked = self.book_move(position)
         if booked is not None:
+            if self.trap_play is not None:
+                self.trap_play.played(position, booked)
             self.last_stats = {"nodes": 0, "depth": 0, "evaluations": 0, "source": "book"}
             return booked
         if _board_of(position) != BOOK_GEOMETRY:
@@ -88,11 +98,23 @@ class SolverStrategy:
             last = self._with_overage(position, deadline, counts) or last
         self.last_stats = {"nodes": counts.nodes, "depth": last.depth if last else 0, "evaluations": counts.evaluations,
                            "source": move_source(last)}
-        return last.column if last is not None else position.legal_columns()[0]
+        column = last.column if last is not None else position.legal_columns()[0]
+        if self.trap_play is None:
+            return column
+        if last is None:
+            self.trap_play.played(position, column)
+            return column
+        column = self.trap_play.choose(position, last, self.table, deadline, self.max_nodes)
+        self.last_stats["opponent"] = str(self.trap_play.model.likeliest())
+        if self.trap_play.last_source:
+            self.last_stats["source"] = self.trap_play.last_source
+        return column
 
     def reset(self) -> None:
         self.table.clear()
         self.open_board.reset()
+        if self.trap_play is not None:
+            self.trap_play.reset()
 
     def _limits(self, deadline: Deadline) -> tuple[SearchLimit, SearchLimit]:
         """``(exact, heuristic)`` limits: node counts when capped (reproducible), else the clock."""
@@ -138,7 +160,7 @@ def _load_book() -> OpeningBook | None:
 
 
 def make_strategy(time_budget: float | None = None, seed: int | None = None, max_nodes: int | None = None,
-                  use_book: bool = True, table_size: int | None = None) -> SolverStrategy:
+                  use_book: bool = True, table_size: int | None = None, trap: bool = False) -> SolverStrategy:
     """The solver agent.
 
     ``time_budget`` caps the seconds per move (default: Kaggle's ``actTimeout`` less the safety
@@ -147,5 +169,9 @@ def make_strategy(time_budget: float | None = None, seed: int | None = None, max
     the time limit). ``table_size`` bounds every transposition table in entries (default: each
     table's own, about 250 MB at most). The search has no randomness: ``seed`` is accepted like
     every agent's, and the same position always gets the same move under ``max_nodes``.
+
+    ``trap=true`` reads the opponent and sets traps once lost or drawn (the module docstring);
+    it is off by default until ``benchmarks/second_seat.py`` shows its gain (the measuring
+    session flips the default then), and with it off the solver plays as it always has.
     """
-    return SolverStrategy(time_budget, max_nodes, table_size, use_book)
+    return SolverStrategy(time_budget, max_nodes, table_size, use_book, trap)
