@@ -31,7 +31,7 @@ What the searches find is kept in --cache: exact scores, the bounds a search lef
 limit (with the limit and the solver they were found under) and the estimates (with the time
 they were searched for). So the same game analysed again at the same or a lower --time-limit
 searches nothing and is instant; a higher limit searches again whatever is not exact yet (or
-the compiled solver, where the pure-Python one left a bound). --no-cache keeps nothing.
+the compiled solver, where the pure-Python one left a bound). --no-cache reads and keeps nothing.
 
 The rows are printed once every ply is searched and the whole game's values agree (a progress
 bar shows the plies meanwhile): a later position's value can still narrow an earlier row's.
