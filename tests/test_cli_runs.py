@@ -126,6 +126,6 @@ def test_report_resume_goes_on_when_a_cell_of_the_report_is_recorded(tmp_path: P
     def stopped(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt  # past every check: the games would start here
 
-    monkeypatch.setattr("connectx.cli.report.run_experiments", stopped)
+    monkeypatch.setattr("connectx.cli.report.play_experiments", stopped)
     assert main(["report", "--quick", "--out", str(tmp_path), "--only", experiment.key, "--resume"]) == 130
     assert "interrupted" in capsys.readouterr().err

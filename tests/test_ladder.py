@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import colorsys
+import dataclasses
 import importlib.util
 import json
 import random
@@ -14,9 +15,21 @@ import pytest
 from connectx.agents.agent_spec import AgentSpec
 from connectx.cli.main import main
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import GameRecord
-from connectx.evaluation.ladder import MU, SIGMA, LadderPlan, Ratings, draw_pairing, summarize_ladder
+from connectx.evaluation.game import GameRecord, GameSpec
+from connectx.evaluation.ladder import (
+    MU,
+    SIGMA,
+    LadderPlan,
+    LadderSummary,
+    Ratings,
+    draw_pairing,
+    play_ladder,
+    summarize_ladder,
+)
 from connectx.evaluation.ladder_pool import ALPHA_BETA, CANDIDATE, KAGGLE
+from connectx.evaluation.provenance import code_digest
+from connectx.evaluation.results_store import RunDirectoryError
+from connectx.evaluation.scheduling import InlineExecutor
 
 
 def test_a_win_raises_the_winner_lowers_the_loser_and_shrinks_both_sigmas():
@@ -110,6 +123,52 @@ def test_the_rated_agents_are_drawn_black_and_no_two_neighbours_share_a_hue():
     assert min(min(abs(a - b), 1 - abs(a - b)) for a, b in zip(hues, hues[1:], strict=False)) > 0.05
 
 
+def fake_episode(spec: GameSpec) -> GameRecord:
+    """An episode without kaggle-environments: the seat whose agent's text is longer wins (a draw on a tie)."""
+    first, second = (len(name) for name in spec.names)
+    winner = None if first == second else (0 if first > second else 1)
+    return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (3, 3), winner, ("DONE", "DONE"),
+                      "draw" if winner is None else "line")
+
+
+def test_the_ratings_updated_episode_by_episode_equal_the_full_refold_of_every_episode_so_far():
+    plan = LadderPlan((AgentSpec.parse("negamax"),), pool="fast", episodes=30, seed=5)
+    seen: list[tuple[GameRecord, LadderSummary]] = []
+    result = play_ladder(plan, executor=InlineExecutor(), play=fake_episode,
+                         on_game=lambda game, summary: seen.append((game, summary)))
+    assert len(seen) == 30 and len({frozenset(game.agents) for game, _ in seen}) > 3
+    for count, (_, summary) in enumerate(seen, start=1):
+        refold = Ratings(plan.agents)  # the old way: every rating from μ = 600 again, over all episodes so far
+        for game, _ in seen[:count]:
+            refold.add(game)
+        assert {(s.agent, s.mu, s.sigma) for s in summary.standings} == {
+            (agent, refold.mu(agent), refold.sigma(agent)) for agent in plan.agents}
+    assert result.summary == summarize_ladder(plan, [game for game, _ in seen])
+
+
+def test_a_resumed_ladder_refuses_episodes_played_by_other_code_unless_told(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]):
+    plan = LadderPlan((AgentSpec.parse("negamax"),), pool="fast", episodes=4)
+    play_ladder(plan, out=tmp_path, executor=InlineExecutor(), play=fake_episode)
+    games = tmp_path / "games.jsonl"
+    lines = [json.loads(line) for line in games.read_text().splitlines()]
+    for line in lines:
+        line["provenance"]["code"] = "000000000000"
+    games.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    longer = dataclasses.replace(plan, episodes=6)
+    with pytest.raises(RunDirectoryError, match="other code .*--allow-code-change"):
+        play_ladder(longer, out=tmp_path, resume=True, executor=InlineExecutor(), play=fake_episode)
+    assert len(games.read_text().splitlines()) == 4
+    command = ["ladder", "negamax", "--pool", "fast", "--episodes", "6", "--out", str(tmp_path), "--resume"]
+    assert main(command) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "other code" in err and "--allow-code-change" in err
+    assert len(games.read_text().splitlines()) == 4  # refused before anything was written
+    mixed = play_ladder(longer, out=tmp_path, resume=True, executor=InlineExecutor(), play=fake_episode,
+                        allow_code_change=True)
+    assert {r.provenance.code for r in mixed.records if r.provenance} == {"000000000000", code_digest()}
+
+
 def test_a_candidate_that_is_also_in_the_pool_plays_once_as_a_candidate():
     plan = LadderPlan((AgentSpec.parse("kaggle:random"),), pool="fast")
     assert plan.agents.count("kaggle:random") == 1 and plan.kind("kaggle:random") == CANDIDATE
@@ -145,8 +204,6 @@ def test_a_small_ladder_with_an_agent_file_plays_writes_everything_and_resumes(t
 def test_an_interrupted_ladder_continues_from_the_ratings_it_stopped_at(tmp_path: Path):
     out = tmp_path / "ladder"
     plan = LadderPlan((AgentSpec.parse("negamax:depth=1"),), pool="fast", episodes=4, seed=3)
-    from connectx.evaluation.ladder import play_ladder
-
     class Interrupt(Exception):
         pass
 

@@ -16,20 +16,21 @@ from pathlib import Path
 
 from connectx.cli.options import (
     add_cluster_argument,
+    add_code_change_argument,
     add_watchdog_arguments,
-    agent_specs,
     checked_plan,
     games_executor,
+    output_directory,
+    parsed_agents,
     positive_int,
-    run_directory,
-    watchdog,
+    run_options,
 )
 from connectx.cli.progress import play_with_progress
-from connectx.evaluation.ladder import LadderPlan, LadderResult, LadderSummary, play_ladder
+from connectx.evaluation.ladder import LadderPlan, LadderResult, LadderSummary, play_prepared_ladder
 from connectx.evaluation.ladder_pool import POOLS
-from connectx.evaluation.match import STANDARD_CONFIG
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.results_text import ladder_report, ladder_table
+from connectx.evaluation.run_loop import prepare_run
 from connectx.evaluation.scheduling import default_jobs
 
 NAME = "ladder"
@@ -47,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"worker processes playing episodes at once (default: the cores, {default_jobs()})")
     parser.add_argument("--out", type=Path, help="directory for the results (default: out/ladder/<agents>-<time>)")
     parser.add_argument("--resume", action="store_true", help="continue the ladder in --out from its ratings")
+    add_code_change_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the pairings and the games (default 0)")
     add_cluster_argument(parser)
     add_watchdog_arguments(parser)
@@ -58,13 +60,14 @@ def running_line(summary: LadderSummary) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    specs = agent_specs(args.agents, STANDARD_CONFIG)
+    specs = parsed_agents(args.agents)
     plan = checked_plan(lambda: LadderPlan(tuple(specs), args.pool, args.episodes, args.seed))
-    out, done = run_directory(NAME, args.out, args.resume, plan.specs, plan.to_json(), may_change=("episodes",))
+    out = output_directory(NAME, args.out, args.resume, plan.specs)
+    prepared = prepare_run(plan, run_options(args, out))
     with games_executor(args) as (executor, jobs):
-        result = play_with_progress(NAME, out, plan.episodes, done, lambda on_game: play_ladder(
-            plan, jobs=jobs, out=out, resume=args.resume, watchdog=watchdog(args), executor=executor,
-            on_game=on_game), running_line)
+        run = prepared.played_on(executor, jobs)
+        result = play_with_progress(NAME, out, plan.episodes, len(run.recorded),
+                                    lambda on_game: play_prepared_ladder(run, on_game), running_line)
     if isinstance(result, int):
         return result
     write_outputs(result)

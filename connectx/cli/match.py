@@ -13,19 +13,20 @@ import argparse
 from connectx.cli.options import (
     InputError,
     add_run_arguments,
-    agent_specs,
     board_config,
     checked_plan,
     finite_number,
     games_executor,
+    output_directory,
+    parsed_agents,
     probability,
-    run_directory,
-    watchdog,
+    run_options,
 )
 from connectx.cli.progress import play_with_progress
-from connectx.evaluation.match import MAY_CHANGE_ON_RESUME, MatchPlan, MatchResult, Sprt, durations_by_agent, play_match
+from connectx.evaluation.match import MatchPlan, MatchResult, Sprt, durations_by_agent, play_prepared_match
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.results_text import match_report, match_table, running_line
+from connectx.evaluation.run_loop import prepare_run
 
 NAME = "match"
 HELP = "play a match between two agents and report W/D/L, Elo with error bars, LOS and SPRT"
@@ -53,15 +54,15 @@ def sprt_of(args: argparse.Namespace) -> Sprt | None:
 
 def run(args: argparse.Namespace) -> int:
     config = board_config(args)
-    first, second = agent_specs([args.first, args.second], config)
+    first, second = parsed_agents([args.first, args.second])
     sprt = sprt_of(args)
     plan = checked_plan(lambda: MatchPlan(first, second, args.games, config, args.seed, args.openings))
-    out, done = run_directory(NAME, args.out, args.resume, [first, second], plan.to_json(), MAY_CHANGE_ON_RESUME)
+    out = output_directory(NAME, args.out, args.resume, [first, second])
+    prepared = prepare_run(plan, run_options(args, out, keep_replays=args.replays))
     with games_executor(args) as (executor, jobs):
-        result = play_with_progress(NAME, out, plan.games, done, lambda on_game: play_match(
-            plan, jobs=jobs, out=out, resume=args.resume, sprt=sprt, keep_replays=args.replays,
-            watchdog=watchdog(args), executor=executor, on_game=on_game,
-            allow_code_change=args.allow_code_change), running_line)
+        run = prepared.played_on(executor, jobs)
+        result = play_with_progress(NAME, out, plan.games, len(run.recorded),
+                                    lambda on_game: play_prepared_match(run, sprt, on_game), running_line)
     if isinstance(result, int):
         return result
     write_outputs(result)

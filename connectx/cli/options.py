@@ -34,6 +34,7 @@ from connectx.evaluation.output_paths import InputError as InputError
 from connectx.evaluation.output_paths import check_output_directory as check_output_directory
 from connectx.evaluation.output_paths import check_output_file as check_output_file
 from connectx.evaluation.results_store import ALLOW_CODE_CHANGE, PLAN_FILE, ResultsStore
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import default_jobs
 from connectx.play.session import HUMAN
 from connectx.solver.interface import Solver, make_solver
@@ -245,15 +246,30 @@ def default_directory(command: str, specs: Sequence[AgentSpec]) -> Path:
 
 def run_directory(command: str, out: Path | None, resume: bool, specs: Sequence[AgentSpec], plan: dict[str, object],
                   may_change: tuple[str, ...] = ()) -> tuple[Path, int]:
-    """The --out directory (``out``, or the default; checked writable and free for ``plan``, or holding it
-    when ``resume``) and how many games it holds already."""
+    """``output_directory``, checked free for ``plan`` too (or holding it when ``resume``), and how many games it
+    holds already: for a command that keeps its games without the run loop (``connectx play``)."""
+    out = output_directory(command, out, resume, specs)
+    return out, len(ResultsStore(out).check(plan, resume, may_change))
+
+
+def output_directory(command: str, out: Path | None, resume: bool, specs: Sequence[AgentSpec]) -> Path:
+    """The --out directory: ``out``, or the default, checked writable, and holding a run when ``resume``.
+
+    Whether it is free for the run's plan, or holds that plan to resume, ``run_loop.prepare_run`` checks.
+    """
     if resume and out is None:
         raise InputError("--resume needs --out DIR, the directory of the run to continue")
     out = out or default_directory(command, specs)
     check_output_directory(out, "--out")
     if resume:
         check_run_to_resume(out)
-    return out, len(ResultsStore(out).check(plan, resume, may_change))
+    return out
+
+
+def run_options(args: argparse.Namespace, out: Path, keep_replays: bool = False) -> PlayOptions:
+    """How a command's run plays and keeps its games, from the options every run of games takes."""
+    return PlayOptions(jobs=args.jobs, out=out, resume=args.resume, keep_replays=keep_replays,
+                       watchdog=watchdog(args), allow_code_change=args.allow_code_change)
 
 
 def check_run_to_resume(out: Path) -> None:
@@ -273,10 +289,15 @@ def checked_plan(build: Callable[[], Plan]) -> Plan:
 
 def agent_specs(texts: Sequence[str], config: BoardConfig) -> list[AgentSpec]:
     """Each text parsed once and checked against ``config``'s board (AgentSpecError says why not)."""
-    if HUMAN in texts:
-        raise InputError(f"{HUMAN} (a person at the keyboard) plays only in connectx play, e.g. "
-                         f"connectx play {HUMAN} solver; name agents here (connectx agents lists them)")
-    specs = [AgentSpec.parse(text) for text in texts]
+    specs = parsed_agents(texts)
     for spec in specs:
         spec.check(config.geometry)
     return specs
+
+
+def parsed_agents(texts: Sequence[str]) -> list[AgentSpec]:
+    """Each text parsed once, unchecked: for a run of games, whose ``run_loop.prepare_run`` checks every agent."""
+    if HUMAN in texts:
+        raise InputError(f"{HUMAN} (a person at the keyboard) plays only in connectx play, e.g. "
+                         f"connectx play {HUMAN} solver; name agents here (connectx agents lists them)")
+    return [AgentSpec.parse(text) for text in texts]

@@ -33,8 +33,8 @@ from connectx.papers.runner import (
     cell_directory,
     check_experiments,
     chosen_experiments,
+    play_experiments,
     run_conditions,
-    run_experiments,
 )
 
 NAME = "report"
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if args.resume and not recorded:
         raise InputError(f"--resume: {out} holds no report's games to continue; check --out and --quick, or leave "
                          "out --resume to start the report there")
-    check_experiments(profile, out, args.only)
+    checked = check_experiments(profile, out, args.only, allow_code_change=args.allow_code_change)
     cells = sum(len(e.cells) for e in chosen)
     done = [0]
 
@@ -82,8 +82,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         with games_executor(args) as (executor, jobs):
-            results = run_experiments(profile, out, jobs=jobs, only=args.only, executor=executor, on_cell=on_cell,
-                                      allow_code_change=args.allow_code_change)
+            results = play_experiments(checked, jobs=jobs, executor=executor, on_cell=on_cell)
     except KeyboardInterrupt:
         print(f"\nconnectx report: interrupted; the finished games are under {out / 'runs'}. Run the same "
               "command again to continue.", file=sys.stderr)

@@ -13,23 +13,24 @@ from connectx.agents.agent_spec import AgentSpec
 from connectx.cli.options import (
     InputError,
     add_run_arguments,
-    agent_specs,
     board_config,
     checked_plan,
     games_executor,
-    run_directory,
-    watchdog,
+    output_directory,
+    parsed_agents,
+    run_options,
 )
 from connectx.cli.progress import play_with_progress
 from connectx.evaluation.match import durations_by_agent
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.results_text import signed, tournament_report, tournament_tables
+from connectx.evaluation.run_loop import prepare_run
 from connectx.evaluation.tournament import (
     TournamentPlan,
     TournamentResult,
     TournamentSummary,
     local_records,
-    play_tournament,
+    play_prepared_tournament,
 )
 
 NAME = "tournament"
@@ -61,16 +62,16 @@ def anchor_of(text: str | None, plan: TournamentPlan) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     config = board_config(args)
-    specs = agent_specs(args.agents, config)
+    specs = parsed_agents(args.agents)
     plan = checked_plan(lambda: TournamentPlan(tuple(specs), args.games, config, args.seed, args.openings,
                                                args.gauntlet))
     anchor = anchor_of(args.anchor, plan)
-    out, done = run_directory(NAME, args.out, args.resume, specs, plan.to_json())
+    out = output_directory(NAME, args.out, args.resume, specs)
+    prepared = prepare_run(plan, run_options(args, out, keep_replays=args.replays))
     with games_executor(args) as (executor, jobs):
-        result = play_with_progress(NAME, out, plan.total_games, done, lambda on_game: play_tournament(
-            plan, anchor=anchor, jobs=jobs, out=out, resume=args.resume, keep_replays=args.replays,
-            watchdog=watchdog(args), executor=executor, on_game=on_game,
-            allow_code_change=args.allow_code_change), running_line)
+        run = prepared.played_on(executor, jobs)
+        result = play_with_progress(NAME, out, plan.total_games, len(run.recorded),
+                                    lambda on_game: play_prepared_tournament(run, anchor, on_game), running_line)
     if isinstance(result, int):
         return result
     write_outputs(result)

@@ -36,9 +36,10 @@ from connectx.agents.registry import AgentSpecError
 def kaggle_environments() -> ModuleType:
     """The package, imported with its load messages (one per environment it fails to load) muted.
 
-    Importing it appends its environments' folders to ``sys.path``; one of them holds an
-    ``agents`` module that would shadow our ``agents`` package in every process started later
-    (the harness's workers), so ``sys.path`` is put back as it was.
+    Importing it appends an environment's folder (Lux AI's) to ``sys.path``, where its ``agents``
+    and other modules would answer any ``import`` of those names in this process and in every
+    process started later (the harness's workers, an agent file's own imports); ``sys.path`` is
+    put back as it was, so games run with the path Python gave the program.
     """
     saved_path = list(sys.path)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -72,6 +73,15 @@ class BoardConfig(BoardSpec):
     def of(cls, board: BoardSpec, act_timeout: float = 2.0) -> BoardConfig:
         """``board`` played with ``act_timeout`` seconds a move."""
         return cls(board.rows, board.columns, board.inarow, act_timeout)
+
+    def to_json(self) -> dict[str, Any]:
+        """The board and clock as run plans and game records store them."""
+        return {"rows": self.rows, "columns": self.columns, "inarow": self.inarow, "act_timeout": self.act_timeout}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BoardConfig:
+        """The board ``to_json`` wrote, checked as every board is."""
+        return cls(int(data["rows"]), int(data["columns"]), int(data["inarow"]), float(data.get("act_timeout", 2.0)))
 
     def as_kaggle(self) -> dict[str, Any]:
         return {"rows": self.rows, "columns": self.columns, "inarow": self.inarow, "actTimeout": self.act_timeout}

@@ -155,8 +155,7 @@ class GameRecord:
         """A JSON-ready dict of everything but the replay (which is written to its own file)."""
         data: dict[str, Any] = {
             "index": self.index, "agents": list(self.agents),
-            "config": {"rows": self.config.rows, "columns": self.config.columns,
-                       "inarow": self.config.inarow, "act_timeout": self.config.act_timeout},
+            "config": self.config.to_json(),
             "seed": self.seed, "opening": list(self.opening), "moves": list(self.moves),
             "winner": self.winner, "statuses": list(self.statuses), "cause": self.cause,
             "offender": self.offender, "detail": self.detail,
@@ -179,7 +178,7 @@ class GameRecord:
         provenance = data.get("provenance")
         return cls(
             index=int(data["index"]), agents=(data["agents"][0], data["agents"][1]),
-            config=BoardConfig(**data["config"]), seed=int(data["seed"]),
+            config=BoardConfig.from_json(data["config"]), seed=int(data["seed"]),
             opening=tuple(data["opening"]), moves=tuple(data["moves"]), winner=data["winner"],
             statuses=(data["statuses"][0], data["statuses"][1]), cause=data["cause"],
             offender=data.get("offender"), detail=data.get("detail", ""),

@@ -25,7 +25,6 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +32,11 @@ from openskill.models import ThurstoneMostellerFull
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
+from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog
 from connectx.evaluation.ladder_pool import CANDIDATE, KINDS, PoolMember, pool_members
-from connectx.evaluation.match import STANDARD_CONFIG, config_json, game_seed
-from connectx.evaluation.results_store import ResultsStore
-from connectx.evaluation.scheduling import GameFunction, check_jobs, play_schedule
+from connectx.evaluation.match import STANDARD_CONFIG, game_seed
+from connectx.evaluation.run_loop import PlayOptions, PreparedRun, play_prepared, prepare_run
+from connectx.evaluation.scheduling import GameFunction
 
 MU = 600.0
 """Every agent's rating before its first episode, as on Kaggle."""
@@ -96,7 +95,28 @@ class LadderPlan:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "ladder", "agents": list(self.agents), "pool": self.pool, "episodes": self.episodes,
-                "seed": self.seed, "config": config_json(self.config)}
+                "seed": self.seed, "config": self.config.to_json()}
+
+    @property
+    def may_change(self) -> tuple[str, ...]:
+        """A ladder may be extended: its episode ``i`` does not depend on how many follow."""
+        return ("episodes",)
+
+    def belongs(self, record: GameRecord) -> bool:
+        """Every recorded episode counts: the ratings are all of them folded in the file's order."""
+        return True
+
+    def left(self, recorded: Sequence[GameRecord]) -> int:
+        return max(0, self.episodes - len(recorded))
+
+    def schedule(self, recorded: Sequence[GameRecord], tally: LadderTally, keep_replays: bool) -> Iterator[GameSpec]:
+        """The episodes still to play, each paired from ``tally``'s ratings when the scheduler asks for it."""
+        specs = {spec.text: spec for spec in self.specs}
+        first_index = max((record.index for record in recorded), default=-1) + 1
+        for index in range(first_index, first_index + max(0, self.episodes - len(recorded))):
+            first, second = draw_pairing(tally.ratings, random.Random(f"ladder/{self.seed}/{index}"))
+            yield GameSpec(index, (specs[first], specs[second]), self.config, game_seed(self.seed, index),
+                           keep_replay=keep_replays)
 
 
 class Ratings:
@@ -183,7 +203,10 @@ def _kind_order(key: tuple[str, int]) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class LadderSummary:
-    """The standings (highest μ first) and every agent's μ after each rated episode, for the plot."""
+    """The standings (highest μ first) and every agent's μ after each rated episode, for the plot.
+
+    ``history`` is empty in the summaries a ladder passes on after each episode (see ``LadderTally``).
+    """
 
     standings: tuple[Standing, ...]
     history: dict[str, tuple[float, ...]]
@@ -202,27 +225,58 @@ class LadderSummary:
                 "standings": [standing.to_json() for standing in self.standings]}
 
 
-def summarize_ladder(plan: LadderPlan, records: Iterable[GameRecord]) -> LadderSummary:
-    """The ratings after ``records`` folded in the order given (the file's), with the tallies beside them."""
-    ratings = Ratings(plan.agents)
-    history: dict[str, list[float]] = {agent: [MU] for agent in plan.agents}
-    tallies = {agent: [0, 0, 0] for agent in plan.agents}
-    by_kind: dict[str, dict[tuple[str, int], SeatScore]] = {agent: {} for agent in plan.agents}
-    for record in records:
-        if not ratings.add(record):
-            continue
+class LadderTally:
+    """The ratings, tallies and μ history of a ladder, updated one episode at a time.
+
+    Each episode costs one rating update, whatever came before it: refolding every episode from
+    μ = 600 after each new one would make a ladder of n episodes cost n²/2 updates.
+    """
+
+    def __init__(self, plan: LadderPlan) -> None:
+        self.plan = plan
+        self.ratings = Ratings(plan.agents)
+        self.history: dict[str, list[float]] = {agent: [MU] for agent in plan.agents}
+        self.tallies = {agent: [0, 0, 0] for agent in plan.agents}
+        self.by_kind: dict[str, dict[tuple[str, int], SeatScore]] = {agent: {} for agent in plan.agents}
+
+    def add(self, record: GameRecord) -> None:
+        """Rate ``record``'s episode and count it; one that is not scored or names an outsider changes nothing."""
+        if not self.ratings.add(record):
+            return
         for seat, agent in enumerate(record.agents):
             points = record.points(seat)
-            tallies[agent][0 if points == 1 else 1 if points == 0.5 else 2] += 1
-            key = (plan.kind(record.agents[1 - seat]), seat)
-            by_kind[agent][key] = by_kind[agent].get(key, SeatScore()).plus(points)
-        for agent in plan.agents:
-            history[agent].append(ratings.mu(agent))
-    standings = tuple(sorted(
-        (Standing(agent, plan.kind(agent), ratings.mu(agent), ratings.sigma(agent), sum(tallies[agent]),
-                  tallies[agent][0], tallies[agent][1], tallies[agent][2], by_kind[agent]) for agent in plan.agents),
-        key=lambda standing: -standing.mu))
-    return LadderSummary(standings, {agent: tuple(values) for agent, values in history.items()})
+            self.tallies[agent][0 if points == 1 else 1 if points == 0.5 else 2] += 1
+            key = (self.plan.kind(record.agents[1 - seat]), seat)
+            self.by_kind[agent][key] = self.by_kind[agent].get(key, SeatScore()).plus(points)
+        for agent in self.plan.agents:
+            self.history[agent].append(self.ratings.mu(agent))
+
+    def summary(self) -> LadderSummary:
+        """The standings now, without the μ history (``summary_with_history``): copying it after every episode
+        would make following a ladder quadratic again."""
+        return LadderSummary(self._standings(), {})
+
+    def summary_with_history(self) -> LadderSummary:
+        return LadderSummary(self._standings(), {agent: tuple(values) for agent, values in self.history.items()})
+
+    def decided(self) -> bool:
+        return False
+
+    def _standings(self) -> tuple[Standing, ...]:
+        ratings, tallies = self.ratings, self.tallies
+        return tuple(sorted(
+            (Standing(agent, self.plan.kind(agent), ratings.mu(agent), ratings.sigma(agent), sum(tallies[agent]),
+                      tallies[agent][0], tallies[agent][1], tallies[agent][2], dict(self.by_kind[agent]))
+             for agent in self.plan.agents),
+            key=lambda standing: -standing.mu))
+
+
+def summarize_ladder(plan: LadderPlan, records: Iterable[GameRecord]) -> LadderSummary:
+    """The ratings after ``records`` folded in the order given (the file's), with the tallies beside them."""
+    tally = LadderTally(plan)
+    for record in records:
+        tally.add(record)
+    return tally.summary_with_history()
 
 
 @dataclass(frozen=True)
@@ -240,42 +294,23 @@ OnEpisode = Callable[[GameRecord, LadderSummary], None]
 
 def play_ladder(plan: LadderPlan, *, jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
                 watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
-                play: GameFunction | None = None, on_game: OnEpisode | None = None) -> LadderResult:
+                play: GameFunction | None = None, on_game: OnEpisode | None = None,
+                allow_code_change: bool = False) -> LadderResult:
     """Play ``plan``'s episodes that are not recorded yet, pairing each by the ratings as they stand.
 
-    ``out`` keeps ``games.jsonl`` (and the plan, checked on ``resume``, where only ``episodes`` may
-    differ); ``executor`` (a cluster's) or a pool of ``jobs`` workers plays the games; ``on_game``
-    gets each episode and the summary after it. Before anything is written: AgentSpecError for an
-    agent that cannot play, ValueError for ``jobs``, RunDirectoryError for ``out``.
+    The arguments are those of ``match.play_match`` (``run_loop.PlayOptions``); on resume only
+    ``episodes`` may differ from the recorded plan. ``on_game`` gets each episode and the standings
+    after it. Before anything is written: AgentSpecError for an agent that cannot play, ValueError
+    for ``jobs``, RunDirectoryError for ``out``, or for recorded episodes played by other code,
+    unless ``allow_code_change``.
     """
-    for spec in plan.specs:
-        spec.check(plan.config.geometry)
-    check_jobs(jobs)
-    store = ResultsStore(out) if out is not None else None
-    done: list[GameRecord] = store.open(plan.to_json(), resume, may_change=("episodes",)) if store else []
-    ratings = Ratings(plan.agents)
-    for earlier in done:
-        ratings.add(earlier)
-    game_function = play if play is not None else partial(play_isolated, watchdog=watchdog)
-    first_index = max((record.index for record in done), default=-1) + 1
-
-    def record(game: GameRecord) -> bool:
-        done.append(game)
-        ratings.add(game)
-        if store is not None:
-            store.append(game)
-        if on_game is not None:
-            on_game(game, summarize_ladder(plan, done))
-        return False
-
-    play_schedule(_episodes(plan, ratings, first_index, plan.episodes - len(done)), game_function, record, jobs,
-                  executor)
-    return LadderResult(plan, tuple(done), summarize_ladder(plan, done), store.directory if store else None)
+    options = PlayOptions(jobs=jobs, out=out, resume=resume, watchdog=watchdog, executor=executor, play=play,
+                          allow_code_change=allow_code_change)
+    return play_prepared_ladder(prepare_run(plan, options), on_game)
 
 
-def _episodes(plan: LadderPlan, ratings: Ratings, first_index: int, count: int) -> Iterator[GameSpec]:
-    """``count`` episodes from ``first_index`` on, each paired when the scheduler asks for it."""
-    specs = {spec.text: spec for spec in plan.specs}
-    for index in range(first_index, first_index + max(0, count)):
-        first, second = draw_pairing(ratings, random.Random(f"ladder/{plan.seed}/{index}"))
-        yield GameSpec(index, (specs[first], specs[second]), plan.config, game_seed(plan.seed, index))
+def play_prepared_ladder(run: PreparedRun[LadderPlan], on_game: OnEpisode | None = None) -> LadderResult:
+    """Play a ladder ``run_loop.prepare_run`` has checked."""
+    tally = LadderTally(run.plan)
+    played = play_prepared(run, tally, on_game)
+    return LadderResult(run.plan, played.records, tally.summary_with_history(), run.directory)

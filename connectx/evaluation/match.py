@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -22,9 +21,9 @@ from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.core.position import Position
 from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
-from connectx.evaluation.results_store import ResultsStore
-from connectx.evaluation.scheduling import GameFunction, check_jobs, play_schedule
+from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog
+from connectx.evaluation.run_loop import PlayOptions, PreparedRun, play_prepared, prepare_run
+from connectx.evaluation.scheduling import GameFunction
 
 STANDARD_CONFIG = BoardConfig()
 """Kaggle's ConnectX: 7 columns, 6 rows, 4 in a row, 2 s per move."""
@@ -72,6 +71,26 @@ class MatchPlan:
         """A's and B's specs as text: how records, summaries and reports name them."""
         return self.first.text, self.second.text
 
+    @property
+    def specs(self) -> tuple[AgentSpec, ...]:
+        return self.first, self.second
+
+    @property
+    def may_change(self) -> tuple[str, ...]:
+        return MAY_CHANGE_ON_RESUME
+
+    def belongs(self, record: GameRecord) -> bool:
+        """Whether a recorded game is one of this match's (a run resumed with a smaller -n keeps the later ones)."""
+        return record.index < self.games
+
+    def left(self, recorded: Sequence[GameRecord]) -> int:
+        return self.games - len({record.index for record in recorded})
+
+    def schedule(self, recorded: Sequence[GameRecord], tally: object, keep_replays: bool) -> list[GameSpec]:
+        """Every game not recorded yet, in index order."""
+        done = {record.index for record in recorded}
+        return [self.game_spec(index, keep_replays) for index in range(self.games) if index not in done]
+
     def game_spec(self, index: int, keep_replay: bool = False) -> GameSpec:
         """Game ``index``: A first on even indices, B first on odd ones, sharing the pair's opening."""
         agents = (self.first, self.second) if index % 2 == 0 else (self.second, self.first)
@@ -80,7 +99,7 @@ class MatchPlan:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "match", "first": self.first.text, "second": self.second.text, "games": self.games,
-                "config": config_json(self.config), "seed": self.seed, "opening_plies": self.opening_plies}
+                "config": self.config.to_json(), "seed": self.seed, "opening_plies": self.opening_plies}
 
 
 def check_opening_plies(plies: int, config: BoardConfig) -> None:
@@ -94,7 +113,8 @@ def check_opening_plies(plies: int, config: BoardConfig) -> None:
 
 
 def config_json(config: BoardConfig) -> dict[str, Any]:
-    return {"rows": config.rows, "columns": config.columns, "inarow": config.inarow, "act_timeout": config.act_timeout}
+    """``config.to_json()``, under the name ``connectx play`` still imports it by."""
+    return config.to_json()
 
 
 def game_seed(match_seed: int, index: int) -> int:
@@ -275,6 +295,29 @@ class MatchResult:
 OnGame = Callable[[GameRecord, MatchSummary], None]
 
 
+class MatchTally:
+    """A match's games by index, and their summary (a pure function of them, computed when asked)."""
+
+    def __init__(self, plan: MatchPlan, sprt: Sprt | None = None) -> None:
+        self.plan = plan
+        self.sprt = sprt
+        self.games: dict[int, GameRecord] = {}
+        self._summary: MatchSummary | None = None
+
+    def add(self, record: GameRecord) -> None:
+        self.games[record.index] = record
+        self._summary = None
+
+    def summary(self) -> MatchSummary:
+        if self._summary is None:
+            self._summary = summarize(self.plan, self.games.values(), self.sprt)
+        return self._summary
+
+    def decided(self) -> bool:
+        """Whether the SPRT has decided (checked on complete pairs): no new game starts then."""
+        return self.sprt is not None and self.summary().decision is not None
+
+
 def run_match(first: AgentSpec | str, second: AgentSpec | str, games: int = 100, *,
               config: BoardConfig = STANDARD_CONFIG, seed: int = 0, opening_plies: int = 0, jobs: int | None = None,
               out: Path | str | None = None, resume: bool = False, sprt: Sprt | None = None,
@@ -294,43 +337,25 @@ def play_match(plan: MatchPlan, *, jobs: int | None = None, out: Path | str | No
                sprt: Sprt | None = None, keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG,
                executor: Executor | None = None, play: GameFunction | None = None,
                on_game: OnGame | None = None, allow_code_change: bool = False) -> MatchResult:
-    """Play ``plan``'s games that are not recorded yet.
+    """Play ``plan``'s games that are not recorded yet (``run_loop``: the options are ``PlayOptions``).
 
-    Games run on ``executor`` (default: ``jobs`` isolated worker processes, one per core). With
-    ``out``, every finished game is appended to ``out/games.jsonl`` at once (``keep_replays`` adds
-    ``out/replays/``) and ``resume`` continues a run there without replaying or double-counting a
-    game. With ``sprt``, no new game starts once the test has decided (checked on complete pairs).
-    ``play`` replaces the game function (tests use a fake one); ``on_game`` is called after each
-    game with the summary so far. Before anything is written, AgentSpecError for an agent that
-    cannot play on the board, ValueError for ``jobs`` below 1, RunDirectoryError for ``out``, or for
-    a resumed run whose recorded games were played by other code, unless ``allow_code_change``.
+    With ``sprt``, no new game starts once the test has decided (checked on complete pairs).
+    ``on_game`` is called after each game with the summary so far. Before anything is written,
+    AgentSpecError for an agent that cannot play on the board, ValueError for ``jobs`` below 1,
+    RunDirectoryError for ``out``, or for a resumed run whose recorded games were played by other
+    code, unless ``allow_code_change``.
     """
-    for spec in (plan.first, plan.second):
-        spec.check(plan.config.geometry)
-    check_jobs(jobs)
-    store = ResultsStore(out) if out is not None else None
-    done: dict[int, GameRecord] = {}
-    if store is not None:
-        done = {r.index: r for r in store.open(plan.to_json(), resume, may_change=MAY_CHANGE_ON_RESUME)
-                if r.index < plan.games}
-    game_function = play if play is not None else partial(play_isolated, watchdog=watchdog)
+    options = PlayOptions(jobs=jobs, out=out, resume=resume, keep_replays=keep_replays, watchdog=watchdog,
+                          executor=executor, play=play, allow_code_change=allow_code_change)
+    return play_prepared_match(prepare_run(plan, options), sprt, on_game)
 
-    def record(game: GameRecord) -> bool:
-        done[game.index] = game
-        if store is not None:
-            store.append(game)
-        summary = summarize(plan, done.values(), sprt)
-        if on_game is not None:
-            on_game(game, summary)
-        return summary.decision is not None
 
-    stopped = summarize(plan, done.values(), sprt).decision is not None
-    if not stopped:
-        pending = [plan.game_spec(i, keep_replays) for i in range(plan.games) if i not in done]
-        stopped = play_schedule(pending, game_function, record, jobs, executor, tuple(done.values()),
-                                allow_code_change)
-    records = tuple(sorted(done.values(), key=lambda r: r.index))
-    return MatchResult(plan, records, summarize(plan, records, sprt), store.directory if store else None, stopped)
+def play_prepared_match(run: PreparedRun[MatchPlan], sprt: Sprt | None = None,
+                        on_game: OnGame | None = None) -> MatchResult:
+    """Play a match ``run_loop.prepare_run`` has checked (how the command line shows its checks' errors first)."""
+    played = play_prepared(run, MatchTally(run.plan, sprt), on_game)
+    records = tuple(sorted(played.records, key=lambda r: r.index))
+    return MatchResult(run.plan, records, summarize(run.plan, records, sprt), run.directory, played.stopped)
 
 
 MAY_CHANGE_ON_RESUME = ("games",)

@@ -89,12 +89,16 @@ class ResultsStore:
         return self.load()
 
     def open(self, plan: dict[str, Any], resume: bool, may_change: tuple[str, ...] = ()) -> list[GameRecord]:
-        """``check``, then prepare the directory for ``plan``: the plan written, a torn last line cut."""
+        """``check``, then ``start``: the games already recorded for ``plan``, the directory ready for more."""
         records = self.check(plan, resume, may_change)
+        self.start(plan)
+        return records
+
+    def start(self, plan: dict[str, Any]) -> None:
+        """Prepare the directory, already ``check``-ed, for ``plan``: the plan written, a torn last line cut."""
         self.directory.mkdir(parents=True, exist_ok=True)
         self._cut_torn_line()
         self.plan_path.write_text(json.dumps(plan, indent=2) + "\n")
-        return records
 
     def _recorded_plan(self) -> dict[str, Any]:
         try:

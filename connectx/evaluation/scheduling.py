@@ -15,7 +15,7 @@ import multiprocessing.forkserver
 import os
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import replace
@@ -24,7 +24,6 @@ from typing import Any
 from connectx.evaluation.engine import kaggle_environments
 from connectx.evaluation.game import GameRecord, GameSpec
 from connectx.evaluation.provenance import run_provenance
-from connectx.evaluation.results_store import check_same_code
 
 GameFunction = Callable[[GameSpec], GameRecord]
 """What an executor runs for each game: ``game.play_isolated`` (with its watchdog) by default."""
@@ -118,8 +117,7 @@ class InlineExecutor(Executor):
 
 
 def play_schedule(specs: Iterable[GameSpec], game_function: GameFunction, on_record: Callable[[GameRecord], bool],
-                  jobs: int | None = None, executor: Executor | None = None, recorded: Sequence[GameRecord] = (),
-                  allow_code_change: bool = False) -> bool:
+                  jobs: int | None = None, executor: Executor | None = None) -> bool:
     """Play ``specs`` on ``executor`` (default: a pool of ``jobs`` workers), in order, as they finish.
 
     ``on_record`` gets each finished game and returns True to stop: no new game starts after that,
@@ -128,9 +126,7 @@ def play_schedule(specs: Iterable[GameSpec], game_function: GameFunction, on_rec
     a generator may choose each game from the records passed on so far (a ladder's pairings).
     On any exception (Ctrl-C included) the games in flight are abandoned and the exception
     propagates. Returns whether ``on_record`` stopped it. Each record gets the run's provenance
-    (``provenance.run_provenance``), taken before the first game; RunDirectoryError before it when
-    the games ``recorded`` already were played by other code, unless ``allow_code_change``
-    (``results_store.check_same_code``).
+    (``provenance.run_provenance``), taken before the first game.
     """
     upcoming = iter(specs)
     first = next(upcoming, None)
@@ -138,7 +134,6 @@ def play_schedule(specs: Iterable[GameSpec], game_function: GameFunction, on_rec
         return False  # a resumed run with nothing left: no pool to start, no code to digest
     concurrency = jobs or default_jobs()
     provenance = run_provenance(concurrency)
-    check_same_code(recorded, provenance.code, allow_code_change)
     own = executor is None
     pool = worker_pool(jobs) if executor is None else executor
     ahead = max(2, 2 * concurrency)

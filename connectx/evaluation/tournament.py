@@ -12,25 +12,23 @@ import itertools
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
+from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog
 from connectx.evaluation.match import (
     STANDARD_CONFIG,
     MatchPlan,
     MatchSummary,
     check_opening_plies,
-    config_json,
     game_seed,
     summarize,
 )
-from connectx.evaluation.results_store import ResultsStore
-from connectx.evaluation.scheduling import GameFunction, check_jobs, play_schedule
+from connectx.evaluation.run_loop import PlayOptions, PreparedRun, play_prepared, prepare_run
+from connectx.evaluation.scheduling import GameFunction
 
 
 @dataclass(frozen=True)
@@ -72,6 +70,22 @@ class TournamentPlan:
     def total_games(self) -> int:
         return self.games * len(self.pairings)
 
+    @property
+    def may_change(self) -> tuple[str, ...]:
+        """Nothing: a tournament's global game numbers depend on every part of its plan."""
+        return ()
+
+    def belongs(self, record: GameRecord) -> bool:
+        return record.index < self.total_games
+
+    def left(self, recorded: Sequence[GameRecord]) -> int:
+        return self.total_games - len({record.index for record in recorded})
+
+    def schedule(self, recorded: Sequence[GameRecord], tally: object, keep_replays: bool) -> list[GameSpec]:
+        """Every game not recorded yet, in global index order."""
+        done = {record.index for record in recorded}
+        return [self.game_spec(index, keep_replays) for index in range(self.total_games) if index not in done]
+
     def game_spec(self, index: int, keep_replay: bool = False) -> GameSpec:
         """Global game ``index``: the pairing's own match game, renumbered and with its own seed."""
         pairing, local = divmod(index, self.games)
@@ -80,7 +94,7 @@ class TournamentPlan:
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": "gauntlet" if self.gauntlet else "round robin", "agents": list(self.agents),
-                "games": self.games, "config": config_json(self.config), "seed": self.seed,
+                "games": self.games, "config": self.config.to_json(), "seed": self.seed,
                 "opening_plies": self.opening_plies}
 
 
@@ -167,6 +181,24 @@ def run_tournament(agents: Sequence[AgentSpec | str], games: int = 20, *, config
                            on_game=on_game)
 
 
+class TournamentTally:
+    """A tournament's games by global index, and their summary (a pure function of them, computed when asked)."""
+
+    def __init__(self, plan: TournamentPlan, anchor: str | None = None) -> None:
+        self.plan = plan
+        self.anchor = anchor
+        self.games: dict[int, GameRecord] = {}
+
+    def add(self, record: GameRecord) -> None:
+        self.games[record.index] = record
+
+    def summary(self) -> TournamentSummary:
+        return summarize_tournament(self.plan, self.games.values(), self.anchor)
+
+    def decided(self) -> bool:
+        return False
+
+
 def play_tournament(plan: TournamentPlan, *, anchor: str | None = None, jobs: int | None = None,
                     out: Path | str | None = None, resume: bool = False, keep_replays: bool = False,
                     watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
@@ -178,26 +210,15 @@ def play_tournament(plan: TournamentPlan, *, anchor: str | None = None, jobs: in
     AgentSpecError for an agent that cannot play on the board, ValueError for a bad anchor or
     ``jobs``, RunDirectoryError for ``out``.
     """
-    for spec in plan.specs:
-        spec.check(plan.config.geometry)
-    check_jobs(jobs)
     summarize_tournament(plan, [], anchor)
-    store = ResultsStore(out) if out is not None else None
-    done: dict[int, GameRecord] = {}
-    if store is not None:
-        done = {r.index: r for r in store.open(plan.to_json(), resume) if r.index < plan.total_games}
-    game_function = play if play is not None else partial(play_isolated, watchdog=watchdog)
+    options = PlayOptions(jobs=jobs, out=out, resume=resume, keep_replays=keep_replays, watchdog=watchdog,
+                          executor=executor, play=play, allow_code_change=allow_code_change)
+    return play_prepared_tournament(prepare_run(plan, options), anchor, on_game)
 
-    def record(game: GameRecord) -> bool:
-        done[game.index] = game
-        if store is not None:
-            store.append(game)
-        if on_game is not None:
-            on_game(game, summarize_tournament(plan, done.values(), anchor))
-        return False
 
-    pending = [plan.game_spec(i, keep_replays) for i in range(plan.total_games) if i not in done]
-    play_schedule(pending, game_function, record, jobs, executor, tuple(done.values()), allow_code_change)
-    records = tuple(sorted(done.values(), key=lambda r: r.index))
-    return TournamentResult(plan, records, summarize_tournament(plan, records, anchor),
-                            store.directory if store else None)
+def play_prepared_tournament(run: PreparedRun[TournamentPlan], anchor: str | None = None,
+                             on_game: OnTournamentGame | None = None) -> TournamentResult:
+    """Play a tournament ``run_loop.prepare_run`` has checked, ``anchor`` already checked too."""
+    played = play_prepared(run, TournamentTally(run.plan, anchor), on_game)
+    records = tuple(sorted(played.records, key=lambda r: r.index))
+    return TournamentResult(run.plan, records, summarize_tournament(run.plan, records, anchor), run.directory)

@@ -1,6 +1,6 @@
 """Play the seed papers' experiments through the harness, and read what their games measured.
 
-Every cell of every experiment (``connectx.papers.experiments``) is one ``play_match`` in its own
+Every cell of every experiment (``connectx.papers.experiments``) is one match in its own
 directory under ``OUT/runs/``, always resumed, so an interrupted report continues where it
 stopped and a finished one is rebuilt from its recorded games without playing any again. One
 pool of worker processes serves all the matches. What a move's search cost (nodes, depth,
@@ -23,9 +23,9 @@ from pathlib import Path
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.game import GameRecord
-from connectx.evaluation.match import MAY_CHANGE_ON_RESUME, MatchPlan, MatchResult, MatchSummary, play_match
+from connectx.evaluation.match import MatchPlan, MatchResult, MatchSummary, play_prepared_match
 from connectx.evaluation.provenance import Provenance, code_digest, cpu_model, current_checkout
-from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.run_loop import PlayOptions, PreparedRun, prepare_run
 from connectx.evaluation.scheduling import GameFunction, worker_pool
 from connectx.papers.experiments import Cell, Experiment, Profile, experiments
 
@@ -75,18 +75,22 @@ def cell_directory(out: Path, experiment: Experiment, cell: Cell) -> Path:
     return out / RUNS_DIR / experiment.key / cell.slug
 
 
-def check_experiments(profile: Profile, out: Path,
-                      only: Sequence[str] = ()) -> list[tuple[Experiment, list[MatchPlan]]]:
-    """Every chosen cell's plan, each agent checked against its board and each run directory free for it
-    (or holding the same plan, to resume), before anything is written; raises what ``play_match`` would."""
+CheckedExperiments = list[tuple[Experiment, list[PreparedRun[MatchPlan]]]]
+"""Each chosen experiment with its cells' matches, checked and ready to play, in the experiment's cell order."""
+
+
+def check_experiments(profile: Profile, out: Path, only: Sequence[str] = (), *, allow_code_change: bool = False,
+                      play: GameFunction | None = None) -> CheckedExperiments:
+    """Every chosen cell's match checked (``run_loop.prepare_run``: its agents on its board, its run directory
+    free for it or holding it, its recorded games played by this code unless ``allow_code_change``) before
+    anything is written. ``play`` replaces the game function (tests pass a fake one)."""
     chosen = []
     for experiment in chosen_experiments(profile, only):
-        plans = [cell_plan(profile, experiment, cell) for cell in experiment.cells]
-        for cell, plan in zip(experiment.cells, plans, strict=True):
-            plan.first.check(plan.config.geometry)
-            plan.second.check(plan.config.geometry)
-            ResultsStore(cell_directory(out, experiment, cell)).check(plan.to_json(), True, MAY_CHANGE_ON_RESUME)
-        chosen.append((experiment, plans))
+        runs = [prepare_run(cell_plan(profile, experiment, cell),
+                            PlayOptions(out=cell_directory(out, experiment, cell), resume=True, play=play,
+                                        allow_code_change=allow_code_change))
+                for cell in experiment.cells]
+        chosen.append((experiment, runs))
     return chosen
 
 
@@ -95,24 +99,31 @@ def run_experiments(profile: Profile, out: Path, *, jobs: int | None = None, onl
                     on_cell: OnCell | None = None, allow_code_change: bool = False) -> tuple[ExperimentResult, ...]:
     """Play (or resume) every cell of the profile's experiments into ``out/runs/`` and return the results.
 
-    ``only`` limits the run to the experiments with those keys. ``executor`` and ``play`` are
-    those of ``play_match`` (tests pass an inline executor and a fake game); by default one pool of
-    ``jobs`` workers plays every match. ``on_cell`` is called after each cell with its seconds. A cell
-    whose recorded games were played by other code is not extended unless ``allow_code_change``.
-    Everything is checked (``check_experiments``) before the first game.
+    ``only`` limits the run to the experiments with those keys; ``check_experiments`` checks them all
+    before the first game, and ``play_experiments`` plays them.
     """
-    chosen = check_experiments(profile, out, only)
-    pool = executor if executor is not None or play is not None else worker_pool(jobs)
+    chosen = check_experiments(profile, out, only, allow_code_change=allow_code_change, play=play)
+    return play_experiments(chosen, jobs=jobs, executor=executor, on_cell=on_cell)
+
+
+def play_experiments(chosen: CheckedExperiments, *, jobs: int | None = None, executor: Executor | None = None,
+                     on_cell: OnCell | None = None) -> tuple[ExperimentResult, ...]:
+    """Play the checked experiments' cells, one match each, in order.
+
+    ``executor`` plays the games (tests pass an inline one); by default one pool of ``jobs`` workers
+    plays every match, unless the cells play with a fake game function. ``on_cell`` is called after
+    each cell with its seconds.
+    """
+    fake = any(run.options.play is not None for _, runs in chosen for run in runs)
+    pool = executor if executor is not None or fake else worker_pool(jobs)
     results = []
     try:
-        for experiment, plans in chosen:
+        for experiment, runs in chosen:
             cells = []
-            for cell, plan in zip(experiment.cells, plans, strict=True):
+            for cell, run in zip(experiment.cells, runs, strict=True):
                 started = time.perf_counter()
                 played: list[GameRecord] = []
-                match = play_match(plan, out=cell_directory(out, experiment, cell), resume=True, jobs=jobs,
-                                   executor=pool, play=play, on_game=functools.partial(_collect, played),
-                                   allow_code_change=allow_code_change)
+                match = play_prepared_match(run.played_on(pool, jobs), on_game=functools.partial(_collect, played))
                 cells.append(CellResult(cell, match, len(played)))
                 if on_cell is not None:
                     on_cell(experiment, cell, match, time.perf_counter() - started)

@@ -1,0 +1,181 @@
+"""The one loop every run of games goes through: a match, a tournament, a ladder and each cell of the papers' report.
+
+A run is a plan (what to play: its agents, its board, its schedule and its JSON form, stored
+and compared on resume) and a tally (what its games add up to, kept one game at a time). The
+loop does the rest once for all of them, so a fix made here is made for every mode:
+
+* ``prepare_run`` checks everything before anything is written: each agent once against the
+  board, the number of workers, the output directory, and that the games recorded there were
+  played by the code playing now (``--allow-code-change`` lets them mix);
+* ``play_prepared`` writes the plan, feeds the recorded games to the tally, plays the rest on
+  the executor in the plan's order, appends each finished game to ``games.jsonl`` at once, tells
+  ``on_game`` the summary after it, and stops starting games once the tally has decided.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
+from connectx.evaluation.provenance import code_digest
+from connectx.evaluation.results_store import ResultsStore, check_same_code
+from connectx.evaluation.scheduling import GameFunction, check_jobs, play_schedule
+
+Summary = TypeVar("Summary", covariant=True)
+
+
+class Tally(Protocol[Summary]):
+    """What a run's games add up to, updated one game at a time (never refolded from the start)."""
+
+    def add(self, record: GameRecord) -> None:
+        """Count ``record``, the next game in the order the run recorded it."""
+
+    def summary(self) -> Summary:
+        """The summary of the games counted so far."""
+
+    def decided(self) -> bool:
+        """Whether the run should start no more games (a match's SPRT has decided)."""
+
+
+class RunPlan(Protocol):
+    """What a mode's plan gives the loop."""
+
+    @property
+    def config(self) -> BoardConfig: ...
+
+    @property
+    def specs(self) -> tuple[AgentSpec, ...]:
+        """Every agent that may play, each checked once against the board before the run."""
+
+    @property
+    def may_change(self) -> tuple[str, ...]:
+        """The keys of ``to_json`` a resumed run may change (a match's number of games)."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+    def belongs(self, record: GameRecord) -> bool:
+        """Whether a recorded game is one of this plan's (a match resumed with fewer games leaves some out)."""
+
+    def left(self, recorded: Sequence[GameRecord]) -> int:
+        """How many games remain to play after ``recorded``."""
+
+    def schedule(self, recorded: Sequence[GameRecord], tally: Any, keep_replays: bool) -> Iterable[GameSpec]:
+        """The games still to play after ``recorded``, read one at a time as workers free up: a ladder
+        pairs each from ``tally``'s ratings as they stand then."""
+
+
+@dataclass(frozen=True)
+class PlayOptions:
+    """How a run's games are played and kept, the same for every mode.
+
+    ``executor`` plays the games (default: ``jobs`` isolated worker processes, one per core);
+    ``play`` replaces the game function (tests pass a fake one); ``out`` keeps the run
+    (``keep_replays`` adds each game's replay) and ``resume`` continues the run there;
+    ``allow_code_change`` lets a resumed run add games played by other code than those recorded.
+    """
+
+    jobs: int | None = None
+    out: Path | str | None = None
+    resume: bool = False
+    keep_replays: bool = False
+    watchdog: Watchdog = DEFAULT_WATCHDOG
+    executor: Executor | None = None
+    play: GameFunction | None = None
+    allow_code_change: bool = False
+
+
+Plan = TypeVar("Plan", bound=RunPlan)
+
+
+@dataclass(frozen=True)
+class PreparedRun(Generic[Plan]):
+    """A run checked and ready: nothing written yet, the plan's recorded games read once (in file order)."""
+
+    plan: Plan
+    options: PlayOptions
+    recorded: tuple[GameRecord, ...]
+
+    @property
+    def directory(self) -> Path | None:
+        return None if self.options.out is None else Path(self.options.out)
+
+    def played_on(self, executor: Executor | None, jobs: int | None) -> PreparedRun[Plan]:
+        """This run, its games played on ``executor`` with ``jobs`` at once: a cluster is started only once
+        everything else has been checked."""
+        check_jobs(jobs)
+        return replace(self, options=replace(self.options, executor=executor, jobs=jobs))
+
+
+def prepare_run(plan: Plan, options: PlayOptions) -> PreparedRun[Plan]:
+    """``plan`` checked for ``options`` without writing anything.
+
+    AgentSpecError for an agent that cannot play on the board, ValueError for ``jobs`` below 1,
+    RunDirectoryError for ``out`` (a run there without ``resume``, another plan), or for recorded
+    games played by other code when games are left to add to them, unless ``allow_code_change``.
+    """
+    for spec in plan.specs:
+        spec.check(plan.config.geometry)
+    check_jobs(options.jobs)
+    recorded: list[GameRecord] = []
+    if options.out is not None:
+        stored = ResultsStore(options.out).check(plan.to_json(), options.resume, plan.may_change)
+        recorded = [record for record in stored if plan.belongs(record)]
+    if recorded and plan.left(recorded) and not options.allow_code_change:  # a finished run is read back as it is
+        check_same_code(recorded, code_digest())
+    return PreparedRun(plan, options, tuple(recorded))
+
+
+@dataclass(frozen=True)
+class RunRecords:
+    """Every game of a run in the order it was recorded (the file's, then as they finished), and whether the
+    tally stopped it before its schedule ran out."""
+
+    records: tuple[GameRecord, ...]
+    stopped: bool
+
+
+OnGame = Callable[[GameRecord, Any], None]
+
+
+def play_prepared(run: PreparedRun[Plan], tally: Tally[Any], on_game: OnGame | None = None) -> RunRecords:
+    """Play ``run``'s games that are not recorded yet, counting every game in ``tally``.
+
+    With an output directory the plan is written first and each game is appended the moment it
+    finishes, so an interrupted run loses only the games in flight. ``on_game`` gets each new game
+    and the tally's summary after it. Any exception (Ctrl-C included) abandons the games in flight.
+    """
+    options = run.options
+    store = None if options.out is None else ResultsStore(options.out)
+    if store is not None:
+        store.start(run.plan.to_json())
+    records = list(run.recorded)
+    for record in records:
+        tally.add(record)
+    if tally.decided():
+        return RunRecords(tuple(records), True)
+
+    def recorded(game: GameRecord) -> bool:
+        records.append(game)
+        if store is not None:
+            store.append(game)
+        tally.add(game)
+        if on_game is not None:
+            on_game(game, tally.summary())
+        return tally.decided()
+
+    game_function = options.play if options.play is not None else partial(play_isolated, watchdog=options.watchdog)
+    stopped = play_schedule(run.plan.schedule(run.recorded, tally, options.keep_replays), game_function, recorded,
+                            options.jobs, options.executor)
+    return RunRecords(tuple(records), stopped)
+
+
+def play_run(plan: Plan, tally: Tally[Any], options: PlayOptions, on_game: OnGame | None = None) -> RunRecords:
+    """``prepare_run`` then ``play_prepared``: for callers with nothing to show between the checks and the games."""
+    return play_prepared(prepare_run(plan, options), tally, on_game)
