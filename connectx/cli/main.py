@@ -8,7 +8,9 @@ Bare ``connectx`` prints the help; ``connectx --version`` prints the installed v
 
 Every command checks its inputs before any side effect; a bad one (an unreadable option, an
 agent that cannot play, a path that cannot be written) is reported as one line on stderr,
-``connectx CMD: what is wrong; what to do``, with exit code 2.
+``connectx CMD: what is wrong; what to do``, with exit code 2. So is each dependency the installed
+package declares but cannot import (``connectx: numpy is not installed: pip install "numpy>=1.26"``),
+checked before any command runs.
 """
 
 from __future__ import annotations
@@ -72,6 +74,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None, words: list[str], named: str | None) -> int:
+    # Before anything imports a dependency: a missing one is a line that says how to install it, not a traceback.
+    from connectx.cli.dependencies import declared_requirements, missing_lines
+
+    missing = missing_lines(declared_requirements())
+    for line in missing:
+        print(f"connectx: {line}", file=sys.stderr)
+    if missing:
+        return 2
     # Imported here, inside main's Ctrl-C handler: they load a command's libraries (a fifth of a second).
     from connectx import __version__
     from connectx.agents.registry import AgentSpecError

@@ -11,7 +11,11 @@ import pkgutil
 
 def read_data(name: str) -> bytes:
     """The bytes of ``agents/data/<name>``."""
-    data = pkgutil.get_data("connectx.agents", "data/" + name)
+    try:
+        data = pkgutil.get_data("connectx.agents", "data/" + name)
+    except FileNotFoundError:  # the file loader's own error names the path, not what to do
+        data = None
     if data is None:
-        raise FileNotFoundError(f"agents/data/{name} is missing: reinstall the package with `make install`")
+        raise FileNotFoundError(f"connectx/agents/data/{name} is missing from the installed package: reinstall it "
+                                "(`pip install --force-reinstall connectx-*.whl`, or `make install` in a clone)")
     return data

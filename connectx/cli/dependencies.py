@@ -1,0 +1,69 @@
+"""The installed package's own requirements, checked before any command runs.
+
+A wheel installed with ``pip install --no-deps`` (the Kaggle notebook recipe), or an environment
+that lost a package, would otherwise end in a traceback deep inside a command (``No module named
+'numpy'``), or inside a game's process where nobody reads it. The requirements are read from the
+installed distribution's metadata, so what is checked is what ``pyproject.toml`` declares, never a
+copy kept by hand.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import importlib.util
+import re
+
+DISTRIBUTION = "connectx"
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+"""A requirement's distribution name: what comes before its version specifier."""
+
+
+def declared_requirements(distribution: str = DISTRIBUTION) -> list[str]:
+    """The requirements every install of ``distribution`` needs, as declared (``numpy>=1.26``).
+
+    A requirement with a marker (an extra's, such as the cluster's) is optional, so it is left to the
+    command that needs it. Run from a source tree that was never installed, nothing is declared: empty.
+    """
+    try:
+        requires = importlib.metadata.requires(distribution) or []
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    # Older metadata writes `numpy (>=1.26)`; pip takes `numpy>=1.26`.
+    return [re.sub(r"[\s()]", "", requirement) for requirement in requires if ";" not in requirement]
+
+
+def distribution_name(requirement: str) -> str:
+    """The distribution a requirement names: ``kaggle-environments`` of ``kaggle-environments>=1.9.7``."""
+    match = _NAME.match(requirement)
+    if match is None:
+        raise ValueError(f"{requirement!r} is not a requirement")
+    return match.group()
+
+
+def import_name(requirement: str) -> str:
+    """The module a requirement installs: its distribution's name normalized (``kaggle_environments``).
+
+    True of every distribution this package requires (tests/test_dependencies.py checks their files),
+    and the only name known for a distribution that is not installed.
+    """
+    return re.sub(r"[-.]+", "_", distribution_name(requirement)).lower()
+
+
+def is_importable(module: str) -> bool:
+    """Whether ``import module`` would find it, without importing it."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def missing_requirements(requirements: list[str]) -> list[str]:
+    """Those of ``requirements`` whose module cannot be imported, in their order."""
+    return [requirement for requirement in requirements if not is_importable(import_name(requirement))]
+
+
+def missing_lines(requirements: list[str]) -> list[str]:
+    """One line per requirement that is missing, naming the install that fixes it."""
+    return [f'{distribution_name(requirement)} is not installed: pip install "{requirement}"'
+            for requirement in missing_requirements(requirements)]
