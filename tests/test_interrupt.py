@@ -22,9 +22,9 @@ import pytest
 from connectx.evaluation.scheduling import stop_workers, worker_pool
 
 
-def interrupt_at_a_terminal(command: list[str], after: float) -> tuple[int, float, str]:
-    """Run ``connectx command`` at a pseudo-terminal, press Ctrl-C ``after`` seconds in: (status, seconds to stop,
-    everything it wrote)."""
+def interrupt_at_a_terminal(command: list[str], after: float | None) -> tuple[int, float, str]:
+    """Run ``connectx command`` at a pseudo-terminal, press Ctrl-C ``after`` seconds in (None: never): (status,
+    seconds to stop, everything it wrote)."""
     master, follower = pty.openpty()
     # A terminal 120 columns wide: at the new terminal's 0 columns the progress bar would draw nothing.
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
@@ -34,10 +34,11 @@ def interrupt_at_a_terminal(command: list[str], after: float) -> tuple[int, floa
                                # exec would keep that.
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.close(follower)
-    time.sleep(after)
+    if after is not None:
+        time.sleep(after)
+        os.killpg(process.pid, signal.SIGINT)
     pressed = time.monotonic()
-    os.killpg(process.pid, signal.SIGINT)
-    status = process.wait(timeout=30)
+    status = process.wait(timeout=30 if after is not None else 120)
     stopped = time.monotonic() - pressed
     time.sleep(0.3)  # what a helper process might still print
     written = b""
@@ -65,6 +66,26 @@ def test_ctrl_c_stops_a_match_at_any_instant_with_one_line(tmp_path: Path, after
     assert "Traceback" not in written and "Error" not in written, written
     assert written.count("connectx match: interrupted") == 1, written
     assert last_line_shown(written).startswith("connectx match: interrupted"), written  # no bar drawn after it
+
+
+def test_a_refused_resume_ends_with_its_line_and_draws_no_bar(tmp_path: Path) -> None:
+    from connectx.evaluation.game import GameRecord, GameSpec
+    from connectx.evaluation.match import run_match
+    from connectx.evaluation.scheduling import InlineExecutor
+
+    def first_mover_wins(spec: GameSpec) -> GameRecord:
+        return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (3,), 0, ("DONE", "DONE"), "line")
+
+    run_match("random", "kaggle:random", 2, out=tmp_path, executor=InlineExecutor(), play=first_mover_wins)
+    games = tmp_path / "games.jsonl"
+    games.write_text(games.read_text().replace('"code":"', '"code":"0'))  # as if played by other code
+    recorded = games.read_bytes()
+    status, _, written = interrupt_at_a_terminal(
+        ["match", "random", "kaggle:random", "-n", "4", "--out", str(tmp_path), "--resume"], None)
+    assert status == 2, written
+    assert last_line_shown(written).startswith("connectx match: the games recorded here were played by other code")
+    assert "game/s" not in written and "%|" not in written, written  # refused before any progress bar
+    assert games.read_bytes() == recorded
 
 
 def last_line_shown(written: str) -> str:

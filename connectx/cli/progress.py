@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -34,10 +36,32 @@ class ProgressBar:
         self.bar.close()
 
 
+PLOTS = "connectx.evaluation.plots"
+"""The module every run of games writes its figures with; it imports matplotlib, seconds of start-up."""
+
+
+def import_in_background(module: str) -> None:
+    """Import ``module`` in a thread of its own, while this process mostly waits for games played elsewhere.
+
+    What the thread fails to import is left for the command's own import to report, as it would have.
+    """
+    def load() -> None:
+        try:
+            importlib.import_module(module)
+        except Exception:  # noqa: BLE001 - reported by the command's own import of it, after the games
+            return
+
+    threading.Thread(target=load, name=f"import {module}", daemon=True).start()
+
+
 def play_with_progress(command: str, out: Path, total: int, done: int,
                        play: Callable[[Callable[[GameRecord, Summary], None]], Result],
                        line: Callable[[Summary], str]) -> Result | int:
-    """``play(on_game)`` under a live progress bar; exit code 130, after saying how to resume, on Ctrl-C."""
+    """``play(on_game)`` under a live progress bar; exit code 130, after saying how to resume, on Ctrl-C.
+
+    The plots the command writes after the games are imported meanwhile (``import_in_background``).
+    """
+    import_in_background(PLOTS)
     progress = ProgressBar(total, min(done, total))
     try:
         return play(lambda record, summary: progress.update(line(summary)))
