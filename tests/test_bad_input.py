@@ -18,7 +18,7 @@ import pytest
 from connectx.agents.agent_spec import AgentSpec
 from connectx.cli.main import main
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import GameRecord
+from connectx.evaluation.game_record import GameRecord
 from connectx.evaluation.match import MatchPlan
 
 GOOD_AGENT = "def agent(observation, configuration):\n    return 0\n"

@@ -12,7 +12,8 @@ import pytest
 import connectx
 from connectx.cli.main import main
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import GameSpec, play_game
+from connectx.evaluation.game_in_process import play_game
+from connectx.evaluation.game_record import GameSpec
 from connectx.evaluation.results_store import ResultsStore
 
 REPO = Path(__file__).resolve().parents[1]

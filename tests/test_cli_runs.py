@@ -84,7 +84,7 @@ def test_tournament_prints_ratings_and_a_cross_table(tmp_path: Path, capsys: pyt
 
 def test_replay_of_a_game_that_was_not_saved_is_rebuilt_from_its_moves(tmp_path: Path) -> None:
     from connectx.evaluation.engine import BoardConfig
-    from connectx.evaluation.game import GameRecord
+    from connectx.evaluation.game_record import GameRecord
     from connectx.evaluation.replays import rebuilt_environment
     from connectx.evaluation.results_store import ResultsStore
 

@@ -24,7 +24,8 @@ import pytest
 
 from connectx.evaluation import cluster as cluster_module
 from connectx.evaluation.cluster import ClusterError, ClusterExecutor, ClusterLostError, ClusterTarget, open_cluster
-from connectx.evaluation.game import GameRecord, Watchdog
+from connectx.evaluation.game import Watchdog
+from connectx.evaluation.game_record import GameRecord
 from connectx.evaluation.match import MatchSummary, run_match
 from connectx.evaluation.scheduling import InlineExecutor
 

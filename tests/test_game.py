@@ -14,7 +14,9 @@ from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.core.position import Position
 from connectx.evaluation import engine
 from connectx.evaluation.engine import BoardConfig, OwnRandomStream, seat_seed
-from connectx.evaluation.game import NO_STATS, GameRecord, GameSpec, Watchdog, move_stats, play_game, play_isolated
+from connectx.evaluation.game import Watchdog, play_isolated
+from connectx.evaluation.game_in_process import play_game
+from connectx.evaluation.game_record import NO_STATS, GameRecord, GameSpec, move_stats
 from connectx.evaluation.match import run_match
 from connectx.evaluation.scheduling import InlineExecutor
 

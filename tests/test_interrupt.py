@@ -69,7 +69,7 @@ def test_ctrl_c_stops_a_match_at_any_instant_with_one_line(tmp_path: Path, after
 
 
 def test_a_refused_resume_ends_with_its_line_and_draws_no_bar(tmp_path: Path) -> None:
-    from connectx.evaluation.game import GameRecord, GameSpec
+    from connectx.evaluation.game_record import GameRecord, GameSpec
     from connectx.evaluation.match import run_match
     from connectx.evaluation.scheduling import InlineExecutor
 

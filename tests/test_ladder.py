@@ -15,7 +15,7 @@ import pytest
 from connectx.agents.agent_spec import AgentSpec
 from connectx.cli.main import main
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import GameRecord, GameSpec
+from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.ladder import (
     MU,
     SIGMA,

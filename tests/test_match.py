@@ -11,7 +11,7 @@ import pytest
 from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.core.position import Position
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import ABORTED, GameRecord, GameSpec
+from connectx.evaluation.game_record import ABORTED, GameRecord, GameSpec
 from connectx.evaluation.match import MatchPlan, Sprt, random_opening, run_match, summarize
 from connectx.evaluation.scheduling import InlineExecutor
 

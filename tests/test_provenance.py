@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from connectx.evaluation import provenance
-from connectx.evaluation.game import GameRecord, GameSpec
+from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import play_match, run_match
 from connectx.evaluation.provenance import (
     Checkout,

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import NO_STATS, GameRecord
+from connectx.evaluation.game_record import NO_STATS, GameRecord
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 
 REPO = Path(__file__).resolve().parents[1]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from connectx.agents.agent_spec import AgentSpec
-from connectx.evaluation.game import GameRecord
+from connectx.evaluation.game_record import GameRecord
 from connectx.evaluation.match import MatchPlan, MatchSummary, summarize
 from connectx.evaluation.results_text import (
     elo_estimate,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from connectx.agents.agent_spec import AgentSpec
-from connectx.evaluation.game import GameRecord, GameSpec
+from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.results_text import cross_table, ratings_table
 from connectx.evaluation.scheduling import InlineExecutor
 from connectx.evaluation.tournament import TournamentPlan, run_tournament

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from connectx.cli.options import INTERRUPTED
-from connectx.evaluation.game import GameRecord
+from connectx.evaluation.game_record import GameRecord
 
 Result = TypeVar("Result")
 Summary = TypeVar("Summary")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from connectx.cli.options import InputError, check_output_file, non_negative_int
-from connectx.evaluation.game import GameRecord
+from connectx.evaluation.game_record import GameRecord
 from connectx.evaluation.replays import replay_html
 from connectx.evaluation.results_store import ResultsStore
 

@@ -5,8 +5,10 @@ The modules (they import ``connectx.agents`` and each other, never the command l
 
 * ``engine``: the only module that imports ``kaggle_environments``; the board, agents resolved
   from their specs and seeded per seat, Kaggle's verdict on a finished game;
-* ``game``: one game in a watched process of its own, and its ``GameRecord`` (moves, faults,
-  time and the agents' search statistics per move);
+* ``game_record``: what decides one game (``GameSpec``) and what came of it (``GameRecord``: moves,
+  faults, time and the agents' search statistics per move), with its JSON form;
+* ``game_in_process``: one game played in this process, each agent call announced and timed;
+* ``game``: that game in a watched process of its own, killed when a move outlives the watchdog;
 * ``provenance``: the commit, code digest and machine each game records;
 * ``output_paths``: the checks of a path before anything is written there;
 * ``results_store``: a run's directory (its plan and one JSON line per game), resumable;

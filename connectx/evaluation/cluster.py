@@ -42,7 +42,7 @@ from urllib.parse import urlsplit
 
 from connectx.agents.agent_spec import AgentKind, AgentSpec
 from connectx.evaluation.engine import kaggle_environments
-from connectx.evaluation.game import GameRecord, GameSpec
+from connectx.evaluation.game_record import GameRecord, GameSpec
 
 LOCAL_PREFIX = "local:"
 SCHEMES = ("tcp", "tls")

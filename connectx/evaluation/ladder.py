@@ -32,7 +32,8 @@ from openskill.models import ThurstoneMostellerFull
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog
+from connectx.evaluation.game import DEFAULT_WATCHDOG, Watchdog
+from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.ladder_pool import CANDIDATE, KINDS, PoolMember, pool_members
 from connectx.evaluation.match import STANDARD_CONFIG, game_seed
 from connectx.evaluation.run_loop import PlayOptions, PreparedRun, play_prepared, prepare_run

@@ -21,7 +21,8 @@ from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.core.position import Position
 from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog
+from connectx.evaluation.game import DEFAULT_WATCHDOG, Watchdog
+from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.run_loop import PlayOptions, PreparedRun, play_prepared, prepare_run
 from connectx.evaluation.scheduling import GameFunction
 

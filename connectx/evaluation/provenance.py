@@ -24,8 +24,9 @@ from connectx import agents, evaluation
 
 CPUINFO = Path("/proc/cpuinfo")
 
-GAME_LOOP = ("engine.py", "game.py")
-"""The modules of ``evaluation`` that play a game: kaggle-environments' engine and the watched game loop."""
+GAME_LOOP = ("engine.py", "game_record.py", "game_in_process.py", "game.py")
+"""The modules of ``evaluation`` that play a game: kaggle-environments' engine, the record a game ends in, the
+game played in a process and the watched process around it."""
 
 SOURCE_PATHS = ("connectx", "pyproject.toml", "uv.lock")
 """What of a checkout is the package: a difference elsewhere (reports, docs, tests) leaves the tree clean."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from connectx.evaluation.engine import deadline_exceeded, make_environment, replayed_environment
-from connectx.evaluation.game import GameRecord
+from connectx.evaluation.game_record import GameRecord
 
 
 def rebuilt_environment(record: GameRecord) -> Any:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from connectx.evaluation.game import GameRecord
+from connectx.evaluation.game_record import GameRecord
 
 PLAN_FILE = "run.json"
 GAMES_FILE = "games.jsonl"

@@ -23,7 +23,8 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog, play_isolated
+from connectx.evaluation.game import DEFAULT_WATCHDOG, Watchdog, play_isolated
+from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.provenance import code_digest
 from connectx.evaluation.results_store import ResultsStore, check_same_code
 from connectx.evaluation.scheduling import GameFunction, check_jobs, play_schedule

@@ -22,7 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from connectx.evaluation.engine import kaggle_environments
-from connectx.evaluation.game import GameRecord, GameSpec
+from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.provenance import run_provenance
 
 GameFunction = Callable[[GameSpec], GameRecord]

@@ -18,7 +18,8 @@ from typing import Any
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import DEFAULT_WATCHDOG, GameRecord, GameSpec, Watchdog
+from connectx.evaluation.game import DEFAULT_WATCHDOG, Watchdog
+from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import (
     STANDARD_CONFIG,
     MatchPlan,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from connectx.agents.agent_spec import AgentSpec
-from connectx.evaluation.game import GameRecord
+from connectx.evaluation.game_record import GameRecord
 from connectx.evaluation.match import MatchPlan, MatchResult, MatchSummary, play_prepared_match
 from connectx.evaluation.provenance import Provenance, code_digest, cpu_model, current_checkout
 from connectx.evaluation.run_loop import PlayOptions, PreparedRun, prepare_run
