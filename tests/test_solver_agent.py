@@ -21,7 +21,9 @@ from connectx.agents.players.opening_book import OpeningBook
 from connectx.agents.players.solver_agent import SolverStrategy
 from connectx.agents.registry import REGISTRY
 from connectx.agents.search.anytime_search import iterative_deepening
-from connectx.agents.search.exact_search import MAX_SEARCH_PLIES, SearchTooDeep, solve
+from connectx.agents.search.exact_search import MAX_SEARCH_PLIES, SearchTooDeep, analyze, solve
+from connectx.agents.search.trap_play import GATE
+from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game import GameSpec, play_game
 
 
@@ -226,3 +228,77 @@ def test_wins_real_kaggle_games_from_the_empty_board_in_either_seat(agents: tupl
     assert record.cause == "line" and record.winner == seat, (record.cause, record.detail, record.moves)
     # A move that drew on the bank would take 8 s here; twice actTimeout leaves a loaded machine room.
     assert max(record.durations[seat]) < 2 * 2.0, "no move drew on the overage bank"
+
+
+THIN_LOSS = tuple(int(digit) - 1 for digit in "347214124771141135")
+"""18 stones, the first player to move: it wins, but only with its last stone, so the second seat is lost
+for a long game with many choices of how to lose (found by a seeded search of random openings)."""
+
+TRAP_NODES = 400_000
+"""Nodes per solve: enough to prove every position of the game from ``THIN_LOSS`` exactly, so each move is
+a function of the position alone (the solver's exact move is the first best one in move order)."""
+
+SLOW_CLOCK = BoardConfig(6, 7, 4, act_timeout=60.0)
+"""Node caps replace the clock in these games; a minute a move keeps a loaded machine from timing them out."""
+
+
+def test_the_trap_is_off_by_default() -> None:
+    assert solver_agent.make_strategy().trap_play is None
+    assert solver_agent.make_strategy(trap=True).trap_play is not None
+
+
+@pytest.mark.games
+def test_with_the_trap_on_a_perfect_opponent_gets_exactly_todays_moves() -> None:
+    """It watched every move (``opponent`` in its statistics), saw no mistake, and so never set a trap."""
+    first = f"solver:max_nodes={TRAP_NODES}"
+    today = play_game(GameSpec(0, (first, first), SLOW_CLOCK, seed=3, opening=THIN_LOSS))
+    trapping = play_game(GameSpec(1, (first, f"solver:trap=true,max_nodes={TRAP_NODES}"), SLOW_CLOCK, seed=3,
+                                  opening=THIN_LOSS))
+    assert today.cause == trapping.cause == "line" and today.winner == trapping.winner == 0
+    assert trapping.moves == today.moves
+    ours = [trapping.stats(1, call) for call in range(len(trapping.search_stats[1]))]
+    assert ours and all(stats.get("opponent") == "perfect" and stats.get("source") != "trap" for stats in ours)
+
+
+def test_after_the_opponent_slips_the_trap_replaces_the_slowest_loss() -> None:
+    """A solver with the trap off plays the slowest loss; with it on, once it has seen the opponent play a
+    move below its best, the move likeliest to turn the game."""
+    start = Position.from_moves("542557751376443163643445")
+    on = SolverStrategy(max_nodes=TRAP_NODES, use_book=False, trap=True)
+    off = SolverStrategy(max_nodes=TRAP_NODES, use_book=False)
+    assert on.choose(start, Deadline.after(60.0)) == off.choose(start, Deadline.after(60.0)) == 1
+    assert on.trap_play is not None and on.trap_play.model.perfect_share() >= GATE
+    replies = analyze(start.play(1))
+    assert 0 < replies[4] < max(replies.values()), "column 5 keeps the opponent's win, by a thinner margin"
+    slipped = start.play(1).play(4)
+    assert solve(slipped).score < 0
+    assert off.choose(slipped, Deadline.after(60.0)) == solve(slipped).column == 1
+    assert on.choose(slipped, Deadline.after(60.0)) == 2
+    assert on.last_stats["source"] == "trap" and on.trap_play.model.perfect_share() < GATE
+    on.reset()
+    assert on.trap_play.model.observed == 0 and on.trap_play.model.perfect_share() >= GATE
+
+
+LOST_BY_FOUR = tuple(int(digit) - 1 for digit in "437765722126266226")
+"""18 stones, the first player to move wins with four stones to spare: random slips often leave it winning,
+so the second seat has moves to read them from (found like ``THIN_LOSS``)."""
+
+
+@pytest.mark.games
+def test_a_trap_setting_second_seat_plays_a_real_game_against_a_fallible_first_player_to_the_end() -> None:
+    """On Kaggle's clock, from a lost second seat, against random slips: no fault, every move the strategy's own."""
+    record = play_game(GameSpec(0, ("fallible:epsilon=0.3", "solver:trap=true"), seed=1, opening=LOST_BY_FOUR))
+    assert record.cause in ("line", "draw"), (record.cause, record.detail, record.moves)
+    calls = len(record.durations[1])
+    assert calls and all(record.stats(1, call).get("source") for call in range(calls)), "no guard fallback"
+
+
+@pytest.mark.games
+def test_the_second_seat_reads_random_slips_in_a_real_game() -> None:
+    """Node caps make the game the same on any machine: the opponent's slip is seen, and it is read as random."""
+    record = play_game(GameSpec(0, (f"fallible:epsilon=0.3,max_nodes={TRAP_NODES}",
+                                    f"solver:trap=true,max_nodes={TRAP_NODES}"), SLOW_CLOCK, seed=1,
+                                opening=LOST_BY_FOUR))
+    assert record.cause in ("line", "draw"), (record.cause, record.detail, record.moves)
+    readings = [record.stats(1, call).get("opponent") for call in range(len(record.durations[1]))]
+    assert readings[0] == "perfect" and readings[-1] == "random:0.3", readings
