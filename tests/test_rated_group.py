@@ -49,7 +49,26 @@ def test_a_transitive_round_robin_fits_and_an_intransitive_one_does_not() -> Non
             assert widened.high - widened.low == pytest.approx(math.sqrt(fit.dispersion) * (narrow.high - narrow.low))
 
 
-def test_agents_whose_intervals_overlap_share_a_rank() -> None:
-    ratings = [st.Rating("a", 300, 250, 350, 10), st.Rating("b", 280, 240, 330, 10),
-               st.Rating("c", 100, 60, 140, 10), st.Rating("d", 0, 0, 0, 10)]
-    assert rg.competition_ranks(ratings) == [1, 1, 3, 4]
+def test_ranks_come_from_tests_of_differences_with_the_ratings_covariance() -> None:
+    # b and c met the anchor a 20 times each (their intervals against a are wide and overlap), but met each other
+    # 1000 times: their difference is known well, so b ranks above c though their intervals overlap.
+    results = {("a", "b"): (10.0, 20), ("a", "c"): (10.0, 20), ("b", "c"): (700.0, 1000)}
+    ratings = st.fit_ratings(results, "a")
+    assert [r.name for r in ratings] == ["b", "a", "c"] and ratings[0].low < ratings[2].high
+    assert rg.difference_ranks(results, ratings, "a") == [1, 1, 2]
+    # Widened by a large dispersion the difference is no longer shown.
+    assert rg.difference_ranks(results, ratings, "a", dispersion=100.0) == [1, 1, 1]
+
+
+def test_the_misfit_is_located_by_pairing_and_a_cycle_is_told_from_a_bad_margin() -> None:
+    fair = {("a", "b"): (60.0, 100), ("b", "c"): (60.0, 100), ("a", "c"): (69.0, 100)}
+    cycle = {("a", "b"): (90.0, 100), ("b", "c"): (90.0, 100), ("c", "a"): (90.0, 100)}
+    assert rg.cyclic_triangles(fair) == (1, 0) and rg.cyclic_triangles(cycle) == (1, 1)
+    # Transitive, but one margin far from what the others imply: no cycle, and that pairing carries the deviance.
+    margin = {("a", "b"): (60.0, 100), ("b", "c"): (60.0, 100), ("a", "c"): (99.0, 100)}
+    assert rg.cyclic_triangles(margin) == (1, 0)
+    ratings = st.fit_ratings(margin, "a")
+    misfits = rg.pairing_misfits(margin, ratings)
+    assert sum(m.deviance for m in misfits) == pytest.approx(rg.rating_fit(margin, ratings).deviance)
+    assert {misfits[0].first, misfits[0].second} == {"a", "c"} and misfits[0].observed == pytest.approx(0.99)
+    assert misfits[0].fitted < 0.95

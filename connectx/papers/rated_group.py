@@ -11,6 +11,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from connectx.evaluation.statistics import Rating, score_from_elo
 from connectx.papers.hypothesis_tests import chi_square_p_value
 
@@ -140,28 +142,106 @@ def rating_fit(results: Mapping[tuple[str, str], tuple[float, int]], ratings: Se
     """The goodness of fit of ``ratings`` to ``results`` (``(a, b): (points of a, games)``, as ``fit_ratings``
     takes them): the binomial deviance and Pearson's X^2 over the pairings, on pairings - (agents - 1) df."""
     elo = {r.name: r.elo for r in ratings}
-    pairings: dict[frozenset[str], tuple[str, float, int]] = {}
-    for (a, b), (points, games) in results.items():
-        key = frozenset((a, b))
-        first, scored, played = pairings.get(key, (a, 0.0, 0))
-        pairings[key] = (first, scored + (points if a == first else games - points), played + games)
-    deviance = pearson = 0.0
-    for key, (first, scored, played) in pairings.items():
-        (second,) = key - {first}
+    pairings = _pairings(results)
+    deviance = sum(m.deviance for m in pairing_misfits(results, ratings))
+    pearson = 0.0
+    for first, second, scored, played in pairings:
         expected = score_from_elo(elo[first] - elo[second])
-        for observed, p in ((scored, expected), (played - scored, 1 - expected)):
-            if observed > 0:
-                deviance += 2 * observed * math.log(observed / (played * p))
         pearson += (scored - played * expected) ** 2 / (played * expected * (1 - expected))
     df = len(pairings) - (len(elo) - 1)
     return RatingFit(deviance, pearson, df, chi_square_p_value(deviance, df) if df > 0 else 1.0)
 
 
-def competition_ranks(ratings: Sequence[Rating]) -> list[int]:
-    """The rank of each of ``ratings`` (strongest first): 1 plus the agents whose interval lies wholly above its
-    own, never less than the rank before it. Agents whose intervals overlap are not shown apart, so they share
-    a rank."""
+@dataclass(frozen=True)
+class PairingMisfit:
+    """One pairing's share of a fit's deviance: what its games scored against what the ratings predict."""
+
+    first: str
+    second: str
+    games: int
+    observed: float
+    """The first agent's share of the points."""
+    fitted: float
+    deviance: float
+
+
+def pairing_misfits(results: Mapping[tuple[str, str], tuple[float, int]],
+                    ratings: Sequence[Rating]) -> list[PairingMisfit]:
+    """Each pairing's contribution to the deviance of ``rating_fit``, largest first: where the scale misfits."""
+    elo = {r.name: r.elo for r in ratings}
+    misfits = []
+    for first, second, scored, played in _pairings(results):
+        expected = score_from_elo(elo[first] - elo[second])
+        deviance = sum(2 * observed * math.log(observed / (played * p))
+                       for observed, p in ((scored, expected), (played - scored, 1 - expected)) if observed > 0)
+        misfits.append(PairingMisfit(first, second, played, scored / played, expected, deviance))
+    return sorted(misfits, key=lambda m: -m.deviance)
+
+
+def _pairings(results: Mapping[tuple[str, str], tuple[float, int]]) -> list[tuple[str, str, float, int]]:
+    """Each unordered pairing once, as (first, second, the first's points, games), both orders summed."""
+    pairings: dict[frozenset[str], tuple[str, float, int]] = {}
+    for (a, b), (points, games) in results.items():
+        key = frozenset((a, b))
+        first, scored, played = pairings.get(key, (a, 0.0, 0))
+        pairings[key] = (first, scored + (points if a == first else games - points), played + games)
+    return [(first, next(iter(key - {first})), scored, played) for key, (first, scored, played) in pairings.items()
+            if played]
+
+
+def cyclic_triangles(results: Mapping[tuple[str, str], tuple[float, int]]) -> tuple[int, int]:
+    """How many triangles of agents played all three pairings, and how many of those are cycles of "scored more
+    than half against" (A over B over C over A): the results are intransitive only where there are cycles."""
+    above: dict[tuple[str, str], bool] = {}
+    for first, second, scored, played in _pairings(results):
+        if 2 * scored != played:
+            above[(first, second)] = 2 * scored > played
+            above[(second, first)] = 2 * scored < played
+    names = sorted({name for pair in above for name in pair})
+    closed = cyclic = 0
+    for i, a in enumerate(names):
+        for j in range(i + 1, len(names)):
+            for k in range(j + 1, len(names)):
+                b, c = names[j], names[k]
+                if all(pair in above for pair in ((a, b), (b, c), (a, c))):
+                    closed += 1
+                    cyclic += above[(a, b)] == above[(b, c)] == above[(c, a)]
+    return closed, cyclic
+
+
+def difference_ranks(results: Mapping[tuple[str, str], tuple[float, int]], ratings: Sequence[Rating],
+                     anchor: str, dispersion: float = 1.0, z: float = 1.959963984540054) -> list[int]:
+    """The rank of each of ``ratings`` (strongest first) from tests of their differences: 1 plus the agents rated
+    significantly higher, never less than the rank before it.
+
+    Two ratings differ significantly when their difference exceeds ``z`` standard errors, the error taken
+    from the inverse Fisher information of the fit (the anchor pinned), with both ratings' covariance
+    (they share the anchor, so their intervals' overlap says little), times the dispersion's square root.
+    """
+    names = [r.name for r in ratings if r.name != anchor]
+    place = {name: i for i, name in enumerate(names)}
+    elo = {r.name: r.elo for r in ratings}
+    scale = math.log(10) / 400
+    information = np.zeros((len(names), len(names)))
+    for first, second, _, played in _pairings(results):
+        p = score_from_elo(elo[first] - elo[second])
+        weight = played * p * (1 - p) * scale * scale
+        for a, sign_a in ((first, 1.0), (second, -1.0)):
+            for b, sign_b in ((first, 1.0), (second, -1.0)):
+                if a in place and b in place:
+                    information[place[a], place[b]] += sign_a * sign_b * weight
+    covariance = np.linalg.pinv(information) * dispersion
+
+    def variance(a: str, b: str) -> float:
+        return 0.0 if a == anchor or b == anchor else float(covariance[place[a], place[b]])
+
     ranks: list[int] = []
     for rating in ratings:
-        ranks.append(max(ranks[-1] if ranks else 1, 1 + sum(other.low > rating.high for other in ratings)))
+        above = 0
+        for other in ratings:
+            spread = variance(other.name, other.name) + variance(rating.name, rating.name) - 2 * variance(
+                other.name, rating.name)
+            if other.elo > rating.elo and other.elo - rating.elo > z * math.sqrt(max(spread, 0.0)):
+                above += 1
+        ranks.append(max(ranks[-1] if ranks else 1, 1 + above))
     return ranks

@@ -13,12 +13,13 @@ from types import ModuleType
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation import statistics
+from connectx.evaluation.match import first_seat
 from connectx.evaluation.results_text import interval_text, signed
 from connectx.evaluation.statistics import Interval
 from connectx.papers import rated_group
 from connectx.papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS
 from connectx.papers.kang import h_spec
-from connectx.papers.report_format import APPENDIX_FILE, p_value_text
+from connectx.papers.report_format import APPENDIX_FILE, p_value_text, sentence_lines
 from connectx.papers.runner import ExperimentResult
 
 KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table7", "kang-table8", "kang-table9")
@@ -28,10 +29,10 @@ KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table7", "kang-table8", "kang-table
 def elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleType,
                  unrated: list[str]) -> list[str]:
     lines = ["## Elo of every agent the games can rate", "",
-             "A joint maximum-likelihood (Bradley-Terry) fit, draws as half points, of the agents the games can "
-             "place: each took points from, and gave points to, the others along some chain of games, winning and "
-             f"losing at least {rated_group.MIN_DECISIVE_POINTS:g} points (the others are listed with the reason). "
-             "Intervals are 95% profile-likelihood ones, relative to the anchor.", ""]
+             "A joint maximum-likelihood (Bradley-Terry) fit, draws as half points, every game counted once, of the "
+             f"agents that won and lost at least {rated_group.MIN_DECISIVE_POINTS:g} points along some chain of "
+             "games (the others are listed with the reason). Intervals are 95% profile-likelihood ones, relative to "
+             "the anchor.", ""]
     lines += _elo_table(results, ELO_EXPERIMENTS, ELO_ANCHOR, "The Sheoran agents and the solver",
                         out / "elo.png", plots, unrated)
     lines += _elo_table(results, KANG_ELO_EXPERIMENTS, h_spec(2, "h1"),
@@ -44,18 +45,7 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
                plots: ModuleType, unrated: list[str]) -> list[str]:
     """One fit's goodness of fit and table, the agents it cannot rate (why, into ``unrated``, for the appendix) and
     ``figure`` of its ratings by depth and T_max."""
-    points: dict[tuple[str, str], tuple[float, int]] = {}
-    for result in results:
-        if result.experiment.key not in keys:
-            continue
-        for cell_result in result.cells:
-            total = cell_result.match.summary.total
-            # One agent, one name: a spec spelling a default out is the same agent as one that leaves it out.
-            pair = (AgentSpec.parse(cell_result.cell.first).without_defaults().text,
-                    AgentSpec.parse(cell_result.cell.second).without_defaults().text)
-            if total.games and pair[0] != pair[1]:
-                score, games = points.get(pair, (0.0, 0))
-                points[pair] = (score + total.wins + total.draws / 2, games + total.games)
+    points = _points_once(results, keys)
     lines = [f"### {title}", ""]
     rated = rated_group.rankable_players(points, anchor)
     if not rated:
@@ -67,19 +57,22 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
     ratings = statistics.fit_ratings(inside, anchor, profile=True)
     fit = rated_group.rating_fit(inside, ratings)
     fit_text = f"Goodness of fit: deviance {fit.deviance:.1f} on {fit.df} df, p = {p_value_text(fit.p_value)}"
+    dispersion = 1.0
     if fit.fails:
-        ratings = statistics.fit_ratings(inside, anchor, z=statistics.Z95 * math.sqrt(fit.dispersion), profile=True)
-        fit_text += (f": **the model does not fit**. One Elo per agent does not explain these games: the results "
-                     "are not transitive (an agent can beat a second that beats a third and still lose to the third), "
-                     "so the scale orders the agents only roughly. The intervals below are quasi-likelihood ones, "
-                     f"widened by the square root of the dispersion factor {fit.dispersion:.1f} (deviance / df) to "
-                     "the spread the games really show.")
+        dispersion = fit.dispersion
+        ratings = statistics.fit_ratings(inside, anchor, z=statistics.Z95 * math.sqrt(dispersion), profile=True)
+        fit_text += (": **the model does not fit**, " + _misfit_text(inside, ratings, fit.deviance, anchor)
+                     + f" The intervals below are quasi-likelihood ones, widened by the square root of the dispersion "
+                     f"factor {dispersion:.1f} (deviance / df).")
     else:
         fit_text += ": the model fits (one Elo per agent explains the games within their chance)."
-    lines += [fit_text, "", f"`{anchor}` is pinned at 0. Agents whose intervals overlap share a rank (the rank is "
-              "1 plus the agents whose interval lies wholly above).", "",
+    lines += [*sentence_lines(fit_text), "", f"`{anchor}` is pinned at 0. An agent's rank is 1 plus the agents "
+              "rated significantly higher (a z test of the difference at 5%, with the two ratings' covariance from "
+              "the fit"
+              + (", widened by the dispersion" if fit.fails else "") + "), never less than the rank above it.", "",
               "| rank | agent | Elo | 95% interval | games |", "|---:|---|---:|---|---:|"]
-    for rank, rating in zip(rated_group.competition_ranks(ratings), ratings, strict=True):
+    ranks = rated_group.difference_ranks(inside, ratings, anchor, dispersion)
+    for rank, rating in zip(ranks, ratings, strict=True):
         interval = "anchor" if rating.name == anchor else interval_text(rating.low, rating.high)
         lines.append(f"| {rank} | `{rating.name}` | {signed(rating.elo)} | {interval} | {rating.games} |")
     outside = sorted({name for pair in points for name in pair} - rated)
@@ -98,6 +91,61 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
         plots.elo_panels_plot(panels, figure, f"{caption} ({anchor} = 0)")
         lines += ["", f"![{caption}]({figure.name})"]
     return lines + [""]
+
+
+def _points_once(results: Sequence[ExperimentResult], keys: Sequence[str]) -> dict[tuple[str, str], tuple[float, int]]:
+    """Each pairing's points and games over the experiments ``keys`` names, every game counted once: a cell of one
+    experiment that plays the same games as a cell of another (Kang's Table 8 all-features cell is Table 9's
+    depth-4 one) adds nothing, and an agent spelling a default out is the agent that leaves it out."""
+    points: dict[tuple[str, str], tuple[float, int]] = {}
+    seen: set[tuple[tuple[str, str], int, int, tuple[int, ...]]] = set()
+    for result in results:
+        if result.experiment.key not in keys:
+            continue
+        for cell_result in result.cells:
+            pair = (AgentSpec.parse(cell_result.cell.first).without_defaults().text,
+                    AgentSpec.parse(cell_result.cell.second).without_defaults().text)
+            if pair[0] == pair[1]:
+                continue
+            for record in cell_result.match.records:
+                seat = first_seat(record)
+                game = (pair, record.index, seat, record.moves)
+                if not record.scored or game in seen:
+                    continue
+                seen.add(game)
+                score, games = points.get(pair, (0.0, 0))
+                points[pair] = (score + record.points(seat), games + 1)
+    return points
+
+
+def _misfit_text(points: dict[tuple[str, str], tuple[float, int]], ratings: Sequence[statistics.Rating],
+                 deviance: float, anchor: str) -> str:
+    """Where one Elo per agent misfits: the pairings carrying most of the deviance, whether any triangle of
+    results is a cycle, and the fit without the agent whose pairings carry most of it."""
+    misfits = rated_group.pairing_misfits(points, ratings)
+    top = misfits[:2]
+    pairs = "; ".join(f"`{m.first}` against `{m.second}`, {100 * m.observed:.1f}% observed against "
+                      f"{100 * m.fitted:.1f}% fitted over {m.games} games ({100 * m.deviance / deviance:.0f}% of the "
+                      "deviance)" for m in top)
+    closed, cyclic = rated_group.cyclic_triangles(points)
+    share: dict[str, float] = {}
+    for m in misfits:
+        for name in (m.first, m.second):
+            share[name] = share.get(name, 0.0) + m.deviance
+    outlier = max((name for name in share if name != anchor), key=lambda name: share[name])
+    kept = {pair: value for pair, value in points.items() if outlier not in pair}
+    text = (f"and the misfit is in the margins, not the order: of the {closed} triangles of agents that played all "
+            f"three pairings, {cyclic} {'is a cycle' if cyclic == 1 else 'are cycles'} of \"scored more than half "
+            f"against\", while {len(top)} pairings carry {100 * sum(m.deviance for m in top) / deviance:.0f}% of the "
+            f"deviance: {pairs}.")
+    group = rated_group.rankable_players(kept, anchor)
+    inside = {pair: value for pair, value in kept.items() if pair[0] in group and pair[1] in group}
+    if anchor in group and inside:
+        refit = rated_group.rating_fit(inside, statistics.fit_ratings(inside, anchor))
+        text += (f" Without `{outlier}` (whose pairings carry {100 * share[outlier] / deviance:.0f}% of it, counted "
+                 f"once per pairing) the fit's deviance is {refit.deviance:.1f} on {refit.df} df, p = "
+                 f"{p_value_text(refit.p_value)}.")
+    return text
 
 
 EloSeries = dict[str, list[tuple[str | float, statistics.Rating]]]
