@@ -49,6 +49,15 @@ def test_holm_matches_the_textbook_example() -> None:
     assert ht.holm([0.5]) == [0.5] and ht.holm([0.9, 0.8]) == [1.0, 1.0]
 
 
+def test_benjamini_hochberg_matches_r() -> None:
+    # R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "BH") gives 0.02 0.04 0.04 0.02; BH rejects all four at 0.05,
+    # where Holm rejects two: it controls the share of false rejections, not the chance of any.
+    assert ht.benjamini_hochberg([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.02, 0.04, 0.04, 0.02])
+    # A larger p-value's adjusted value caps the smaller ones' (0.01 * 3 = 0.03 becomes 0.012 * 3 / 2 = 0.018).
+    assert ht.benjamini_hochberg([0.01, 0.012, 0.2]) == pytest.approx([0.018, 0.018, 0.2])
+    assert ht.benjamini_hochberg([0.9, 0.95]) == pytest.approx([0.95, 0.95]) and ht.benjamini_hochberg([]) == []
+
+
 def test_student_t_matches_the_printed_table() -> None:
     # Two-sided 5% points of Student's t (any textbook table): 12.706 (1 df), 2.776 (4), 2.228 (10), 2.042 (30).
     for df, point in ((1, 12.706), (4, 2.776), (10, 2.228), (30, 2.042)):

@@ -26,9 +26,9 @@ from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 from connectx.evaluation.scheduling import InlineExecutor
 from connectx.evaluation.statistics import Z95
 from connectx.papers import (
+    answer_section,
     cell_scores,
     hypothesis_tests,
-    markdown,
     move_claims,
     ratings_section,
     report_format,
@@ -213,9 +213,9 @@ def test_a_claimed_rate_agrees_within_its_margin_and_is_contradicted_beyond_it()
     assert beyond.status == "contradicted" and roles(beyond)["against"] == pytest.approx(0.0087, abs=3e-4)
     # 360 of 400 (90%) rejects the paper's exact number but not the margin: not settled, no longer contradicted.
     assert judge(claim, series_result((claim,), {"a": spread(360, 400)})).status == "not settled"
-    # 20 of 20 cannot show a 5-point margin: not settled.
+    # 20 of 20 cannot show a 5-point margin: a test of too little power, so the claim cannot be tested at this size.
     few = judge(claim, series_result((claim,), {"a": [1.0] * 20}))
-    assert few.status == "not settled" and few.power < 0.5
+    assert few.status == "cannot be tested at this size" and few.power < 0.5
     lost = judge(claim, experiment_result(claim, 20, {"a": None, "b": None}))
     assert lost.status == "contradicted" and lost.games == 20
 
@@ -248,9 +248,9 @@ def test_a_direction_agrees_when_significant_and_is_contradicted_when_reversed_o
     # Words with a size ("much") are contradicted by that size ruled out.
     much = dataclasses.replace(above, magnitude=True)
     assert judge(much, series_result((much,), {"a": [1.0, 0.0] * 200})).status == "contradicted"
-    # The same over 20 games is not settled: the power is small.
+    # The same over 20 games: a test of so little power cannot tell, so the claim cannot be tested at this size.
     small = judge(above, series_result((above,), {"a": [1.0, 0.0] * 10}))
-    assert small.status == "not settled" and small.power < 0.3
+    assert small.status == "cannot be tested at this size" and small.power < 0.3
     below = Claim("a loses", "below_half", (("s", "a"),))
     assert judge(below, experiment_result(below, 20, {"a": "kaggle:random", "b": None})).status == "agrees"
 
@@ -286,18 +286,20 @@ def test_a_rise_is_a_trend_over_the_whole_series_and_finds_the_fig4_trend() -> N
     reversed_claim = dataclasses.replace(claim, scores=tuple(-s for s in claim.scores))
     assert judge(reversed_claim, series_result((reversed_claim,), outcomes)).status == "contradicted"
     # Flat at 50% over 400 games per point: a rise of 10 points is ruled out, but "rises" states no size: not
-    # settled, the size named; 10 per point: not settled, nothing ruled out.
+    # settled, the size named; 12 per point: nothing ruled out by a test of too little power, untestable at this size.
     flat = judge(claim, series_result((claim,), {x: [1.0, 1.0, 0.0, 0.0] * 100 for x in outcomes}))
     assert flat.status == "not settled" and roles(flat)["size"] < 0.001 and "ruled out, but the words" in flat.reason
     thin = judge(claim, series_result((claim,), {x: [1.0, 1.0, 0.0, 0.0] * 3 for x in outcomes}))
-    assert thin.status == "not settled"
+    assert thin.status == "cannot be tested at this size" and thin.power < 0.5
 
 
 def test_a_rise_over_a_baseline_compares_the_two_groups() -> None:
     rises = Claim("b beats a", "rises", (("s", "b"),), baseline=(("s", "a"),))
     assert judge(rises, experiment_result(rises, 20, {"a": "kaggle:random", "b": "negamax"})).status == "agrees"
     assert judge(rises, experiment_result(rises, 20, {"a": "random", "b": "kaggle:random"})).status == "contradicted"
-    assert judge(rises, experiment_result(rises, 2, {"a": "kaggle:random", "b": "negamax"})).status == "not settled"
+    # Both cells won every game: at the ceiling no difference can show, so the claim cannot be tested at this size.
+    ceiling = judge(rises, experiment_result(rises, 20, {"a": "random", "b": "negamax"}))
+    assert ceiling.status == "cannot be tested at this size" and "no difference can show" in ceiling.ours
 
 
 def test_repeated_games_are_counted_but_independent_games_stay_independent() -> None:
@@ -310,19 +312,23 @@ def test_repeated_games_are_counted_but_independent_games_stay_independent() -> 
     assert repeated.p_value == distinct.p_value
 
 
-def test_every_claim_of_a_report_is_corrected_for_the_others_by_holm() -> None:
+def test_each_claim_is_tested_at_its_own_level_and_holm_corrects_the_papers_family_for_the_sensitivity_line() -> None:
     claims = (Claim("a wins", "above_half", (("s", "a"),)), Claim("b wins", "above_half", (("s", "b"),)))
     result = series_result(claims, {"a": spread(140, 200), "b": spread(113, 200)})
     alone = [judge(claim, result) for claim in claims]
     together = judge_all([(claim, result) for claim in claims])
-    # b scores 56.5% of 200: z = 1.84, p = 0.066 alone; Holm doubles a's p, and b's adjusted p is its own.
+    # b scores 56.5% of 200: z = 1.84, p = 0.066 alone; each claim keeps its own p-value and level in the report.
     assert alone[0].status == "agrees" and alone[1].p_value == pytest.approx(0.066, abs=0.002)
-    # Four hypotheses in the family: each claim's "no effect" and "a score of 60% or more".
-    p_values = [h.p_value for verdict in together for h in verdict.hypotheses]
-    adjusted = [p for verdict in together for p in verdict.adjusted]
+    assert [v.adjusted for v in together] == [v.adjusted for v in alone]
+    assert {v.level for v in together} == {0.05}
+    # Under Holm (the sensitivity line), four hypotheses in the family: each claim's "no effect" and "a score of 60%
+    # or more"; Holm multiplies the smallest by four, and the power is stated at the level it was held to.
+    holm = judge_all([(claim, result) for claim in claims], verdicts.HOLM)
+    p_values = [h.p_value for verdict in holm for h in verdict.hypotheses]
+    adjusted = [p for verdict in holm for p in verdict.adjusted]
     assert len(p_values) == 4 and adjusted == pytest.approx(hypothesis_tests.holm(p_values))
-    assert together[0].adjusted[0] == pytest.approx(4 * min(p_values))
-    assert together[0].level == pytest.approx(0.05 / 4) and together[1].level == pytest.approx(0.05 / 3)
+    assert holm[0].adjusted[0] == pytest.approx(4 * min(p_values))
+    assert holm[0].level == pytest.approx(0.05 / 4) and holm[1].level == pytest.approx(0.05 / 3)
 
 
 def test_mean_and_correlation_intervals() -> None:
@@ -360,7 +366,7 @@ def test_nodes_are_those_the_games_recorded_and_nothing_is_searched_again(monkey
                        play=lambda game: dataclasses.replace(fake_game(game), search_stats=NO_STATS))
     assert runner.move_samples(nodes_experiment(cell, silent)) == []
     claim = next(e for e in experiments(QUICK) if e.key == "kang-fig12-13").claims[0]
-    assert judge(claim, nodes_experiment(cell, silent)).status == "not settled"
+    assert judge(claim, nodes_experiment(cell, silent)).status == "cannot be tested at this size"
 
 
 class ReportingAgent:
@@ -429,23 +435,24 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     assert "won and lost 10 points against each other: nothing to rate" in text and "`solver:time_budget=0.25`" in text
     assert any(line.startswith("| depth 4 | ") and " | 4 | " in line for line in text.splitlines())  # depth reached
     negamax_rows = [line for line in text.splitlines() if line.startswith("| vs kaggle:negamax |")]
-    # Fig. 3 and Fig. 4: the win rate, and the score where the experiment had a draw (else it would repeat it).
-    assert len(negamax_rows) == 4 + 3 and all(line.count("[") in (1, 2) for line in negamax_rows)
+    # Fig. 3 and Fig. 4: the win rate, and the score where the experiment had a draw (else it would repeat it); each
+    # cell once in the report and once, with its agents and seats, in the appendix.
+    assert len(negamax_rows) == 2 * (4 + 3) and all(line.count("[") in (1, 2) for line in negamax_rows)
     # The fake lets the deeper agent win. Every cell of Table 6 plays the same 3 openings (one per pair), and
     # every game went the deeper side's way, so its 18 games of unequal depths are worth the 3 openings: the
-    # claim that says so points the right way but cannot be settled.
+    # claim that says so points the right way but cannot be tested at this size.
     table6 = next(line for line in text.splitlines() if "the deeper H1 tends" in line and line.startswith("|"))
-    assert "the shallower H1 (the first agent of each pair of depths) scored 0.0% [" in table6, table6
-    assert table6.endswith("**not settled** |"), table6
+    assert re.search(r"\*\*cannot be tested at this size \(power \d+%\)\*\* \|$", table6), table6
+    assert "the shallower H1 (the first agent of each pair of depths) scored 0.0% [" in text
     appendix = text[text.index("# Appendix"):]
     test6 = appendix[appendix.index("the deeper H1 tends"):]
     assert "18 games (18 distinct) from 3 shared openings, worth 3 independent ones (fewer than 30" in test6
-    assert "- verdict: **not settled** (no hypothesis rejected)" in test6
+    assert "- verdict: **cannot be tested at this size** (no hypothesis rejected, by a test with" in test6
     # Table 6 in the paper's orientation: columns are the first mover's depth, rows the second mover's, so
     # the row of a second mover at depth 1 ends with the first mover at depth 4, who (deeper) won every game.
     assert "| second \\ first | depth 1 | depth 2 | depth 4 |" in text
     row = next(line for line in text.splitlines() if line.startswith("| depth 1 | ") and " / " in line)
-    assert row.split(" | ")[-1].startswith("100.0% [") and row.split(" | ")[1].startswith("0.0% [")  # equal: draws
+    assert row.split(" | ")[-1].startswith("100% / 0%") and row.split(" | ")[1].startswith("0% / 0%")  # equal: draws
 
     again, calls_again = counting(fake_game)
     resumed = run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=again)
@@ -627,15 +634,15 @@ def test_holm_states_the_power_of_claims_it_did_not_reject_at_the_level_it_stopp
     claims = (Claim("a wins", "above_half", (("s", "a"),)), Claim("b wins", "above_half", (("s", "b"),)),
               Claim("c wins", "above_half", (("s", "c"),)))
     result = series_result(claims, {"a": spread(170, 200), "b": spread(106, 200), "c": spread(104, 200)})
-    verdicts = judge_all([(claim, result) for claim in claims])
+    judged = judge_all([(claim, result) for claim in claims], verdicts.HOLM)
     # Six hypotheses: each claim's "no effect" and "a score of 60% or more". a's "no effect" is rejected first; b's
     # and c's are not, and each power is stated at the level Holm held that claim's "no effect" to: for those it
     # did not reject, the level the step-down stopped at (c's own rank would have given it a larger one).
-    p_values = [h.p_value for v in verdicts for h in v.hypotheses]
+    p_values = [h.p_value for v in judged for h in v.hypotheses]
     levels = hypothesis_tests.holm_levels(p_values, 0.05)
-    assert verdicts[0].status == "agrees" and verdicts[0].level == pytest.approx(0.05 / 6) == levels[0]
-    assert [v.level for v in verdicts] == [levels[0], levels[2], levels[4]] and levels[2] == levels[4] < 0.05 / 3
-    assert verdicts[2].power == pytest.approx(hypothesis_tests.rate_power(0.5, 0.6, 200, levels[4]))
+    assert judged[0].status == "agrees" and judged[0].level == pytest.approx(0.05 / 6) == levels[0]
+    assert [v.level for v in judged] == [levels[0], levels[2], levels[4]] and levels[2] == levels[4] < 0.05 / 3
+    assert judged[2].power == pytest.approx(hypothesis_tests.rate_power(0.5, 0.6, 200, levels[4]))
 
 
 def shared_openings_result(claim: Claim, pairs: int = 6) -> ExperimentResult:
@@ -715,7 +722,7 @@ def test_a_rise_over_each_baseline_cell_is_not_carried_by_the_weakest() -> None:
     assert judge(each, series_result((each,), lower)).status == "agrees"
 
 
-def test_a_size_ruled_out_alone_but_not_after_holm_is_named_in_the_reason() -> None:
+def test_a_size_ruled_out_contradicts_words_with_a_size_and_holm_would_leave_it_open() -> None:
     # Kang's Table 9 at depth 2: "much weaker" (a score of 35% or less) against our 48 of 100, worth 100 games.
     claim = Claim("a is much weaker", "below_half", (("s", "a"),), effect=0.15, magnitude=True)
     outcomes = {"a": [0.0] * 52 + [1.0] * 48}
@@ -723,21 +730,22 @@ def test_a_size_ruled_out_alone_but_not_after_holm_is_named_in_the_reason() -> N
     z = (0.48 - 0.35) / math.sqrt(0.35 * 0.65 / 100)  # 2.73: the size is ruled out, p = 0.0032
     assert alone.status == "contradicted" and roles(alone)["size"] == pytest.approx(hypothesis_tests.upper_p_value(z))
     assert alone.reason == "the +15.0 points from 50% the words imply ruled out"
-    # Among 20 claims that each reject at p < 0.0001, Holm holds it to 0.05 / 22 (its rank among the 42): not settled,
-    # and the reason says what was rejected alone.
+    # Among 20 claims that each reject at p < 0.0001 it is still contradicted, each claim being tested at its own
+    # level; Holm's correction over the family (the sensitivity line) holds it to 0.05 / 22 and leaves it open.
     others = tuple(Claim(f"{x} wins", "above_half", (("s", x),)) for x in "bcdefghijklmnopqrstu")
     outcomes |= {x: [1.0] * 100 for x in "bcdefghijklmnopqrstu"}
-    verdict = judge_all([(c, series_result((claim, *others), outcomes)) for c in (claim, *others)])[0]
-    assert verdict.status == "not settled" and verdict.adjusted[1] > 0.05
-    assert verdict.reason.startswith("rejected alone at 0.05, not after Holm's correction")
-    assert "0.0032" in verdict.reason
+    family = [(c, series_result((claim, *others), outcomes)) for c in (claim, *others)]
+    assert judge_all(family)[0].status == "contradicted"
+    holm = judge_all(family, verdicts.HOLM)[0]
+    assert holm.status in ("not settled", "cannot be tested at this size") and holm.adjusted[1] > 0.05
+    assert holm.reason.startswith("no hypothesis rejected, by a test with")
 
 
 def test_a_claim_of_a_close_score_counts_draws_as_half() -> None:
     table8 = next(e for e in experiments(FULL) if e.key == "kang-table8")
     close = next(c for c in table8.claims if "close to H2" in c.text)
     claim = dataclasses.replace(close, cells=(("s", "a"),))
-    assert close.counts == "score" and markdown._paper_number(close) == "close to H2 (read as 50%)"
+    assert close.counts == "score" and answer_section.paper_number(close) == "close to H2 (read as 50%)"
     drawn = [1.0, 0.0] * 20 + [0.5] * 160  # 20 wins, 20 losses, 160 draws: a score of 50%, a win rate of 10%
     verdict = judge(claim, series_result((claim,), {"a": drawn}))
     assert verdict.status == "agrees" and verdict.ours.startswith("scored 50.0%")
@@ -756,17 +764,20 @@ def test_a_claim_whose_words_imply_a_size_says_when_the_effect_is_smaller() -> N
     assert judge(direction_only, series_result((claim,), {"a": spread(1100, 2000)})).status == "agrees"
 
 
-def test_a_series_at_its_ceiling_is_not_settled_whatever_the_games() -> None:
+def test_a_series_at_its_ceiling_cannot_be_tested_whatever_the_games() -> None:
     claim = Claim("rises", "rises", (("s", "a"), ("s", "b"), ("s", "c")), scores=(1.0, 2.0, 3.0))
     verdict = judge(claim, series_result((claim,), {x: [1.0] * 1000 for x in "abc"}))
-    assert verdict.status == "not settled" and "at its ceiling" in verdict.ours and verdict.p_value == 1.0
+    assert verdict.status == "cannot be tested at this size" and "at its ceiling" in verdict.ours
+    assert verdict.p_value == 1.0
 
 
 def test_each_claims_notes_describe_the_agents_that_play_in_its_cells() -> None:
     by_key = {e.key: e for e in experiments(FULL)}
     for claim in by_key["sheoran-fig5"].claims:
         assert MINIMAX_NOTE in claim.note and MCTS_NOTE in claim.note and NEGAMAX_TEXT not in claim.note, claim
-    for claim in by_key["sheoran-fig5"].claims[:2]:
+    averages = [claim for claim in by_key["sheoran-fig5"].claims if "on average over T_max" in claim.text]
+    assert len(averages) == 2
+    for claim in averages:
         assert "depends on which T_max values are averaged" in claim.note and claim.sensitivity
     against_negamax = [c for c in by_key["sheoran-fig3"].claims if "negamax" in c.text]
     assert against_negamax and all(NEGAMAX_TEXT in c.note for c in against_negamax)
@@ -823,14 +834,14 @@ def test_two_features_are_similar_when_their_rates_are_within_the_margin() -> No
     apart = judge(claim, series_result((claim,), {"a": spread(300, 400), "b": [1.0, 0.0] * 200}))
     assert apart.status == "contradicted"
     few = judge(claim, series_result((claim,), {"a": spread(15, 20), "b": spread(15, 20)}))
-    assert few.status == "not settled" and few.power < 0.8
+    assert few.status == "cannot be tested at this size" and few.power < 0.5
 
 
 def test_table6_text_table_and_heat_map_put_the_first_mover_in_the_columns(tmp_path: Path,
                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     for profile in (QUICK, FULL):
         table6 = next(e for e in experiments(profile) if e.key == "kang-table6")
-        assert "the columns are the first mover's depth and the rows the second mover's" in table6.setup
+        assert "laid out as the paper's Table 6 (\"the first row is the depth for the first H1" in table6.setup
         assert f"each seat order (each cell of the table off the diagonal) has {profile.kang_games // 2} games" \
             in table6.setup
     from connectx.evaluation import plots

@@ -11,16 +11,32 @@ from connectx.papers.rate_claims import half_evidence, rate_evidence, similar_ev
 from connectx.papers.runner import ExperimentResult, move_samples
 from connectx.papers.sensitivity import with_sensitivity
 from connectx.papers.trends import trend_evidence
-from connectx.papers.verdicts import ALPHA, Evidence, Verdict, decide
+from connectx.papers.verdicts import CONTROLS, PER_CLAIM, Evidence, Verdict, decide
 
 
-def judge_all(claims: Sequence[tuple[Claim, ExperimentResult]], alpha: float = ALPHA) -> list[Verdict]:
-    """The verdict on each claim, its hypotheses corrected for all of them (``verdicts.decide``)."""
-    return decide([(claim, measure(claim, result)) for claim, result in claims], alpha)
+def judge_all(claims: Sequence[tuple[Claim, ExperimentResult]], control: str = PER_CLAIM) -> list[Verdict]:
+    """The verdict on each claim under ``control`` (``verdicts.decide``), the papers' claims one family and the
+    project's own (``Claim.own``) another."""
+    return judge_every_control(claims, (control,))[control]
+
+
+def judge_every_control(claims: Sequence[tuple[Claim, ExperimentResult]],
+                        controls: Sequence[str] = CONTROLS) -> dict[str, list[Verdict]]:
+    """The verdicts under each of ``controls``, every claim's test run once: the rule's own and its sensitivity
+    line. The papers' claims are one family and the project's own another, so ours never move a paper's."""
+    measured = [(claim, measure(claim, result)) for claim, result in claims]
+    judged: dict[str, list[Verdict]] = {}
+    for control in controls:
+        verdicts: dict[int, Verdict] = {}
+        for own in (False, True):
+            family = [i for i, (claim, _) in enumerate(measured) if claim.own == own]
+            verdicts.update(zip(family, decide([measured[i] for i in family], control), strict=True))
+        judged[control] = [verdicts[i] for i in range(len(measured))]
+    return judged
 
 
 def judge(claim: Claim, result: ExperimentResult) -> Verdict:
-    """The verdict on ``claim`` alone (a family of one claim: no correction)."""
+    """The verdict on ``claim`` alone."""
     return judge_all([(claim, result)])[0]
 
 

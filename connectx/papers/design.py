@@ -113,7 +113,9 @@ class Claim:
     """Whose score or rate the report states (the cells' first agent) when the claim's words name the other side."""
     sensitivity: bool = False
     """A rate the paper averages over settings it does not state (its T_max values, its seats): the report
-    recomputes it over every range of the cells and seat mix, and calls it not comparable where those reach it."""
+    recomputes it over every range of the cells and seat mix, beside the verdict on the words as they stand."""
+    own: bool = False
+    """A claim of this project's (our enhanced agents, our solver), not a paper's: judged apart from the papers'."""
 
     @property
     def detectable(self) -> float:
@@ -140,6 +142,15 @@ class Claim:
             raise ValueError(f"claim {self.text!r}: a speed claim needs the baseline it is faster than")
         if self.test == "similar" and (len(self.cells), len(self.baseline)) != (1, 1):
             raise ValueError(f"claim {self.text!r}: a similarity compares one cell with one baseline cell")
+
+
+@dataclass(frozen=True)
+class UntestedClaim:
+    """A claim a paper makes that no cell of ours can test, and the games it would need."""
+
+    source: str
+    text: str
+    needs: str
 
 
 OWN = "this project"
@@ -200,11 +211,19 @@ class Experiment:
         return self.games if cell.games is None else cell.games
 
     def games_text(self) -> str:
-        """``100 games per cell`` and the cells that play another number."""
+        """``100 games per cell`` and the cells that play another number (a whole series named once)."""
         others: dict[int, list[str]] = {}
-        for cell in self.cells:
-            if cell.games is not None and cell.games != self.games:
-                others.setdefault(cell.games, []).append(f"{cell.series} at {cell.x}")
+        for series in dict.fromkeys(cell.series for cell in self.cells):
+            mine = [cell for cell in self.cells if cell.series == series]
+            counts = {self.games_of(cell) for cell in mine}
+            if counts == {self.games}:
+                continue
+            if len(counts) == 1:
+                others.setdefault(counts.pop(), []).append(f"every cell of {series}")
+                continue
+            for cell in mine:
+                if self.games_of(cell) != self.games:
+                    others.setdefault(self.games_of(cell), []).append(f"{cell.series} at {cell.x}")
         extra = "".join(f"; {games} in {', '.join(names)}" for games, names in others.items())
         return f"{self.games} games per cell{extra}"
 

@@ -17,32 +17,14 @@ from connectx.papers.runner import ExperimentResult, move_samples, simulations_p
 
 
 def series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
+    """An experiment's cells, one row each (the report's short table: the agents and the games by seat are in the
+    appendix, ``cells_table``), and its figure."""
     experiment = result.experiment
-    marks = {(series, x): value for series, x, value in experiment.paper_points}
-    simulations = [simulations_per_move(c) for c in result.cells]
-    show_simulations = any(simulations)
-    # Without a draw the score is the win rate: its column would repeat it.
-    show_score = any(c.match.summary.total.draws for c in result.cells)
-    lines = ["| series | " + experiment.x_label + " | first agent | second agent | W-D-L | W-D-L moving first | "
-             "W-D-L moving second | win rate (95%) | " + ("score (95%) | " if show_score else "")
-             + ("simulations per move | " if show_simulations else "") + "paper |",
-             "|---|---|---|---|---|---|---|---|" + ("---|" if show_score else "")
-             + ("---:|" if show_simulations else "") + "---:|"]
     series: dict[str, list[tuple[str | float, Interval]]] = {}
-    for cell_result, sims in zip(result.cells, simulations, strict=True):
-        cell, summary = cell_result.cell, cell_result.match.summary
-        total, first, second = summary.total, summary.as_first, summary.as_second
-        rate = cell_score(cell_result, WIN)
+    for cell_result in result.cells:
+        cell = cell_result.cell
         x = cell.value if experiment.log_x and cell.value is not None else cell.x
-        series.setdefault(cell.series, []).append((x, rate.interval()))
-        paper = marks.get((cell.series, cell.x))
-        sims_text = ", ".join(f"{value:.0f}" for value in sims.values()) or "n/a"
-        lines.append(f"| {cell.series} | {cell.x} | `{cell.first}` | `{cell.second}` | "
-                     f"{total.wins}-{total.draws}-{total.losses} | {first.wins}-{first.draws}-{first.losses} | "
-                     f"{second.wins}-{second.draws}-{second.losses} | {clustered_percent(rate)} | "
-                     + (f"{clustered_percent(cell_score(cell_result, 'score'))} | " if show_score else "")
-                     + (f"{sims_text} | " if show_simulations else "")
-                     + f"{'' if paper is None else f'{100 * paper:g}%'} |")
+        series.setdefault(cell.series, []).append((x, cell_score(cell_result, WIN).interval()))
     reference = [(name, _placed(experiment, name, x), value) for name, x, value in experiment.paper_points]
     figure = plots.interval_series_plot(series, out / f"{experiment.key}.png", xlabel=experiment.x_label,
                                         ylabel="win rate of the first agent (95% interval)",
@@ -50,10 +32,49 @@ def series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list
                                         reference=reference, lines=experiment.paper_lines,
                                         log_x=experiment.log_x, x_unit="ms" if experiment.log_x else "",
                                         connect=experiment.ordered_x)
-    note = "Rates are clustered estimates over the effective games ([appendix](" + APPENDIX_FILE + "))."
-    if show_simulations:
+    note = f"The agents and each seat's games: [appendix]({APPENDIX_FILE}#{experiment.key}-cells)."
+    if any(simulations_per_move(c) for c in result.cells):
         note += " Simulations per move: the MCTS agent's mean, as it reported them."
-    return lines + ["", note, "", f"![{experiment.title}]({figure.name})"]
+    return _cell_rows(result, full=False) + ["", note, "", f"![{experiment.title}]({figure.name})"]
+
+
+def cells_table(result: ExperimentResult) -> list[str]:
+    """Every cell of an experiment in full: its two agents and its games by seat, for the appendix."""
+    experiment = result.experiment
+    return [f'<a id="{experiment.key}-cells"></a>', "", f"### {experiment.source}", "",
+            *_cell_rows(result, full=True), ""]
+
+
+def _cell_rows(result: ExperimentResult, full: bool) -> list[str]:
+    """The cells' table: W-D-L, win rate and score (where a game was drawn), simulations per move (where an
+    MCTS reported them) and the paper's number (where it gives one); ``full`` adds the agents and the W-D-L
+    from each seat."""
+    experiment = result.experiment
+    marks = {(series, x): value for series, x, value in experiment.paper_points}
+    simulations = [simulations_per_move(c) for c in result.cells]
+    show_simulations = any(simulations)
+    # Without a draw the score is the win rate: its column would repeat it.
+    show_score = any(c.match.summary.total.draws for c in result.cells)
+    show_paper = bool(marks)
+    heads = ["series", experiment.x_label] + (["first agent", "second agent"] if full else []) + ["W-D-L"] + (
+        ["W-D-L moving first", "W-D-L moving second"] if full else []) + ["win rate (95%)"] + (
+        ["score (95%)"] if show_score else []) + (["simulations per move"] if show_simulations else []) + (
+        ["paper"] if show_paper else [])
+    numeric = show_simulations + show_paper
+    lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * (len(heads) - numeric) + "---:|" * numeric]
+    for cell_result, sims in zip(result.cells, simulations, strict=True):
+        cell, summary = cell_result.cell, cell_result.match.summary
+        total, first, second = summary.total, summary.as_first, summary.as_second
+        paper = marks.get((cell.series, cell.x))
+        row = [cell.series, cell.x] + ([f"`{cell.first}`", f"`{cell.second}`"] if full else []) + [
+            f"{total.wins}-{total.draws}-{total.losses}"] + (
+            [f"{first.wins}-{first.draws}-{first.losses}", f"{second.wins}-{second.draws}-{second.losses}"]
+            if full else []) + [clustered_percent(cell_score(cell_result, WIN))] + (
+            [clustered_percent(cell_score(cell_result, "score"))] if show_score else []) + (
+            [", ".join(f"{value:.0f}" for value in sims.values()) or "n/a"] if show_simulations else []) + (
+            ["" if paper is None else f"{100 * paper:g}%"] if show_paper else [])
+        lines.append("| " + " | ".join(row) + " |")
+    return lines
 
 
 def _placed(experiment: Experiment, series: str, x: str) -> str | float:
@@ -72,9 +93,9 @@ def seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[
     labels = {c.first: c.series for c in experiment.cells}
     specs = list(labels)
     lines = ["As the paper's Table 6: columns are the first mover's depth, rows the second mover's; each cell "
-             "gives the first mover's win rate (95% interval) / the second mover's and the games. The pairs of "
-             "a colour-swapped match sit in mirrored cells, so these intervals are plain Wilson over the games "
-             "of one seat order.", "",
+             "gives the first mover's win rate / the second mover's and the games of that seat order (a "
+             "colour-swapped match sits in mirrored cells); the heat map gives each cell's plain Wilson interval.",
+             "",
              "| second \\ first | " + " | ".join(labels[s] for s in specs) + " |",
              "|---|" + "---|" * len(specs)]
     grid: list[list[Interval | None]] = []
@@ -91,7 +112,7 @@ def seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[
                 row_notes.append("")
                 continue
             mine, theirs = win_rate(wins, draws, losses), win_rate(losses, draws, wins)
-            cells.append(f"{percent(mine)} / {100 * theirs.value:.1f}%, {wins + draws + losses}")
+            cells.append(f"{100 * mine.value:.0f}% / {100 * theirs.value:.0f}%, {wins + draws + losses}")
             row.append(mine)
             row_notes.append(f"2nd {100 * theirs.value:.0f}%, n={wins + draws + losses}")
         lines.append(f"| {labels[second]} | " + " | ".join(cells) + " |")

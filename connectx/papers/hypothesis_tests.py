@@ -213,6 +213,21 @@ def holm(p_values: Sequence[float]) -> list[float]:
     return adjusted
 
 
+def benjamini_hochberg(p_values: Sequence[float]) -> list[float]:
+    """Benjamini-Hochberg's adjusted p-values (the false discovery rate), in the order given.
+
+    Sorted ascending, the i-th smallest (from 1) is multiplied by m / i, and the adjusted values are
+    made non-increasing from the largest down, capped at 1 (R's ``p.adjust(p, "BH")``).
+    """
+    m = len(p_values)
+    adjusted = [1.0] * m
+    running = 1.0
+    for rank, index in reversed(list(enumerate(sorted(range(m), key=lambda i: p_values[i]), 1))):
+        running = min(running, m / rank * p_values[index])
+        adjusted[index] = min(1.0, running)
+    return adjusted
+
+
 def holm_levels(p_values: Sequence[float], alpha: float) -> list[float]:
     """The significance level Holm's procedure holds each p-value to, for stating a test's power.
 

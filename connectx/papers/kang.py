@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
-from connectx.papers.design import NODES, OURS, SEATS, SERIES, Cell, Claim, Experiment, Profile
+from connectx.papers.design import NODES, OURS, SEATS, SERIES, Cell, Claim, Experiment, Profile, UntestedClaim
 
 KANG = "Kang, Wang & Hu 2019"
 
@@ -46,9 +46,8 @@ def kang_table6(profile: Profile) -> Experiment:
                             games=profile.deep_games) for a in depths + (deep,))
     return Experiment(
         key="kang-table6", paper=KANG, title="Table 6: H1 against itself at each pair of depths",
-        setup="Kang's minimax with H1 as written against itself. As in the paper's Table 6 (\"the first row is "
-              "the depth for the first H1 and the first column is the depth for the second H1\"), the columns "
-              "are the first mover's depth and the rows the second mover's, in the table and the heat map alike. "
+        setup="Kang's minimax with H1 as written against itself, laid out as the paper's Table 6 (\"the first row "
+              "is the depth for the first H1 and the first column is the depth for the second H1\"). "
               f"Each pair of depths is one colour-swapped match of {profile.kang_games} games"
               + (f" ({profile.deep_games} with a side at depth {deep})" if deep is not None else "")
               + f", so each seat order (each cell of the table off the diagonal) has {profile.kang_games // 2} "
@@ -59,6 +58,11 @@ def kang_table6(profile: Profile) -> Experiment:
         claims=(
             Claim("the deeper H1 tends to win more often (pooled over every pair of unequal depths)", "below_half",
                   tuple((c.series, c.x) for c in cells if c.series != c.x), note=KANG_NOTE,
+                  subject="the shallower H1 (the first agent of each pair of depths)"),
+            # Sec. 4: "the winning percentage of a heuristic with larger depth is bigger than the one with lower
+            # depth": a statement about every pair.
+            Claim("in every pair of unequal depths, the deeper H1 wins more often", "below_half",
+                  tuple((c.series, c.x) for c in cells if c.series != c.x), note=KANG_NOTE, each=True,
                   subject="the shallower H1 (the first agent of each pair of depths)"),
         ),
     )
@@ -97,7 +101,15 @@ def kang_features(profile: Profile, table: str, sets: tuple[str, ...]) -> Experi
     else:
         claims = (
             Claim("the more features H1 combines, the more it wins against H2 (F3+F4, F2+F3+F4, all)", "rises",
-                  (point["34"], point["234"], point["1234"]), scores=(2.0, 3.0, 4.0), note=KANG_NOTE),
+                  (point["34"], point["234"], point["1234"]), scores=(2.0, 3.0, 4.0),
+                  note=KANG_NOTE + " Read along the chain Table 8 draws (F3+F4, F2+F3+F4, all): F1+F2, two "
+                  "features not on that chain, is tested by the next claim."),
+            # Sec. 5: "as number of features rises up, a heuristic becomes more optimal": every set of three
+            # features we played against each set of two.
+            Claim("a heuristic with more features is more optimal (F2+F3+F4 scores more than each two-feature set)",
+                  "rises", (point["234"],), baseline=(point["34"], point["12"]), counting="score", each=True,
+                  note=KANG_NOTE + " Read as: the three-feature set we played scores more against H2 than each "
+                  "two-feature set we played (F3+F4, F1+F2); a draw counts half."),
             Claim("H1 with features 1 and 2 only is close to H2 (scores within 10 points of half)", "win_rate",
                   (point["12"],), 0.5, effect=0.10, counting="score", reading="close to H2 (read as 50%)",
                   note=KANG_NOTE + " Read as a score (a draw counts half) of 50%: close means within 10 points "
@@ -123,16 +135,18 @@ def kang_table9(profile: Profile) -> Experiment:
                    for d in depths)
     claims = []
     for series, suffix in (("H1 vs H2", ""), (ours, OURS)):
+        own = bool(suffix)
         if 2 in depths:
             claims.append(Claim("at depth 2, H1 is much weaker than H2" + suffix, "below_half",
-                                ((series, "depth 2"),), note=KANG_NOTE, effect=0.15, magnitude=True))
+                                ((series, "depth 2"),), note=KANG_NOTE, effect=0.15, magnitude=True, own=own))
         if 4 in depths:
             claims.append(Claim("at depth 4, H1 is a little stronger than H2" + suffix, "above_half",
-                                ((series, "depth 4"),), note=KANG_NOTE, effect=0.05))
+                                ((series, "depth 4"),), note=KANG_NOTE, effect=0.05, own=own))
         deep = tuple((series, f"depth {d}") for d in depths if d >= 4)
         if deep:
             claims.append(Claim("from depth 4 on, H1 wins more than H2 (pooled over the depths from 4)" + suffix,
-                                "above_half", deep, note=KANG_NOTE))
+                                "above_half", deep, own=own,
+                                note=KANG_NOTE + " Read as the pool of the depths from 4, not as a trend along them."))
     return Experiment(
         key="kang-table9", paper=KANG, title="Table 9: H1 against H2 at equal depths",
         setup="Kang's minimax as written with H1 against it with H2 at the same depth, and our enhanced minimax "
@@ -169,3 +183,11 @@ def kang_nodes(profile: Profile) -> Experiment:
                   tuple((c.series, c.x) for c in cells), note=NODES_NOTE),
         ),
     )
+
+
+UNTESTED = (
+    UntestedClaim(KANG + ", Abstract and Sec. 1", "alpha-beta pruning greatly increases minimax's efficiency",
+                  "games of Kang's minimax with and without alpha-beta at the same depth, their nodes counted; every "
+                  "search of ours prunes"),
+)
+"""Kang's claims no cell of ours tests."""

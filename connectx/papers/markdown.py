@@ -18,26 +18,26 @@ from pathlib import Path
 from types import ModuleType
 
 from connectx.papers import clustered_scores
+from connectx.papers.answer_section import (
+    RULE_LINK,
+    ClaimEntry,
+    answer_lines,
+    number_claims,
+    paper_number,
+    plain_rule_lines,
+)
 from connectx.papers.cell_scores import clustered_percent, percent
-from connectx.papers.claim_tests import judge_all
+from connectx.papers.claim_tests import judge_every_control
 from connectx.papers.design import NODES, SEATS, Claim, Experiment, Profile
-from connectx.papers.figure_tables import heat_table, nodes_figures, seats_table, series_table
+from connectx.papers.experiments import UNTESTED
+from connectx.papers.figure_tables import cells_table, heat_table, nodes_figures, seats_table, series_table
 from connectx.papers.ratings_section import elo_section
 from connectx.papers.report_format import APPENDIX_FILE, REPORT_FILE, p_value_text, sentence_lines
 from connectx.papers.runner import ExperimentResult, PlayConditions, play_conditions
 from connectx.papers.sensitivity import sensitivity_table
 from connectx.papers.shared_games import shared_games
 from connectx.papers.trends import trend_strata
-from connectx.papers.verdicts import (
-    AGREES,
-    ALPHA,
-    CONTRADICTED,
-    NOT_COMPARABLE,
-    NOT_SETTLED,
-    PARTLY,
-    SMALLER,
-    Verdict,
-)
+from connectx.papers.verdicts import ALPHA, CONTROLS, PER_CLAIM, POWER_FLOOR, RULE_VERSION, Verdict
 
 
 def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Path,
@@ -49,25 +49,26 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
 
     out.mkdir(parents=True, exist_ok=True)
     claims = [(claim, result) for result in results for claim in result.experiment.claims]
-    all_verdicts = judge_all(claims)
-    judged = iter(all_verdicts)
-    by_experiment = [(result, [(claim, next(judged)) for claim in result.experiment.claims]) for result in results]
+    judged = judge_every_control(claims)
+    entries = number_claims([(claim, result.experiment, {control: judged[control][i] for control in judged})
+                             for i, (claim, result) in enumerate(claims)])
+    by_experiment = [(result, [e for e in entries if e.experiment is result.experiment]) for result in results]
     total_games = sum(len(c.match.records) for r in results for c in r.cells)
     new_games = sum(c.played for r in results for c in r.cells)
     played = {r.experiment.key: play_conditions(r) for r in results}
     game_hours = sum(c.game_seconds for c in played.values()) / 3600
-    told: dict[str, str] = {}
-    sections = [_section(result, verdicts, out, plots, told) for result, verdicts in by_experiment]
+    sections = [_section(result, mine, out, plots) for result, mine in by_experiment]
     unrated: list[str] = []
     elo = elo_section(results, out, plots, unrated)
     report = [
         "# The seed papers' experiments, reproduced", "",
         f"Profile **{profile.name}**: {total_games} real kaggle-environments games in colour-swapped pairs, read "
-        f"back from `runs/`. Intervals are 95%. Every test, p-value and condition is in [the appendix]"
+        f"back from `runs/`. Intervals are 95%; rates are clustered estimates over the effective games (games from a "
+        "shared opening are not independent). Every test, p-value and condition is in [the appendix]"
         f"({APPENDIX_FILE}).", "",
         *_quick_warning(profile),
-        *_answer_lines(by_experiment),
-        *_plain_rule_lines(),
+        *answer_lines(entries, UNTESTED),
+        *plain_rule_lines(),
         *sections, *elo]
     appendix = [
         "# Appendix: how each verdict was reached", "",
@@ -79,8 +80,11 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
         f"- written {datetime.datetime.now(datetime.UTC):%Y-%m-%d %H:%M} UTC" + _invocation_text(new_games, seconds),
         f"- rerun: `connectx report{' --quick' if profile.name == 'quick' else ''} --out {out.parent}` "
         "(it resumes from the games recorded under `runs/`)", "",
-        *_full_rule_lines(len(claims), sum(len(v.hypotheses) for v in all_verdicts)),
+        *_full_rule_lines(),
         *_test_lines(by_experiment),
+        *_caveat_lines(by_experiment),
+        "## Every cell in full", "", *[line for result in results if result.experiment.kind != NODES
+                                       for line in cells_table(result)],
         *_conditions_section(played),
         *_shared_games_lines(results),
         *(['<a id="not-rated"></a>', "", "## Agents the ratings leave out", "", *unrated, ""] if unrated else [])]
@@ -90,16 +94,6 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
     return path
 
 
-COUNTED = (AGREES, CONTRADICTED, NOT_SETTLED, NOT_COMPARABLE)
-"""The four answers the first screen counts; "agrees only in part" and "smaller than the words imply" count as
-agreeing, and the first screen says how many of those there are."""
-
-
-def verdict_group(status: str) -> str:
-    """Which of the four answers (``COUNTED``) a verdict counts as on the first screen."""
-    return AGREES if status in (PARTLY, SMALLER) else status
-
-
 def _quick_warning(profile: Profile) -> list[str]:
     if profile.name == "full":
         return []
@@ -107,88 +101,37 @@ def _quick_warning(profile: Profile) -> list[str]:
             "far too wide to confirm or refute the papers. Run `make report` for the full profile.**", ""]
 
 
-def _answer_lines(by_experiment: Sequence[tuple[ExperimentResult, list[tuple[Claim, Verdict]]]]) -> list[str]:
-    """The first screen: how many claims hold, and one row per claim with a link to its section."""
-    verdicts = [v for _, pairs in by_experiment for _, v in pairs]
-    counts = {group: sum(verdict_group(v.status) == group for v in verdicts) for group in COUNTED}
-    qualified = sum(v.status in (PARTLY, SMALLER) for v in verdicts)
-    lines = ["## The answer", "",
-             f"Of the papers' {len(verdicts)} claims, **{counts[AGREES]} agree** with our games"
-             + (f" ({qualified} of them only in part, or smaller than the words imply)" if qualified else "")
-             + f", **{counts[CONTRADICTED]} are contradicted**, **{counts[NOT_SETTLED]} are not settled** (our games "
-             f"cannot tell) and **{counts[NOT_COMPARABLE]} are not comparable** (the paper's number depends on "
-             "settings it does not state).", "",
-             "| # | source | the paper says | its number | ours | verdict |", "|---:|---|---|---|---|---|"]
-    number = 0
-    for result, pairs in by_experiment:
-        experiment = result.experiment
-        for claim, verdict in pairs:
-            number += 1
-            lines.append(f"| {number} | {_section_link(experiment)} | "
-                         f"{claim.text} | {_paper_number(claim)} | {_ours_short(verdict)} | **{verdict.summary}** |")
-    return lines + [""]
+def _full_rule_lines() -> list[str]:
+    return [line for paragraph in _full_rule() for line in sentence_lines(paragraph)]
 
 
-def _ours_short(verdict: Verdict) -> str:
-    """Our measurement in a line: the first parts of ``Verdict.ours`` without the counts of games behind them."""
-    parts = [re.sub(r"(, \d+ games \(\d+ distinct\)| \(\d+ games, \d+ distinct| \(pooled: ).*$", "", part)
-             for part in verdict.ours.split("; ")[:3]]
-    text = "; ".join(part for part in parts if part and not part.startswith("over every range"))
-    return text if len(text) <= SHORT else text[:text.rfind(" ", 0, SHORT)] + " ..."
-
-
-SHORT = 90
-"""The most characters of our measurement the first screen shows (the claim's section has all of it)."""
-
-
-def _plain_rule_lines() -> list[str]:
-    return ["## How a verdict is reached", "", *sentence_lines(
-            "Each claim is turned into a question our games can answer: is the effect the paper describes there, "
-            "is its opposite there, and, where the words imply a size (\"much\", \"easily\", \"dominates\"), is "
-            "an effect that large ruled out. A claim **agrees** when our games show the effect, is **contradicted** "
-            "when they show its opposite or rule out the size its words imply, and is **not settled** when they "
-            "show neither. A claim about a trend (\"as T_max grows\") must hold across the range its words "
-            "cover: when one step carries it, it **agrees only in part**, and the verdict says where it holds "
-            "and where not. A claimed average over settings the paper does not give is **not comparable** when "
-            "some of our settings reach its number. All claims are tested together, so the chance of any false "
-            f"verdict stays below {ALPHA:g}. What the words mean, for a reader who is not a statistician: "
-            "[the papers' report](/docs/papers.md); the tests themselves: [the appendix](" + APPENDIX_FILE + ")."), ""]
-
-
-def _full_rule_lines(claims: int, hypotheses: int) -> list[str]:
-    return [line for paragraph in _full_rule(claims, hypotheses) for line in sentence_lines(paragraph)]
-
-
-def _full_rule(claims: int, hypotheses: int) -> list[str]:
+def _full_rule() -> list[str]:
     return [
         "## The rule in full", "",
-        "Every claim is read as a statement about an effect, signed so that the claim says it is positive (a rate "
-        "above 50%, a rise along a series, a correlation the claimed way), or, for a claimed rate or two rates "
-        "claimed similar, that it lies within a stated margin. Its test brings up to three hypotheses: *no "
-        "effect* (two-sided; rejected the claimed way it shows the claim, the other way its opposite) or, for a "
-        "rate, *further than the margin* (two one-sided tests, TOST; rejected: the claim is shown) and *within "
-        "the margin* (the one-sided test at its nearer edge; rejected: the opposite is shown); and, for a "
-        "direction, *an effect at least as large as the words imply* (one-sided).",
+        f"Version {RULE_VERSION} of the rule, stated in [docs/papers.md]({RULE_LINK}) and applied by "
+        "`connectx/papers/verdicts.py`. Every claim is read as a statement about an effect, signed so that the "
+        "claim says it is positive (a rate above 50%, a rise along a series, a correlation the claimed way), or, "
+        "for a claimed rate or two rates claimed similar, that it lies within a stated margin. Its test brings "
+        "up to three hypotheses: *no effect* (two-sided; rejected the claimed way it shows the claim, the other "
+        "way its opposite) or, for a rate, *further than the margin* (two one-sided tests, TOST) and *within the "
+        "margin* (the one-sided test at its nearer edge); and, for a direction, *an effect at least as large as "
+        "the words imply* (one-sided). At most one of these nulls can be true at once, so testing each at "
+        f"{ALPHA:g} keeps the chance of a false verdict on a claim at most {ALPHA:g}.",
         "",
         "Words with a size (\"much\", \"easily\", \"dominates\") are given one; words without one are given the "
-        "smallest effect the report counts, stated per claim, but ruling that out does not contradict them: a "
-        "smaller effect would still bear them out, so the verdict is **not settled** and names the size ruled "
-        "out. A rise along a series is looked for within each series and seat (a stratified Cochran-Armitage "
-        "test: the first mover's advantage and a depth's level are fixed by the design), and Cochran's Q of the "
+        "smallest effect the report counts, and ruling that out leaves them **not settled**. A rise along a series "
+        "is looked for within each series and seat (a stratified Cochran-Armitage test), and Cochran's Q of the "
         "strata's slopes says whether they differ. A trend shown over its whole range must still be shown, at "
-        f"{ALPHA:g} uncorrected, with the step at either end left out; if not, it **agrees only in part**.",
+        f"{ALPHA:g}, with the step at either end left out, or it **agrees only in part**; a stratum whose trend "
+        f"over that rest goes the other way at {ALPHA:g} over the strata (Bonferroni) makes it **reverse**. A "
+        "claim about every cell is an intersection-union test (shown only when every cell shows it; its opposite "
+        "or a size ruled out in any cell counts, Bonferroni over the cells), and its verdict names the cells "
+        f"that fail. Nothing rejected is **not settled** when the test had {100 * POWER_FLOOR:g}% power or more "
+        "to show the claim, and **cannot be tested at this size** below, or when no test can run (a ceiling).",
         "",
-        f"The {hypotheses} hypotheses of the {claims} claims form one family, corrected by Holm's method at alpha "
-        f"= {ALPHA:g}. Then: the opposite shown is **contradicted**; the claim shown is **agrees**, or **agrees in "
-        "direction; smaller than the words imply** when the words imply a size and that size is ruled out too; a "
-        "size the words imply ruled out without the claim shown is **contradicted**; otherwise **not settled**. "
-        "A claim about every cell (\"at each depth\") is an intersection-union test: it is shown only when every "
-        "cell shows it (the largest p-value), while its opposite or a size ruled out in any cell counts (the "
-        "smallest p-value times the cells). A cell whose games all went one way cannot be tested and shows "
-        "nothing (its p-value is 1, never a placeholder statistic). A claimed average over settings the paper "
-        "does not state is **not comparable** when some range of our settings and some seat mix has the paper's "
-        "number inside its 95% interval. The power printed is that of the test that would show the claim, at the "
-        "level Holm held it to; it explains a verdict without making one.",
+        "The papers' claims are one family and the project's own another. The sensitivity line on the first "
+        "screen gives the verdicts under Holm's family-wise correction and under Benjamini-Hochberg's false "
+        "discovery rate, each over the papers' claims; every claim's p-values under both are below.",
         "",
         "**Games that are not independent.** Games with independent seeds are independent draws, even when "
         "deterministic agents repeat a whole game move for move. Only the design ties games together: the two "
@@ -207,21 +150,25 @@ def _full_rule(claims: int, hypotheses: int) -> list[str]:
         "so a busy machine weakens it. The conditions table below is read from what each game recorded.", ""]
 
 
-def _test_lines(by_experiment: Sequence[tuple[ExperimentResult, list[tuple[Claim, Verdict]]]]) -> list[str]:
-    """Each claim's test, its p-values before and after Holm, its power and why its verdict is what it is."""
+def _test_lines(by_experiment: Sequence[tuple[ExperimentResult, list[ClaimEntry]]]) -> list[str]:
+    """Each claim's test, its p-values as tested and under the sensitivity line's corrections, its power and why
+    its verdict is what it is."""
     lines = ["## Every claim's test", ""]
-    number = 0
-    for result, pairs in by_experiment:
+    for result, entries in by_experiment:
         experiment = result.experiment
-        for claim, verdict in pairs:
-            number += 1
-            lines += [f"### {number}. {claim.text}", "",
+        for entry in entries:
+            verdict = entry.verdict
+            others = "; ".join(f"{control}: {_p_list(entry.verdicts[control])} ({entry.verdicts[control].status})"
+                               for control in CONTROLS if control != PER_CLAIM)
+            lines += [f'<a id="{entry.anchor}"></a>', "", f"### {entry.number}. {entry.claim.text}", "",
                       f"- {experiment.paper}, {experiment.title.split(':')[0]}; the paper's number: "
-                      f"{_paper_number(claim)}",
+                      f"{paper_number(entry.claim)}",
                       f"- verdict: **{verdict.status}** ({verdict.reason})",
                       "- ours:", *[f"    - {part}" for part in verdict.ours.split("; ")],
                       f"- test: {verdict.test}",
-                      f"- p-values: {_p_values(verdict)}; after Holm: {_adjusted(verdict)}; power {_power(verdict)}",
+                      f"- p-values: {_p_values(verdict)}; power {_power(verdict)}",
+                      f"- corrected over the papers' claims: {others}" if not entry.claim.own else
+                      f"- corrected over this project's claims: {others}",
                       ""]
         for claim in experiment.claims:
             if claim.sensitivity:
@@ -231,20 +178,14 @@ def _test_lines(by_experiment: Sequence[tuple[ExperimentResult, list[tuple[Claim
     return lines
 
 
-def _paper_number(claim: Claim) -> str:
-    if claim.reading:
-        return claim.reading
-    return f"{100 * claim.paper_value:g}%" if claim.paper_value is not None else "(direction only)"
-
-
 def _p_values(verdict: Verdict) -> str:
-    """Each hypothesis of the claim, named, with its p-value before Holm's correction."""
+    """Each hypothesis of the claim, named, with its p-value as the rule tests it."""
     return "; ".join(f"{h.name}: {p_value_text(h.p_value)}" for h in verdict.hypotheses) or "not tested"
 
 
-def _adjusted(verdict: Verdict) -> str:
-    """Each hypothesis's Holm-adjusted p-value, in the order of ``_p_values``."""
-    return "; ".join(p_value_text(p) for p in verdict.adjusted) or "n/a"
+def _p_list(verdict: Verdict) -> str:
+    """Each hypothesis's p-value as ``verdict``'s control adjusted it, in the order of ``_p_values``."""
+    return ", ".join(p_value_text(p) for p in verdict.adjusted) or "n/a"
 
 
 def _invocation_text(new_games: int, seconds: float | None) -> str:
@@ -284,21 +225,13 @@ def _conditions_section(played: dict[str, PlayConditions]) -> list[str]:
     return lines + [""]
 
 
-def _section_link(experiment: Experiment) -> str:
-    """A link to an experiment's section by its short name: ``[Kang, Table 6](#kang-table6)``."""
-    return f"[{experiment.source}](#{experiment.key})"
-
-
 CAVEAT_SENTENCE = re.compile(r"(?<=[\w)]\.)(?<! al\.)\s+(?=[A-Za-z])|(?<=:)\s+(?=[A-Z])")
 """Where a claim's note splits into caveat sentences: after a full stop (kaggle's name starts one in lower case;
 neither an ellipsis nor "et al." ends one), or a colon before a capital."""
 
 
-def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], out: Path, plots: ModuleType,
-             told: dict[str, str]) -> str:
-    """One experiment: its setup, table and figure, each claim's verdict with what we measured, its caveats once
-    (``told`` maps each caveat sentence printed by an earlier section to a link to that section, which a
-    later section refers to instead of repeating it)."""
+def _section(result: ExperimentResult, entries: list[ClaimEntry], out: Path, plots: ModuleType) -> str:
+    """One experiment: its setup, table and figure, its claims by number and verdict, and a link to its caveats."""
     experiment = result.experiment
     config = experiment.config
     openings = f", from shared random {experiment.opening_plies}-ply openings" if experiment.opening_plies else ""
@@ -313,30 +246,44 @@ def _section(result: ExperimentResult, verdicts: list[tuple[Claim, Verdict]], ou
         lines += nodes_figures(result, out, plots)
     else:
         lines += series_table(result, out, plots)
-    lines += ["", "The paper's claims (our measurement of each: [the answer](#the-answer), and all of it in the "
-              f"[appendix]({APPENDIX_FILE})):",
-              ""]
-    for claim, verdict in verdicts:
-        lines.append(f"- *{claim.text}*: **{verdict.status}** ({verdict.reason})")
-    caveats: list[str] = []
-    earlier: list[str] = []
-    for claim, _ in verdicts:
-        for sentence in CAVEAT_SENTENCE.split(claim.note):
-            if not sentence:
-                continue
-            if sentence not in told:
-                told[sentence] = _section_link(experiment)
-                caveats.append(sentence)
-            elif told[sentence] not in earlier and told[sentence] != _section_link(experiment):
-                earlier.append(told[sentence])
-    those = "those under " + (" and ".join(earlier) if len(earlier) < 3 else
-                              ", ".join(earlier[:-1]) + " and " + earlier[-1])
-    if caveats:
-        # One sentence a line: one paragraph, no line too long to read.
-        lines += ["", f"Caveats (and {those}):" if earlier else "Caveats:", *caveats]
-    elif earlier:
-        lines += ["", f"Caveats: {those}."]
+    caveats = (f"; caveats: [appendix]({APPENDIX_FILE}#{_caveats_anchor(experiment)})"
+               if any(e.claim.note for e in entries) else "")
+    lines += ["", "Claims (stated in [the answer](#the-answer)): " + ", ".join(
+        f"{e.link} {e.verdict.group}" for e in entries) + caveats + "."]
     return "\n".join(lines) + "\n"
+
+
+def _caveats_anchor(experiment: Experiment) -> str:
+    return f"{experiment.key}-caveats"
+
+
+def _caveat_lines(by_experiment: Sequence[tuple[ExperimentResult, list[ClaimEntry]]]) -> list[str]:
+    """What differs between each paper's setup and ours, by experiment, each sentence once: a later experiment
+    whose claims share a caveat refers to the first that gave it."""
+    lines = ["## Caveats, by experiment", ""]
+    told: dict[str, str] = {}
+    for result, entries in by_experiment:
+        experiment = result.experiment
+        link = f"[{experiment.source}](#{_caveats_anchor(experiment)})"
+        caveats: list[str] = []
+        earlier: list[str] = []
+        for claim in (e.claim for e in entries):
+            for sentence in CAVEAT_SENTENCE.split(claim.note):
+                if not sentence:
+                    continue
+                if sentence not in told:
+                    told[sentence] = link
+                    caveats.append(sentence)
+                elif told[sentence] not in earlier and told[sentence] != link:
+                    earlier.append(told[sentence])
+        if not caveats and not earlier:
+            continue
+        those = "those under " + (" and ".join(earlier) if len(earlier) < 3 else
+                                  ", ".join(earlier[:-1]) + " and " + earlier[-1])
+        lines += [f'<a id="{_caveats_anchor(experiment)}"></a>', "", f"### {experiment.source}", ""]
+        # One sentence a line: one paragraph, no line too long to read.
+        lines += ([f"(And {those}.)"] if earlier else []) + caveats + [""]
+    return lines
 
 
 def _sensitivity_lines(claim: Claim, result: ExperimentResult) -> list[str]:
@@ -389,9 +336,8 @@ def _shared_games_lines(results: Sequence[ExperimentResult]) -> list[str]:
         return []
     lines = ["## Claims resting on the same games", "",
              "Some cells of different experiments play the same agents (under two names) from the same openings and "
-             "seeds, so their games are largely the same, move for move. Holm's correction holds under any "
-             "dependence, so the claims resting on them are still tested, but they are not independent "
-             "confirmations of each other.", ""]
+             "seeds, so their games are largely the same, move for move. Each claim is still tested on its "
+             "games, but the claims resting on them are not independent confirmations of each other.", ""]
     for item in shared:
         claims = "; ".join(f"*{claim.text}*" for claim in item.claims)
         lines.append(f"- {item.first} and {item.second}: {item.common} of {item.games} games the same move for "

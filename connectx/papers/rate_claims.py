@@ -28,7 +28,17 @@ from connectx.papers.cell_scores import (
 from connectx.papers.clustered_scores import ClusteredScore
 from connectx.papers.design import Claim
 from connectx.papers.runner import CellResult, ExperimentResult
-from connectx.papers.verdicts import AGAINST, FOR, Evidence, Hypothesis, direction_hypotheses, size_hypothesis, untested
+from connectx.papers.verdicts import (
+    AGAINST,
+    ALPHA,
+    FOR,
+    Evidence,
+    Hypothesis,
+    cells_where,
+    direction_hypotheses,
+    size_hypothesis,
+    untested,
+)
 
 
 def rate_evidence(claim: Claim, score: ClusteredScore) -> Evidence:
@@ -99,9 +109,18 @@ def half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
         test = (f"score test of 50% in every cell (intersection-union: the largest p; the other way: the smallest "
                 f"times {len(scores)}) and of a score {points_text(implied)} points from it; power: of every cell "
                 f"showing a score of {100 * target:g}%")
+        shortfalls = [short_of(s) for _, s in scores]
         hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(scores)),
-                      size_hypothesis([short_of(s) for _, s in scores], at_least + " in some cell"))
-        return Evidence(ours, score.games, test, hypotheses, each_power, size)
+                      size_hypothesis(shortfalls, at_least + " in some cell"))
+        # A cell fails when it alone would reject what the claim's hypotheses reject for the claim: the other
+        # way, or (words with a size) the size ruled out, each at ALPHA over the cells (Bonferroni).
+        fails = [direction_hypotheses(z, contrary_tests=len(scores)).role == AGAINST
+                 and direction_hypotheses(z, contrary_tests=len(scores)).p_value < ALPHA
+                 or claim.magnitude and size_hypothesis([short], "").p_value * len(scores) < ALPHA
+                 for z, short in zip(zs, shortfalls, strict=True)]
+        shown = [direction_hypotheses(z).role == FOR and direction_hypotheses(z).p_value < ALPHA for z in zs]
+        return Evidence(ours, score.games, test, hypotheses, each_power, size,
+                        holds_over=cells_where([cell_name(c) for c, _ in scores], fails, shown))
     z = direction * hypothesis_tests.rate_z(score.value, 0.5, score.effective)
 
     def power(level: float) -> float:

@@ -30,7 +30,17 @@ from connectx.papers.cell_scores import (
 from connectx.papers.clustered_scores import ClusteredScore
 from connectx.papers.design import Claim
 from connectx.papers.runner import CellResult, ExperimentResult
-from connectx.papers.verdicts import ALPHA, Evidence, direction_hypotheses, size_hypothesis, untested, weakest
+from connectx.papers.verdicts import (
+    AGAINST,
+    ALPHA,
+    FOR,
+    Evidence,
+    cells_where,
+    direction_hypotheses,
+    size_hypothesis,
+    untested,
+    weakest,
+)
 
 
 @dataclass(frozen=True)
@@ -162,26 +172,32 @@ def trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     hypotheses = (direction_hypotheses(weakest(zs), contrary_tests=len(zs)),
                   size_hypothesis([(rise - effect) / error for rise, error in rises],
                                   f"a rise of {100 * effect:g} points or more"))
-    missing, holds_over = _short_of_range(claim, groups)
-    return Evidence(ours, games, test, hypotheses, power, size, short_of_range=missing, holds_over=holds_over)
+    missing, holds_over, reverses = _short_of_range(claim, groups)
+    return Evidence(ours, games, test, hypotheses, power, size, short_of_range=missing, holds_over=holds_over,
+                    reverses=reverses)
 
 
-def _short_of_range(claim: Claim, groups: Sequence[Sequence[Stratum]]) -> tuple[str, str]:
-    """Where a trend is not shown once the step at one end of its range is left out, in words (empty: nowhere),
-    and, in a few words, where it holds and where it is not shown.
+def _short_of_range(claim: Claim, groups: Sequence[Sequence[Stratum]]) -> tuple[str, str, str]:
+    """Where a trend is not shown once the step at one end of its range is left out, in words (empty: nowhere);
+    in a few words, where it holds and where not; and where it goes the other way (empty: nowhere).
 
     The words ("as T_max grows") cover the whole range, so a trend that one step carries does not bear them
     out beyond that step: with its first point left out, and with its last, the stratified trend of each
     group must still be significant the claimed way at ``ALPHA`` (two-sided, uncorrected: a condition on
-    a verdict already shown, not a hypothesis of its own).
+    a verdict already shown, not a hypothesis of its own). Over that rest of the range, a stratum (a
+    series at a seat) whose own trend is significant the other way at ``ALPHA`` over the strata
+    (Bonferroni) is a reversal: the words are contradicted there.
     """
     labels = {x: point[1] for point, x in zip(claim.cells, claim.scores, strict=True)}
     order = list(dict.fromkeys(claim.scores))
     if len(order) < 3:
-        return "", ""
+        return "", "", ""
     critical = NormalDist().inv_cdf(1 - ALPHA / 2)
+    strata = [st for group in groups for st in group]
+    reversal = NormalDist().inv_cdf(1 - ALPHA / (2 * len(strata)))
     missing: list[str] = []
     carried: list[str] = []
+    reversed_in: dict[str, list[str]] = {}
     for kept, words in ((order[1:], f"not shown from {labels[order[1]]} to {labels[order[-1]]} (without the step "
                                     f"from {labels[order[0]]})"),
                         (order[:-1], f"not shown from {labels[order[0]]} to {labels[order[-2]]} (without the step "
@@ -196,9 +212,19 @@ def _short_of_range(claim: Claim, groups: Sequence[Sequence[Stratum]]) -> tuple[
             where = f" for {', '.join(dict.fromkeys(failing))}" if len(groups) > 1 else ""
             missing.append(words + where)
             carried.append("first" if kept == order[1:] else "last")
+            span = _span(labels[kept[0]], labels[kept[-1]])
+            for st in strata:
+                trend = st.within(kept).trend
+                if trend.error > 0 and trend.slope / trend.error < -reversal:
+                    reversed_in.setdefault(span, []).append(st.label)
     if not carried:
-        return "", ""
+        return "", "", ""
     first, last = _span(labels[order[0]], labels[order[1]]), _span(labels[order[-2]], labels[order[-1]])
+    if reversed_in:
+        span, reversing = next(iter(reversed_in.items()))
+        held = first if span == _span(labels[order[1]], labels[order[-1]]) else last
+        reverses = "; ".join(f"the other way {stretch} in {', '.join(names)}" for stretch, names in reversed_in.items())
+        return "; ".join(missing), f"{held}; the other way {span} ({'; '.join(reversing)})", reverses
     if carried == ["first"]:
         holds_over = f"{first}; not shown {_span(labels[order[1]], labels[order[-1]])}"
     elif carried == ["last"]:
@@ -206,7 +232,7 @@ def _short_of_range(claim: Claim, groups: Sequence[Sequence[Stratum]]) -> tuple[
     else:
         inner = _span(labels[order[1]], labels[order[-2]]) if len(order) > 3 else "between them"
         holds_over = f"{first} and {last}; not shown {inner}"
-    return "; ".join(missing), holds_over
+    return "; ".join(missing), holds_over, ""
 
 
 def _span(start: str, end: str) -> str:
@@ -284,4 +310,9 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
     size = f"the {points_text(effect)} points {words}"
     hypotheses = (direction_hypotheses(weakest(zs), contrary_tests=len(baselines)),
                   size_hypothesis(shortfalls, f"a difference of {100 * effect:g} points or more"))
-    return Evidence(ours, games, test, hypotheses, power, size)
+    fails = [direction_hypotheses(z, contrary_tests=len(zs)).role == AGAINST
+             and direction_hypotheses(z, contrary_tests=len(zs)).p_value < ALPHA for z in zs]
+    shown = [direction_hypotheses(z).role == FOR and direction_hypotheses(z).p_value < ALPHA for z in zs]
+    names = [cell_name(c) if c is not None else "the baseline" for c, _ in baselines]
+    return Evidence(ours, games, test, hypotheses, power, size,
+                    holds_over=cells_where(names, fails, shown) if claim.each else "")

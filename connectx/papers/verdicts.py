@@ -1,9 +1,10 @@
-"""The papers' verdict rule: from the hypotheses a claim's test brings, and which of them Holm rejects, its verdict.
+"""The papers' verdict rule, version 2: a verdict from the hypotheses a claim's test brings and which it rejects.
 
-Every claim is a statement about an effect, signed so that the claim says it is positive (a rate
-above 50%, a rise along a series, a correlation the claimed way), or, for a claimed rate (93.75%)
-or two rates claimed similar, that it lies within a margin. Its test brings up to two hypotheses
-to one family with every other claim's, corrected by Holm's step-down method at ``ALPHA``:
+The rule was written down (``docs/papers.md``, "The rule") before it was applied to the games; a
+change to it is a new version with its own sensitivity line, never an edit. Every claim is a
+statement about an effect, signed so that the claim says it is positive (a rate above 50%, a rise
+along a series, a correlation the claimed way), or, for a claimed rate (93.75%) or two rates
+claimed similar, that it lies within a margin. Its test brings up to three hypotheses:
 
 - ``FOR``, whose rejection shows the claim: "no effect" rejected the claimed way (a two-sided
   test, its sign telling the way), or, for a rate, "further than the margin" rejected (two
@@ -15,17 +16,23 @@ to one family with every other claim's, corrected by Holm's step-down method at 
   imply ("much", "easily", "dominates"; for words without a size, the smallest effect the report
   counts, ``Claim.detectable``): the one-sided test of "the effect is at least that size".
 
-The verdict follows from which hypotheses Holm rejects, and only from that: ``AGAINST`` rejected is
-*contradicted*; ``FOR`` rejected is *agrees*, or *agrees in direction; smaller than the words imply*
-when the words imply a size and ``SIZE`` is rejected too; ``SIZE`` rejected alone is *contradicted*
-(the effect that would make the claim true is ruled out); nothing rejected is *not settled*. A
-claim about every cell (``Claim.each``) is an intersection-union test: ``FOR``'s p-value is the
-largest of the cells', ``AGAINST``'s and ``SIZE``'s the smallest times the cells (Bonferroni), as
-either holds when any cell shows it. A claim of an average over settings the paper does not state
-(``Claim.sensitivity``: the T_max values, the seats) is *not comparable* when some range of our
-settings and some seat mix gives the paper's number inside its 95% interval, and is judged by the
-rule otherwise. The power printed is that of the ``FOR`` test against the claim's size, at the level
-Holm held it to (``hypothesis_tests.holm_levels``); it explains a verdict, it does not make one.
+At most one of a claim's nulls can be true at once ("no effect", "at least the size" and the two
+sides of a margin exclude each other), so testing each at ``ALPHA`` keeps the chance of a false
+verdict on that claim at most ``ALPHA`` (``PER_CLAIM``): the report states the expected number of
+false verdicts, at most ``ALPHA`` times the claims. Holm's and Benjamini-Hochberg's corrections over
+the papers' claims (``HOLM``, ``BH``) are the sensitivity line; the project's own claims form no part
+of the papers' family.
+
+The verdict follows from which hypotheses are rejected: ``AGAINST`` is *contradicted* (a claim about
+every cell says which cells); ``FOR`` is *agrees*, or *agrees in direction; smaller than the words
+imply* when the words imply a size and ``SIZE`` is rejected too, or, for a trend over a range,
+*agrees only in part* when one end's step carries it and *reverses* when some stretch of the range
+goes the other way (a contradiction over that stretch); ``SIZE`` alone contradicts words that imply
+a size and leaves others *not settled*. Nothing rejected is *not settled* when the test had at least
+``POWER_FLOOR`` power to show the claim, and *cannot be tested at this size* below it, or when no
+test can run at all (every game won: a ceiling). A claim about every cell (``Claim.each``) is an
+intersection-union test: ``FOR``'s p-value is the largest of the cells', ``AGAINST``'s and
+``SIZE``'s the smallest times the cells (Bonferroni).
 """
 
 from __future__ import annotations
@@ -37,16 +44,29 @@ from dataclasses import dataclass
 from connectx.papers import hypothesis_tests
 from connectx.papers.design import Claim
 
+RULE_VERSION = 2
+"""The version of the rule below; ``docs/papers.md`` states it in words under the same number."""
 ALPHA = 0.05
-"""The family-wise error rate over every claim of a report (Holm)."""
+"""The level each claim is tested at: the chance of a false verdict on one claim."""
+POWER_FLOOR = 0.5
+"""Below this power to show the claim, a test that rejects nothing cannot be told from no test at all."""
+PER_CLAIM, HOLM, BH = "per claim", "Holm", "Benjamini-Hochberg"
+"""The error controls: the rule's own (each claim at ``ALPHA``), and the two of its sensitivity line (Holm's
+family-wise and Benjamini-Hochberg's false discovery rate, each over the papers' claims)."""
+CONTROLS = (PER_CLAIM, HOLM, BH)
 
 AGREES, CONTRADICTED, NOT_SETTLED = "agrees", "contradicted", "not settled"
 SMALLER = "agrees in direction; smaller than the words imply"
 """A claim whose words imply a size: shown the claimed way, and that size ruled out."""
 PARTLY = "agrees only in part"
 """A trend shown across its whole range that one end's step carries: not shown over the rest of the range."""
-NOT_COMPARABLE = "not comparable"
-"""A claimed average over settings the paper does not state, reached by some of ours."""
+REVERSES = "reverses"
+"""A trend shown across its whole range that goes significantly the other way over a stretch of it."""
+CANNOT_TEST = "cannot be tested at this size"
+"""Nothing rejected by a test of too little power (below ``POWER_FLOOR``), or no test possible (a ceiling)."""
+GROUPS = {AGREES: AGREES, SMALLER: AGREES, PARTLY: AGREES, CONTRADICTED: CONTRADICTED, REVERSES: CONTRADICTED,
+          NOT_SETTLED: NOT_SETTLED, CANNOT_TEST: CANNOT_TEST}
+"""Which of the four answers the first screen counts each verdict as."""
 
 
 FOR, AGAINST, SIZE = "for", "against", "size"
@@ -76,13 +96,14 @@ class Evidence:
     for a rate or a similarity, of showing the margin when the claim holds exactly."""
     size: str = ""
     """The size ``SIZE`` rules out, in words (``the +15 points the words imply``)."""
-    reached: str = ""
-    """For a claimed average over unstated settings: where ours reach the paper's number (empty: nowhere)."""
     short_of_range: str = ""
     """For a trend: where it is not shown once one end's step is left out (empty: it holds across the range)."""
     holds_over: str = ""
-    """``short_of_range`` in a few words for the verdict: where the trend holds and where it is not shown
-    (``10 to 100 ms; not shown 100 to 1000 ms``)."""
+    """Where the claim holds and where not, in a few words for the verdict: for a trend, ``short_of_range``
+    or ``reverses`` shortened (``10 to 100 ms; not shown 100 to 1000 ms``); for a claim about every cell, the
+    cells that go the other way (``at depth 1; depths 2, 3 as claimed``)."""
+    reverses: str = ""
+    """For a trend: where it goes significantly the other way once one end's step is left out (empty: nowhere)."""
 
 
 def direction_hypotheses(z: float, *, contrary_tests: int = 1, df: float | None = None) -> Hypothesis:
@@ -119,27 +140,41 @@ def size_hypothesis(zs: Sequence[float], name: str) -> Hypothesis:
 @dataclass(frozen=True)
 class Verdict:
     status: str
-    """``agrees``, ``contradicted``, ``not settled``, ``SMALLER`` or ``NOT_COMPARABLE``."""
+    """One of ``GROUPS``' keys."""
     ours: str
     games: int
     test: str = ""
     hypotheses: tuple[Hypothesis, ...] = ()
     adjusted: tuple[float, ...] = ()
-    """Holm's adjusted p-value of each hypothesis, over every hypothesis of the report."""
+    """Each hypothesis's p-value as the control compares it with ``ALPHA`` (per claim: as it is)."""
     level: float = ALPHA
-    """The significance level the ``FOR`` test's power is stated at (``hypothesis_tests.holm_levels``)."""
+    """The significance level the ``FOR`` test's power is stated at."""
     power: float = math.nan
     reason: str = ""
-    """Which hypotheses Holm rejected, in words: why the verdict is what it is."""
+    """Which hypotheses were rejected, in words: why the verdict is what it is."""
     holds_over: str = ""
-    """For a trend that agrees only in part: where it holds and where not (``Evidence.holds_over``)."""
+    """Where the claim holds and where not (``Evidence.holds_over``)."""
+    control: str = PER_CLAIM
+    """The error control the verdict was reached under (``CONTROLS``)."""
+
+    @property
+    def group(self) -> str:
+        """Which of the four answers the first screen counts this verdict as."""
+        return GROUPS[self.status]
 
     @property
     def summary(self) -> str:
         """The verdict in at most a dozen words, for the report's first screen."""
         if self.status == PARTLY and self.holds_over:
             return f"agrees {self.holds_over}"
-        return self.status
+        if self.status == REVERSES:
+            return f"reverses: agrees {self.holds_over}"
+        if self.status == CONTRADICTED and self.holds_over:
+            return f"contradicted {self.holds_over}"
+        status = self.status
+        if self.status == CANNOT_TEST and not math.isnan(self.power):
+            status += f" (power {100 * self.power:.0f}%)"
+        return f"{status}: {self.holds_over}" if self.holds_over and self.status != AGREES else status
 
     @property
     def p_value(self) -> float:
@@ -147,11 +182,14 @@ class Verdict:
         return self.hypotheses[0].p_value if self.hypotheses else 1.0
 
 
-def decide(measured: Sequence[tuple[Claim, Evidence]], alpha: float = ALPHA) -> list[Verdict]:
-    """The verdict on each measured claim, its hypotheses corrected for all of them (Holm at ``alpha``)."""
+def decide(measured: Sequence[tuple[Claim, Evidence]], control: str = PER_CLAIM,
+           alpha: float = ALPHA) -> list[Verdict]:
+    """The verdict on each measured claim under ``control``: each claim at ``alpha`` (``PER_CLAIM``), or every
+    hypothesis of ``measured`` as one family (``HOLM``: family-wise; ``BH``: false discovery rate)."""
     p_values = [h.p_value for _, e in measured for h in e.hypotheses]
-    adjusted = hypothesis_tests.holm(p_values)
-    levels = hypothesis_tests.holm_levels(p_values, alpha)
+    adjusted = (p_values if control == PER_CLAIM else hypothesis_tests.holm(p_values) if control == HOLM
+                else hypothesis_tests.benjamini_hochberg(p_values))
+    levels = hypothesis_tests.holm_levels(p_values, alpha) if control == HOLM else [alpha] * len(p_values)
     verdicts = []
     index = 0
     for claim, e in measured:
@@ -160,16 +198,23 @@ def decide(measured: Sequence[tuple[Claim, Evidence]], alpha: float = ALPHA) -> 
         rejected = {h.role for h, i in zip(e.hypotheses, mine, strict=True) if adjusted[i] < alpha}
         first = next((i for h, i in zip(e.hypotheses, mine, strict=True) if h.role != SIZE), None)
         level = alpha if first is None else levels[first]
-        status, reason = _status(claim, e, rejected)
+        power = e.power(level)
+        status, reason = _status(claim, e, rejected, power)
         verdicts.append(Verdict(status, e.ours, e.games, e.test, e.hypotheses, tuple(adjusted[i] for i in mine),
-                                level, e.power(level), reason, e.holds_over))
+                                level, power, reason, _where(status, e), control))
     return verdicts
 
 
-def _status(claim: Claim, evidence: Evidence, rejected: set[str]) -> tuple[str, str]:
-    """The one rule (see the module's docstring): the verdict and why, from the roles Holm rejected."""
-    if claim.sensitivity and evidence.reached:
-        return NOT_COMPARABLE, f"our settings reach the paper's number {evidence.reached}"
+def _where(status: str, evidence: Evidence) -> str:
+    """Where the claim holds and where not, for the verdict's words: a trend's range only when one end's step
+    carries it or part of it reverses, the cells of a claim about every cell whenever it is not shown in all."""
+    if evidence.short_of_range or evidence.reverses:
+        return evidence.holds_over if status in (PARTLY, REVERSES) else ""
+    return evidence.holds_over if status != AGREES else ""
+
+
+def _status(claim: Claim, evidence: Evidence, rejected: set[str], power: float) -> tuple[str, str]:
+    """The one rule (see the module's docstring): the verdict and why, from the roles rejected."""
     margin = claim.test in ("win_rate", "similar")
     if AGAINST in rejected:
         return CONTRADICTED, ("further from the paper's number than the margin" if margin
@@ -177,6 +222,8 @@ def _status(claim: Claim, evidence: Evidence, rejected: set[str]) -> tuple[str, 
     if FOR in rejected:
         if SIZE in rejected and claim.magnitude:
             return SMALLER, f"significant the claimed way, and {evidence.size} ruled out"
+        if evidence.reverses:
+            return REVERSES, f"significant the claimed way over the whole range, but {evidence.reverses}"
         if evidence.short_of_range:
             return PARTLY, f"significant the claimed way over the whole range, but {evidence.short_of_range}"
         return AGREES, "within the margin" if margin else "significant the claimed way"
@@ -185,11 +232,31 @@ def _status(claim: Claim, evidence: Evidence, rejected: set[str]) -> tuple[str, 
             return CONTRADICTED, f"{evidence.size} ruled out"
         return NOT_SETTLED, (f"no effect not ruled out; {evidence.size} ruled out, but the words state no size, so "
                              "a smaller effect would still bear them out")
-    alone = [f"{h.name} (p = {h.p_value:.2g})" for h in evidence.hypotheses if h.p_value < ALPHA]
-    if alone:
-        return NOT_SETTLED, (f"rejected alone at {ALPHA:g}, not after Holm's correction for the whole report: "
-                             + "; ".join(alone))
-    return NOT_SETTLED, "no hypothesis rejected"
+    if not evidence.hypotheses:
+        return CANNOT_TEST, "no test can run on these games"
+    if not power >= POWER_FLOOR:
+        return CANNOT_TEST, (f"no hypothesis rejected, by a test with {_power_words(power)} to show the claim, below "
+                             f"the {100 * POWER_FLOOR:g}% this report needs to call a claim open")
+    return NOT_SETTLED, f"no hypothesis rejected, by a test with {_power_words(power)} to show the claim"
+
+
+def _power_words(power: float) -> str:
+    return "unknown power" if math.isnan(power) else f"{100 * power:.0f}% power"
+
+
+def cells_where(names: Sequence[str], fails: Sequence[bool], shown: Sequence[bool]) -> str:
+    """For a claim about every cell, where it fails and where it holds, in a few words: the cells that go the other
+    way (``at depth 1 at 10 ms``) or, when none does, those that do not show it (``not shown at ...``), then
+    those that show it (``as claimed at ...``); empty when every cell shows it."""
+    failing = [name for name, failed in zip(names, fails, strict=True) if failed]
+    missing = [name for name, failed, ok in zip(names, fails, shown, strict=True) if not failed and not ok]
+    claimed = [name for name, failed, ok in zip(names, fails, shown, strict=True) if ok and not failed]
+    if not failing and not missing:
+        return ""
+    if len(failing) == len(names):
+        return "at every cell"
+    parts = [f"at {', '.join(failing)}" if failing else f"not shown at {', '.join(missing)}"]
+    return "; ".join(parts + ([f"as claimed at {', '.join(claimed)}"] if claimed else []))
 
 
 def no_power(level: float) -> float:
