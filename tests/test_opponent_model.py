@@ -12,8 +12,18 @@ import random
 import pytest
 
 from connectx.agents.search.opponent_model import (
-    FLOOR, HORIZON, HYPOTHESES, MARGIN, PERFECT, PERFECT_PRIOR, RANDOM, Hypothesis, OpponentModel, ReplyOptions,
-    margin_probabilities)
+    FLOOR,
+    HORIZON,
+    HYPOTHESES,
+    MARGIN,
+    PERFECT,
+    PERFECT_PRIOR,
+    RANDOM,
+    Hypothesis,
+    OpponentModel,
+    ReplyOptions,
+    margin_probabilities,
+)
 from connectx.agents.search.trap_play import GATE
 
 DEPTHS = (4, 6, 8)

@@ -269,10 +269,12 @@ def test_after_the_opponent_slips_the_trap_replaces_the_slowest_loss() -> None:
     assert on.choose(start, Deadline.after(60.0)) == off.choose(start, Deadline.after(60.0)) == 1
     assert on.trap_play is not None and on.trap_play.model.perfect_share() >= GATE
     replies = analyze(start.play(1))
+    assert replies is not None
     assert 0 < replies[4] < max(replies.values()), "column 5 keeps the opponent's win, by a thinner margin"
     slipped = start.play(1).play(4)
-    assert solve(slipped).score < 0
-    assert off.choose(slipped, Deadline.after(60.0)) == solve(slipped).column == 1
+    slowest_loss = solve(slipped)
+    assert slowest_loss is not None and slowest_loss.score < 0
+    assert off.choose(slipped, Deadline.after(60.0)) == slowest_loss.column == 1
     assert on.choose(slipped, Deadline.after(60.0)) == 2
     assert on.last_stats["source"] == "trap" and on.trap_play.model.perfect_share() < GATE
     on.reset()

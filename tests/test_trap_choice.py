@@ -33,6 +33,13 @@ def alone(hypothesis: Hypothesis) -> list[tuple[Hypothesis, float]]:
     return [(hypothesis, 1.0)]
 
 
+def exact_scores(position: Position) -> dict[int, int]:
+    """Every column's exact score in ``position``, searched to the end."""
+    scores = analyze(position)
+    assert scores is not None  # no limit
+    return scores
+
+
 def today(position: Position) -> int:
     solution = solve(position)
     assert solution is not None and solution.column is not None
@@ -40,9 +47,9 @@ def today(position: Position) -> int:
 
 
 def test_the_case_positions_are_what_they_claim() -> None:
-    assert max(analyze(LOST).values()) == -1 and today(LOST) == 3
-    assert max(analyze(HORIZON_TRAP).values()) < 0 and today(HORIZON_TRAP) == 2
-    drawn = analyze(DRAWN)
+    assert max(exact_scores(LOST).values()) == -1 and today(LOST) == 3
+    assert max(exact_scores(HORIZON_TRAP).values()) < 0 and today(HORIZON_TRAP) == 2
+    drawn = exact_scores(DRAWN)
     assert [column for column, score in drawn.items() if score == 0] == [1] and drawn[3] < 0 and drawn[5] < 0
 
 
@@ -51,9 +58,9 @@ def test_the_value_of_a_move_is_the_chance_its_replies_turn_the_game() -> None:
     rate = 0.3
     choice = choose_trap(LOST, today(LOST), False, alone(Hypothesis(RANDOM, rate)), TranspositionTable(), NO_LIMIT)
     for column, value in choice.values.items():
-        replies = analyze(LOST.play(column))
+        replies = exact_scores(LOST.play(column))
         best = max(replies.values())
-        tied = sum(1 for score in replies.values() if score == best)
+        tied = sum(score == best for score in replies.values())
         chance = {reply: (1 - FLOOR) * ((1 - rate) * (score == best) / tied + rate / len(replies))
                   + FLOOR / len(replies) for reply, score in replies.items()}
         assert value == pytest.approx(sum(chance[reply] * points_for_us(score) for reply, score in replies.items()))
@@ -64,7 +71,7 @@ def test_each_model_gets_the_trap_it_prefers(hypothesis: Hypothesis, trap: int) 
     choice = choose_trap(LOST, today(LOST), False, alone(hypothesis), TranspositionTable(), NO_LIMIT)
     assert choice.column == trap != today(LOST)
     assert choice.values[trap] == max(choice.values.values()) > choice.values[today(LOST)]
-    assert choice.options is not None and choice.options.scores == analyze(LOST.play(trap))
+    assert choice.options is not None and choice.options.scores == exact_scores(LOST.play(trap))
 
 
 def test_a_horizon_player_is_led_into_the_win_it_cannot_see() -> None:
@@ -72,7 +79,7 @@ def test_a_horizon_player_is_led_into_the_win_it_cannot_see() -> None:
                          TranspositionTable(), NO_LIMIT)
     assert choice.column == 0
     after = HORIZON_TRAP.play(0)
-    replies = analyze(after)
+    replies = exact_scores(after)
     reply, complete = horizon_move(after, 4)
     assert complete and max(replies.values()) > 0 >= replies[reply.column], "still lost, unless it plays its search"
     assert choice.values[0] > 0.9
