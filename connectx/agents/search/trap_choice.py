@@ -4,9 +4,9 @@ A two-ply expectimax. For each candidate move it proves the exact score of every
 opponent then has (``reply_options``), asks each hypothesis of the opponent model how likely
 each reply's score is, and values the candidate at the points we can expect after the reply:
 1 where the reply leaves us winning, a half where it leaves a draw, 0 where we still lose,
-weighted by the posterior. The two plies are where the gain lies: an exact-oracle probe of
-issue 51 found a deeper expectimax adds little to the move after which the opponent must find
-the one good reply.
+weighted by the posterior. Two plies, because the gain is in the move after which the opponent
+must find its one good reply, and every further ply multiplies the exact solves by the columns
+(docs/agents.md says what was measured).
 
 Which moves are candidates:
 
