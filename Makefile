@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install install-cluster install-dev test test-quick demo lint docs bench bench-long fuzz clean submission report book opening-scores statistics-reference notebook
+.PHONY: install install-cluster install-dev test test-quick test-oldest demo lint docs bench bench-long fuzz clean submission report book opening-scores statistics-reference notebook
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -35,6 +35,10 @@ test: install-dev
 # The suite without the tests that play real kaggle-environments games: a quick check while editing.
 test-quick: install-dev
 	$(BIN)/python -m pytest -m "not games"
+
+# The declared dependencies' oldest versions, installed as a Kaggle notebook installs the wheel (part of `make test`).
+test-oldest: install-dev
+	$(BIN)/python -m pytest tests/test_oldest_dependencies.py
 
 demo: install
 	$(BIN)/connectx play solver kaggle:negamax --seed 1 --html out/demo/game.html --json out/demo/game.json

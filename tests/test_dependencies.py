@@ -16,7 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from connectx.cli.dependencies import declared_requirements, distribution_name, import_name, missing_lines
+from connectx.cli.dependencies import (
+    declared_requirements,
+    distribution_name,
+    floors,
+    import_name,
+    problem_lines,
+    release,
+)
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 DECLARED = tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["project"]["dependencies"]
@@ -63,7 +70,7 @@ def test_each_requirement_installs_the_module_the_check_looks_for() -> None:
 
 
 def test_nothing_is_missing_in_the_project_environment() -> None:
-    assert missing_lines(declared_requirements()) == []
+    assert problem_lines(declared_requirements()) == []
 
 
 def test_a_missing_dependency_is_one_line_naming_its_pip_install(tmp_path: Path) -> None:
@@ -92,5 +99,35 @@ def test_a_requirement_names_its_distribution_and_module(requirement: str, name:
 
 
 def test_a_module_the_interpreter_finds_is_not_missing() -> None:
-    assert missing_lines(["json>=0", "no_such_module_here>=1.0"]) == [
+    assert problem_lines(["json>=0", "no_such_module_here>=1.0"]) == [
         'no_such_module_here is not installed: pip install "no_such_module_here>=1.0"']
+
+
+def test_an_installed_version_below_the_floor_is_named_with_its_install() -> None:
+    numpy = importlib.metadata.version("numpy")
+    assert problem_lines([f"numpy>={numpy}"]) == []
+    assert problem_lines([f"numpy>={numpy}.1"]) == [
+        f'numpy {numpy} is older than connectx needs: pip install "numpy>={numpy}.1"']
+
+
+@pytest.mark.parametrize("older, newer", [("1.26", "2.0"), ("1.9.7", "1.33.2"), ("1.26rc1", "1.26.1"), ("3.9", "3.10")])
+def test_releases_compare_by_their_numbers(older: str, newer: str) -> None:
+    assert release(older) < release(newer)
+
+
+def test_a_release_ignores_trailing_zeros_and_suffixes() -> None:
+    assert release("1.26") == release("1.26.0") == release("1.26.0.post1") == (1, 26)
+
+
+def test_only_the_floors_are_compared() -> None:
+    assert floors("numpy>=1.26,<3") == ["1.26"] and floors("numpy") == [] and floors("py7zr>=0.20") == ["0.20"]
+
+
+def test_the_install_page_gives_each_declared_floor() -> None:
+    """docs/kaggle.md's table of oldest versions follows pyproject.toml, the cluster extra's included."""
+    page = (REPOSITORY / "docs" / "kaggle.md").read_text()
+    extras = tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    for requirement in [*DECLARED, *(requirement for group in extras.values() for requirement in group)]:
+        [floor] = floors(requirement)
+        assert f"| `{distribution_name(requirement)}` | {floor} |" in page, requirement
+    assert f"`{declared('kaggle-environments')}`" in (REPOSITORY / "README.md").read_text()

@@ -1,10 +1,10 @@
 """The installed package's own requirements, checked before any command runs.
 
 A wheel installed with ``pip install --no-deps`` (the Kaggle notebook recipe), or an environment
-that lost a package, would otherwise end in a traceback deep inside a command (``No module named
-'numpy'``), or inside a game's process where nobody reads it. The requirements are read from the
-installed distribution's metadata, so what is checked is what ``pyproject.toml`` declares, never a
-copy kept by hand.
+that lost a package or holds one too old, would otherwise end in a traceback deep inside a command
+(``No module named 'numpy'``), or inside a game's process where nobody reads it. The requirements
+are read from the installed distribution's metadata, so what is checked is what ``pyproject.toml``
+declares, never a copy kept by hand.
 """
 
 from __future__ import annotations
@@ -58,12 +58,45 @@ def is_importable(module: str) -> bool:
         return False
 
 
-def missing_requirements(requirements: list[str]) -> list[str]:
-    """Those of ``requirements`` whose module cannot be imported, in their order."""
-    return [requirement for requirement in requirements if not is_importable(import_name(requirement))]
+def floors(requirement: str) -> list[str]:
+    """The versions ``requirement`` must reach (``numpy>=1.26``: ``["1.26"]``): the project declares only floors."""
+    return re.findall(r">=\s*([0-9][0-9.]*)", requirement[len(distribution_name(requirement)):])
 
 
-def missing_lines(requirements: list[str]) -> list[str]:
-    """One line per requirement that is missing, naming the install that fixes it."""
-    return [f'{distribution_name(requirement)} is not installed: pip install "{requirement}"'
-            for requirement in missing_requirements(requirements)]
+def release(version: str) -> tuple[int, ...]:
+    """The numbers of a version's release (``1.26.1rc1``: ``(1, 26, 1)``), trailing zeros dropped: 1.26 == 1.26.0."""
+    leading = re.match(r"[0-9]+(?:\.[0-9]+)*", version)
+    numbers = [int(part) for part in leading.group().split(".")] if leading else []
+    while numbers and numbers[-1] == 0:
+        numbers.pop()
+    return tuple(numbers)
+
+
+def installed_version(requirement: str) -> str | None:
+    """The version of the distribution ``requirement`` names, or None when it has no metadata."""
+    try:
+        return importlib.metadata.version(distribution_name(requirement))
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def problem(requirement: str) -> str | None:
+    """What is wrong with ``requirement`` here, or None: its module cannot be imported, or its version is below a
+    floor. A module importable without metadata (vendored, say) has no version to compare: it passes."""
+    name = distribution_name(requirement)
+    if not is_importable(import_name(requirement)):
+        return f"{name} is not installed"
+    version = installed_version(requirement)
+    if version is not None and any(release(version) < release(floor) for floor in floors(requirement)):
+        return f"{name} {version} is older than connectx needs"
+    return None
+
+
+def problem_lines(requirements: list[str]) -> list[str]:
+    """One line per requirement that is missing or too old, naming the install that fixes it."""
+    lines = []
+    for requirement in requirements:
+        found = problem(requirement)
+        if found is not None:
+            lines.append(f'{found}: pip install "{requirement}"')
+    return lines

@@ -10,7 +10,7 @@ Every command checks its inputs before any side effect; a bad one (an unreadable
 agent that cannot play, a path that cannot be written) is reported as one line on stderr,
 ``connectx CMD: what is wrong; what to do``, with exit code 2. So is each dependency the installed
 package declares but cannot import (``connectx: numpy is not installed: pip install "numpy>=1.26"``),
-checked before any command runs.
+or installed older than it declares, checked before any command runs.
 """
 
 from __future__ import annotations
@@ -74,13 +74,13 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str] | None, words: list[str], named: str | None) -> int:
-    # Before anything imports a dependency: a missing one is a line that says how to install it, not a traceback.
-    from connectx.cli.dependencies import declared_requirements, missing_lines
+    # Before anything imports a dependency: one missing or too old is a line naming its install, not a traceback.
+    from connectx.cli.dependencies import declared_requirements, problem_lines
 
-    missing = missing_lines(declared_requirements())
-    for line in missing:
+    problems = problem_lines(declared_requirements())
+    for line in problems:
         print(f"connectx: {line}", file=sys.stderr)
-    if missing:
+    if problems:
         return 2
     # Imported here, inside main's Ctrl-C handler: they load a command's libraries (a fifth of a second).
     from connectx import __version__
