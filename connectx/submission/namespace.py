@@ -1,7 +1,7 @@
 """One namespace for many modules: who binds which top-level name, and the renames that keep them apart.
 
 A bundle runs every module in the same globals, so two modules binding one name (negamax's
-``make_agent`` and mcts's, ``dataclasses.field`` and kaggle_boundary's ``field``) would silently
+``make_strategy`` and mcts's, ``dataclasses.field`` and kaggle_boundary's ``field``) would silently
 overwrite each other. ``plan_names`` gives every top-level binding a unique final name (the later
 module's binding becomes ``<module>_<name>``), and ``rewrite`` applies the renames as edits at
 the positions ``ast`` reports, so the emitted code keeps its comments and layout.

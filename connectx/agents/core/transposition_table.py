@@ -4,8 +4,8 @@ Each entry is one bound on a position's exact score (``exact_search``'s conventi
 position's unique key ``current + mask`` and packed into one int, so a probe in the search's hot
 loop is a single ``dict.get``:
 
-* an upper bound ``u`` (the score is at most ``u``) is stored as ``u`` itself;
-* a lower bound ``l`` (the score is at least ``l``) is stored as ``l + LOWER_BOUND_OFFSET``.
+* an upper bound ``upper`` (the score is at most ``upper``) is stored as ``upper`` itself;
+* a lower bound ``lower`` (the score is at least ``lower``) is stored as ``lower + LOWER_BOUND_OFFSET``.
 
 Scores never exceed half the number of cells in magnitude, far below the offset, so a stored
 value above ``LOWER_BOUND_OFFSET // 2`` is a lower bound.
