@@ -134,8 +134,12 @@ def board_spec(args: argparse.Namespace) -> BoardSpec:
 
 
 def board_config(args: argparse.Namespace) -> BoardConfig:
-    """The board the options describe (``board_spec``), played with --act-timeout seconds a move."""
-    return BoardConfig.of(board_spec(args), args.act_timeout)
+    """The board the options describe, checked once as ``board_spec`` checks it, played with --act-timeout seconds
+    a move."""
+    try:
+        return BoardConfig(args.rows, args.columns, args.inarow, args.act_timeout)
+    except BoardSpecError as error:
+        raise InputError(f"--{error.field} {error.value}: {error.advice}") from None
 
 
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
