@@ -132,3 +132,13 @@ def test_margin_slips_wait_for_the_end_of_the_book() -> None:
     assert strategy.choose(Position.from_moves("445"), Deadline.after(1.0)) == make_solver().choose(
         Position.from_moves("445"), Deadline.after(1.0))
     assert strategy.last_stats["source"] == "book"
+
+
+@pytest.mark.parametrize("params", [{"margin": 1.0}, {"ties": "random"}])
+def test_the_exact_scores_count_their_nodes_and_a_board_too_big_for_them_gets_the_solvers_move(params) -> None:
+    strategy = make_strategy(seed=2, **params)
+    strategy.choose(THIN, Deadline.after(5.0))
+    assert strategy.last_stats["source"] in ("exact", "margin") and strategy.last_stats["nodes"] > 0
+    huge = Position.from_moves("1", 40, 40, 40)  # 1599 empty cells: past what an exact search may recurse
+    column = strategy.choose(huge, Deadline.after(0.3))
+    assert huge.can_play(column) and strategy.last_stats["source"] not in ("exact", "margin")

@@ -44,7 +44,8 @@ from connectx.agents.core.search_result import SearchCounts
 from connectx.agents.core.search_time import Deadline
 from connectx.agents.core.strategy import MoveStats
 from connectx.agents.players.solver_agent import SolverStrategy
-from connectx.agents.search.exact_search import MAX_SEARCH_PLIES, analyze
+from connectx.agents.search.column_scores import column_scores
+from connectx.agents.search.exact_search import MAX_SEARCH_PLIES
 from connectx.agents.search.horizon_play import horizon_move
 from connectx.agents.search.opponent_model import margin_probabilities
 
@@ -113,20 +114,22 @@ class FallibleStrategy:
 
     def _random_best(self, perfect: SolverStrategy, position: Position, deadline: Deadline) -> int | None:
         """One of the columns with the best exact score, at random; None if the clock cut the proofs short."""
-        scores = analyze(position, perfect.table, deadline.limit())
+        counts = SearchCounts()
+        scores = column_scores(position, perfect.table, deadline.limit(), counts)
         if scores is None:
             return None
         best = max(scores.values())
-        self.last_stats = {"nodes": 0, "depth": position.geometry.cells - position.moves, "evaluations": 0,
-                           "source": "exact"}
+        self.last_stats = {"nodes": counts.nodes, "depth": position.geometry.cells - position.moves,
+                           "evaluations": 0, "source": "exact"}
         return self.rng.choice(sorted(column for column, score in scores.items() if score == best))
 
     def _margin_slip(self, perfect: SolverStrategy, position: Position, deadline: Deadline,
                      slip: float) -> int | None:
         """The column the thin-margin law draws with ``slip`` (uniform in [0, 1)).
 
-        None if the clock cut the proofs short."""
-        scores = analyze(position, perfect.table, deadline.limit())
+        None if the clock cut the proofs short (or the board is too big for them)."""
+        counts = SearchCounts()
+        scores = column_scores(position, perfect.table, deadline.limit(), counts)
         if scores is None:
             return None
         chances = margin_probabilities(scores, self.margin)
@@ -138,8 +141,8 @@ class FallibleStrategy:
                 column = candidate
                 break
         best = max(scores.values())
-        self.last_stats = {"nodes": 0, "depth": position.geometry.cells - position.moves, "evaluations": 0,
-                           "source": "exact" if scores[column] == best else "margin"}
+        self.last_stats = {"nodes": counts.nodes, "depth": position.geometry.cells - position.moves,
+                           "evaluations": 0, "source": "exact" if scores[column] == best else "margin"}
         return column
 
     def _depth_limited(self, position: Position, deadline: Deadline, source: str) -> int:

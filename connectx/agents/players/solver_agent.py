@@ -104,8 +104,9 @@ class SolverStrategy:
         if last is None:
             self.trap_play.played(position, column)
             return column
-        column = self.trap_play.choose(position, last, self.table, deadline, self.max_nodes)
-        self.last_stats["opponent"] = str(self.trap_play.model.likeliest())
+        column = self.trap_play.choose(position, last, self.table, deadline, self.max_nodes, counts)
+        self.last_stats.update(nodes=counts.nodes, evaluations=counts.evaluations,
+                               opponent=str(self.trap_play.model.likeliest()))
         if self.trap_play.last_source:
             self.last_stats["source"] = self.trap_play.last_source
         return column

@@ -27,9 +27,10 @@ from dataclasses import dataclass
 
 from connectx.agents.core.position import Position
 from connectx.agents.core.scores import finished_score
+from connectx.agents.core.search_result import SearchCounts
 from connectx.agents.core.search_time import SearchLimit
 from connectx.agents.core.transposition_table import TranspositionTable
-from connectx.agents.search.exact_search import analyze
+from connectx.agents.search.column_scores import column_scores
 from connectx.agents.search.horizon_play import horizon_move
 from connectx.agents.search.opponent_model import HORIZON, Hypothesis, ReplyOptions
 
@@ -49,24 +50,24 @@ class TrapChoice:
     options: ReplyOptions | None
 
 
-def reply_options(after: Position, table: TranspositionTable, limit: SearchLimit,
-                  depths: Sequence[int] = ()) -> ReplyOptions | None:
+def reply_options(after: Position, table: TranspositionTable, limit: SearchLimit, depths: Sequence[int] = (),
+                  counts: SearchCounts | None = None) -> ReplyOptions | None:
     """The exact score of each of the opponent's columns in ``after`` (not over), and the column its search
-    plays at each of ``depths``; None if ``limit`` came first."""
-    scores = analyze(after, table, limit)
+    plays at each of ``depths``; None if ``limit`` came first. ``counts`` gets the searches' nodes."""
+    scores = column_scores(after, table, limit, counts)
     if scores is None:
         return None
-    return with_horizon(after, ReplyOptions(scores), depths, limit)
+    return with_horizon(after, ReplyOptions(scores), depths, limit, counts)
 
 
-def with_horizon(after: Position, options: ReplyOptions, depths: Sequence[int],
-                 limit: SearchLimit) -> ReplyOptions | None:
+def with_horizon(after: Position, options: ReplyOptions, depths: Sequence[int], limit: SearchLimit,
+                 counts: SearchCounts | None = None) -> ReplyOptions | None:
     """``options`` with the column of the search to each of ``depths`` it lacks; None if ``limit`` came first."""
     horizon = dict(options.horizon)
     for depth in depths:
         if depth in horizon:
             continue
-        estimate, complete = horizon_move(after, depth, limit)
+        estimate, complete = horizon_move(after, depth, limit, counts)
         if not complete:
             return None
         horizon[depth] = estimate.column
@@ -93,11 +94,12 @@ def candidates(position: Position, today: int, drawn: bool) -> list[int]:
 
 
 def choose_trap(position: Position, today: int, drawn: bool, mixture: Sequence[tuple[Hypothesis, float]],
-                table: TranspositionTable, limit: SearchLimit) -> TrapChoice:
+                table: TranspositionTable, limit: SearchLimit, counts: SearchCounts | None = None) -> TrapChoice:
     """The candidate with the most expected points under ``mixture`` (module docstring); ``today`` on ties.
 
     ``drawn`` says the position's exact score is 0 (else it is lost). The horizon hypotheses in
     ``mixture`` get their search's column for every candidate, so keep to the weighty ones.
+    ``counts`` gets the searches' nodes.
     """
     depths = tuple(int(h.parameter) for h, _ in mixture if h.kind == HORIZON)
     values: dict[int, float] = {}
@@ -109,7 +111,7 @@ def choose_trap(position: Position, today: int, drawn: bool, mixture: Sequence[t
             values[column] = points_for_us(-over if over is not None else 0)
             known[column] = None
             continue
-        options = reply_options(after, table, limit, depths)
+        options = reply_options(after, table, limit, depths, counts)
         if options is None:
             break  # out of time: choose among the candidates valued so far
         if drawn and options.best() != 0:

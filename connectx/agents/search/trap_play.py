@@ -25,7 +25,7 @@ Won positions are left to the solver as they are: nothing here can improve a pro
 from __future__ import annotations
 
 from connectx.agents.core.position import Position
-from connectx.agents.core.search_result import SearchResult
+from connectx.agents.core.search_result import SearchCounts, SearchResult
 from connectx.agents.core.search_time import Deadline, SearchLimit
 from connectx.agents.core.transposition_table import TranspositionTable
 from connectx.agents.search.opponent_model import OpponentModel, ReplyOptions
@@ -62,11 +62,11 @@ class TrapPlay:
         self._after, self._options = position.play(column), None
 
     def choose(self, position: Position, today: SearchResult, table: TranspositionTable, deadline: Deadline,
-               max_nodes: int | None = None) -> int:
+               max_nodes: int | None = None, counts: SearchCounts | None = None) -> int:
         """The move to play in ``position``, where the solver's own search found ``today``.
 
-        ``max_nodes`` caps each exact solve instead of the clock. ``last_source`` says what chose
-        the move: ``trap`` when the trap replaced the solver's.
+        ``max_nodes`` caps each exact solve instead of the clock; ``counts`` gets the searches'
+        nodes. ``last_source`` says what chose the move: ``trap`` when the trap replaced the solver's.
         """
         self.last_source = ""
         column = today.column
@@ -74,18 +74,20 @@ class TrapPlay:
             self.played(position, column)
             return column
         capped = SearchLimit(max_nodes=max_nodes) if max_nodes is not None else None
-        self._observe(position, table, capped or deadline.limit())
+        self._observe(position, table, capped or deadline.limit(), counts)
         options = None
         if self.model.perfect_share() < GATE:
             limit = capped or deadline.extended(min(MAX_TRAP_OVERAGE, TRAP_OVERAGE_SHARE * deadline.overage)).limit()
-            choice = choose_trap(position, column, today.score == 0, self.model.mixture(RELEVANT), table, limit)
+            choice = choose_trap(position, column, today.score == 0, self.model.mixture(RELEVANT), table, limit,
+                                 counts)
             if choice.column != column:
                 self.last_source = "trap"
             column, options = choice.column, choice.options
         self._after, self._options = position.play(column), options
         return column
 
-    def _observe(self, position: Position, table: TranspositionTable, limit: SearchLimit) -> None:
+    def _observe(self, position: Position, table: TranspositionTable, limit: SearchLimit,
+                 counts: SearchCounts | None) -> None:
         """Weigh the opponent's move from ``_after`` to ``position`` into the model, if its options are known in time.
 
         A move is skipped when they are not (and when ``position`` does not follow ``_after``)."""
@@ -97,7 +99,7 @@ class TrapPlay:
             return  # not the game we were playing
         depths = self.model.horizon_depths()
         known = self._options
-        options = (reply_options(after, table, limit, depths) if known is None
-                   else with_horizon(after, known, depths, limit))
+        options = (reply_options(after, table, limit, depths, counts) if known is None
+                   else with_horizon(after, known, depths, limit, counts))
         if options is not None:
             self.model.observe(options, column)
