@@ -59,12 +59,21 @@ def play_with_progress(command: str, out: Path, total: int, done: int,
                        line: Callable[[Summary], str]) -> Result | int:
     """``play(on_game)`` under a live progress bar; exit code 130, after saying how to resume, on Ctrl-C.
 
-    The plots the command writes after the games are imported meanwhile (``import_in_background``).
+    The plots the command writes after the games are imported meanwhile (``import_in_background``), from the
+    first game on: before it, the workers' own start-up needs the processor.
     """
-    import_in_background(PLOTS)
     progress = ProgressBar(total, min(done, total))
+    first = True
+
+    def on_game(record: GameRecord, summary: Summary) -> None:
+        nonlocal first
+        if first:
+            import_in_background(PLOTS)
+            first = False
+        progress.update(line(summary))
+
     try:
-        return play(lambda record, summary: progress.update(line(summary)))
+        return play(on_game)
     except KeyboardInterrupt:
         progress.close()  # closing redraws the bar: it must come before the line, which is the last thing shown
         print(f"\nconnectx {command}: interrupted; finished games are in {out / 'games.jsonl'}. "

@@ -23,7 +23,7 @@ from typing import Any
 
 from connectx.evaluation.engine import kaggle_environments
 from connectx.evaluation.game_record import GameRecord, GameSpec
-from connectx.evaluation.provenance import run_provenance
+from connectx.evaluation.provenance import Provenance, run_provenance
 
 GameFunction = Callable[[GameSpec], GameRecord]
 """What an executor runs for each game: ``game.play_isolated`` (with its watchdog) by default."""
@@ -126,14 +126,14 @@ def play_schedule(specs: Iterable[GameSpec], game_function: GameFunction, on_rec
     a generator may choose each game from the records passed on so far (a ladder's pairings).
     On any exception (Ctrl-C included) the games in flight are abandoned and the exception
     propagates. Returns whether ``on_record`` stopped it. Each record gets the run's provenance
-    (``provenance.run_provenance``), taken before the first game.
+    (``provenance.run_provenance``), taken as the first games start.
     """
     upcoming = iter(specs)
     first = next(upcoming, None)
     if first is None:
         return False  # a resumed run with nothing left: no pool to start, no code to digest
     concurrency = jobs or default_jobs()
-    provenance = run_provenance(concurrency)
+    provenance: Provenance | None = None
     own = executor is None
     pool = worker_pool(jobs) if executor is None else executor
     ahead = max(2, 2 * concurrency)
@@ -149,6 +149,8 @@ def play_schedule(specs: Iterable[GameSpec], game_function: GameFunction, on_rec
                 else:
                     with _ctrl_c_deferred():
                         running.add(pool.submit(game_function, spec))
+            if provenance is None:  # read (git, the code digest) while the first games start, not before them
+                provenance = run_provenance(concurrency)
             finished, running = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 if on_record(replace(future.result(), provenance=provenance)):
