@@ -149,7 +149,7 @@ class OwnRandomStream:
 
     @property
     def last_stats(self) -> Any:
-        """The wrapped agent's statistics of its last move, if it keeps any (see ``game.search_stats_of``)."""
+        """The wrapped agent's statistics of its last move, if it keeps any (``game_in_process`` records them)."""
         return getattr(self.agent, "last_stats", None)
 
     def __call__(self, observation: Any, configuration: Any) -> Any:
