@@ -3,9 +3,10 @@
 Each ``Hypothesis`` is a law for the opponent's move in a position where the exact score of each
 of its columns is known (``ReplyOptions``): a perfect player; one that slips to a uniformly
 random column at some rate; one whose slips grow likelier as the gap in exact score to the best
-move shrinks (``margin_probabilities``, the law ``fallible:margin`` plays); and a depth-limited
-search (``horizon_play.horizon_move``) that misses what lies past its depth. ``OpponentModel``
-keeps log-weights over them and adds the log-likelihood of every move it is shown.
+move shrinks (``margin_probabilities``, the law ``fallible:margin`` plays); a depth-limited
+search (``horizon_play.horizon_move``) that misses what lies past its depth; and a perfect
+player that lapses into that search now and then (``fallible:lapse``). ``OpponentModel`` keeps
+log-weights over them and adds the log-likelihood of every move it is shown.
 
 Why the choices:
 
@@ -31,12 +32,19 @@ PERFECT = "perfect"
 RANDOM = "random"
 MARGIN = "margin"
 HORIZON = "horizon"
+LAPSE = "lapse"
+
+SEARCHING = (HORIZON, LAPSE)
+"""The kinds whose law needs the column a depth-limited search plays (``ReplyOptions.horizon``)."""
 
 FLOOR = 0.01
 """The share of a uniformly random column mixed into every law."""
 
 HORIZON_RATE = 0.05
 """How often a horizon hypothesis's player moves at random instead of playing its search's move."""
+
+LAPSE_RATE = 0.1
+"""How often a lapse hypothesis's perfect player plays its depth-limited search's move instead."""
 
 PERFECT_PRIOR = 0.5
 """The prior weight of ``perfect``; the other hypotheses share the rest evenly."""
@@ -78,6 +86,7 @@ class Hypothesis:
 
     kind: str
     parameter: float = 0.0
+    """``random``: the rate of slips; ``margin``: the temperature; ``horizon`` and ``lapse``: the depth."""
 
     def __str__(self) -> str:
         return self.kind if self.kind == PERFECT else f"{self.kind}:{self.parameter:g}"
@@ -92,9 +101,14 @@ class Hypothesis:
             chosen = options.horizon[int(self.parameter)]
             return {column: (1 - HORIZON_RATE) * (column == chosen) + HORIZON_RATE * uniform for column in scores}
         best = options.best()
-        tied = sum(1 for score in scores.values() if score == best)
+        tied = sum(score == best for score in scores.values())
+        perfect = {column: (score == best) / tied for column, score in scores.items()}
+        if self.kind == LAPSE:
+            chosen = options.horizon[int(self.parameter)]
+            return {column: (1 - LAPSE_RATE) * chance + LAPSE_RATE * (column == chosen)
+                    for column, chance in perfect.items()}
         rate = self.parameter if self.kind == RANDOM else 0.0
-        return {column: (1 - rate) * (score == best) / tied + rate * uniform for column, score in scores.items()}
+        return {column: (1 - rate) * chance + rate * uniform for column, chance in perfect.items()}
 
     def score_probabilities(self, options: ReplyOptions) -> dict[int, float]:
         """The chance that the opponent's move reaches each score, ``FLOOR`` of a random column mixed in."""
@@ -111,9 +125,11 @@ HYPOTHESES: tuple[Hypothesis, ...] = (
     *(Hypothesis(RANDOM, rate) for rate in (0.03, 0.1, 0.3)),
     *(Hypothesis(MARGIN, temperature) for temperature in (0.5, 1.0, 2.0)),
     *(Hypothesis(HORIZON, depth) for depth in (4, 6, 8)),
+    *(Hypothesis(LAPSE, depth) for depth in (6, 8)),
 )
 """The grid the agent weighs: perfect; random slips at 3%, 10% and 30% of moves; thin-margin slips
-at temperatures 0.5, 1 and 2 score points; depth-limited searches of 4, 6 and 8 plies."""
+at temperatures 0.5, 1 and 2 score points; depth-limited searches of 4, 6 and 8 plies; perfect
+play with a tenth of the moves from a search of 6 or 8 plies."""
 
 
 class OpponentModel:
@@ -138,7 +154,7 @@ class OpponentModel:
 
     def horizon_depths(self) -> tuple[int, ...]:
         """The depths whose search's column ``observe`` needs in its options."""
-        return tuple(int(h.parameter) for h in self.hypotheses if h.kind == HORIZON)
+        return tuple(sorted({int(h.parameter) for h in self.hypotheses if h.kind in SEARCHING}))
 
     def observe(self, options: ReplyOptions, column: int) -> None:
         """Weigh in that the opponent played ``column`` where it had ``options``."""

@@ -32,7 +32,7 @@ from connectx.agents.core.search_time import SearchLimit
 from connectx.agents.core.transposition_table import TranspositionTable
 from connectx.agents.search.column_scores import column_scores
 from connectx.agents.search.horizon_play import horizon_move
-from connectx.agents.search.opponent_model import HORIZON, Hypothesis, ReplyOptions
+from connectx.agents.search.opponent_model import SEARCHING, Hypothesis, ReplyOptions
 
 TIE = 1e-9
 """How much more a candidate must be worth than the best one before it to replace it (rounding, not value)."""
@@ -97,11 +97,12 @@ def choose_trap(position: Position, today: int, drawn: bool, mixture: Sequence[t
                 table: TranspositionTable, limit: SearchLimit, counts: SearchCounts | None = None) -> TrapChoice:
     """The candidate with the most expected points under ``mixture`` (module docstring); ``today`` on ties.
 
-    ``drawn`` says the position's exact score is 0 (else it is lost). The horizon hypotheses in
-    ``mixture`` get their search's column for every candidate, so keep to the weighty ones.
+    ``drawn`` says the position's exact score is 0 (else it is lost). The hypotheses in ``mixture``
+    that search (horizon, lapse) get their search's column for every candidate, so keep to the
+    weighty ones.
     ``counts`` gets the searches' nodes.
     """
-    depths = tuple(int(h.parameter) for h, _ in mixture if h.kind == HORIZON)
+    depths = tuple(sorted({int(h.parameter) for h, _ in mixture if h.kind in SEARCHING}))
     values: dict[int, float] = {}
     known: dict[int, ReplyOptions | None] = {}
     for column in candidates(position, today, drawn):
