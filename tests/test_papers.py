@@ -753,6 +753,20 @@ def test_a_claim_of_a_close_score_counts_draws_as_half() -> None:
     assert as_wins.status == "contradicted" and as_wins.ours.startswith("won 10.0%")
 
 
+def test_the_score_test_of_even_takes_its_variance_from_the_draws() -> None:
+    # 20 wins, 40 losses and 140 draws: a score of 45%. Its variance under "even" is a quarter of the 30% of games
+    # decided, not a quarter: z = -0.05 / sqrt(0.25 * 0.3 / 200) = -2.58, where ignoring the draws gives -1.41.
+    claim = Claim("a loses", "below_half", (("s", "a"),))
+    drawn = [1.0] * 20 + [0.0] * 40 + [0.5] * 140
+    verdict = judge(claim, series_result((claim,), {"a": drawn}))
+    z = 0.05 / math.sqrt(0.25 * 0.3 / 200)
+    assert roles(verdict)["for"] == pytest.approx(hypothesis_tests.normal_p_value(z)) and verdict.status == "agrees"
+    # Counted as wins a draw is a loss: the variance is the binomial one.
+    wins = judge(dataclasses.replace(claim, counting="win"), series_result((claim,), {"a": drawn}))
+    assert wins.ours.startswith("scored 10.0%") and roles(wins)["for"] == pytest.approx(
+        hypothesis_tests.normal_p_value(0.4 / math.sqrt(0.25 / 200)))
+
+
 def test_a_claim_whose_words_imply_a_size_says_when_the_effect_is_smaller() -> None:
     claim = Claim("a beats b easily", "above_half", (("s", "a"),), effect=0.15, magnitude=True)
     small = judge(claim, series_result((claim,), {"a": spread(1100, 2000)}))  # 55% [52.8, 57.2], the words 65%

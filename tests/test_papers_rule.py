@@ -3,6 +3,7 @@ controls and families, and the committed reports produced by it from their store
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -57,6 +58,13 @@ def test_each_label_follows_from_what_is_rejected_and_the_power() -> None:
                                                  holds_over="10 to 100 ms; the other way 100 to 1000 ms"))])[0]
     assert reversal.status == verdicts.REVERSES and reversal.group == verdicts.CONTRADICTED
     assert reversal.summary == "reverses: agrees 10 to 100 ms; the other way 100 to 1000 ms"
+    # A claim about every cell: the cells that go the other way follow the verdict, or, when its size is ruled out
+    # with no cell the other way, the cells that do not show it.
+    each = dataclasses.replace(SIZED, each=True)
+    other_way = verdicts.decide([(each, evidence((AGAINST, 0.01), holds_over="at a; the other one as claimed"))])[0]
+    assert other_way.summary == "contradicted at a; the other one as claimed"
+    short = verdicts.decide([(each, evidence((FOR, 0.3), (SIZE, 0.01), holds_over="not shown at b"))])[0]
+    assert short.summary == "contradicted: not shown at b"
     low = verdicts.decide([(CLAIM, evidence((FOR, 0.3), power=0.36))])[0]
     assert low.summary == "cannot be tested at this size (power 36%)"
 
@@ -64,9 +72,9 @@ def test_each_label_follows_from_what_is_rejected_and_the_power() -> None:
 def test_a_claim_about_every_cell_names_the_cells_that_fail() -> None:
     names = ["depth 1", "depth 2", "depth 3"]
     assert verdicts.cells_where(names, [True, False, False], [False, True, True]) == (
-        "at depth 1; as claimed at depth 2, depth 3")
-    assert verdicts.cells_where(names, [False] * 3, [True, False, True]) == (
-        "not shown at depth 2; as claimed at depth 1, depth 3")
+        "at depth 1; the other 2 as claimed")
+    assert verdicts.cells_where(names, [False] * 3, [True, False, False]) == (
+        "not shown at depth 2, depth 3; the other one as claimed")
     assert verdicts.cells_where(names, [True] * 3, [False] * 3) == "at every cell"
     assert verdicts.cells_where(names, [False] * 3, [True] * 3) == ""
 

@@ -94,6 +94,19 @@ def pooled_score(cells: Sequence[CellResult], counting: str = WIN, seat: int | N
                                       strata, distinct)
 
 
+def decisive_share(cells: Sequence[CellResult], counting: str = WIN) -> float:
+    """The share of the cells' scored games that were decided (not drawn), counted as ``counting`` counts them.
+
+    Under "even" (a score of 1/2) a game's score varies about 1/2 by 1/2 when decided and by nothing when
+    drawn, so its variance is a quarter of this share: a score test that assumed a quarter would ignore the
+    draws and understate how far the score is from even. Counted as wins, a draw is a loss, and the share is 1.
+    """
+    if counting != SCORE:
+        return 1.0
+    games = [r for c in cells for r in c.match.records if r.scored]
+    return sum(_outcome(r, SCORE) != 0.5 for r in games) / len(games) if games else 1.0
+
+
 def effective_text(score: ClusteredScore) -> str:
     """How many games a score rests on: ``n games (d distinct), ...`` and what they are worth."""
     text = f"{score.games} games ({score.distinct} distinct)"

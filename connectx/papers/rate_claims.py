@@ -18,6 +18,7 @@ from connectx.papers.cell_scores import (
     cell_name,
     cell_score,
     clustered_percent,
+    decisive_share,
     effective_text,
     independent_text,
     one_cell,
@@ -70,6 +71,15 @@ def rate_evidence(claim: Claim, score: ClusteredScore) -> Evidence:
     return Evidence(ours, score.games, test, hypotheses, power)
 
 
+def _even_z(score: ClusteredScore, cells: Sequence[CellResult], counting: str) -> float:
+    """The score test of "even" (1/2) with the variance the games' draws imply under it: a quarter of the share of
+    decided games per effective game (``decisive_share``), not a quarter, which holds only without draws."""
+    share = decisive_share(cells, counting)
+    if share == 0:
+        return math.nan
+    return (score.value - 0.5) / math.sqrt(0.25 * share / score.effective)
+
+
 def half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
     score = pooled_score(cells, claim.counts)
     if score.games == 0:
@@ -94,7 +104,7 @@ def half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
     if claim.each:
         scores = [(c, cell_score(c, claim.counts)) for c in cells if c.match.records]
         scores = [(c, s) for c, s in scores if s.games]
-        zs = [direction * hypothesis_tests.rate_z(s.value, 0.5, s.effective) for _, s in scores]
+        zs = [direction * _even_z(s, [c], claim.counts) for c, s in scores]
 
         def each_power(level: float) -> float:
             return math.prod(hypothesis_tests.rate_power(0.5, target, s.effective, level) for _, s in scores)
@@ -106,8 +116,9 @@ def half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
             ours += "; from 50% the claimed way " + ", ".join(
                 f"{points_text(e.value)} [{points_text(e.low)}, {points_text(e.high)}]" for e in effects
             ) + f" points against the {points_text(implied)} the words imply"
-        test = (f"score test of 50% in every cell (intersection-union: the largest p; the other way: the smallest "
-                f"times {len(scores)}) and of a score {points_text(implied)} points from it; power: of every cell "
+        test = (f"score test of 50% in every cell, its variance from the share of decided games "
+                f"(intersection-union: the largest p; the other way: the smallest times {len(scores)}) and of a "
+                f"score {points_text(implied)} points from it; power: of every cell "
                 f"showing a score of {100 * target:g}%")
         shortfalls = [short_of(s) for _, s in scores]
         hypotheses = (direction_hypotheses(min(zs), contrary_tests=len(scores)),
@@ -121,7 +132,7 @@ def half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
         shown = [direction_hypotheses(z).role == FOR and direction_hypotheses(z).p_value < ALPHA for z in zs]
         return Evidence(ours, score.games, test, hypotheses, each_power, size,
                         holds_over=cells_where([cell_name(c) for c, _ in scores], fails, shown))
-    z = direction * hypothesis_tests.rate_z(score.value, 0.5, score.effective)
+    z = direction * _even_z(score, cells, claim.counts)
 
     def power(level: float) -> float:
         return hypothesis_tests.rate_power(0.5, target, score.effective, level)
@@ -135,7 +146,8 @@ def half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
     if claim.magnitude:
         ours += (f"; {points_text(effect.value)} points from 50% the claimed way [{points_text(effect.low)}, "
                  f"{points_text(effect.high)}] against the {points_text(implied)} the words imply")
-    test = f"score test of 50% and of a score of {100 * target:g}%; power against a score of {100 * target:g}%"
+    test = (f"score test of 50% (its variance from the share of decided games) and of a score of {100 * target:g}%; "
+            f"power against a score of {100 * target:g}%")
     return Evidence(ours, score.games, test, (direction_hypotheses(z), size_hypothesis([short_of(score)], at_least)),
                     power, size)
 

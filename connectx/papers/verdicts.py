@@ -169,12 +169,13 @@ class Verdict:
             return f"agrees {self.holds_over}"
         if self.status == REVERSES:
             return f"reverses: agrees {self.holds_over}"
-        if self.status == CONTRADICTED and self.holds_over:
-            return f"contradicted {self.holds_over}"
+
         status = self.status
         if self.status == CANNOT_TEST and not math.isnan(self.power):
             status += f" (power {100 * self.power:.0f}%)"
-        return f"{status}: {self.holds_over}" if self.holds_over and self.status != AGREES else status
+        if not self.holds_over or self.status == AGREES:
+            return status
+        return f"{status} {self.holds_over}" if self.holds_over.startswith("at ") else f"{status}: {self.holds_over}"
 
     @property
     def p_value(self) -> float:
@@ -245,9 +246,9 @@ def _power_words(power: float) -> str:
 
 
 def cells_where(names: Sequence[str], fails: Sequence[bool], shown: Sequence[bool]) -> str:
-    """For a claim about every cell, where it fails and where it holds, in a few words: the cells that go the other
-    way (``at depth 1 at 10 ms``) or, when none does, those that do not show it (``not shown at ...``), then
-    those that show it (``as claimed at ...``); empty when every cell shows it."""
+    """For a claim about every cell, where it fails, in a few words: the cells that go the other way (``at depth 1
+    at 10 ms``) or, when none does, those that do not show it (``not shown at ...``), then how many show it
+    (``the other 2 as claimed``); empty when every cell shows it."""
     failing = [name for name, failed in zip(names, fails, strict=True) if failed]
     missing = [name for name, failed, ok in zip(names, fails, shown, strict=True) if not failed and not ok]
     claimed = [name for name, failed, ok in zip(names, fails, shown, strict=True) if ok and not failed]
@@ -256,7 +257,8 @@ def cells_where(names: Sequence[str], fails: Sequence[bool], shown: Sequence[boo
     if len(failing) == len(names):
         return "at every cell"
     parts = [f"at {', '.join(failing)}" if failing else f"not shown at {', '.join(missing)}"]
-    return "; ".join(parts + ([f"as claimed at {', '.join(claimed)}"] if claimed else []))
+    others = "the other one" if len(claimed) == 1 else f"the other {len(claimed)}"
+    return "; ".join(parts + ([f"{others} as claimed"] if claimed else []))
 
 
 def no_power(level: float) -> float:
