@@ -20,6 +20,7 @@ from connectx.agents.search.opponent_model import (
     PERFECT,
     PERFECT_PRIOR,
     RANDOM,
+    RESULT,
     Hypothesis,
     OpponentModel,
     ReplyOptions,
@@ -67,9 +68,9 @@ def test_every_law_is_a_distribution_over_scores_with_a_floor() -> None:
 def test_the_prior_and_reset() -> None:
     model = OpponentModel()
     assert model.perfect_share() == pytest.approx(PERFECT_PRIOR)
-    assert model.perfect_share() >= GATE, "the prior alone never sets a trap"
-    model.observe(ReplyOptions({0: 2, 1: -3, 2: 1}, dict.fromkeys(DEPTHS, 1)), 1)
-    assert model.perfect_share() < GATE and model.observed == 1
+    assert model.untrappable_share() >= GATE, "the prior alone never sets a trap"
+    model.observe(ReplyOptions({0: 2, 1: -3, 2: 1}, dict.fromkeys(DEPTHS, 1)), 1)  # a win given up
+    assert model.untrappable_share() < GATE and model.observed == 1
     model.reset()
     assert model.perfect_share() == pytest.approx(PERFECT_PRIOR) and model.observed == 0
 
@@ -88,13 +89,14 @@ def test_best_moves_never_lower_the_perfect_players_weight_even_when_a_search_br
         share = model.perfect_share()
     # Every kind that errs in a way these moves never showed falls away; a lapse into a search that always
     # agreed with the best move is no different from perfect play, so only those keep their weight.
-    erring = sum(weight for hypothesis, weight in model.posterior() if hypothesis.kind not in (PERFECT, LAPSE))
-    assert erring < 0.01 and share > PERFECT_PRIOR
+    erring = sum(weight for hypothesis, weight in model.posterior()
+                 if hypothesis.kind not in (PERFECT, RESULT, LAPSE))
+    assert erring < 0.01 and share > PERFECT_PRIOR and model.untrappable_share() >= share
 
 
 @pytest.mark.parametrize("truth", [Hypothesis(RANDOM, 0.3), Hypothesis(RANDOM, 0.1), Hypothesis(MARGIN, 0.5),
                                    Hypothesis(MARGIN, 2.0), Hypothesis(HORIZON, 4), Hypothesis(HORIZON, 8),
-                                   Hypothesis(LAPSE, 6), Hypothesis(PERFECT)])
+                                   Hypothesis(LAPSE, 6), Hypothesis(RESULT), Hypothesis(PERFECT)])
 def test_the_posterior_moves_to_the_kind_of_player_that_made_the_moves(truth: Hypothesis) -> None:
     rng = random.Random(11)
     model = OpponentModel()
@@ -104,8 +106,10 @@ def test_the_posterior_moves_to_the_kind_of_player_that_made_the_moves(truth: Hy
     posterior = dict(model.posterior())
     assert model.likeliest() == truth, sorted(posterior.items(), key=lambda pair: -pair[1])[:3]
     assert posterior[truth] > 0.5
-    if truth.kind != PERFECT:
-        assert model.perfect_share() < GATE
+    if truth.kind in (PERFECT, RESULT):
+        assert model.untrappable_share() > 0.9, "an opponent that never gives up its result is never trapped"
+    else:
+        assert model.untrappable_share() < GATE
 
 
 def test_one_surprising_move_does_not_zero_any_hypothesis() -> None:

@@ -260,25 +260,26 @@ def test_with_the_trap_on_a_perfect_opponent_gets_exactly_todays_moves() -> None
     assert ours and all(stats.get("opponent") == "perfect" and stats.get("source") != "trap" for stats in ours)
 
 
-def test_after_the_opponent_slips_the_trap_replaces_the_slowest_loss() -> None:
-    """A solver with the trap off plays the slowest loss; with it on, once it has seen the opponent play a
-    move below its best, the move likeliest to turn the game."""
-    start = Position.from_moves("542557751376443163643445")
+def test_after_the_opponent_gives_up_its_win_the_trap_replaces_the_solvers_move() -> None:
+    """A solver with the trap off plays its first drawing move; with it on, once it has seen the opponent
+    throw a win, a drawing move that gives the opponent more chances to throw the draw too."""
+    start = Position.from_moves("44725741263676746331")
     on = SolverStrategy(max_nodes=TRAP_NODES, use_book=False, trap=True)
     off = SolverStrategy(max_nodes=TRAP_NODES, use_book=False)
-    assert on.choose(start, Deadline.after(60.0)) == off.choose(start, Deadline.after(60.0)) == 1
-    assert on.trap_play is not None and on.trap_play.model.perfect_share() >= GATE
-    replies = analyze(start.play(1))
-    assert replies is not None
-    assert 0 < replies[4] < max(replies.values()), "column 5 keeps the opponent's win, by a thinner margin"
-    slipped = start.play(1).play(4)
-    slowest_loss = solve(slipped)
-    assert slowest_loss is not None and slowest_loss.score < 0
-    assert off.choose(slipped, Deadline.after(60.0)) == slowest_loss.column == 1
-    assert on.choose(slipped, Deadline.after(60.0)) == 2
-    assert on.last_stats["source"] == "trap" and on.trap_play.model.perfect_share() < GATE
+    assert on.choose(start, Deadline.after(60.0)) == off.choose(start, Deadline.after(60.0)) == 4
+    assert on.trap_play is not None and on.trap_play.model.untrappable_share() >= GATE
+    replies = analyze(start.play(4))
+    assert replies is not None and max(replies.values()) > 0 == replies[4], "column 5 throws the opponent's win"
+    slipped = start.play(4).play(4)
+    drawing = solve(slipped)
+    assert drawing is not None and drawing.score == 0
+    assert off.choose(slipped, Deadline.after(60.0)) == drawing.column == 6
+    assert on.choose(slipped, Deadline.after(60.0)) == 3
+    assert on.last_stats["source"] == "trap" and on.trap_play.model.untrappable_share() < GATE
+    ours = analyze(slipped)
+    assert ours is not None and ours[3] == 0, "the trap keeps the draw"
     on.reset()
-    assert on.trap_play.model.observed == 0 and on.trap_play.model.perfect_share() >= GATE
+    assert on.trap_play.model.observed == 0 and on.trap_play.model.untrappable_share() >= GATE
 
 
 LOST_BY_FOUR = tuple(int(digit) - 1 for digit in "437765722126266226")

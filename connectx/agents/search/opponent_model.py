@@ -1,7 +1,9 @@
 """How an opponent errs, learned from its own moves in the episode: a posterior over a few kinds of player.
 
 Each ``Hypothesis`` is a law for the opponent's move in a position where the exact score of each
-of its columns is known (``ReplyOptions``): a perfect player; one that slips to a uniformly
+of its columns is known (``ReplyOptions``): a perfect player; one that keeps its result (the win,
+the draw) but not its margin, as an agent that proves wins without seeking the fastest; one
+that slips to a uniformly
 random column at some rate; one whose slips grow likelier as the gap in exact score to the best
 move shrinks (``margin_probabilities``, the law ``fallible:margin`` plays); a depth-limited
 search (``horizon_play.horizon_move``) that misses what lies past its depth; and a perfect
@@ -19,7 +21,10 @@ Why the choices:
 - Every law is mixed with ``FLOOR`` of a uniformly random column, so one surprising move never
   drives every hypothesis to zero, and no weight is ever minus infinity.
 - ``PERFECT_PRIOR`` of the prior is on ``perfect``, the rest shared evenly: the agent that reads
-  this model behaves as if the opponent were perfect until a mistake is seen.
+  this model behaves as if the opponent were perfect until a mistake is seen. What it asks is
+  ``untrappable_share``: the weight of the players no trap can turn (perfect, result-keeping),
+  which stays at least the perfect player's, so a perfect opponent never lets it fall below
+  ``PERFECT_PRIOR``.
 """
 
 from __future__ import annotations
@@ -29,10 +34,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 PERFECT = "perfect"
+RESULT = "result"
 RANDOM = "random"
 MARGIN = "margin"
 HORIZON = "horizon"
 LAPSE = "lapse"
+
+UNTRAPPABLE = (PERFECT, RESULT)
+"""The kinds that never give up their result, whatever we play: no trap can turn the game against them."""
 
 SEARCHING = (HORIZON, LAPSE)
 """The kinds whose law needs the column a depth-limited search plays (``ReplyOptions.horizon``)."""
@@ -61,6 +70,11 @@ class ReplyOptions:
     def best(self) -> int:
         """The best score the opponent can reach."""
         return max(self.scores.values())
+
+
+def _result(score: int) -> int:
+    """1 for a win, 0 for a draw, -1 for a loss: the result a score stands for, whatever its margin."""
+    return (score > 0) - (score < 0)
 
 
 def margin_probabilities(scores: Mapping[int, int], temperature: float) -> dict[int, float]:
@@ -101,6 +115,9 @@ class Hypothesis:
             chosen = options.horizon[int(self.parameter)]
             return {column: (1 - HORIZON_RATE) * (column == chosen) + HORIZON_RATE * uniform for column in scores}
         best = options.best()
+        if self.kind == RESULT:
+            result = [column for column, score in scores.items() if _result(score) == _result(best)]
+            return {column: (column in result) / len(result) for column in scores}
         tied = sum(score == best for score in scores.values())
         perfect = {column: (score == best) / tied for column, score in scores.items()}
         if self.kind == LAPSE:
@@ -122,12 +139,13 @@ class Hypothesis:
 
 HYPOTHESES: tuple[Hypothesis, ...] = (
     Hypothesis(PERFECT),
+    Hypothesis(RESULT),
     *(Hypothesis(RANDOM, rate) for rate in (0.03, 0.1, 0.3)),
     *(Hypothesis(MARGIN, temperature) for temperature in (0.5, 1.0, 2.0)),
     *(Hypothesis(HORIZON, depth) for depth in (4, 6, 8)),
     *(Hypothesis(LAPSE, depth) for depth in (6, 8)),
 )
-"""The grid the agent weighs: perfect; random slips at 3%, 10% and 30% of moves; thin-margin slips
+"""The grid the agent weighs: perfect; result-keeping; random slips at 3%, 10% and 30% of moves; thin-margin slips
 at temperatures 0.5, 1 and 2 score points; depth-limited searches of 4, 6 and 8 plies; perfect
 play with a tenth of the moves from a search of 6 or 8 plies."""
 
@@ -173,6 +191,10 @@ class OpponentModel:
     def perfect_share(self) -> float:
         """The posterior probability that the opponent plays perfectly."""
         return self.posterior()[0][1]
+
+    def untrappable_share(self) -> float:
+        """The posterior probability that the opponent never gives up its result (``UNTRAPPABLE``)."""
+        return sum(weight for hypothesis, weight in self.posterior() if hypothesis.kind in UNTRAPPABLE)
 
     def likeliest(self) -> Hypothesis:
         """The hypothesis with the largest posterior weight."""

@@ -6,9 +6,10 @@ Each move (``choose``), after the solver has found its own move and proved its e
    the replies it had (kept from the last trap choice, else proved now, within the observing
    limit; a move whose options are not known in time is skipped, and so are the moves before
    the solver had any values: the book's opening);
-2. while the model still gives ``perfect`` at least ``GATE`` of its weight, the solver's move is
-   played: against a perfect or unknown opponent nothing changes. Since only a move below the
-   best score lowers that weight (``opponent_model``), a perfect opponent never opens the gate;
+2. while the model still gives the players no trap can turn (perfect, or keeping its result) at
+   least ``GATE`` of its weight, the solver's move is played: against a perfect, result-keeping
+   or unknown opponent nothing changes. Since only a move below the best score lowers the
+   perfect player's weight (``opponent_model``), a perfect opponent never opens the gate;
 3. once it is open, ``trap_choice.choose_trap`` picks among the moves that keep the outcome,
    under the hypotheses holding at least ``RELEVANT`` of the posterior, falling back to the
    solver's move where the values are not known in time.
@@ -32,7 +33,7 @@ from connectx.agents.search.opponent_model import OpponentModel, ReplyOptions
 from connectx.agents.search.trap_choice import choose_trap, reply_options, with_horizon
 
 GATE = 0.1
-"""The trap is set only once the posterior of the perfect player has fallen below this."""
+"""The trap is set only once the posterior of the players no trap can turn has fallen below this."""
 
 TRAP_OVERAGE_SHARE = 0.1
 """Share of the remaining overage bank one trap choice may take."""
@@ -76,7 +77,7 @@ class TrapPlay:
         capped = SearchLimit(max_nodes=max_nodes) if max_nodes is not None else None
         self._observe(position, table, capped or deadline.limit(), counts)
         options = None
-        if self.model.perfect_share() < GATE:
+        if self.model.untrappable_share() < GATE:
             limit = capped or deadline.extended(min(MAX_TRAP_OVERAGE, TRAP_OVERAGE_SHARE * deadline.overage)).limit()
             choice = choose_trap(position, column, today.score == 0, self.model.mixture(RELEVANT), table, limit,
                                  counts)
