@@ -65,6 +65,11 @@ def test_every_law_is_a_distribution_over_scores_with_a_floor() -> None:
             assert min(chances.values()) >= FLOOR / len(options.scores) - 1e-12
 
 
+def test_hypotheses_are_named_as_move_statistics_record_them() -> None:
+    assert [str(hypothesis) for hypothesis in HYPOTHESES[:3]] == ["perfect", "result", "random:0.03"]
+    assert str(Hypothesis(MARGIN, 0.5)) == "margin:0.5" and str(Hypothesis(HORIZON, 8)) == "horizon:8"
+
+
 def test_the_prior_and_reset() -> None:
     model = OpponentModel()
     assert model.perfect_share() == pytest.approx(PERFECT_PRIOR)

@@ -95,7 +95,8 @@ def margin_probabilities(scores: Mapping[int, int], temperature: float) -> dict[
 class Hypothesis:
     """One way an opponent may play: ``kind`` and its ``parameter`` (a rate, a temperature or a depth).
 
-    ``str`` gives ``kind:parameter`` (``random:0.1``), the form move statistics record.
+    ``str`` gives ``kind:parameter`` (``random:0.1``; ``perfect`` and ``result`` alone, having no
+    parameter), the form move statistics record.
     """
 
     kind: str
@@ -103,7 +104,7 @@ class Hypothesis:
     """``random``: the rate of slips; ``margin``: the temperature; ``horizon`` and ``lapse``: the depth."""
 
     def __str__(self) -> str:
-        return self.kind if self.kind == PERFECT else f"{self.kind}:{self.parameter:g}"
+        return self.kind if self.kind in UNTRAPPABLE else f"{self.kind}:{self.parameter:g}"
 
     def column_probabilities(self, options: ReplyOptions) -> dict[int, float]:
         """The chance of each column under this law alone (without ``FLOOR``)."""
