@@ -3,9 +3,8 @@
 Each ``Hypothesis`` is a law for the opponent's move in a position where the exact score of each
 of its columns is known (``ReplyOptions``): a perfect player; one that keeps its result (the win,
 the draw) but not its margin, as an agent that proves wins without seeking the fastest; one
-that slips to a uniformly
-random column at some rate; one whose slips grow likelier as the gap in exact score to the best
-move shrinks (``margin_probabilities``, the law ``fallible:margin`` plays); a depth-limited
+that slips to a uniformly random column at some rate; one whose slips grow likelier as the gap
+in exact score to the best move shrinks (``margin_probabilities``, the law ``fallible:margin`` plays); a depth-limited
 search (``horizon_play.horizon_move``) that misses what lies past its depth; and a perfect
 player that lapses into that search now and then (``fallible:lapse``). ``OpponentModel`` keeps
 log-weights over them and adds the log-likelihood of every move it is shown.
