@@ -145,9 +145,9 @@ HYPOTHESES: tuple[Hypothesis, ...] = (
     *(Hypothesis(HORIZON, depth) for depth in (4, 6, 8)),
     *(Hypothesis(LAPSE, depth) for depth in (6, 8)),
 )
-"""The grid the agent weighs: perfect; result-keeping; random slips at 3%, 10% and 30% of moves; thin-margin slips
-at temperatures 0.5, 1 and 2 score points; depth-limited searches of 4, 6 and 8 plies; perfect
-play with a tenth of the moves from a search of 6 or 8 plies."""
+"""The grid the agent weighs: perfect; result-keeping; random slips at 3%, 10% and 30% of moves;
+thin-margin slips at temperatures 0.5, 1 and 2 score points; depth-limited searches of 4, 6 and 8
+plies; perfect play with a tenth of the moves from a search of 6 or 8 plies."""
 
 
 class OpponentModel:
