@@ -809,8 +809,26 @@ def test_the_note_on_a_perfect_record_says_how_all_of_the_games_is_read() -> Non
     assert low == pytest.approx(100 * 400 / (400 + Z95 ** 2), abs=0.05)
 
 
-def move_sample(series: str, move: int, nodes: int, seconds: float = 0.01) -> runner.MoveSample:
-    return runner.MoveSample(series, move, nodes, seconds)
+def move_sample(series: str, move: int, nodes: int, seconds: float = 0.01, games: int = 6) -> runner.MoveSample:
+    """A searched move of one of ``games`` games (move m in game m mod games), so each game spans the series."""
+    return runner.MoveSample(series, move, nodes, seconds, game=move % games)
+
+
+def test_the_games_not_the_moves_are_the_units_of_a_correlation_along_the_game() -> None:
+    claim = next(e for e in experiments(QUICK) if e.key == "kang-fig12-13").claims[0]
+    # Nodes fall along every game, more steeply in some: each pair's mean Fisher z is one observation.
+    samples = [move_sample("depth 4", m, int(10000 / (m * (1 + m % 6 / 2) + 1)) + 7 * (m % 5)) for m in range(1, 61)]
+    evidence = move_claims.move_evidence(claim, samples, 6)
+    units = move_claims._pair_units(samples, lambda s: float(s.move), lambda s: math.log(s.nodes))
+    assert len(units) == 3  # six games, three colour-swapped pairs
+    mean = stdlib_statistics.mean(units)
+    t = -mean / (stdlib_statistics.stdev(units) / math.sqrt(3))
+    assert evidence.hypotheses[0].role == verdicts.FOR
+    assert evidence.hypotheses[0].p_value == pytest.approx(t_p_value(t, 2), rel=1e-6)
+    assert "over 3 independent games" in evidence.ours and "60 moves" in evidence.ours
+    # All in one game: the moves are no independent evidence, and nothing can be tested.
+    one_game = [move_sample("depth 4", m, 10000 // m, games=1) for m in range(1, 61)]
+    assert move_claims.move_evidence(claim, one_game, 1).hypotheses == ()
 
 
 def test_moves_are_correlated_within_each_depth_not_across_them() -> None:

@@ -6,12 +6,11 @@ import math
 from collections.abc import Callable, Sequence
 from statistics import NormalDist
 
-from connectx.evaluation import statistics
 from connectx.papers import hypothesis_tests
 from connectx.papers.cell_scores import design_clusters, one_cell
 from connectx.papers.design import Claim
 from connectx.papers.runner import CellResult, ExperimentResult, MoveSample, move_samples
-from connectx.papers.verdicts import SIZE, Evidence, Hypothesis, direction_hypotheses, size_hypothesis, untested
+from connectx.papers.verdicts import SIZE, Evidence, Hypothesis, direction_hypotheses, untested
 
 
 def _within_series(samples: Sequence[MoveSample], x: Callable[[MoveSample], float],
@@ -31,45 +30,81 @@ def _within_series(samples: Sequence[MoveSample], x: Callable[[MoveSample], floa
 
 
 def move_evidence(claim: Claim, samples: list[MoveSample], games: int) -> Evidence:
+    """A correlation along each game's moves (log nodes or log seconds with the move number, or nodes with
+    seconds), tested over independent games: each game's own Pearson r, Fisher-transformed, averaged over the
+    games of a colour-swapped pair (one opening, so one observation), and the mean of those by Student's t.
+    The moves of one game are not independent draws, so the games, not the moves, are the units; a game
+    correlates its moves within one series (depth), so the depths' levels cannot pass for a trend. The r over
+    every move within each series is printed beside it."""
     if claim.test != "falls_with_move":
         samples = [s for s in samples if s.seconds > 0]
-    if len(samples) < 6:
-        return untested(f"{len(samples)} moves with a recorded node count and time, too few", games, "none")
     if claim.test == "nodes_track_time":
-        xs, ys, groups = _within_series(samples, lambda s: s.nodes, lambda s: s.seconds)
+        def x(s: MoveSample) -> float:
+            return float(s.nodes)
+
+        def y(s: MoveSample) -> float:
+            return s.seconds
         direction, what = 1.0, "Pearson r of nodes and seconds"
-        test = "Fisher's z of Pearson's r (nodes, seconds)"
+        test = "Student's t over independent games of each game's Fisher z of Pearson's r (nodes, seconds)"
     else:
         measure_of = "nodes" if claim.test == "falls_with_move" else "seconds"
 
-        def value(s: MoveSample) -> float:
-            return math.log(max(1, s.nodes)) if measure_of == "nodes" else math.log(s.seconds)
+        def x(s: MoveSample) -> float:
+            return float(s.move)
 
-        xs, ys, groups = _within_series(samples, lambda s: float(s.move), value)
+        def y(s: MoveSample) -> float:
+            return math.log(max(1, s.nodes)) if measure_of == "nodes" else math.log(s.seconds)
         direction, what = -1.0, f"Pearson r of log {measure_of} with the move number"
-        test = f"Fisher's z of Pearson's r (move number, log {measure_of})"
-    r = hypothesis_tests.correlation_interval(xs, ys).value
-    # One mean removed per series: the residuals have n - (series - 1) degrees of freedom for Fisher's z.
-    n = len(samples) - (groups - 1)
-    z = direction * hypothesis_tests.correlation_z(r, n)
-    if math.isnan(z):
-        return untested(f"{what}: undefined over {len(samples)} moves", games, test)
-    spread = statistics.Z95 / math.sqrt(n - 3)
-    low, high = math.tanh(math.atanh(r) - spread), math.tanh(math.atanh(r) + spread)
+        test = ("Student's t over independent games of each game's Fisher z of Pearson's r (move number, log "
+                f"{measure_of})")
+    units = _pair_units(samples, x, y)
+    if len(units) < 2:
+        return untested(f"{len(units)} independent game{'s' if len(units) != 1 else ''} with a correlation of its "
+                        f"moves, too few ({len(samples)} moves)", games, test)
+    xs, ys, groups = _within_series(samples, x, y)
+    pooled = hypothesis_tests.correlation_interval(xs, ys).value
+    n = len(units)
+    mean = sum(units) / n
+    deviation = math.sqrt(sum((u - mean) ** 2 for u in units) / (n - 1))
+    error = max(deviation / math.sqrt(n), 1e-12)
+    critical = hypothesis_tests.t_quantile(0.975, n - 1)
     within = " within each series" if groups > 1 else ""
-    ours = f"{what}{within} = {r:.2f} [{low:.2f}, {high:.2f}] over {len(samples)} moves"
+    ours = (f"{what} within each game = {math.tanh(mean):.2f} [{math.tanh(mean - critical * error):.2f}, "
+            f"{math.tanh(mean + critical * error):.2f}] over {n} independent games (a colour-swapped pair one); "
+            f"over every move{within} r = {pooled:.2f}, {len(samples)} moves")
     effect = claim.detectable
 
     def power(level: float) -> float:
-        return hypothesis_tests.correlation_power(effect, n, level)
+        edge = hypothesis_tests.t_quantile(1 - level / 2, n - 1)
+        return NormalDist().cdf(math.atanh(effect) / error - edge)
 
-    test += (f"{', within each series' if groups > 1 else ''}, and of r = {direction * effect:+g} or further the "
-             f"claimed way; power against r = {direction * effect:+g}; the moves of one game are not independent, so "
-             "these p-values are optimistic")
-    shortfall = (direction * math.atanh(max(-0.999999, min(0.999999, r))) - math.atanh(effect)) * math.sqrt(n - 3)
+    test += (f" ({n - 1} df), and of r = {direction * effect:+g} or further the claimed way; power against "
+             f"r = {direction * effect:+g}")
+    shortfall = (direction * mean - math.atanh(effect)) / error
+    # The size test is one-sided: P(T <= t) from the two-sided tail of |t|.
+    tail = hypothesis_tests.t_p_value(shortfall, n - 1) / 2
     size = f"a correlation of {direction * effect:+g} or further the claimed way (the smallest this report counts)"
-    hypotheses = (direction_hypotheses(z), size_hypothesis([shortfall], f"|r| of {effect:g} or more"))
+    hypotheses = (direction_hypotheses(direction * mean / error, df=n - 1),
+                  Hypothesis(SIZE, tail if shortfall < 0 else 1 - tail, f"|r| of {effect:g} or more"))
     return Evidence(ours, games, test, hypotheses, power, size)
+
+
+def _pair_units(samples: Sequence[MoveSample], x: Callable[[MoveSample], float],
+                y: Callable[[MoveSample], float]) -> list[float]:
+    """Each game's Fisher z of the correlation of ``x`` and ``y`` over its moves (a game of fewer than four moves,
+    or with nothing varying, has none), averaged over the games of each colour-swapped pair of a series (games
+    2p and 2p + 1 share an opening; in self-play they are the same game)."""
+    by_game: dict[tuple[str, int], list[MoveSample]] = {}
+    for sample in samples:
+        by_game.setdefault((sample.series, sample.game), []).append(sample)
+    by_pair: dict[tuple[str, int], list[float]] = {}
+    for (series, game), moves in by_game.items():
+        if len(moves) < 4:
+            continue
+        r = hypothesis_tests.correlation_interval([x(s) for s in moves], [y(s) for s in moves]).value
+        if not math.isnan(r):
+            by_pair.setdefault((series, game // 2), []).append(math.atanh(max(-0.999999, min(0.999999, r))))
+    return [sum(zs) / len(zs) for zs in by_pair.values()]
 
 
 def speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
