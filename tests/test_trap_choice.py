@@ -29,19 +29,23 @@ DRAWN = Position.from_moves("63771164526511117675325347")
 """Only column 2 keeps the draw; columns 4 and 6 lose, but most replies to them would hand us the game."""
 
 
+TABLE = TranspositionTable()
+"""One table for every test's searches: it holds proven bounds only, so sharing it changes speed, never an answer."""
+
+
 def alone(hypothesis: Hypothesis) -> list[tuple[Hypothesis, float]]:
     return [(hypothesis, 1.0)]
 
 
 def exact_scores(position: Position) -> dict[int, int]:
     """Every column's exact score in ``position``, searched to the end."""
-    scores = analyze(position)
+    scores = analyze(position, TABLE)
     assert scores is not None  # no limit
     return scores
 
 
 def today(position: Position) -> int:
-    solution = solve(position)
+    solution = solve(position, TABLE)
     assert solution is not None and solution.column is not None
     return solution.column
 
@@ -56,7 +60,7 @@ def test_the_case_positions_are_what_they_claim() -> None:
 def test_the_value_of_a_move_is_the_chance_its_replies_turn_the_game() -> None:
     """Random slips at rate r: the chance of a turning reply, from the replies' exact scores by hand."""
     rate = 0.3
-    choice = choose_trap(LOST, today(LOST), False, alone(Hypothesis(RANDOM, rate)), TranspositionTable(), NO_LIMIT)
+    choice = choose_trap(LOST, today(LOST), False, alone(Hypothesis(RANDOM, rate)), TABLE, NO_LIMIT)
     for column, value in choice.values.items():
         replies = exact_scores(LOST.play(column))
         best = max(replies.values())
@@ -68,7 +72,7 @@ def test_the_value_of_a_move_is_the_chance_its_replies_turn_the_game() -> None:
 
 @pytest.mark.parametrize("hypothesis,trap", [(Hypothesis(RANDOM, 0.3), 1), (Hypothesis(MARGIN, 1.0), 5)])
 def test_each_model_gets_the_trap_it_prefers(hypothesis: Hypothesis, trap: int) -> None:
-    choice = choose_trap(LOST, today(LOST), False, alone(hypothesis), TranspositionTable(), NO_LIMIT)
+    choice = choose_trap(LOST, today(LOST), False, alone(hypothesis), TABLE, NO_LIMIT)
     assert choice.column == trap != today(LOST)
     assert choice.values[trap] == max(choice.values.values()) > choice.values[today(LOST)]
     assert choice.options is not None and choice.options.scores == exact_scores(LOST.play(trap))
@@ -76,7 +80,7 @@ def test_each_model_gets_the_trap_it_prefers(hypothesis: Hypothesis, trap: int) 
 
 def test_a_horizon_player_is_led_into_the_win_it_cannot_see() -> None:
     choice = choose_trap(HORIZON_TRAP, today(HORIZON_TRAP), False, alone(Hypothesis(HORIZON, 4)),
-                         TranspositionTable(), NO_LIMIT)
+                         TABLE, NO_LIMIT)
     assert choice.column == 0
     after = HORIZON_TRAP.play(0)
     replies = exact_scores(after)
@@ -87,9 +91,9 @@ def test_a_horizon_player_is_led_into_the_win_it_cannot_see() -> None:
 
 def test_a_draw_is_kept_even_where_a_losing_move_promises_more() -> None:
     reckless = alone(Hypothesis(RANDOM, 1.0))  # an opponent that always moves at random
-    choice = choose_trap(DRAWN, today(DRAWN), True, reckless, TranspositionTable(), NO_LIMIT)
+    choice = choose_trap(DRAWN, today(DRAWN), True, reckless, TABLE, NO_LIMIT)
     assert choice.column == 1 and set(choice.values) == {1}
-    lost_but_promising = choose_trap(DRAWN, 3, False, reckless, TranspositionTable(), NO_LIMIT)
+    lost_but_promising = choose_trap(DRAWN, 3, False, reckless, TABLE, NO_LIMIT)
     assert lost_but_promising.values[3] > choice.values[1], "valued as a lost move, column 4 is worth more"
 
 
@@ -104,7 +108,7 @@ def test_a_lost_position_never_hands_over_a_win_in_one_while_another_move_is_lef
 
 
 def test_the_perfect_player_alone_sees_only_the_floor() -> None:
-    choice = choose_trap(LOST, today(LOST), False, alone(Hypothesis(PERFECT)), TranspositionTable(), NO_LIMIT)
+    choice = choose_trap(LOST, today(LOST), False, alone(Hypothesis(PERFECT)), TABLE, NO_LIMIT)
     assert all(value <= FLOOR for value in choice.values.values())
 
 
