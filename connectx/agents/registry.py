@@ -103,7 +103,8 @@ REGISTRY: dict[str, AgentEntry] = {
                    seed="seed", time_budget="time_budget", cap="simulations"),
         AgentEntry("solver", solver_agent.make_strategy,
                    "opening book on 7x6, then iterative deepening and an exact alpha-beta solver on the clock; "
-                   "other boards: principal-variation search with a threat evaluation, proofs within reach",
+                   "other boards: principal-variation search with a threat evaluation, proofs within reach; "
+                   "trap=true: once lost or drawn, the move its opponent likeliest slips on (off by default)",
                    seed="seed", time_budget="time_budget", cap="max_nodes"),
         AgentEntry("fallible", fallible.make_strategy,
                    "solver with seeded failures: random moves (epsilon), a book cut at a ply followed by its "
