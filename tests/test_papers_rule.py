@@ -4,6 +4,7 @@ controls and families, and the committed reports produced by it from their store
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 from connectx.evaluation.scheduling import InlineExecutor
 from connectx.papers import claim_tests, verdicts
 from connectx.papers.answer_section import number_claims
-from connectx.papers.design import Claim
+from connectx.papers.design import DEFAULT_EFFECTS, Claim
 from connectx.papers.experiments import PROFILES
 from connectx.papers.runner import ExperimentResult, run_experiments
 from connectx.papers.verdicts import AGAINST, FOR, SIZE, Evidence, Hypothesis
@@ -38,6 +39,14 @@ def test_the_docs_state_the_rule_the_code_applies() -> None:
                   verdicts.CANNOT_TEST):
         assert f"*{label[0].upper() + label[1:]}*" in rule or f"*{label}*" in rule, label
     assert "Holm" in rule and "Benjamini-Hochberg" in rule
+    # The margins and sizes the words are given are the ones the claims' tests use.
+    effects = DEFAULT_EFFECTS
+    assert f"A quoted rate: within {100 * effects['win_rate']:g} points" in rule
+    assert f"two rates \"similar\": within {100 * effects['similar']:g} points" in rule
+    assert f"a score of {100 * (0.5 + effects['above_half']):g}% ({100 * (0.5 - effects['below_half']):g}%)" in rule
+    assert f"a rise of {100 * effects['rises']:g} points across the series" in rule
+    assert f"a correlation: {effects['falls_with_move']:g}" in rule
+    assert f"\"faster\": {math.exp(effects['faster']):.1f} times" in rule
 
 
 def test_each_label_follows_from_what_is_rejected_and_the_power() -> None:
