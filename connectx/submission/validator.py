@@ -57,7 +57,7 @@ from connectx.submission.fixed_positions import (
 )
 from connectx.submission.module_graph import OUR_PACKAGES, PROJECT_ROOT
 
-KAGGLE_ENVIRONMENTS_REQUIREMENT = "kaggle-environments>=1.33.2"
+KAGGLE_ENVIRONMENTS_REQUIREMENT = "kaggle-environments>=1.9.7"
 """What ``pip install`` needs to run validations: the oldest kaggle-environments the project is tested with."""
 DEFAULT_MARGIN = 0.2
 """Seconds every move must leave unused of ``actTimeout``: Kaggle's own timing adds overhead."""
