@@ -51,7 +51,9 @@ FAITHFUL = [
 ]
 """The papers' agents as written (see ``make_strategy`` in ``connectx.agents.players.minimax`` and
 ``connectx.agents.players.mcts``)."""
-VARIANTS = AGENTS + FAITHFUL
+OPTIONS = ["solver:trap=true", "fallible:margin=1", "fallible:ties=random"]
+"""Options that change how an agent chooses: the second seat's trap, thin-margin slips, random ties."""
+VARIANTS = AGENTS + FAITHFUL + OPTIONS
 GEOMETRIES = [(6, 7, 4), (4, 4, 3), (4, 5, 3), (7, 9, 5), (6, 1, 4), (1, 6, 4), (3, 3, 4), (5, 5, 6),
               (6, 25, 4), (12, 12, 5), (40, 40, 40)]
 """``(rows, columns, inarow)``: Kaggle's board, small and odd ones, one-row and one-column ones, boards
