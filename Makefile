@@ -15,18 +15,18 @@ $(UV):
 	.tools/bin/pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 $(VENV)/.installed: pyproject.toml uv.lock | $(UV)
-	$(UV) sync --frozen --inexact --python $(PYTHON)
+	$(UV) sync --frozen --inexact --compile-bytecode --python $(PYTHON)
 	@touch $@
 
 install: $(VENV)/.installed
 
 # Dask's distributed for `--cluster` (the optional extra `cluster`), added to .venv.
 install-cluster: install
-	$(UV) sync --frozen --inexact --extra cluster --python $(PYTHON)
+	$(UV) sync --frozen --inexact --compile-bytecode --extra cluster --python $(PYTHON)
 
 # The tests' tools (the `dev` group) and the cluster extra the tests start, added to .venv.
 install-dev: install
-	$(UV) sync --frozen --inexact --extra cluster --group dev --python $(PYTHON)
+	$(UV) sync --frozen --inexact --compile-bytecode --extra cluster --group dev --python $(PYTHON)
 
 test: install-dev
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || echo "make test: no chromium/chromedriver, so the browser tests (tests/test_play_browser.py) are SKIPPED; install them: apt-get install -y chromium chromium-driver"
@@ -42,7 +42,7 @@ test-oldest: install-dev
 
 demo: install
 	$(BIN)/connectx play solver kaggle:negamax --seed 1 --html out/demo/game.html --json out/demo/game.json
-	$(BIN)/connectx match minimax kaggle:negamax -n 10 --jobs 2 --openings 2 --replays --out out/demo/match --resume
+	$(BIN)/connectx match minimax kaggle:negamax -n 10 --jobs 2 --openings 2 --replays --out out/demo/match $$(test -f out/demo/match/run.json && echo --resume)
 	$(BIN)/connectx replay out/demo/match --game 0 -o out/demo/match-game0.html
 	$(MAKE) --no-print-directory submission
 	@echo "Watch the games: open out/demo/game.html and out/demo/match-game0.html in a browser."
