@@ -18,7 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-from connectx.evaluation.game import play_game
+from connectx.evaluation.game_in_process import play_game
 from connectx.papers.experiments import PROFILES, experiments
 from connectx.papers.runner import cell_plan
 

@@ -22,7 +22,8 @@ import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
-from connectx.evaluation.game import GameRecord, GameSpec, play_isolated
+from connectx.evaluation.game import play_isolated
+from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.ladder_pool import DEFAULT_POOL, NEAR_PERFECT, PERFECT
 from connectx.evaluation.match import STANDARD_CONFIG, game_seed
 from connectx.evaluation.results_store import ResultsStore

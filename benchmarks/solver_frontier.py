@@ -38,7 +38,8 @@ from book.perfect_play import write_agent_file
 from connectx.agents.core.kaggle_boundary import FAULT_STATUSES
 from connectx.agents.core.position import Position
 from connectx.agents.players.opening_book import OpeningBook, load_opening_book
-from connectx.evaluation.game import GameRecord, GameSpec, play_isolated
+from connectx.evaluation.game import play_isolated
+from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import STANDARD_CONFIG, MoveTimes
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import play_schedule

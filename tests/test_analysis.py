@@ -107,7 +107,7 @@ def test_a_game_value_refuses_illegal_moves_and_wide_boards() -> None:
 
 def test_a_harness_record_is_read_from_a_run_directory(tmp_path: Path) -> None:
     from connectx.evaluation.engine import BoardConfig
-    from connectx.evaluation.game import GameRecord
+    from connectx.evaluation.game_record import GameRecord
 
     records = [GameRecord(index, ("a", "b"), BoardConfig(5, 6, 4), 0, (), moves, None, ("DONE", "DONE"), "draw")
                for index, moves in ((0, (0, 1, 2)), (3, (5, 5, 0)))]

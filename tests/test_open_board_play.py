@@ -31,7 +31,8 @@ from connectx.agents.search.exact_search import analyze, solve
 from connectx.agents.search.open_board_play import OpenBoardPlay
 from connectx.agents.search.principal_variation import PROVEN, VariationTable, deepening
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import GameSpec, play_game
+from connectx.evaluation.game_in_process import play_game
+from connectx.evaluation.game_record import GameSpec
 
 BOARDS = [(6, 7, 4), (7, 8, 4), (7, 9, 4), (5, 6, 4), (8, 10, 5), (4, 4, 3), (5, 5, 4), (6, 7, 2), (3, 3, 1),
           (6, 7, 6)]

@@ -24,7 +24,8 @@ from connectx.agents.search.anytime_search import iterative_deepening
 from connectx.agents.search.exact_search import MAX_SEARCH_PLIES, SearchTooDeep, analyze, solve
 from connectx.agents.search.trap_play import GATE
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import GameSpec, play_game
+from connectx.evaluation.game_in_process import play_game
+from connectx.evaluation.game_record import GameSpec
 
 
 def make_agent(**params: Any) -> GuardedAgent:

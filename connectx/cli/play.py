@@ -28,8 +28,8 @@ from connectx.cli.options import (
     watchdog,
 )
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import GameRecord, GameSpec, play_isolated
-from connectx.evaluation.match import config_json
+from connectx.evaluation.game import play_isolated
+from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.replays import rebuilt_environment, replay_html
 from connectx.evaluation.results_store import ResultsStore
 from connectx.play.session import HUMAN, default_run_directory
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         return play_as_person(args, config)
     first, second = agent_specs([args.first, args.second], config)
     seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
-    plan = {"kind": "play", "first": first.text, "second": second.text, "config": config_json(config), "seed": seed}
+    plan = {"kind": "play", "first": first.text, "second": second.text, "config": config.to_json(), "seed": seed}
     outputs = [(path, option) for path, option in ((args.html, "--html"), (args.json, "--json")) if path is not None]
     for path, option in outputs:
         check_output_file(path, option)

@@ -113,11 +113,6 @@ def check_opening_plies(plies: int, config: BoardConfig) -> None:
                          f"give fewer plies than that")
 
 
-def config_json(config: BoardConfig) -> dict[str, Any]:
-    """``config.to_json()``, under the name ``connectx play`` still imports it by."""
-    return config.to_json()
-
-
 def game_seed(match_seed: int, index: int) -> int:
     """The recorded seed of game ``index``: distinct per game, fixed by the match seed."""
     return random.Random(f"game/{match_seed}/{index}").randrange(2 ** 31)

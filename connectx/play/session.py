@@ -27,7 +27,7 @@ from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.core.kaggle_boundary import FAULT_STATUSES, played_actions
 from connectx.agents.core.position import Position
 from connectx.evaluation.engine import BoardConfig, Outcome, make_environment, seat_agent
-from connectx.evaluation.game import ABORTED, GameRecord
+from connectx.evaluation.game_record import ABORTED, GameRecord
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 
 DEFAULT_BOARD = BoardConfig()
@@ -320,8 +320,7 @@ def run_plan(session: GameSession) -> dict[str, Any]:
     """What the run directory's ``run.json`` says of a game played by people."""
     config = session.config
     return {"kind": "human game", "agents": list(session.names), "human_seats": list(session.people_seats),
-            "config": {"rows": config.rows, "columns": config.columns, "inarow": config.inarow,
-                       "act_timeout": config.act_timeout},
+            "config": config.to_json(),
             "seed": session.seed}
 
 
