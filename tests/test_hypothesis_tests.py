@@ -137,3 +137,15 @@ def test_a_trend_is_tested_within_strata_and_its_strata_compared() -> None:
     assert ht.heterogeneity([one.slope, one.slope], [one.error, one.error]) == (0.0, 1, 1.0)
     # A stratum whose games all went one way has no error: left out of Q, which then has nothing to compare.
     assert ht.heterogeneity([one.slope, 0.0], [one.error, 0.0])[1] == 0
+
+
+def test_a_scores_variance_takes_off_what_its_draws_do() -> None:
+    # Mean 1/2 with 40% of games drawn: wins and losses 30% each, so E[(y - 1/2)^2] = 0.6 / 4 = 0.15, not 0.25.
+    assert ht.score_variance(0.5, 0.4) == pytest.approx(0.15)
+    assert ht.score_variance(0.3) == pytest.approx(0.21)  # no draw: the binomial variance
+    assert ht.score_variance(0.1, 0.9) == pytest.approx(0.0009)  # floored at a hundredth of the binomial
+    # The margin's tests use it at each edge: 50% within 10 points of 50% over 200 games with 80% drawn.
+    z = (0.5 - 0.4) / math.sqrt((0.24 - 0.2) / 200)
+    assert ht.equivalence_z(0.5, 0.5, 0.1, 200, draws=0.8) == pytest.approx(z)
+    assert ht.equivalence_z(0.5, 0.5, 0.1, 200) == pytest.approx((0.5 - 0.4) / math.sqrt(0.24 / 200))
+    assert ht.beyond_margin_z(0.3, 0.5, 0.1, 200, draws=0.4) == pytest.approx(0.1 / math.sqrt((0.24 - 0.1) / 200))

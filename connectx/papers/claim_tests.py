@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from connectx.papers.cell_scores import cells_at, pooled_score
+from connectx.papers.cell_scores import cells_at
 from connectx.papers.design import Claim
 from connectx.papers.move_claims import move_evidence, speed_evidence
 from connectx.papers.rate_claims import half_evidence, rate_evidence, similar_evidence
@@ -53,7 +53,7 @@ def measure(claim: Claim, result: ExperimentResult) -> Evidence:
         return similar_evidence(claim, result)
     cells = cells_at(result, claim.cells)
     if claim.test == "win_rate":
-        evidence = rate_evidence(claim, pooled_score(cells, claim.counts))
+        evidence = rate_evidence(claim, cells)
         if claim.sensitivity:
             return with_sensitivity(claim, cells, evidence)
         return evidence

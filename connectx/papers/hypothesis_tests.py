@@ -303,21 +303,30 @@ def upper_p_value(z: float) -> float:
     return 1.0 if math.isnan(z) else 1.0 - NormalDist().cdf(z)
 
 
-def equivalence_z(value: float, claimed: float, margin: float, effective: float) -> float:
+def equivalence_z(value: float, claimed: float, margin: float, effective: float, draws: float = 0.0) -> float:
     """The statistic of the two one-sided score tests (TOST) that a rate lies within ``margin`` of ``claimed``.
 
     Each side is the score test of its boundary (claimed - margin, claimed + margin), with that
-    boundary's binomial variance, so it stays finite at 0% and 100%; a boundary outside [0, 1]
-    cannot be crossed and its side is +inf. The smaller of the two is returned: equivalence is shown
-    at alpha when it exceeds the one-sided alpha quantile (the TOST p-value is ``upper_p_value`` of it).
+    boundary's variance (``score_variance``: binomial, less what a share ``draws`` of drawn games takes
+    off a score), so it stays finite at 0% and 100%; a boundary outside [0, 1] cannot be crossed and
+    its side is +inf. The smaller of the two is returned: equivalence is shown at alpha when it
+    exceeds the one-sided alpha quantile (the TOST p-value is ``upper_p_value`` of it).
     """
     sides = []
     for boundary, sign in ((claimed - margin, 1.0), (claimed + margin, -1.0)):
         if not 0.0 < boundary < 1.0:
             sides.append(math.inf)
         else:
-            sides.append(sign * (value - boundary) / math.sqrt(boundary * (1 - boundary) / effective))
+            sides.append(sign * (value - boundary) / math.sqrt(score_variance(boundary, draws) / effective))
     return min(sides)
+
+
+def score_variance(mean: float, draws: float = 0.0) -> float:
+    """The variance of one game's score (1, 1/2 or 0) whose mean is ``mean`` when a share ``draws`` of games is
+    drawn: mean (1 - mean) - draws / 4, as a draw sits half a point nearer the mean than a win or a loss would;
+    kept above a hundredth of the binomial variance, so a claim near a boundary no draw can reach stays testable."""
+    binomial = mean * (1 - mean)
+    return max(binomial - draws / 4, binomial / 100)
 
 
 def equivalence_power(claimed: float, margin: float, effective: float, alpha: float) -> float:
@@ -335,11 +344,11 @@ def equivalence_power(claimed: float, margin: float, effective: float, alpha: fl
     return max(0.0, 1.0 - misses)
 
 
-def beyond_margin_z(value: float, claimed: float, margin: float, effective: float) -> float:
+def beyond_margin_z(value: float, claimed: float, margin: float, effective: float, draws: float = 0.0) -> float:
     """The one-sided score statistic that a rate lies beyond the edge of ``claimed`` +- ``margin`` nearer to it.
 
     The edge is the one of claimed - margin and claimed + margin (those inside (0, 1)) nearer to
-    ``value``; the statistic is the score test of that edge, with the edge's binomial variance,
+    ``value``; the statistic is the score test of that edge, with the edge's variance (``score_variance``),
     signed so that it is positive when ``value`` lies outside the margin: its ``upper_p_value`` is
     the p-value of "within the margin" (large while the rate lies inside it).
     """
@@ -347,7 +356,7 @@ def beyond_margin_z(value: float, claimed: float, margin: float, effective: floa
     if not edges:
         return math.nan
     nearer = min(edges, key=lambda edge: abs(edge - value))
-    beyond = abs(value - nearer) / math.sqrt(nearer * (1 - nearer) / effective)
+    beyond = abs(value - nearer) / math.sqrt(score_variance(nearer, draws) / effective)
     outside = not min(edges) <= value <= max(edges) if len(edges) == 2 else (
         value < nearer if nearer < claimed else value > nearer)
     return beyond if outside else -beyond

@@ -42,10 +42,12 @@ from connectx.papers.verdicts import (
 )
 
 
-def rate_evidence(claim: Claim, score: ClusteredScore) -> Evidence:
+def rate_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
     """A claimed rate within ``claim.detectable`` of the paper's number: ``FOR`` is TOST (both edges of the
-    margin rejected), ``AGAINST`` the one-sided test at the nearer edge that the rate lies beyond it."""
+    margin rejected), ``AGAINST`` the one-sided test at the nearer edge that the rate lies beyond it, over the
+    pooled ``cells``; a score's variance at each edge takes off what the cells' draws do."""
     assert claim.paper_value is not None
+    score = pooled_score(cells, claim.counts)
     claimed, margin = claim.paper_value, claim.detectable
     what = "scored" if claim.counts == SCORE else "won"
     test = (f"two one-sided score tests of a rate within {100 * margin:g} points of {100 * claimed:g}% (if "
@@ -59,8 +61,9 @@ def rate_evidence(claim: Claim, score: ClusteredScore) -> Evidence:
         if missed:
             ours += (f"; {missed} of {score.games} games {'not won' if claimed == 1.0 else 'won'}, so \"all\" "
                      "does not hold literally")
-    beyond = hypothesis_tests.beyond_margin_z(score.value, claimed, margin, score.effective)
-    equivalence = hypothesis_tests.equivalence_z(score.value, claimed, margin, score.effective)
+    draws = 1.0 - decisive_share(cells, claim.counts)
+    beyond = hypothesis_tests.beyond_margin_z(score.value, claimed, margin, score.effective, draws)
+    equivalence = hypothesis_tests.equivalence_z(score.value, claimed, margin, score.effective, draws)
 
     def power(level: float) -> float:
         return hypothesis_tests.equivalence_power(claimed, margin, score.effective, level)
