@@ -19,7 +19,8 @@ from connectx.agents.players.minimax import MinimaxStrategy
 from connectx.cli.main import main
 from connectx.evaluation import engine, statistics
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import NO_STATS, GameRecord, GameSpec, MoveStats, play_game
+from connectx.evaluation.game_in_process import play_game
+from connectx.evaluation.game_record import NO_STATS, GameRecord, GameSpec, MoveStats
 from connectx.evaluation.match import run_match
 from connectx.evaluation.provenance import cpu_model
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError

@@ -10,7 +10,7 @@ import pytest
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import GameRecord
+from connectx.evaluation.game_record import GameRecord
 from connectx.papers import cell_scores, verdicts
 from connectx.papers import hypothesis_tests as ht
 

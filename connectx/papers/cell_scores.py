@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from connectx.agents.core.position import Position
 from connectx.evaluation import statistics
-from connectx.evaluation.game import GameRecord
+from connectx.evaluation.game_record import GameRecord
 from connectx.evaluation.match import first_seat
 from connectx.evaluation.statistics import Interval
 from connectx.papers import clustered_scores, hypothesis_tests
