@@ -1,19 +1,25 @@
-"""``solver``'s second seat against the near-perfect pool, beside the slowest-loss perfect player on the same seeds.
+"""The second seat: ``solver:trap=true`` and today's ``solver`` against first players that slip, each paired
+by seed with the longest-loss perfect player.
 
-A perfect first player always wins, so among near-perfect agents a ladder turns on what the
-second player makes of the first player's mistakes. Each game seed is played twice against each
-near-perfect member of the default pool (``ladder_pool``'s perfect-with-errors and near-perfect
-kinds) moving first: once with ``solver`` second, once with ``fallible:ties=random`` second (the
-reference: perfect play, the slowest loss once lost, ties at random). The same seed gives the
-opponent the same seat seed, so its failures are drawn alike in both games, and each seed yields
-a paired difference of second-seat points. Everything is on Kaggle's clock (7x6, 2 s a move).
+A perfect first player always wins on 7x6, so among near-perfect agents a leaderboard turns on what
+the second player makes of the first player's mistakes. Each game seed is played three times against
+each opponent kind moving first: with ``solver:trap=true`` second (the opponent model and the trap),
+with ``solver`` second (today: the book's move, then the longest loss), and with
+``fallible:ties=random`` second (the reference: perfect play, the longest loss once lost, ties at
+random). The same seed gives the opponent the same seat seed, so its random failures are drawn alike
+in the three games, and each seed yields paired differences of second-seat points. The opponent kinds
+are the issue's: random slips at 5% and 10%, thin-margin slips at two strengths, horizon slips (a book
+cut then depth 8; alpha-beta of depth 4 with the threat evaluation) and a perfect player.
+Everything is on Kaggle's clock (7x6, 2 s a move), so measure on an idle machine: the trap plays to
+the clock, and a busy machine makes it weaker.
 
-Resumable: every game is appended to ``--out``/games.jsonl as it ends; run it again (with the
-same or a larger ``--seeds``) to continue. Prints, per opponent, each second player's score with
-its Wilson 95% interval and the paired difference with its 95% interval (normal, over the seeds), and how
-many pairs ended differently (when none did, the rule of three bounds how often they would).
+Resumable: every game is appended to ``--out``/games.jsonl as it ends; run it again (with the same or a
+larger ``--seeds``, or other ``--opponents``) to continue. Prints, per opponent kind, each second
+player's score with its Wilson 95% interval and the paired differences against the reference with
+their 95% intervals (normal, over the seeds); ``--plot`` draws the scores by opponent kind.
 
-    .venv/bin/python -m benchmarks.second_seat [--seeds 20] [--jobs 2] [--out benchmarks/results/second-seat]
+    .venv/bin/python -m benchmarks.second_seat [--seeds 200] [--jobs 2] [--opponents margin epsilon]
+        [--out benchmarks/results/second-seat-trap] [--plot docs/images/second_seat.png]
 """
 
 from __future__ import annotations
@@ -24,48 +30,65 @@ from pathlib import Path
 
 from connectx.evaluation.game import play_isolated
 from connectx.evaluation.game_record import GameRecord, GameSpec
-from connectx.evaluation.ladder_pool import DEFAULT_POOL, NEAR_PERFECT, PERFECT
 from connectx.evaluation.match import STANDARD_CONFIG, game_seed
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import play_schedule
 from connectx.evaluation.statistics import Interval, wilson_interval
 from connectx.papers.hypothesis_tests import mean_interval
 
-OPPONENTS = tuple(member.agent for member in DEFAULT_POOL if member.kind in (PERFECT, NEAR_PERFECT))
-SECOND = ("solver", "fallible:ties=random")
-"""The second players compared: ours, then the reference."""
-SEED = 45
+OPPONENTS = (
+    ("fallible:epsilon=0.05", "random slips, 1 move in 20"),
+    ("fallible:epsilon=0.1", "random slips, 1 move in 10"),
+    ("fallible:margin=0.5", "thin-margin slips, temperature 0.5"),
+    ("fallible:margin=1", "thin-margin slips, temperature 1"),
+    ("fallible:book_plies=14,depth=8", "horizon: book cut at 14 stones, then depth 8"),
+    ("fallible:book_plies=0,depth=4", "horizon: alpha-beta of depth 4, threat evaluation"),
+    ("solver", "perfect"),
+)
+"""The first players, each with the kind of slip it makes. Their order fixes the game numbers: append only."""
+SECOND = ("solver:trap=true", "solver", "fallible:ties=random")
+"""The second players compared: the trap, today's solver, then the reference (the longest loss)."""
+REFERENCE = len(SECOND) - 1
+SEED = 51
 
 
 def game_index(seed: int, opponent: int, second: int) -> int:
-    """Game numbers that do not depend on how many seeds a run asks for, so a run can grow."""
+    """Game numbers that do not depend on how many seeds or which opponents a run asks for, so a run can grow."""
     return (seed * len(OPPONENTS) + opponent) * len(SECOND) + second
 
 
-def game_specs(seeds: int) -> list[GameSpec]:
-    return [GameSpec(game_index(seed, o, s), (OPPONENTS[o], SECOND[s]), STANDARD_CONFIG, game_seed(SEED, seed))
-            for seed in range(seeds) for o in range(len(OPPONENTS)) for s in range(len(SECOND))]
+def game_specs(seeds: int, opponents: Sequence[int]) -> list[GameSpec]:
+    return [GameSpec(game_index(seed, o, s), (OPPONENTS[o][0], SECOND[s]), STANDARD_CONFIG, game_seed(SEED, seed))
+            for seed in range(seeds) for o in opponents for s in range(len(SECOND))]
+
+
+def paired_points(records: Sequence[GameRecord], opponent: int) -> list[tuple[float, ...]]:
+    """The second seat's points of each complete seed against ``opponent``: one per second player, in order."""
+    by_index = {record.index: record for record in records if record.scored}
+    seeds = 1 + max((record.index for record in records), default=0) // (len(OPPONENTS) * len(SECOND))
+    pairs = []
+    for seed in range(seeds):
+        games = [by_index.get(game_index(seed, opponent, s)) for s in range(len(SECOND))]
+        if all(game is not None for game in games):
+            pairs.append(tuple(game.points(1) for game in games if game is not None))
+    return pairs
 
 
 def table(records: Sequence[GameRecord]) -> str:
-    """Per opponent: each second player's score [95%], the paired difference [95%] over complete seeds."""
-    by_index = {record.index: record for record in records if record.scored}
-    lines = ["| first player (opponent) | seeds | solver second | slowest loss, random ties | paired difference "
-             "[95%] | interval width | pairs that differ |", "|---|---:|---|---|---|---:|---|"]
-    for o, opponent in enumerate(OPPONENTS):
-        pairs = []
-        for seed in range(1 + max((r.index for r in records), default=0)):
-            games = [by_index.get(game_index(seed, o, s)) for s in range(len(SECOND))]
-            if all(game is not None for game in games):
-                pairs.append(tuple(game.points(1) for game in games if game is not None))
+    """Per opponent kind: each second player's score [95%] and the paired differences with the reference [95%]."""
+    lines = ["| first player (opponent) | its slips | seeds | trap second | today's solver second | longest loss "
+             "(reference) | trap - reference [95%] | today - reference [95%] |",
+             "|---|---|---:|---|---|---|---|---|"]
+    for o, (opponent, slips) in enumerate(OPPONENTS):
+        pairs = paired_points(records, o)
         if not pairs:
             continue
-        ours, reference = score([p[0] for p in pairs]), score([p[1] for p in pairs])
-        difference = mean_interval([p[0] - p[1] for p in pairs])
-        lines.append(f"| {opponent} | {len(pairs)} | {ours.value:.3f} [{ours.low:.3f}, {ours.high:.3f}] | "
-                     f"{reference.value:.3f} [{reference.low:.3f}, {reference.high:.3f}] | "
-                     f"{difference.value:+.3f} [{difference.low:+.3f}, {difference.high:+.3f}] | "
-                     f"{difference.high - difference.low:.3f} | {differing(pairs)} |")
+        scores = [score([pair[s] for pair in pairs]) for s in range(len(SECOND))]
+        differences = [mean_interval([pair[s] - pair[REFERENCE] for pair in pairs]) for s in range(REFERENCE)]
+        lines.append(f"| {opponent} | {slips} | {len(pairs)} | "
+                     + " | ".join(f"{s.value:.3f} [{s.low:.3f}, {s.high:.3f}]" for s in scores) + " | "
+                     + " | ".join(f"{100 * d.value:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] points"
+                                  for d in differences) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -74,23 +97,48 @@ def score(points: Sequence[float]) -> Interval:
     return wilson_interval(points.count(1.0), points.count(0.5), points.count(0.0))
 
 
-def differing(pairs: Sequence[tuple[float, ...]]) -> str:
-    """How many pairs ended differently; when none did, the normal interval is a point, so the rule of three
-    bounds the share of pairs that would differ (below 3/n at 95%)."""
-    count = sum(1 for pair in pairs if pair[0] != pair[1])
-    return f"{count} of {len(pairs)}" + (f" (share below {3 / len(pairs):.2f} at 95%)" if count == 0 else "")
+def plot(records: Sequence[GameRecord], path: Path) -> None:
+    """The second seat's score by opponent kind, one bar per second player, with 95% intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    kinds = [o for o in range(len(OPPONENTS)) if paired_points(records, o)]
+    figure, axes = plt.subplots(figsize=(10, 4.5))
+    width = 0.8 / len(SECOND)
+    for s, second in enumerate(SECOND):
+        scores = [score([pair[s] for pair in paired_points(records, o)]) for o in kinds]
+        axes.bar([k + (s - 1) * width for k in range(len(kinds))], [v.value for v in scores], width,
+                 yerr=[[v.value - v.low for v in scores], [v.high - v.value for v in scores]], capsize=3, label=second)
+    axes.set_xticks(range(len(kinds)), [OPPONENTS[o][1] for o in kinds], rotation=20, ha="right", fontsize=8)
+    axes.set_ylabel("second seat's points per game")
+    axes.set_ylim(0, 1)
+    axes.legend(fontsize=8)
+    axes.set_title("The second seat on 7x6 against first players that slip (95% intervals)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=20, help="game seeds per opponent (default 20)")
+    parser.add_argument("--seeds", type=int, default=200, help="game seeds per opponent kind (default 200)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/second-seat"))
+    parser.add_argument("--opponents", nargs="+", metavar="TEXT",
+                        help="only the opponents whose agent contains one of these texts (default: all)")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/second-seat-trap"))
+    parser.add_argument("--plot", type=Path, help="also draw the scores by opponent kind into this PNG")
     args = parser.parse_args(argv)
+    chosen = [o for o, (agent, _) in enumerate(OPPONENTS) if not args.opponents or any(
+        text in agent for text in args.opponents)]
+    if not chosen or args.seeds < 1:
+        parser.error("no opponent matches --opponents, or --seeds is below 1")
     store = ResultsStore(args.out)
-    plan = {"kind": "second seat", "opponents": list(OPPONENTS), "second": list(SECOND), "seed": SEED}
+    plan = {"kind": "second seat", "opponents": [agent for agent, _ in OPPONENTS], "second": list(SECOND),
+            "seed": SEED}
     done = {record.index: record for record in store.open(plan, resume=True)}
-    pending = [spec for spec in game_specs(args.seeds) if spec.index not in done]
+    pending = [spec for spec in game_specs(args.seeds, chosen) if spec.index not in done]
     print(f"{len(done)} games recorded, {len(pending)} to play", flush=True)
 
     def record(game: GameRecord) -> bool:
@@ -101,6 +149,9 @@ def main(argv: list[str] | None = None) -> None:
 
     play_schedule(pending, play_isolated, record, args.jobs)
     print(table(list(done.values())))
+    if args.plot is not None:
+        plot(list(done.values()), args.plot)
+        print(f"plot in {args.plot}")
 
 
 if __name__ == "__main__":

@@ -41,6 +41,9 @@ KINDS = (PERFECT, NEAR_PERFECT, ALPHA_BETA, MCTS, PAPERS, KAGGLE, CANDIDATE)
 DEFAULT_POOL = (
     PoolMember("fallible:epsilon=0.05", PERFECT, "perfect play, but one move in 20 is a uniformly random column"),
     PoolMember("fallible:epsilon=0.1", PERFECT, "perfect play, but one move in 10 is a uniformly random column"),
+    PoolMember("fallible:margin=1", PERFECT,
+               "perfect play, but slips where its winning margin is thin: a move one point of exact score worse "
+               "than the best is e^-1 times as likely as a best one, so it errs in close races, not in clear wins"),
     PoolMember("fallible:book_plies=14,depth=8", NEAR_PERFECT,
                "perfect up to 14 stones (the book, then proofs), then alpha-beta of depth 8 only: misses what lies "
                "beyond its horizon once the middle game starts"),
@@ -63,7 +66,7 @@ DEFAULT_POOL = (
 
 FAST_POOL = (
     PoolMember("fallible:book_plies=0,depth=2", ALPHA_BETA, "alpha-beta to 2 plies: takes wins, blocks threats"),
-    PoolMember("fallible:book_plies=0,depth=4", ALPHA_BETA, DEFAULT_POOL[4].mistakes),
+    next(member for member in DEFAULT_POOL if member.agent == "fallible:book_plies=0,depth=4"),
     PoolMember("negamax:depth=1", ALPHA_BETA, "one ply: takes a win, never looks at the answer"),
     PoolMember("mcts:simulations=50", MCTS, "50 random-rollout simulations a move: many blunders"),
     PoolMember("kaggle:random", KAGGLE, "a uniformly random column every move"),
