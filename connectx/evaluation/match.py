@@ -23,7 +23,7 @@ from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game import DEFAULT_WATCHDOG, Watchdog
 from connectx.evaluation.game_record import GameRecord, GameSpec
-from connectx.evaluation.run_loop import PlayOptions, PreparedRun, play_prepared, prepare_run
+from connectx.evaluation.run_loop import NumberedGames, PlayOptions, PreparedRun, play_prepared, prepare_run
 from connectx.evaluation.scheduling import GameFunction
 
 STANDARD_CONFIG = BoardConfig()
@@ -52,7 +52,7 @@ class Sprt:
 
 
 @dataclass(frozen=True)
-class MatchPlan:
+class MatchPlan(NumberedGames):
     """What defines a match; its JSON form is stored with the results and checked on resume."""
 
     first: AgentSpec
@@ -80,17 +80,9 @@ class MatchPlan:
     def may_change(self) -> tuple[str, ...]:
         return MAY_CHANGE_ON_RESUME
 
-    def belongs(self, record: GameRecord) -> bool:
-        """Whether a recorded game is one of this match's (a run resumed with a smaller -n keeps the later ones)."""
-        return record.index < self.games
-
-    def left(self, recorded: Sequence[GameRecord]) -> int:
-        return self.games - len({record.index for record in recorded})
-
-    def schedule(self, recorded: Sequence[GameRecord], tally: object, keep_replays: bool) -> list[GameSpec]:
-        """Every game not recorded yet, in index order."""
-        done = {record.index for record in recorded}
-        return [self.game_spec(index, keep_replays) for index in range(self.games) if index not in done]
+    @property
+    def total_games(self) -> int:
+        return self.games
 
     def game_spec(self, index: int, keep_replay: bool = False) -> GameSpec:
         """Game ``index``: A first on even indices, B first on odd ones, sharing the pair's opening."""

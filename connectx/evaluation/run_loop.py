@@ -72,6 +72,30 @@ class RunPlan(Protocol):
         pairs each from ``tally``'s ratings as they stand then."""
 
 
+class NumberedGames:
+    """The schedule of a plan whose games are numbered 0 to ``total_games - 1`` and played in that order (a
+    match, a tournament): a base for the plan's dataclass, which gives ``total_games`` and ``game_spec``."""
+
+    @property
+    def total_games(self) -> int:
+        raise NotImplementedError
+
+    def game_spec(self, index: int, keep_replay: bool = False) -> GameSpec:
+        raise NotImplementedError
+
+    def belongs(self, record: GameRecord) -> bool:
+        """Whether a recorded game is one of this plan's (a match resumed with a smaller -n keeps the later ones)."""
+        return record.index < self.total_games
+
+    def left(self, recorded: Sequence[GameRecord]) -> int:
+        return self.total_games - len({record.index for record in recorded})
+
+    def schedule(self, recorded: Sequence[GameRecord], tally: object, keep_replays: bool) -> list[GameSpec]:
+        """Every game not recorded yet, in index order."""
+        done = {record.index for record in recorded}
+        return [self.game_spec(index, keep_replays) for index in range(self.total_games) if index not in done]
+
+
 @dataclass(frozen=True)
 class PlayOptions:
     """How a run's games are played and kept, the same for every mode.

@@ -28,12 +28,12 @@ from connectx.evaluation.match import (
     game_seed,
     summarize,
 )
-from connectx.evaluation.run_loop import PlayOptions, PreparedRun, play_prepared, prepare_run
+from connectx.evaluation.run_loop import NumberedGames, PlayOptions, PreparedRun, play_prepared, prepare_run
 from connectx.evaluation.scheduling import GameFunction
 
 
 @dataclass(frozen=True)
-class TournamentPlan:
+class TournamentPlan(NumberedGames):
     """What defines a tournament; its JSON form is stored with the results and checked on resume."""
 
     specs: tuple[AgentSpec, ...]
@@ -75,17 +75,6 @@ class TournamentPlan:
     def may_change(self) -> tuple[str, ...]:
         """Nothing: a tournament's global game numbers depend on every part of its plan."""
         return ()
-
-    def belongs(self, record: GameRecord) -> bool:
-        return record.index < self.total_games
-
-    def left(self, recorded: Sequence[GameRecord]) -> int:
-        return self.total_games - len({record.index for record in recorded})
-
-    def schedule(self, recorded: Sequence[GameRecord], tally: object, keep_replays: bool) -> list[GameSpec]:
-        """Every game not recorded yet, in global index order."""
-        done = {record.index for record in recorded}
-        return [self.game_spec(index, keep_replays) for index in range(self.total_games) if index not in done]
 
     def game_spec(self, index: int, keep_replay: bool = False) -> GameSpec:
         """Global game ``index``: the pairing's own match game, renumbered and with its own seed."""
