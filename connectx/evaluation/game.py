@@ -21,13 +21,7 @@ from typing import Any
 
 from connectx.agents.agent_spec import AgentKind
 from connectx.evaluation.game_in_process import play_game
-
-# The "name as name" imports keep ABORTED, NO_STATS and move_stats importable from here for the modules that
-# still import them so (connectx.play.session, tests); their home is game_record.
-from connectx.evaluation.game_record import ABORTED as ABORTED
-from connectx.evaluation.game_record import NO_STATS as NO_STATS
 from connectx.evaluation.game_record import GameRecord, GameSpec, MoveStats, aborted_record, fault_record, seat_stats
-from connectx.evaluation.game_record import move_stats as move_stats
 
 
 @dataclass(frozen=True)
