@@ -36,8 +36,8 @@ def test_plays_both_revisions_keeps_the_games_and_resumes_without_playing_them_a
     assert [line.split("] ")[1].split(",")[0] for line in run.stderr.splitlines()] == ["1/2 games", "2/2 games"]
     games = out / "5x4-3" / "games.jsonl"
     assert len(games.read_text().splitlines()) == 2
-    first_line = subprocess.run(["git", "show", "HEAD:agents/search/open_board_play.py"], cwd=REPO, capture_output=True,
-                                text=True, check=True).stdout.splitlines()[0]
+    first_line = subprocess.run(["git", "show", "HEAD:connectx/agents/search/open_board_play.py"], cwd=REPO,
+                                capture_output=True, text=True, check=True).stdout.splitlines()[0]
     assert first_line in (out / "before.py").read_text()  # the revision's code, bundled
     stored = games.read_text()
     run = run_benchmark("--before", "HEAD", "--out", str(out), "--resume", *QUICK)
