@@ -229,14 +229,6 @@ def column_values(position: Position, moves: str | None, seconds: float, solver:
     return _column_values(position, moves, seconds, CachedSolver(solver, cache), estimates, on_value)
 
 
-def punishing_line(position: Position, moves: str | None, seconds: float, solver: Solver, cache: SolvedCache,
-                   plies: int = LINE_PLIES) -> tuple[int, ...]:
-    """Best play for both sides from ``position``: at each step a column proven best (the one nearest the
-    centre), each position searched for up to ``seconds``, until the game ends, ``plies`` moves are
-    shown, or the proofs no longer say which column is best."""
-    return _punishing_line(position, moves, seconds, CachedSolver(solver, cache), plies)
-
-
 def _column_values(position: Position, moves: str | None, seconds: float, engine: CachedSolver,
                    estimates: bool = True,
                    on_value: Callable[[int, ScoreRange], None] | None = None) -> tuple[ScoreRange | None, ...]:
@@ -302,6 +294,9 @@ def _column_values(position: Position, moves: str | None, seconds: float, engine
 
 def _punishing_line(position: Position, moves: str | None, seconds: float, engine: CachedSolver,
                     plies: int = LINE_PLIES) -> tuple[int, ...]:
+    """Best play for both sides from ``position``: at each step a column proven best (the one nearest the
+    centre), each position searched for up to ``seconds``, until the game ends, ``plies`` moves are
+    shown, or the proofs no longer say which column is best."""
     line: list[int] = []
     while len(line) < plies and not position.is_over():
         best = best_columns(_column_values(position, moves, seconds, engine, estimates=False))

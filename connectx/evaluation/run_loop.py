@@ -200,7 +200,3 @@ def play_prepared(run: PreparedRun[Plan], tally: Tally[Any], on_game: OnGame | N
                             options.jobs, options.executor)
     return RunRecords(tuple(records), stopped)
 
-
-def play_run(plan: Plan, tally: Tally[Any], options: PlayOptions, on_game: OnGame | None = None) -> RunRecords:
-    """``prepare_run`` then ``play_prepared``: for callers with nothing to show between the checks and the games."""
-    return play_prepared(prepare_run(plan, options), tally, on_game)
