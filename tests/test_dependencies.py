@@ -131,3 +131,11 @@ def test_the_install_page_gives_each_declared_floor() -> None:
         [floor] = floors(requirement)
         assert f"| `{distribution_name(requirement)}` | {floor} |" in page, requirement
     assert f"`{declared('kaggle-environments')}`" in (REPOSITORY / "README.md").read_text()
+
+
+def test_validate_asks_for_the_declared_kaggle_environments() -> None:
+    """The validator's missing-dependency line keeps its own copy of the floor (its layer may not read the
+    command line's check): it must be pyproject's."""
+    from connectx.submission.validator import KAGGLE_ENVIRONMENTS_REQUIREMENT
+
+    assert KAGGLE_ENVIRONMENTS_REQUIREMENT == declared("kaggle-environments").replace(" ", "")
