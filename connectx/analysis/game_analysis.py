@@ -187,7 +187,8 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
                           cache if cache is not None else SolvedCache())
     try:
         positions = game.positions()
-        digits: list[str | None] = [game.digits[:ply] for ply in range(len(positions))]
+        played = game.digits
+        digits: list[str | None] = [played[:ply] for ply in range(len(positions))]
         plies: list[PlyAnalysis] = []
         for ply in range(first_ply, len(game.moves)):
             plies.append(_analyze_ply(positions[ply], ply, game.moves[ply], digits[ply], seconds, engine))
