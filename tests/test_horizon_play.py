@@ -8,8 +8,7 @@ from connectx.agents.core.position import Position
 from connectx.agents.core.search_result import SearchCounts
 from connectx.agents.core.search_time import SearchLimit
 from connectx.agents.core.transposition_table import TranspositionTable
-from connectx.agents.search.column_scores import column_scores
-from connectx.agents.search.exact_search import analyze, search_depth
+from connectx.agents.search.exact_search import analyze, column_scores, search_depth
 from connectx.agents.search.horizon_play import horizon_move
 
 MIDDLE = Position.from_moves("4453323125")

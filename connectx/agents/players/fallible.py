@@ -44,8 +44,7 @@ from connectx.agents.core.search_result import SearchCounts
 from connectx.agents.core.search_time import Deadline
 from connectx.agents.core.strategy import MoveStats
 from connectx.agents.players.solver_agent import SolverStrategy
-from connectx.agents.search.column_scores import column_scores
-from connectx.agents.search.exact_search import MAX_SEARCH_PLIES
+from connectx.agents.search.exact_search import MAX_SEARCH_PLIES, column_scores
 from connectx.agents.search.horizon_play import horizon_move
 from connectx.agents.search.opponent_model import margin_probabilities
 

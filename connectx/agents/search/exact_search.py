@@ -365,10 +365,10 @@ def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
 
 
 def analyze(position: Position, table: TranspositionTable | None = None,
-            limit: SearchLimit = NO_LIMIT) -> dict[int, int] | None:
+            limit: SearchLimit = NO_LIMIT, counts: SearchCounts | None = None) -> dict[int, int] | None:
     """The exact score of playing each legal column (0-based), or None if the ``limit`` came first.
 
-    The limit applies to each column's solve. Raises ``SearchTooDeep`` like ``solve``.
+    The limit applies to each column's solve; ``counts`` gets their nodes. Raises ``SearchTooDeep`` like ``solve``.
     """
     table = table if table is not None else TranspositionTable()
     scores = {}
@@ -376,11 +376,20 @@ def analyze(position: Position, table: TranspositionTable | None = None,
         if position.is_winning_move(column):
             scores[column] = win_score(position.geometry, position.moves)
             continue
-        solution = solve(position.play(column), table, limit)
+        solution = solve(position.play(column), table, limit, counts)
         if solution is None:
             return None
         scores[column] = -solution.score
     return scores
+
+
+def column_scores(position: Position, table: TranspositionTable, limit: SearchLimit = NO_LIMIT,
+                  counts: SearchCounts | None = None) -> dict[int, int] | None:
+    """``analyze`` for the players (``fallible``'s exact moves, ``solver``'s trap): a board with more empty cells
+    than an exact search may recurse gets None, like a limit that came first, rather than an exception."""
+    if position.geometry.cells - position.moves > MAX_SEARCH_PLIES:
+        return None
+    return analyze(position, table, limit, counts)
 
 
 def _root_moves(position: Position) -> Solution | list[ScoredMove]:

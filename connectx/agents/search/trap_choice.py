@@ -30,7 +30,7 @@ from connectx.agents.core.scores import finished_score
 from connectx.agents.core.search_result import SearchCounts
 from connectx.agents.core.search_time import SearchLimit
 from connectx.agents.core.transposition_table import TranspositionTable
-from connectx.agents.search.column_scores import column_scores
+from connectx.agents.search.exact_search import column_scores
 from connectx.agents.search.horizon_play import horizon_move
 from connectx.agents.search.opponent_model import SEARCHING, Hypothesis, ReplyOptions
 
