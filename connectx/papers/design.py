@@ -22,7 +22,7 @@ NODES = "nodes"
 KINDS = (SERIES, SEATS, NODES)
 
 CLAIM_TESTS = ("win_rate", "above_half", "below_half", "rises", "similar", "falls_with_move",
-               "time_falls_with_move", "nodes_track_time", "faster")
+               "time_falls_with_move", "nodes_track_time", "faster", "fewer_nodes", "deeper")
 """How a claim is checked against our games (``connectx.papers.claim_tests`` runs the tests):
 
 - ``win_rate``: the pooled rate of ``cells`` read as "within ``effect`` of the paper's number": two
@@ -44,7 +44,13 @@ CLAIM_TESTS = ("win_rate", "above_half", "below_half", "rises", "similar", "fall
   series, ``effect`` a correlation;
 - ``faster``: the games of ``cells`` against the same games of ``baseline`` (identical move for
   move), by the mean over independent games of log(baseline CPU seconds / CPU seconds), a t test;
-  ``effect`` is that log ratio.
+  ``effect`` is that log ratio;
+- ``fewer_nodes``: the same, of the nodes each game's searches reported, each cell of ``cells`` against
+  the baseline cell at its place (the same games move for move), the log ratios of every pair of
+  cells' independent games pooled;
+- ``deeper``: one cell whose two agents play the same games on the same clock: the mean over
+  independent games of the first agent's mean depth reached per move less the second's, a t test;
+  ``effect`` is that difference in plies.
 """
 
 COUNTINGS = ("win", "score")
@@ -53,10 +59,11 @@ its score (a draw is half)."""
 
 DEFAULT_EFFECTS = {"win_rate": 0.05, "above_half": 0.10, "below_half": 0.10, "rises": 0.10, "similar": 0.10,
                    "falls_with_move": 0.3, "time_falls_with_move": 0.3, "nodes_track_time": 0.3,
-                   "faster": math.log(1.1)}
+                   "faster": math.log(1.1), "fewer_nodes": math.log(1.1), "deeper": 0.5}
 """The effect a test should detect when a claim states none: 5 points off a quoted rate, a score of
 60% (40%) for "wins"/"loses", a rise of 10 points across a series, two rates within 10 points, a
-correlation of 0.3 (a "medium" correlation in Cohen's terms), a move 10% faster."""
+correlation of 0.3 (a "medium" correlation in Cohen's terms), a move 10% faster (10% fewer nodes), half a
+ply deeper per move."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +147,10 @@ class Claim:
             raise ValueError(f"claim {self.text!r}: a rise over a series needs one score per cell, or a baseline")
         if self.test == "faster" and not self.baseline:
             raise ValueError(f"claim {self.text!r}: a speed claim needs the baseline it is faster than")
+        if self.test == "fewer_nodes" and (not self.cells or len(self.cells) != len(self.baseline)):
+            raise ValueError(f"claim {self.text!r}: a node claim needs one baseline cell per cell")
+        if self.test == "deeper" and len(self.cells) != 1:
+            raise ValueError(f"claim {self.text!r}: a depth claim compares the two agents of one cell")
         if self.test == "similar" and (len(self.cells), len(self.baseline)) != (1, 1):
             raise ValueError(f"claim {self.text!r}: a similarity compares one cell with one baseline cell")
 
@@ -250,6 +261,10 @@ class Profile:
     node_games: int
     speed_games: int
     """Games of Sheoran's minimax with and without its table (the same games, move for move)."""
+    depth_games: int
+    """Games of Sheoran's minimax with its table against itself without, on one clock (the depth each reaches)."""
+    pruning_games: int
+    """Games per cell of Kang's minimax with and without alpha-beta (the same games, move for move)."""
     solver_games: int
     mcts_budgets_ms: tuple[int, ...]
     fig5_budgets_ms: tuple[int, ...]

@@ -10,12 +10,27 @@ from __future__ import annotations
 
 from connectx.papers import kang, sheoran
 from connectx.papers.design import CLOCK_CONFIG, OWN, SERIES, Cell, Claim, Experiment, Profile, UntestedClaim
-from connectx.papers.kang import TABLE7_FEATURES, TABLE8_FEATURES, kang_features, kang_nodes, kang_table6, kang_table9
-from connectx.papers.sheoran import plain_mcts_spec, sheoran_fig3, sheoran_fig4, sheoran_fig5, sheoran_speed
+from connectx.papers.kang import (
+    TABLE7_FEATURES,
+    TABLE8_FEATURES,
+    kang_features,
+    kang_nodes,
+    kang_pruning,
+    kang_table6,
+    kang_table9,
+)
+from connectx.papers.sheoran import (
+    plain_mcts_spec,
+    sheoran_depth,
+    sheoran_fig3,
+    sheoran_fig4,
+    sheoran_fig5,
+    sheoran_speed,
+)
 
 QUICK = Profile(
     name="quick", sheoran_games=6, adaptive_games=6, fig5_games=6, beside_games=2, kang_games=6, deep_games=2,
-    features_games=2, node_games=2, speed_games=2, solver_games=4,
+    features_games=2, node_games=2, speed_games=2, depth_games=2, pruning_games=2, solver_games=4,
     mcts_budgets_ms=(10, 100, 250), fig5_budgets_ms=(10, 100), fig5_adaptive_extra_ms=(50,), table6_depths=(1, 2, 4),
     table6_deep_depth=None,
     table9_depths=(2, 4), solver_spec="solver:time_budget=0.25", mcts_opponent_ms=250,
@@ -24,7 +39,8 @@ QUICK = Profile(
 
 FULL = Profile(
     name="full", sheoran_games=100, adaptive_games=400, fig5_games=250, beside_games=100, kang_games=100,
-    deep_games=100, features_games=100, node_games=10, speed_games=100, solver_games=100,
+    deep_games=100, features_games=100, node_games=10, speed_games=100, depth_games=40, pruning_games=20,
+    solver_games=100,
     mcts_budgets_ms=(10, 50, 100, 250, 500, 1000), fig5_budgets_ms=(10, 100, 250, 1000),
     fig5_adaptive_extra_ms=(50, 500),
     table6_depths=(2, 3, 4, 5, 6), table6_deep_depth=8, table9_depths=(2, 4, 6, 8),
@@ -59,9 +75,9 @@ def solver_gauntlet(profile: Profile) -> Experiment:
 def experiments(profile: Profile) -> tuple[Experiment, ...]:
     """Every experiment of the report, in the order it is written."""
     return (sheoran_fig3(profile), sheoran_fig4(profile), sheoran_fig5(profile), sheoran_speed(profile),
-            kang_table6(profile), kang_features(profile, "7", TABLE7_FEATURES),
+            sheoran_depth(profile), kang_table6(profile), kang_features(profile, "7", TABLE7_FEATURES),
             kang_features(profile, "8", TABLE8_FEATURES), kang_table9(profile), kang_nodes(profile),
-            solver_gauntlet(profile))
+            kang_pruning(profile), solver_gauntlet(profile))
 
 
 UNTESTED: tuple[UntestedClaim, ...] = sheoran.UNTESTED + kang.UNTESTED

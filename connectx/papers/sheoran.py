@@ -246,9 +246,38 @@ def sheoran_speed(profile: Profile) -> Experiment:
     )
 
 
-UNTESTED = (
-    UntestedClaim(SHEORAN + ", Abstract", "with the table, minimax goes deeper in the game tree (in the same time)",
-                  "games of the minimax with and without its table on the same clock, its depth reached counted; "
-                  "ours searched to a fixed depth and compare the time"),
-)
+DEPTH_CONFIG = BoardConfig(act_timeout=0.8)
+"""For the depth games: 0.8 s per move less the agents' 0.3 s margin (``kaggle_boundary.DEFAULT_MARGIN``) leaves
+each search 0.5 s of wall time, enough to finish depth 6 or 7 in the opening and little enough to stop there."""
+DEEPEST = 42
+"""The depth cap of the depth games: the cells of 7x6, so the clock alone ends a search."""
+DEPTH_NOTE = ("Both agents are Sheoran's minimax as written, iteratively deepening until the clock (0.5 s of wall "
+              "time per move, the same for both) stops the search; each move plays the deepest depth finished and "
+              "records it. They meet in the same games, one with its table and memo and one without, so both "
+              "search on the same machine at the same moment; each colour-swapped pair of games starts from a "
+              "shared random 4-ply opening. The test compares each game's mean depth reached per move of the two "
+              "agents, one observation per opening; the positions the two search are alternate plies of one game, "
+              "not the same positions. The paper gives no clock: in the same time is read as the same time per "
+              "move.")
+
+
+def sheoran_depth(profile: Profile) -> Experiment:
+    on = AgentSpec.registered("minimax", rules="paper", depth=DEEPEST).text
+    off = AgentSpec.registered("minimax", rules="paper", depth=DEEPEST, memo=False).text
+    cell = Cell("table vs no table", "same clock", on, off)
+    return Experiment(
+        key="sheoran-depth", paper=SHEORAN, title="Abstract: with the table, minimax goes deeper in the same time",
+        setup="Sheoran's minimax as written with its window-count table and memo against itself without them "
+              "(memo=false), each deepening iteratively under the same clock per move until it runs out, with no "
+              "depth cap but the board's.",
+        kind=SERIES, cells=(cell,), games=profile.depth_games, opening_plies=SPEED_OPENING_PLIES,
+        config=DEPTH_CONFIG, x_label="time per move", ordered_x=False,
+        claims=(
+            Claim("with the table, minimax goes deeper in the game tree in the same time", "deeper",
+                  ((cell.series, cell.x),), note=DEPTH_NOTE),
+        ),
+    )
+
+
+UNTESTED: tuple[UntestedClaim, ...] = ()
 """Sheoran's claims no cell of ours tests."""

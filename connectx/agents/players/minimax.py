@@ -69,12 +69,14 @@ class MinimaxSearch:
 
     It owns the window table and the evaluation memo, both valid for this root only. With
     ``memo`` off it recounts every window at every horizon node and caches nothing, which is
-    the paper's unoptimised baseline (same tree, same values, more work).
+    the paper's unoptimised baseline (same tree, same values, more work). With ``pruning`` off
+    it never cuts at beta, so it visits the whole tree to its depth: plain minimax, every value
+    exact, the same best columns, more nodes (Kang et al.'s baseline for alpha-beta).
     """
 
     def __init__(self, root: Position, evaluation: str = "window", weights: tuple[int, ...] | None = None,
                  memo: bool = True, limit: SearchLimit = NO_LIMIT, rules: str = "ours",
-                 features: frozenset[int] = H1_FEATURES) -> None:
+                 features: frozenset[int] = H1_FEATURES, pruning: bool = True) -> None:
         """``weights`` are for 1..inarow stones in a window (default: the paper's, ``window_weights``);
         ``rules`` is one of ``RULES``; ``features`` are H1's features in use."""
         if evaluation not in EVALUATIONS:
@@ -93,6 +95,7 @@ class MinimaxSearch:
                              "give one weight per stone count 1..inarow")
         self.weights = (0,) + weights if weights is not None else window_weights(self.shape.inarow)
         self.memo = memo
+        self.pruning = pruning
         self.limit = limit
         self.incremental = memo and evaluation == "window"
         self.table = WindowTable(root) if self.incremental else None
@@ -210,7 +213,8 @@ class MinimaxSearch:
 
     def _best_move_score(self, current: int, mask: int, moves: int, movable: int, depth: int, alpha: int,
                          beta: int) -> int:
-        """The best score among the moves in ``movable`` (one bit per column), centre first, cut at ``beta``."""
+        """The best score among the moves in ``movable`` (one bit per column), centre first, cut at ``beta``
+        unless ``pruning`` is off."""
         shape = self.shape
         best = -INFINITY
         for column in shape.centre_order:
@@ -222,7 +226,7 @@ class MinimaxSearch:
                 best = score
                 if score > alpha:
                     alpha = score
-                    if alpha >= beta:
+                    if alpha >= beta and self.pruning:
                         break
         return best
 
@@ -271,7 +275,8 @@ class MinimaxStrategy:
     """Chooses by alpha-beta at the adaptive (or a fixed) depth; a seeded generator breaks ties."""
 
     def __init__(self, depth: int | None = None, evaluation: str = "window", weights: str | None = None,
-                 memo: bool = True, seed: int | None = None, rules: str = "ours", features: str = "1234") -> None:
+                 memo: bool = True, seed: int | None = None, rules: str = "ours", features: str = "1234",
+                 pruning: bool = True) -> None:
         if depth is not None and depth < 1:
             raise ValueError(f"minimax depth {depth}: expected 1 or more, or none for the paper's 4/5 rule")
         if evaluation not in EVALUATIONS:
@@ -286,6 +291,7 @@ class MinimaxStrategy:
         self.rules = rules
         self.weights = None if weights is None else window_weights_of(weights)
         self.memo = memo
+        self.pruning = pruning
         self.seed = seed
         self.rng = random.Random(seed)
         self.last_search: MinimaxSearch | None = None
@@ -295,7 +301,8 @@ class MinimaxStrategy:
 
     def search_for(self, position: Position, limit: SearchLimit = NO_LIMIT) -> MinimaxSearch:
         """A fresh search over ``position`` configured as this strategy is."""
-        return MinimaxSearch(position, self.evaluation, self.weights, self.memo, limit, self.rules, self.features)
+        return MinimaxSearch(position, self.evaluation, self.weights, self.memo, limit, self.rules, self.features,
+                             self.pruning)
 
     def choose(self, position: Position, deadline: Deadline) -> int:
         search = self.search_for(position, deadline.limit())
@@ -313,7 +320,7 @@ class MinimaxStrategy:
 
 def make_strategy(depth: int | None = None, evaluation: str = "window", weights: str | None = None,
                   memo: bool = True, seed: int | None = None, rules: str = "ours",
-                  features: str = "1234") -> MinimaxStrategy:
+                  features: str = "1234", pruning: bool = True) -> MinimaxStrategy:
     """Sheoran et al.'s minimax: depth 4/5 by the paper's rule unless ``depth`` is given.
 
     ``evaluation`` is ``window`` (the paper's), ``h1`` or ``h2`` (Kang, Wang & Hu); ``weights``
@@ -326,9 +333,11 @@ def make_strategy(depth: int | None = None, evaluation: str = "window", weights:
     rules, a win one ply ahead counted at the horizon and no move that hands the opponent a line.
     ``features`` (with ``evaluation=h1`` only) lists the digits of H1's features in use, ``1234``
     all four (Kang et al.'s Tables 7 and 8 use single features and combinations, like ``34``).
+    ``pruning=false`` turns alpha-beta's cut-off off: the whole tree to the same depth, the same
+    moves, more nodes (the plain minimax Kang et al. say alpha-beta makes efficient).
 
     Sheoran's agents as written: ``rules=paper,memo=false,depth=1`` (2, 3) for the unoptimised
     minimax of the paper's depths up to 3, ``rules=paper`` for the optimised one at depth 4/5.
     Kang's: ``rules=paper,evaluation=h1,depth=4`` (H1 with all features), ``evaluation=h2`` for H2.
     """
-    return MinimaxStrategy(depth, evaluation, weights, memo, seed, rules, features)
+    return MinimaxStrategy(depth, evaluation, weights, memo, seed, rules, features, pruning)
