@@ -1,4 +1,4 @@
-"""minimax: alpha-beta against plain minimax, memoisation changes nothing but the work, the depth rule."""
+"""minimax: alpha-beta against plain minimax, memoisation and pruning change nothing but the work, the depth rule."""
 
 from __future__ import annotations
 
@@ -136,6 +136,51 @@ def test_the_papers_depth_4_5_agent_and_the_unoptimised_one_choose_alike() -> No
         unoptimised = MinimaxSearch(position, rules="paper", memo=False)
         assert optimised.deepen(4) == unoptimised.deepen(4)
         assert optimised.evaluations < unoptimised.evaluations
+
+
+def full_tree(position: Position, depth: int) -> int:
+    """Every position the papers' search to ``depth`` enters: this one, and below it unless it is a leaf."""
+    if depth == 0 or position.is_over():
+        return 1
+    return 1 + sum(full_tree(child, depth - 1) for _, child in position.children())
+
+
+@pytest.mark.parametrize("evaluation, rules", [
+    ("window", "paper"), ("h1", "paper"), ("h2", "paper"), ("window", "ours"),
+])
+def test_without_pruning_the_same_moves_from_more_nodes(evaluation: str, rules: str) -> None:
+    """Kang's baseline: no cut at beta, so every value is exact and the best columns are alpha-beta's."""
+    pruned_nodes = full_nodes = 0
+    for position in random_positions(6, 7, 4, 6, seed=13):
+        pruned = MinimaxSearch(position, evaluation, rules=rules)
+        full = MinimaxSearch(position, evaluation, rules=rules, pruning=False)
+        with_cuts, without = pruned.deepen(4), full.deepen(4)
+        assert (with_cuts.columns, with_cuts.score, with_cuts.depth) == (without.columns, without.score, without.depth)
+        assert full.nodes >= pruned.nodes
+        pruned_nodes, full_nodes = pruned_nodes + pruned.nodes, full_nodes + full.nodes
+    assert full_nodes > 2 * pruned_nodes
+
+
+def test_without_pruning_the_search_enters_the_whole_tree() -> None:
+    for position in random_positions(4, 4, 3, 6, seed=2) + [Position.initial(4, 4, 3)]:
+        for depth in (1, 2, 3, 4):
+            search = MinimaxSearch(position, rules="paper", pruning=False)
+            search.search(depth)
+            assert search.nodes == full_tree(position, depth), (repr(position), depth)
+    search = MinimaxSearch(Position.initial(4, 4, 3), rules="paper")
+    search.search(4)
+    assert search.nodes < full_tree(Position.initial(4, 4, 3), 4)
+
+
+def test_the_agent_without_pruning_plays_alpha_betas_move() -> None:
+    for position in random_positions(6, 7, 4, 4, seed=21):
+        pruned = MinimaxStrategy(depth=4, rules="paper", seed=1)
+        full = MinimaxStrategy(depth=4, rules="paper", seed=1, pruning=False)
+        assert pruned.choose(position, Deadline.after(30)) == full.choose(position, Deadline.after(30))
+        assert pruned.last_search is not None and full.last_search is not None
+        assert full.last_search.nodes >= pruned.last_search.nodes
+    strategy = built("minimax:rules=paper,pruning=false").strategy
+    assert isinstance(strategy, MinimaxStrategy) and not strategy.pruning
 
 
 def test_the_rules_and_features_are_checked() -> None:

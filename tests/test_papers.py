@@ -8,6 +8,7 @@ import math
 import random
 import re
 import statistics as stdlib_statistics
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -629,6 +630,78 @@ def test_the_speed_claim_is_a_t_test_over_independent_games() -> None:
     t = mean / (stdlib_statistics.stdev(units) / 2)
     assert verdict.p_value == pytest.approx(t_p_value(t, 3), rel=1e-6)
     assert verdict.p_value > 2 * (1 - stdlib_statistics.NormalDist().cdf(t))  # wider than the normal's
+
+
+def searched_result(key: str, stats_of: Callable[[GameSpec, str, int], MoveStats], games: int = 8,
+                    diverge: tuple[int, ...] = ()) -> ExperimentResult:
+    """The experiment ``key`` over fake games (``fake_game``'s moves) whose moves report ``stats_of(spec, agent,
+    ply)``; the games in ``diverge`` play another last move in the cells whose first agent does not prune."""
+    experiment = dataclasses.replace(next(e for e in experiments(QUICK) if e.key == key), games=games)
+
+    def play(spec: GameSpec) -> GameRecord:
+        record = fake_game(spec)
+        if spec.index in diverge and "pruning=false" in spec.names[0]:
+            record = dataclasses.replace(record, moves=record.moves[:-1] + ((record.moves[-1] + 1) % 7,))
+        stats: tuple[list[MoveStats], list[MoveStats]] = ([], [])
+        for ply in range(len(record.opening), len(record.moves)):
+            stats[ply % 2].append(stats_of(spec, spec.names[ply % 2], ply))
+        return dataclasses.replace(record, search_stats=(tuple(stats[0]), tuple(stats[1])))
+    return ExperimentResult(experiment, tuple(
+        CellResult(cell, run_match(cell.first, cell.second, experiment.games_of(cell), config=experiment.config,
+                                   opening_plies=experiment.opening_plies, executor=InlineExecutor(), play=play))
+        for cell in experiment.cells))
+
+
+def pruning_result(factor: float, diverge: tuple[int, ...] = ()) -> ExperimentResult:
+    """Kang's pruning experiment: each move searches 100 + ply nodes (times 1 + index / 100, so games differ), and
+    ``factor`` times that without pruning."""
+    def stats(spec: GameSpec, agent: str, ply: int) -> MoveStats:
+        nodes = (100 + ply) * (1 + spec.index / 100) * (factor if "pruning=false" in agent else 1)
+        return (("nodes", round(nodes)), ("depth", 4))
+    return searched_result("kang-pruning", stats, diverge=diverge)
+
+
+def test_the_pruning_claim_pairs_the_same_games_by_their_nodes() -> None:
+    claim = next(e for e in experiments(QUICK) if e.key == "kang-pruning").claims[0]
+    pruned = judge(claim, pruning_result(3.0))
+    assert pruned.status == verdicts.AGREES and pruned.ours.startswith("3.00x as few nodes"), pruned
+    assert "over 16 same games from 4 independent openings" in pruned.ours
+    assert "alpha-beta, depth 4 3.00x (8 games), alpha-beta, depth 6 3.00x (8 games)" in pruned.ours
+    # "Greatly": 1.5 times as few nodes is the claimed way, and twice as few ruled out.
+    assert judge(claim, pruning_result(1.5)).status == verdicts.SMALLER
+    dropped = judge(claim, pruning_result(3.0, diverge=(5,)))
+    assert "over 14 same games" in dropped.ours and "2 games whose moves differed between the cells dropped" in \
+        dropped.ours
+
+
+def depth_result(table: int, without: int, extra: int = 0) -> ExperimentResult:
+    """Sheoran's depth experiment: the minimax with its table reaches ``table`` plies each move (``extra`` more every
+    third game), without it ``without``."""
+    def stats(spec: GameSpec, agent: str, ply: int) -> MoveStats:
+        depth = without if "memo=false" in agent else table + extra * (spec.index % 3 == 0)
+        return (("nodes", 1000), ("depth", depth))
+    return searched_result("sheoran-depth", stats)
+
+
+def test_the_depth_claim_compares_the_two_agents_of_the_same_games() -> None:
+    claim = next(e for e in experiments(QUICK) if e.key == "sheoran-depth").claims[0]
+    deeper = judge(claim, depth_result(8, 7, extra=1))
+    # Games 0, 3 and 6 reach one ply more: openings (0, 1) and (6, 7) +1.5, (2, 3) +1.5, (4, 5) +1.
+    assert deeper.status == verdicts.AGREES and deeper.ours.startswith("+1.38 plies"), deeper
+    assert "over 8 games from 4 independent openings" in deeper.ours
+    same = judge(claim, depth_result(7, 7))
+    assert same.status == verdicts.NOT_SETTLED and "0.5 plies deeper" in same.reason, same
+    assert judge(claim, depth_result(6, 7)).status == verdicts.CONTRADICTED
+
+
+def test_a_depth_counts_only_with_half_the_board_empty_and_at_most_the_empty_cells() -> None:
+    stats = tuple((("depth", 42),) for _ in range(19))
+    record = GameRecord(0, ("a", "b"), BoardConfig(), 0, (3,), (3,) * 38, None, ("DONE", "DONE"), "draw",
+                        search_stats=(stats, stats))
+    # Seat 1 moves at plies 1, 3, ..., 37 and seat 0 at 2, 4, ...: those with 21 or more of 42 cells empty count,
+    # each capped at the cells still empty.
+    assert move_claims._depths_searched(record, 1) == [41, 39, 37, 35, 33, 31, 29, 27, 25, 23, 21]
+    assert move_claims._depths_searched(record, 0) == [40, 38, 36, 34, 32, 30, 28, 26, 24, 22]
 
 
 def test_holm_states_the_power_of_claims_it_did_not_reject_at_the_level_it_stopped_at() -> None:

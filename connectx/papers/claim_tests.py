@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from connectx.papers.cell_scores import cells_at
 from connectx.papers.design import Claim
-from connectx.papers.move_claims import move_evidence, speed_evidence
+from connectx.papers.move_claims import depth_evidence, move_evidence, nodes_evidence, speed_evidence
 from connectx.papers.rate_claims import half_evidence, rate_evidence, similar_evidence
 from connectx.papers.runner import ExperimentResult, move_samples
 from connectx.papers.sensitivity import with_sensitivity
@@ -44,6 +44,10 @@ def measure(claim: Claim, result: ExperimentResult) -> Evidence:
     """Run ``claim``'s test on the games of ``result`` (see ``connectx.papers.experiments.CLAIM_TESTS``)."""
     if claim.test == "faster":
         return speed_evidence(claim, result)
+    if claim.test == "fewer_nodes":
+        return nodes_evidence(claim, result)
+    if claim.test == "deeper":
+        return depth_evidence(claim, result)
     if claim.test in ("falls_with_move", "time_falls_with_move", "nodes_track_time"):
         series = {s for s, _ in claim.cells}
         samples = [s for s in move_samples(result) if s.series in series]

@@ -1,11 +1,14 @@
-"""The evidence on claims about each move's search: nodes and time along the game, a speed-up over the same games."""
+"""The evidence on claims about each move's search: nodes and time along the game, a speed-up, fewer nodes or a
+deeper search over the same games."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from statistics import NormalDist
 
+from connectx.evaluation.game_record import GameRecord
 from connectx.papers import hypothesis_tests
 from connectx.papers.cell_scores import design_clusters, one_cell
 from connectx.papers.design import Claim
@@ -107,58 +110,186 @@ def _pair_units(samples: Sequence[MoveSample], x: Callable[[MoveSample], float],
     return [sum(zs) / len(zs) for zs in by_pair.values()]
 
 
+def _same_games(claimed: CellResult, baseline: CellResult) -> tuple[list[tuple[GameRecord, GameRecord]], int]:
+    """The scored games of ``claimed`` and ``baseline`` with the same index and the same moves (the schedule gives
+    both cells the same openings and seeds), and how many with the same index had different moves."""
+    other = {r.index: r for r in baseline.match.records if r.scored}
+    pairs = [(r, other[r.index]) for r in claimed.match.records if r.scored and r.index in other]
+    same = [(mine, theirs) for mine, theirs in pairs if mine.moves == theirs.moves]
+    return same, len(pairs) - len(same)
+
+
+@dataclass(frozen=True)
+class _MeanTest:
+    """A t test of the mean of independent observations (log ratios, differences), the claimed way positive."""
+
+    mean: float
+    error: float
+    df: int
+    effect: float
+
+    @classmethod
+    def of(cls, units: Sequence[float], effect: float) -> _MeanTest:
+        n = len(units)
+        mean = sum(units) / n
+        deviation = math.sqrt(sum((u - mean) ** 2 for u in units) / (n - 1))
+        return cls(mean, max(deviation / math.sqrt(n), 1e-12), n - 1, effect)
+
+    def interval(self) -> tuple[float, float]:
+        critical = hypothesis_tests.t_quantile(0.975, self.df)
+        return self.mean - critical * self.error, self.mean + critical * self.error
+
+    def power(self, level: float) -> float:
+        edge = hypothesis_tests.t_quantile(1 - level / 2, self.df)
+        shift = self.effect / self.error
+        return NormalDist().cdf(shift - edge) + NormalDist().cdf(-shift - edge)
+
+    def hypotheses(self, size_name: str) -> tuple[Hypothesis, Hypothesis]:
+        """"No effect" and "an effect of at least ``effect``" (one-sided: P(T <= t) from the two-sided tail)."""
+        shortfall = (self.mean - self.effect) / self.error
+        tail = hypothesis_tests.t_p_value(shortfall, self.df) / 2
+        return (direction_hypotheses(self.mean / self.error, df=self.df),
+                Hypothesis(SIZE, tail if shortfall < 0 else 1 - tail, size_name))
+
+
+def _dropped(diverging: int) -> str:
+    return f"; {diverging} game{'s' if diverging != 1 else ''} whose moves differed between the cells dropped" \
+        if diverging else ""
+
+
 def speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     """The claimed cell's games against the baseline's same games: a t test of the mean, over independent
     games, of log(baseline CPU seconds / CPU seconds) of the whole game.
 
-    Two games are the same when they have the same index in the two cells and the same moves (the
-    schedule gives both cells the same openings and seeds; a game whose moves differ is dropped and
-    counted). The games of one opening (a colour-swapped pair, ``design_clusters``) are one cluster
-    whose ratios are averaged into one observation. The per-move wall-time ratio over the same games
-    is printed beside it.
+    Two games are the same when they have the same index in the two cells and the same moves (a game
+    whose moves differ is dropped and counted). The games of one opening (a colour-swapped pair,
+    ``design_clusters``) are one cluster whose ratios are averaged into one observation. The per-move
+    wall-time ratio over the same games is printed beside it.
     """
     test = "t test of the mean over independent games of log(CPU seconds without / with), the same games"
     claimed, baseline = one_cell(result, claim.cells), one_cell(result, claim.baseline)
     if claimed is None or baseline is None:
         return untested("a cell of the comparison has no games", 0, test)
-    slow_by_index = {r.index: r for r in baseline.match.records if r.scored}
-    pairs = [(r, slow_by_index[r.index]) for r in claimed.match.records if r.scored and r.index in slow_by_index]
-    same = [(fast, slow) for fast, slow in pairs if fast.moves == slow.moves]
-    diverging = len(pairs) - len(same)
+    same, diverging = _same_games(claimed, baseline)
     timed = [(fast, slow) for fast, slow in same if fast.cpu_seconds > 0 and slow.cpu_seconds > 0]
     groups = design_clusters([fast for fast, _ in timed])
     distinct = len({fast.moves for fast, _ in timed})
     units = [sum(math.log(timed[i][1].cpu_seconds / timed[i][0].cpu_seconds) for i in group) / len(group)
              for group in groups]
-    dropped = f"; {diverging} game{'s' if diverging != 1 else ''} whose moves differed between the cells dropped" \
-        if diverging else ""
+    dropped = _dropped(diverging)
     if len(units) < 2:
         return untested(f"{len(timed)} same games with CPU times in {len(units)} independent "
-                         f"group{'s' if len(units) != 1 else ''}, too few"
-                         + dropped, len(timed), test)
-    n = len(units)
-    mean = sum(units) / n
-    deviation = math.sqrt(sum((u - mean) ** 2 for u in units) / (n - 1))
-    error = max(deviation / math.sqrt(n), 1e-12)
-    critical = hypothesis_tests.t_quantile(0.975, n - 1)
+                        f"group{'s' if len(units) != 1 else ''}, too few"
+                        + dropped, len(timed), test)
+    tested = _MeanTest.of(units, claim.detectable)
+    low, high = tested.interval()
     effect = claim.detectable
-
-    def power(level: float) -> float:
-        edge = hypothesis_tests.t_quantile(1 - level / 2, n - 1)
-        shift = effect / error
-        return NormalDist().cdf(shift - edge) + NormalDist().cdf(-shift - edge)
-
-    ours = (f"{math.exp(mean):.2f}x as fast [{math.exp(mean - critical * error):.2f}, "
-            f"{math.exp(mean + critical * error):.2f}] in CPU seconds per game over {len(timed)} same games, "
-            f"{distinct} distinct, from {n} independent openings{dropped}")
+    ours = (f"{math.exp(tested.mean):.2f}x as fast [{math.exp(low):.2f}, {math.exp(high):.2f}] in CPU seconds per "
+            f"game over {len(timed)} same games, {distinct} distinct, from {len(units)} independent openings{dropped}")
     ours += _per_move_text(claimed, baseline, {fast.index for fast, _ in same}, result)
-    test += f" (t, {n - 1} df), and of {math.exp(effect):.2f}x or more; power against {math.exp(effect):.2f}x as fast"
-    shortfall = (mean - effect) / error
-    # The size test is one-sided: P(T <= t) from the two-sided tail of |t|.
-    tail = hypothesis_tests.t_p_value(shortfall, n - 1) / 2
-    size = Hypothesis(SIZE, tail if shortfall < 0 else 1 - tail, f"{math.exp(effect):.2f}x as fast or more")
-    return Evidence(ours, len(timed), test, (direction_hypotheses(mean / error, df=n - 1), size), power,
-                    f"a speed-up of {math.exp(effect):.2f}x (the smallest this report counts)")
+    test += (f" (t, {tested.df} df), and of {math.exp(effect):.2f}x or more; power against {math.exp(effect):.2f}x "
+             "as fast")
+    return Evidence(ours, len(timed), test, tested.hypotheses(f"{math.exp(effect):.2f}x as fast or more"),
+                    tested.power, f"a speed-up of {math.exp(effect):.2f}x (the smallest this report counts)")
+
+
+def game_nodes(record: GameRecord) -> int:
+    """The nodes every search of ``record`` reported, both seats."""
+    counts = (record.stats(seat, call).get("nodes")
+              for seat in (0, 1) for call in range(len(record.search_stats[seat])))
+    return sum(nodes for nodes in counts if isinstance(nodes, int))
+
+
+def nodes_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
+    """Each claimed cell's games against the same games of the baseline cell at its place (``_same_games``): a t
+    test of the mean, over independent openings, of log(baseline nodes / nodes) of the whole game.
+
+    The games of one opening, in every pair of cells, are one cluster (``design_clusters`` over the pooled
+    cells) whose ratios are averaged into one observation; each pair's geometric mean ratio is printed beside.
+    """
+    test = "t test of the mean over independent openings of log(nodes without / with) per game, the same games"
+    pairs = [(one_cell(result, (mine,)), one_cell(result, (theirs,)))
+             for mine, theirs in zip(claim.cells, claim.baseline, strict=True)]
+    games: list[tuple[GameRecord, float]] = []
+    cell_of: list[int] = []
+    per_pair: list[str] = []
+    diverging = 0
+    for number, (claimed, baseline) in enumerate(pairs):
+        if claimed is None or baseline is None:
+            return untested("a cell of the comparison has no games", 0, test)
+        same, differ = _same_games(claimed, baseline)
+        diverging += differ
+        ratios = [(fast, math.log(game_nodes(slow) / game_nodes(fast))) for fast, slow in same
+                  if game_nodes(fast) > 0 and game_nodes(slow) > 0]
+        games += ratios
+        cell_of += [number] * len(ratios)
+        if ratios:
+            per_pair.append(f"{claimed.cell.series} {math.exp(sum(r for _, r in ratios) / len(ratios)):.2f}x "
+                            f"({len(ratios)} games)")
+    groups = design_clusters([record for record, _ in games], cell_of)
+    units = [sum(games[i][1] for i in group) / len(group) for group in groups]
+    dropped = _dropped(diverging)
+    if len(units) < 2:
+        return untested(f"{len(games)} same games with node counts in {len(units)} independent "
+                        f"group{'s' if len(units) != 1 else ''}, too few" + dropped, len(games), test)
+    tested = _MeanTest.of(units, claim.detectable)
+    low, high = tested.interval()
+    effect = math.exp(claim.detectable)
+    ours = (f"{math.exp(tested.mean):.2f}x as few nodes [{math.exp(low):.2f}, {math.exp(high):.2f}] per game over "
+            f"{len(games)} same games from {len(units)} independent openings{dropped}; by cell: {', '.join(per_pair)}")
+    test += f" (t, {tested.df} df), and of {effect:.2f}x or more; power against {effect:.2f}x as few nodes"
+    return Evidence(ours, len(games), test, tested.hypotheses(f"{effect:.2f}x as few nodes or more"), tested.power,
+                    f"{effect:.2f}x as few nodes")
+
+
+def _depths_searched(record: GameRecord, seat: int) -> list[int]:
+    """The plies each search of ``seat`` reached while at least half the board was empty (where the clock, not the
+    end of the game, stops a search), each capped at the empty cells (a depth past them searches nothing more)."""
+    cells = record.config.rows * record.config.columns
+    depths = []
+    first = len(record.opening) + (seat - len(record.opening)) % 2  # the seat's first move after the opening
+    for call, ply in enumerate(range(first, len(record.moves), 2)):
+        depth = record.stats(seat, call).get("depth")
+        empty = cells - ply
+        if isinstance(depth, int) and 2 * empty >= cells:
+            depths.append(min(depth, empty))
+    return depths
+
+
+def depth_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
+    """The two agents of one cell, on one clock in the same games: a t test of the mean, over independent openings,
+    of the first agent's mean depth reached per move less the second's (``_depths_searched``), each game one
+    difference and the games of one opening (a colour-swapped pair) averaged into one observation."""
+    test = "t test of the mean over independent openings of the per-game difference in mean depth reached per move"
+    cell = one_cell(result, claim.cells)
+    if cell is None:
+        return untested("the cell has no games", 0, test)
+    records, differences = [], []
+    reached: tuple[list[int], list[int]] = ([], [])
+    for record in cell.match.records:
+        if not record.scored:
+            continue
+        first = 0 if record.agents[0] == cell.cell.first else 1
+        mine, theirs = _depths_searched(record, first), _depths_searched(record, 1 - first)
+        if mine and theirs:
+            records.append(record)
+            differences.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
+            reached[0].extend(mine)
+            reached[1].extend(theirs)
+    units = [sum(differences[i] for i in group) / len(group) for group in design_clusters(records)]
+    if len(units) < 2:
+        return untested(f"{len(records)} games with depths in {len(units)} independent "
+                        f"group{'s' if len(units) != 1 else ''}, too few", len(records), test)
+    tested = _MeanTest.of(units, claim.detectable)
+    low, high = tested.interval()
+    effect = claim.detectable
+    ours = (f"{tested.mean:+.2f} plies [{low:+.2f}, {high:+.2f}] deeper per move over {len(records)} games from "
+            f"{len(units)} independent openings (depth reached {sum(reached[0]) / len(reached[0]):.2f} against "
+            f"{sum(reached[1]) / len(reached[1]):.2f} on average, {len(reached[0])} and {len(reached[1])} moves "
+            "searched with half the board or more empty)")
+    test += f" (t, {tested.df} df), and of {effect:g} plies or more; power against {effect:g} plies deeper"
+    return Evidence(ours, len(records), test, tested.hypotheses(f"{effect:g} plies deeper or more"), tested.power,
+                    f"{effect:g} plies deeper (the smallest this report counts)")
 
 
 def _per_move_text(claimed: CellResult, baseline: CellResult, games: set[int], result: ExperimentResult) -> str:
