@@ -47,6 +47,8 @@ def test_the_docs_state_the_rule_the_code_applies() -> None:
     assert f"a rise of {100 * effects['rises']:g} points across the series" in rule
     assert f"a correlation: {effects['falls_with_move']:g}" in rule
     assert f"\"faster\": {math.exp(effects['faster']):.1f} times" in rule
+    assert f"fewer nodes: {math.exp(effects['fewer_nodes']):.1f} times" in rule
+    assert f"\"deeper\": {'half a ply' if effects['deeper'] == 0.5 else effects['deeper']} per move" in rule
 
 
 def test_each_label_follows_from_what_is_rejected_and_the_power() -> None:

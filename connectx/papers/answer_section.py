@@ -89,8 +89,9 @@ def answer_lines(entries: Sequence[ClaimEntry], untested: Sequence[UntestedClaim
              + (f" ({reversed_} a reversal)" if reversed_ else "")
              + f", **{counts[NOT_SETTLED]} {_are(counts[NOT_SETTLED])} not settled** (the games could have told, and "
              "did not) and "
-             f"**{counts[CANNOT_TEST]} cannot be tested at this size**; {len(untested)} more need games never "
-             f"played. Each claim is tested at {ALPHA:g}, so about {ALPHA * len(papers):.1f} of these "
+             f"**{counts[CANNOT_TEST]} cannot be tested at this size**"
+             + (f"; {len(untested)} more need games never played" if untested else "")
+             + f". Each claim is tested at {ALPHA:g}, so about {ALPHA * len(papers):.1f} of these "
              f"{len(papers)} verdicts may be wrong by chance ([the rule, version {RULE_VERSION}]({RULE_LINK})).", "",
              *_claim_table(papers), ""]
     lines += _sensitivity_lines(papers) + [""]
@@ -160,7 +161,8 @@ def plain_rule_lines() -> list[str]:
         f"a ceiling. Each claim is tested at {ALPHA:g}; its 95% intervals are the ones its test uses, but for a "
         "claim about every cell the other way is tested over the cells (Bonferroni), so one cell's interval may "
         "leave 50% the other way without contradicting the claim. The rule "
-        f"is stated in [docs/papers.md]({RULE_LINK}), with the words explained. Its version {RULE_VERSION} was "
-        "written after these games were seen, in answer to a referee, so the sensitivity line shows what two "
-        "other error controls give; the tests are in "
+        f"is stated in [docs/papers.md]({RULE_LINK}), with the words explained, as version {RULE_VERSION}. Its "
+        "version 2 was written after most of these games were seen, in answer to a referee, so the sensitivity "
+        "line shows what two other error controls give; version 3 added, before their games were played, the "
+        "tests of the claims about alpha-beta's nodes and the table's depth. The tests are in "
         f"[the appendix]({APPENDIX_FILE})."), ""]

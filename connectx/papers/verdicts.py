@@ -1,4 +1,4 @@
-"""The papers' verdict rule, version 2: a verdict from the hypotheses a claim's test brings and which it rejects.
+"""The papers' verdict rule, version 3: a verdict from the hypotheses a claim's test brings and which it rejects.
 
 The rule was written down (``docs/papers.md``, "The rule") before it was applied to the games; a
 change to it is a new version with its own sensitivity line, never an edit. Every claim is a
@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from connectx.papers import hypothesis_tests
 from connectx.papers.design import Claim
 
-RULE_VERSION = 2
+RULE_VERSION = 3
 """The version of the rule below; ``docs/papers.md`` states it in words under the same number."""
 ALPHA = 0.05
 """The level each claim is tested at: the chance of a false verdict on one claim."""
