@@ -118,11 +118,13 @@ report: install
 
 # The 7x6 opening book (needs a C compiler): continues from the committed checkpoint, so it only
 # solves what is missing (about 2 hours from nothing on 2 cores; rerun it if its budget stops it),
-# then writes the analysis's table of exact opening scores (package data) from the checkpoints and
-# refreshes the sample of exact scores the tests check the book against.
+# then writes the analysis's table of exact opening scores (package data) from the checkpoints, the
+# agents' file of the opening scores the second seat's trap reads, and refreshes the sample of exact
+# scores the tests check the book against.
 book: install
 	$(BIN)/python -m book.generate
 	$(BIN)/python -m book.opening_table
+	$(BIN)/python -m book.agent_scores
 	$(BIN)/python -m book.make_sample
 
 # Every 7x6 position of ply 6 solved exactly by the C solver, for the analysis's opening (8,231
@@ -132,6 +134,7 @@ book: install
 opening-scores: install
 	$(BIN)/python -m book.opening_scores
 	$(BIN)/python -m book.opening_table
+	$(BIN)/python -m book.agent_scores
 
 # The reference values the statistics are tested against (tests/reference/statistics_reference.json),
 # computed by SciPy and statsmodels in an environment of their own: the project's keeps SciPy out.

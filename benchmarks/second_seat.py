@@ -16,10 +16,13 @@ the clock, and a busy machine makes it weaker.
 Resumable: every game is appended to ``--out``/games.jsonl as it ends; run it again (with the same or a
 larger ``--seeds``, or other ``--opponents``) to continue. Prints, per opponent kind, each second
 player's score with its Wilson 95% interval and the paired differences against the reference with
-their 95% intervals (normal, over the seeds); ``--plot`` draws the scores by opponent kind.
+their 95% intervals (normal, over the seeds), and how often the trap's reading of the opponent let it
+act (the games where it set a trap, those where its model passed the gate, and the median ply it did
+so first); ``--plot`` draws the scores by opponent kind. ``--without solver`` leaves today's solver out
+of a run (the game numbers stay the same, so a later run can add its games).
 
     .venv/bin/python -m benchmarks.second_seat [--seeds 200] [--jobs 2] [--opponents margin epsilon]
-        [--out benchmarks/results/second-seat-trap] [--plot docs/images/second_seat.png]
+        [--without solver] [--out benchmarks/results/second-seat-scores] [--plot docs/images/second_seat.png]
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
+from statistics import median
 
+from connectx.agents.search.trap_play import GATE
 from connectx.evaluation.game import play_isolated
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import STANDARD_CONFIG, game_seed
@@ -57,39 +62,67 @@ def game_index(seed: int, opponent: int, second: int) -> int:
     return (seed * len(OPPONENTS) + opponent) * len(SECOND) + second
 
 
-def game_specs(seeds: int, opponents: Sequence[int]) -> list[GameSpec]:
+def game_specs(seeds: int, opponents: Sequence[int], seconds: Sequence[int] = range(len(SECOND))) -> list[GameSpec]:
     return [GameSpec(game_index(seed, o, s), (OPPONENTS[o][0], SECOND[s]), STANDARD_CONFIG, game_seed(SEED, seed))
-            for seed in range(seeds) for o in opponents for s in range(len(SECOND))]
+            for seed in range(seeds) for o in opponents for s in seconds]
 
 
-def paired_points(records: Sequence[GameRecord], opponent: int) -> list[tuple[float, ...]]:
-    """The second seat's points of each complete seed against ``opponent``: one per second player, in order."""
-    by_index = {record.index: record for record in records if record.scored}
-    seeds = 1 + max((record.index for record in records), default=0) // (len(OPPONENTS) * len(SECOND))
-    pairs = []
-    for seed in range(seeds):
-        games = [by_index.get(game_index(seed, opponent, s)) for s in range(len(SECOND))]
-        if all(game is not None for game in games):
-            pairs.append(tuple(game.points(1) for game in games if game is not None))
-    return pairs
+def points_by_seed(records: Sequence[GameRecord], opponent: int, second: int) -> dict[int, float]:
+    """``second``'s points by seed against ``opponent`` (the scored games only)."""
+    stride = len(OPPONENTS) * len(SECOND)
+    return {record.index // stride: record.points(1) for record in records
+            if record.scored and record.index % stride == opponent * len(SECOND) + second}
+
+
+def paired_points(records: Sequence[GameRecord], opponent: int, second: int) -> list[tuple[float, float]]:
+    """``(second's points, the reference's)`` for every seed against ``opponent`` where both games were played."""
+    ours, reference = points_by_seed(records, opponent, second), points_by_seed(records, opponent, REFERENCE)
+    return [(ours[seed], reference[seed]) for seed in sorted(ours.keys() & reference.keys())]
+
+
+def trap_readings(records: Sequence[GameRecord], opponent: int) -> tuple[int, int, list[int]]:
+    """Of the trap's games against ``opponent``: how many, in how many it set a trap, and the ply of each
+    game's first move with the model past the gate (``untrappable`` below ``GATE``)."""
+    games = [record for record in records if record.scored and record.agents == (OPPONENTS[opponent][0], SECOND[0])]
+    trapped, opened = 0, []
+    for game in games:
+        moves = [game.stats(1, call) for call in range(len(game.search_stats[1]))]
+        trapped += any(stats.get("source") == "trap" for stats in moves)
+        plies = [2 * call + 1 for call, stats in enumerate(moves) if float(stats.get("untrappable", 1.0)) < GATE]
+        opened += plies[:1]
+    return len(games), trapped, opened
 
 
 def table(records: Sequence[GameRecord]) -> str:
-    """Per opponent kind: each second player's score [95%] and the paired differences with the reference [95%]."""
+    """Per opponent kind: each second player's score [95%], the paired differences with the reference [95%],
+    and how often the trap's model let it act."""
     lines = ["| first player (opponent) | its slips | seeds | trap second | today's solver second | longest loss "
-             "(reference) | trap - reference [95%] | today - reference [95%] |",
-             "|---|---|---:|---|---|---|---|---|"]
+             "(reference) | trap - reference [95%] | today - reference [95%] | trap set / gate open (median ply) |",
+             "|---|---|---:|---|---|---|---|---|---|"]
     for o, (opponent, slips) in enumerate(OPPONENTS):
-        pairs = paired_points(records, o)
-        if not pairs:
+        reference = list(points_by_seed(records, o, REFERENCE).values())
+        if not reference:
             continue
-        scores = [score([pair[s] for pair in pairs]) for s in range(len(SECOND))]
-        differences = [mean_interval([pair[s] - pair[REFERENCE] for pair in pairs]) for s in range(REFERENCE)]
-        lines.append(f"| {opponent} | {slips} | {len(pairs)} | "
-                     + " | ".join(f"{s.value:.3f} [{s.low:.3f}, {s.high:.3f}]" for s in scores) + " | "
-                     + " | ".join(f"{100 * d.value:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] points"
-                                  for d in differences) + " |")
+        cells = []
+        for s in range(REFERENCE):
+            points = list(points_by_seed(records, o, s).values())
+            cells.append(_interval(score(points)) if points else "not played")
+        differences = []
+        for s in range(REFERENCE):
+            pairs = paired_points(records, o, s)
+            d = mean_interval([ours - theirs for ours, theirs in pairs]) if pairs else None
+            differences.append(f"{100 * d.value:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] points ({len(pairs)})"
+                               if d is not None else "not played")
+        games, trapped, opened = trap_readings(records, o)
+        reading = (f"{trapped} / {len(opened)} of {games}" + (f" (ply {median(opened):g})" if opened else "")
+                   if games else "")
+        lines.append(f"| {opponent} | {slips} | {len(reference)} | " + " | ".join(cells) + " | "
+                     + _interval(score(reference)) + " | " + " | ".join(differences) + f" | {reading} |")
     return "\n".join(lines) + "\n"
+
+
+def _interval(interval: Interval) -> str:
+    return f"{interval.value:.3f} [{interval.low:.3f}, {interval.high:.3f}]"
 
 
 def score(points: Sequence[float]) -> Interval:
@@ -104,13 +137,16 @@ def plot(records: Sequence[GameRecord], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    kinds = [o for o in range(len(OPPONENTS)) if paired_points(records, o)]
+    kinds = [o for o in range(len(OPPONENTS)) if points_by_seed(records, o, REFERENCE)]
+    seconds = [s for s in range(len(SECOND)) if any(points_by_seed(records, o, s) for o in kinds)]
     figure, axes = plt.subplots(figsize=(10, 4.5))
-    width = 0.8 / len(SECOND)
-    for s, second in enumerate(SECOND):
-        scores = [score([pair[s] for pair in paired_points(records, o)]) for o in kinds]
-        axes.bar([k + (s - 1) * width for k in range(len(kinds))], [v.value for v in scores], width,
-                 yerr=[[v.value - v.low for v in scores], [v.high - v.value for v in scores]], capsize=3, label=second)
+    width = 0.8 / len(seconds)
+    for place, s in enumerate(seconds):
+        played = [k for k, o in enumerate(kinds) if points_by_seed(records, o, s)]
+        scores = [score(list(points_by_seed(records, kinds[k], s).values())) for k in played]
+        axes.bar([k + (place - (len(seconds) - 1) / 2) * width for k in played], [v.value for v in scores], width,
+                 yerr=[[v.value - v.low for v in scores], [v.high - v.value for v in scores]], capsize=3,
+                 label=SECOND[s])
     axes.set_xticks(range(len(kinds)), [OPPONENTS[o][1] for o in kinds], rotation=20, ha="right", fontsize=8)
     axes.set_ylabel("second seat's points per game")
     axes.set_ylim(0, 1)
@@ -127,18 +163,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--opponents", nargs="+", metavar="TEXT",
                         help="only the opponents whose agent contains one of these texts (default: all)")
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/second-seat-trap"))
+    parser.add_argument("--without", nargs="+", metavar="AGENT", choices=SECOND,
+                        help="second players not to play this time (the reference is always played)")
+    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/second-seat-scores"))
     parser.add_argument("--plot", type=Path, help="also draw the scores by opponent kind into this PNG")
     args = parser.parse_args(argv)
     chosen = [o for o, (agent, _) in enumerate(OPPONENTS) if not args.opponents or any(
         text in agent for text in args.opponents)]
-    if not chosen or args.seeds < 1:
-        parser.error("no opponent matches --opponents, or --seeds is below 1")
+    seconds = [s for s, agent in enumerate(SECOND) if not args.without or agent not in args.without]
+    if not chosen or args.seeds < 1 or REFERENCE not in seconds:
+        parser.error("no opponent matches --opponents, --seeds is below 1, or --without names the reference")
     store = ResultsStore(args.out)
     plan = {"kind": "second seat", "opponents": [agent for agent, _ in OPPONENTS], "second": list(SECOND),
             "seed": SEED}
     done = {record.index: record for record in store.open(plan, resume=True)}
-    pending = [spec for spec in game_specs(args.seeds, chosen) if spec.index not in done]
+    pending = [spec for spec in game_specs(args.seeds, chosen, seconds) if spec.index not in done]
     print(f"{len(done)} games recorded, {len(pending)} to play", flush=True)
 
     def record(game: GameRecord) -> bool:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from connectx.agents.core.opening_scores import load_opening_scores
 from connectx.agents.core.position import Position
 from connectx.agents.core.search_result import SearchCounts, SearchResult
 from connectx.agents.core.search_time import Deadline
 from connectx.agents.core.transposition_table import TranspositionTable
+from connectx.agents.players.opening_book import load_opening_book
 from connectx.agents.search.exact_search import solve
 from connectx.agents.search.trap_play import GATE, MAX_TRAP_OVERAGE, TRAP_OVERAGE_SHARE, TrapPlay
 
@@ -55,3 +57,27 @@ def test_a_move_that_does_not_follow_the_last_one_is_not_read() -> None:
     assert result.score <= 0, "a position it would read the opponent in, had it followed"
     trap.choose(elsewhere, result, table, Deadline.after(30.0))
     assert trap.model.observed == 0
+
+
+OPENING = Position.from_moves("44444")
+"""Lost for the second player, whose book plays the centre; the first player's columns 2 and 6 then throw its win
+(a draw), and no pure-Python search proves any of it within a move's time."""
+
+
+def test_in_the_opening_it_reads_the_opponent_from_the_shipped_scores() -> None:
+    table, trap = TranspositionTable(), TrapPlay(opening=load_opening_scores())
+    book = trap.opening_result(OPENING, 3)
+    assert book is not None and book.exact and book.score < 0 and book.column == 3
+    assert trap.choose(OPENING, book, table, Deadline.after(1.0)) == 3 and trap.last_source == ""
+    slipped = OPENING.play(3).play(1)
+    booked = load_opening_book().move_for(6, 7, 4, slipped.current, slipped.mask)
+    drawn = trap.opening_result(slipped, booked)
+    assert drawn is not None and drawn.score == 0, "the book's move, with the position's score from the file"
+    column = trap.choose(slipped, drawn, table, Deadline.after(1.0))
+    assert trap.model.observed == 1 and trap.model.untrappable_share() < GATE
+    assert column == booked, "no other drawing move is valued within the second: the book's draw is kept"
+
+
+def test_without_the_shipped_scores_the_opening_is_left_to_the_solver() -> None:
+    assert TrapPlay().opening_result(OPENING, 3) is None
+    assert TrapPlay(opening=load_opening_scores()).opening_result(Position.from_moves("4" * 6 + "3" * 5), None) is None

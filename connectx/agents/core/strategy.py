@@ -12,9 +12,10 @@ from typing import Protocol
 from connectx.agents.core.position import Position
 from connectx.agents.core.search_time import Deadline
 
-MoveStats = dict[str, int | str]
+MoveStats = dict[str, int | float | str]
 """One move's search statistics: ``nodes``, ``depth`` and ``evaluations`` (ints), and where it
-applies ``source`` (a str: ``book``, ``proof``, ``search``, ...)."""
+applies ``source`` (a str: ``book``, ``proof``, ``search``, ...); ``solver:trap=true`` adds its
+reading of the opponent (``opponent``, a str, and ``untrappable``, a float)."""
 
 
 class Strategy(Protocol):

@@ -18,8 +18,10 @@ Each move, in order:
 With ``trap=True``, on 7x6 a position proven lost or drawn is answered by
 ``connectx.agents.search.trap_play`` instead: it reads from the opponent's moves how it errs and,
 once it has seen it err, plays the move that keeps the outcome and gives this opponent the best
-chance to slip (a perfect or unread opponent gets the moves above, unchanged). It is off by
-default until ``benchmarks/second_seat.py`` has measured its gain on an idle machine.
+chance to slip (a perfect or unread opponent gets the moves above, unchanged). In the opening it
+reads the exact scores the agent ships (``connectx.agents.core.opening_scores``), where no search
+could prove them. It is off by default until ``benchmarks/second_seat.py`` has measured its gain
+on an idle machine.
 
 The transposition table lives in the strategy for the whole game, so the proofs of one move
 speed up the next (and the trap's solves reuse it); it is emptied on a new game or a new board size.
@@ -29,6 +31,7 @@ from __future__ import annotations
 
 import time
 
+from connectx.agents.core.opening_scores import OpeningScores, load_opening_scores
 from connectx.agents.core.position import Geometry, Position
 from connectx.agents.core.search_result import SearchCounts, SearchResult, last_of
 from connectx.agents.core.search_time import Deadline, SearchLimit
@@ -75,7 +78,7 @@ class SolverStrategy:
         self._book = _load_book() if use_book else None
         self._geometry: Geometry | None = None
         self.open_board = OpenBoardPlay(time_budget, max_nodes, table_capacity=table_capacity)
-        self.trap_play = TrapPlay() if trap else None
+        self.trap_play = TrapPlay(opening=_load_opening_scores() if use_book else None) if trap else None
         self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
@@ -83,6 +86,14 @@ class SolverStrategy:
             self.table.clear()
             self._geometry = position.geometry
         booked = self.book_move(position)
+        known = self.trap_play.opening_result(position, booked) if self.trap_play is not None else None
+        if known is not None and self.trap_play is not None:
+            counts = SearchCounts()
+            column = self.trap_play.choose(position, known, self.table, deadline, self.max_nodes, counts)
+            self.last_stats = {"nodes": counts.nodes, "depth": 0, "evaluations": counts.evaluations,
+                               "source": self.trap_play.last_source or ("book" if column == booked else "scores"),
+                               **self.trap_play.reading()}
+            return column
         if booked is not None:
             if self.trap_play is not None:
                 self.trap_play.played(position, booked)
@@ -105,8 +116,7 @@ class SolverStrategy:
             self.trap_play.played(position, column)
             return column
         column = self.trap_play.choose(position, last, self.table, deadline, self.max_nodes, counts)
-        self.last_stats.update(nodes=counts.nodes, evaluations=counts.evaluations,
-                               opponent=str(self.trap_play.model.likeliest()))
+        self.last_stats.update(nodes=counts.nodes, evaluations=counts.evaluations, **self.trap_play.reading())
         if self.trap_play.last_source:
             self.last_stats["source"] = self.trap_play.last_source
         return column
@@ -151,6 +161,13 @@ def _board_of(position: Position) -> tuple[int, int, int]:
     """``(rows, columns, inarow)`` of ``position``'s board, as ``BOOK_GEOMETRY`` writes it."""
     shape = position.geometry
     return shape.rows, shape.columns, shape.inarow
+
+
+def _load_opening_scores() -> OpeningScores | None:
+    try:
+        return load_opening_scores()
+    except Exception:  # as the book: a missing or damaged file costs the trap its opening, never the game
+        return None
 
 
 def _load_book() -> OpeningBook | None:

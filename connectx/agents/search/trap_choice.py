@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from connectx.agents.core.opening_scores import OpeningScores
 from connectx.agents.core.position import Position
 from connectx.agents.core.scores import finished_score
 from connectx.agents.core.search_result import SearchCounts
@@ -51,10 +52,13 @@ class TrapChoice:
 
 
 def reply_options(after: Position, table: TranspositionTable, limit: SearchLimit, depths: Sequence[int] = (),
-                  counts: SearchCounts | None = None) -> ReplyOptions | None:
+                  counts: SearchCounts | None = None, opening: OpeningScores | None = None) -> ReplyOptions | None:
     """The exact score of each of the opponent's columns in ``after`` (not over), and the column its search
-    plays at each of ``depths``; None if ``limit`` came first. ``counts`` gets the searches' nodes."""
-    scores = column_scores(after, table, limit, counts)
+    plays at each of ``depths``; None if ``limit`` came first. The scores are read from ``opening`` (the
+    opening's file) where it holds them all, else proved; ``counts`` gets the searches' nodes."""
+    scores = opening.column_scores(after) if opening is not None else None
+    if scores is None:
+        scores = column_scores(after, table, limit, counts)
     if scores is None:
         return None
     return with_horizon(after, ReplyOptions(scores), depths, limit, counts)
@@ -94,13 +98,14 @@ def candidates(position: Position, today: int, drawn: bool) -> list[int]:
 
 
 def choose_trap(position: Position, today: int, drawn: bool, mixture: Sequence[tuple[Hypothesis, float]],
-                table: TranspositionTable, limit: SearchLimit, counts: SearchCounts | None = None) -> TrapChoice:
+                table: TranspositionTable, limit: SearchLimit, counts: SearchCounts | None = None,
+                opening: OpeningScores | None = None) -> TrapChoice:
     """The candidate with the most expected points under ``mixture`` (module docstring); ``today`` on ties.
 
     ``drawn`` says the position's exact score is 0 (else it is lost). The hypotheses in ``mixture``
     that search (horizon, lapse) get their search's column for every candidate, so keep to the
     weighty ones.
-    ``counts`` gets the searches' nodes.
+    ``counts`` gets the searches' nodes; ``opening`` gives the opening's scores without a search.
     """
     depths = tuple(sorted({int(h.parameter) for h, _ in mixture if h.kind in SEARCHING}))
     values: dict[int, float] = {}
@@ -112,7 +117,7 @@ def choose_trap(position: Position, today: int, drawn: bool, mixture: Sequence[t
             values[column] = points_for_us(-over if over is not None else 0)
             known[column] = None
             continue
-        options = reply_options(after, table, limit, depths, counts)
+        options = reply_options(after, table, limit, depths, counts, opening)
         if options is None:
             break  # out of time: choose among the candidates valued so far
         if drawn and options.best() != 0:

@@ -3,9 +3,9 @@
 Each move (``choose``), after the solver has found its own move and proved its exact score:
 
 1. the opponent's last move is weighed into the ``OpponentModel``, given the exact scores of
-   the replies it had (kept from the last trap choice, else proved now, within the observing
-   limit; a move whose options are not known in time is skipped, and so are the moves before
-   the solver had any values: the book's opening);
+   the replies it had (kept from the last trap choice, else read from the opening's scores
+   file, else proved now, within the observing limit; a move whose options are not known in
+   time is skipped);
 2. while the model still gives the players no trap can turn (perfect, or keeping its result) at
    least ``GATE`` of its weight, the solver's move is played: against a perfect, result-keeping
    or unknown opponent nothing changes. Since only a move below the best score lowers the
@@ -21,10 +21,15 @@ when a trap is being chosen. Under a node cap (reproducible games) every exact s
 gets the cap instead, and no clock is read.
 
 Won positions are left to the solver as they are: nothing here can improve a proven win.
+
+In the opening, where no search proves anything in time, ``opening_result`` gives the solver
+the exact result the file knows (the book's move with the position's score, or off the book the
+best column by its children's scores), so the trap reads and sets from the first move.
 """
 
 from __future__ import annotations
 
+from connectx.agents.core.opening_scores import OpeningScores
 from connectx.agents.core.position import Position
 from connectx.agents.core.search_result import SearchCounts, SearchResult
 from connectx.agents.core.search_time import Deadline, SearchLimit
@@ -48,8 +53,9 @@ RELEVANT = 0.01
 class TrapPlay:
     """The opponent model of one game and the position it is to answer next, with what it may do there."""
 
-    def __init__(self, model: OpponentModel | None = None) -> None:
+    def __init__(self, model: OpponentModel | None = None, opening: OpeningScores | None = None) -> None:
         self.model = model if model is not None else OpponentModel()
+        self.opening = opening
         self._after: Position | None = None
         self._options: ReplyOptions | None = None
         self.last_source = ""
@@ -61,6 +67,26 @@ class TrapPlay:
     def played(self, position: Position, column: int) -> None:
         """Remember a move the solver made without this module (the book's), so the reply can be read."""
         self._after, self._options = position.play(column), None
+
+    def reading(self) -> dict[str, str | float]:
+        """What the model makes of the opponent so far, for the move's statistics: its likeliest kind, and the
+        weight of the players no trap can turn (the trap is set once it is below ``GATE``)."""
+        return {"opponent": str(self.model.likeliest()), "untrappable": round(self.model.untrappable_share(), 3)}
+
+    def opening_result(self, position: Position, booked: int | None) -> SearchResult | None:
+        """The exact result of ``position`` from the opening's scores: ``booked`` (the book's move) with the
+        position's score, else the best column by its children's scores (centre first among equals); None
+        where the file does not know enough."""
+        if self.opening is None or position.is_over():
+            return None
+        if booked is not None:
+            score = self.opening.score(position)
+            return None if score is None else SearchResult((booked,), score, 0, exact=True, proven=True)
+        scores = self.opening.column_scores(position)
+        if scores is None:
+            return None
+        best = max(scores, key=scores.__getitem__)  # the first best: the columns come centre first
+        return SearchResult((best,), scores[best], 0, exact=True, proven=True)
 
     def choose(self, position: Position, today: SearchResult, table: TranspositionTable, deadline: Deadline,
                max_nodes: int | None = None, counts: SearchCounts | None = None) -> int:
@@ -80,7 +106,7 @@ class TrapPlay:
         if self.model.untrappable_share() < GATE:
             limit = capped or deadline.extended(min(MAX_TRAP_OVERAGE, TRAP_OVERAGE_SHARE * deadline.overage)).limit()
             choice = choose_trap(position, column, today.score == 0, self.model.mixture(RELEVANT), table, limit,
-                                 counts)
+                                 counts, self.opening)
             if choice.column != column:
                 self.last_source = "trap"
             column, options = choice.column, choice.options
@@ -100,7 +126,7 @@ class TrapPlay:
             return  # not the game we were playing
         depths = self.model.horizon_depths()
         known = self._options
-        options = (reply_options(after, table, limit, depths, counts) if known is None
+        options = (reply_options(after, table, limit, depths, counts, self.opening) if known is None
                    else with_horizon(after, known, depths, limit, counts))
         if options is not None:
             self.model.observe(options, column)
