@@ -664,10 +664,10 @@ def pruning_result(factor: float, diverge: tuple[int, ...] = ()) -> ExperimentRe
 def test_the_pruning_claim_pairs_the_same_games_by_their_nodes() -> None:
     claim = next(e for e in experiments(QUICK) if e.key == "kang-pruning").claims[0]
     pruned = judge(claim, pruning_result(3.0))
-    assert pruned.status == verdicts.AGREES and pruned.ours.startswith("3.00x as few nodes"), pruned
+    assert pruned.status == verdicts.AGREES and pruned.ours.startswith("3.00x fewer nodes"), pruned
     assert "over 16 same games from 4 independent openings" in pruned.ours
-    assert "alpha-beta, depth 4 3.00x (8 games), alpha-beta, depth 6 3.00x (8 games)" in pruned.ours
-    # "Greatly": 1.5 times as few nodes is the claimed way, and twice as few ruled out.
+    assert "alpha-beta, depth 4: 3.00x (8 games); alpha-beta, depth 6: 3.00x (8 games)" in pruned.ours
+    # "Greatly": 1.5 times fewer nodes is the claimed way, and half the nodes ruled out.
     assert judge(claim, pruning_result(1.5)).status == verdicts.SMALLER
     dropped = judge(claim, pruning_result(3.0, diverge=(5,)))
     assert "over 14 same games" in dropped.ours and "2 games whose moves differed between the cells dropped" in \

@@ -198,7 +198,7 @@ PRUNING_NOTE = ("Both searches are Kang's minimax as written with H1, deepening 
                 "visits the whole tree to that depth and, its values exact, chooses the same moves: both cells play "
                 "the same games, and games whose moves differ would be dropped and counted. Efficiency is read as "
                 "nodes searched for the same move (CPU time follows nodes here: the work per node is the same); "
-                "greatly is read as at least twice as few nodes, over independent openings of both depths pooled, "
+                "greatly is read as at most half the nodes, over independent openings of both depths pooled, "
                 "each depth's ratio printed beside it.")
 
 
@@ -213,8 +213,8 @@ def kang_pruning(profile: Profile) -> Experiment:
         kind=NODES, cells=cells, games=profile.pruning_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
         x_label="move number",
         claims=(
-            Claim("alpha-beta pruning greatly increases minimax's efficiency (read: at least twice as few nodes on "
-                  "the same games)", "fewer_nodes",
+            Claim("alpha-beta pruning greatly increases minimax's efficiency (read: at most half the nodes on the "
+                  "same games)", "fewer_nodes",
                   tuple((c.series, c.x) for c in cells if c.series.startswith("alpha-beta")),
                   baseline=tuple((c.series, c.x) for c in cells if c.series.startswith("no pruning")),
                   effect=math.log(2), magnitude=True, note=PRUNING_NOTE),

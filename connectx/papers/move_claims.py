@@ -224,7 +224,7 @@ def nodes_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
         games += ratios
         cell_of += [number] * len(ratios)
         if ratios:
-            per_pair.append(f"{claimed.cell.series} {math.exp(sum(r for _, r in ratios) / len(ratios)):.2f}x "
+            per_pair.append(f"{claimed.cell.series}: {math.exp(sum(r for _, r in ratios) / len(ratios)):.2f}x "
                             f"({len(ratios)} games)")
     groups = design_clusters([record for record, _ in games], cell_of)
     units = [sum(games[i][1] for i in group) / len(group) for group in groups]
@@ -235,11 +235,11 @@ def nodes_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     tested = _MeanTest.of(units, claim.detectable)
     low, high = tested.interval()
     effect = math.exp(claim.detectable)
-    ours = (f"{math.exp(tested.mean):.2f}x as few nodes [{math.exp(low):.2f}, {math.exp(high):.2f}] per game over "
-            f"{len(games)} same games from {len(units)} independent openings{dropped}; by cell: {', '.join(per_pair)}")
-    test += f" (t, {tested.df} df), and of {effect:.2f}x or more; power against {effect:.2f}x as few nodes"
-    return Evidence(ours, len(games), test, tested.hypotheses(f"{effect:.2f}x as few nodes or more"), tested.power,
-                    f"{effect:.2f}x as few nodes")
+    ours = (f"{math.exp(tested.mean):.2f}x fewer nodes [{math.exp(low):.2f}, {math.exp(high):.2f}] per game over "
+            f"{len(games)} same games from {len(units)} independent openings{dropped}; {'; '.join(per_pair)}")
+    test += f" (t, {tested.df} df), and of {effect:.2f}x or more; power against {effect:.2f}x fewer nodes"
+    return Evidence(ours, len(games), test, tested.hypotheses(f"{effect:.2f}x fewer nodes or more"), tested.power,
+                    f"{effect:.2f}x fewer nodes")
 
 
 def _depths_searched(record: GameRecord, seat: int) -> list[int]:
