@@ -144,7 +144,7 @@ def _ours_short(verdict: Verdict) -> str:
     return text if len(text) <= SHORT else text[:text.rfind(" ", 0, SHORT)] + " ..."
 
 
-SHORT = 60
+SHORT = 50
 """The most characters of our measurement the first screen shows (the appendix has all of it)."""
 
 
@@ -161,8 +161,7 @@ def plain_rule_lines() -> list[str]:
         f"a ceiling. Each claim is tested at {ALPHA:g}; its 95% intervals are the ones its test uses, but for a "
         "claim about every cell the other way is tested over the cells (Bonferroni), so one cell's interval may "
         "leave 50% the other way without contradicting the claim. The rule "
-        f"is stated in [docs/papers.md]({RULE_LINK}), with the words explained, as version {RULE_VERSION}. Its "
-        "version 2 was written after most of these games were seen, in answer to a referee, so the sensitivity "
-        "line shows what two other error controls give; version 3 added, before their games were played, the "
-        "tests of the claims about alpha-beta's nodes and the table's depth. The tests are in "
+        f"is stated in [docs/papers.md]({RULE_LINK}), with the words explained, as version {RULE_VERSION}. "
+        "Version 2 was written after most of these games were seen, in answer to a referee, hence the "
+        "sensitivity line; version 3 added two claims' tests before their games. The tests are in "
         f"[the appendix]({APPENDIX_FILE})."), ""]

@@ -32,9 +32,9 @@ def series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list
                                         reference=reference, lines=experiment.paper_lines,
                                         log_x=experiment.log_x, x_unit="ms" if experiment.log_x else "",
                                         connect=experiment.ordered_x)
-    note = f"The agents and each seat's games: [appendix]({APPENDIX_FILE}#{experiment.key}-cells)."
+    note = f"Agents and seats: [appendix]({APPENDIX_FILE}#{experiment.key}-cells)."
     if any(simulations_per_move(c) for c in result.cells):
-        note += " Simulations per move: the MCTS agent's mean, as it reported them."
+        note += " Simulations: the MCTS agent's mean per move."
     return _cell_rows(result, full=False) + ["", note, "", f"![{experiment.title}]({figure.name})"]
 
 

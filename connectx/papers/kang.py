@@ -156,8 +156,7 @@ def kang_table9(profile: Profile) -> Experiment:
     return Experiment(
         key="kang-table9", paper=KANG, title="Table 9: H1 against H2 at equal depths",
         setup="Kang's minimax as written with H1 against it with H2 at the same depth, and our enhanced minimax "
-              "(a win one ply ahead counted at the horizon, no move that hands the opponent a line) with the same "
-              "heuristics beside it; the paper gives its table as an image.",
+              "with the same heuristics beside it; the paper gives its table as an image.",
         kind=SERIES, cells=cells, games=profile.kang_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
         x_label="search depth of both",
         claims=tuple(claims), heat_map=True,
@@ -174,9 +173,8 @@ def kang_nodes(profile: Profile) -> Experiment:
     cells = tuple(Cell(f"depth {d}", "self-play", h_spec(d, "h1"), h_spec(d, "h1")) for d in (4, 6))
     return Experiment(
         key="kang-fig12-13", paper=KANG, title="Fig. 12 and 13: nodes searched and time per move, depths 4 and 6",
-        setup="Kang's minimax as written with H1 against itself at depth 4 and at depth 6. Time per move is each "
-              "move's duration in the kaggle-environments game; nodes, the depth reached and evaluations are what "
-              "each move's search reported as it played, recorded with the game.",
+        setup="Kang's minimax as written with H1 against itself at depth 4 and at depth 6; time per move is each "
+              "move's duration in the game.",
         kind=NODES, cells=cells, games=profile.node_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
         x_label="move number",
         claims=(
@@ -209,7 +207,7 @@ def kang_pruning(profile: Profile) -> Experiment:
     return Experiment(
         key="kang-pruning", paper=KANG, title="Abstract: alpha-beta pruning makes minimax efficient",
         setup="Kang's minimax as written with H1 against itself at depths 4 and 6, with alpha-beta and without "
-              "(pruning=false: the whole tree to the same depth), over the same games from the same openings.",
+              "(pruning=false), over the same games.",
         kind=NODES, cells=cells, games=profile.pruning_games, opening_plies=KANG_OPENING_PLIES, config=KANG_CONFIG,
         x_label="move number",
         claims=(

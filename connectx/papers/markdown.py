@@ -248,7 +248,7 @@ def _section(result: ExperimentResult, entries: list[ClaimEntry], out: Path, plo
         lines += series_table(result, out, plots)
     caveats = (f"; caveats: [appendix]({APPENDIX_FILE}#{_caveats_anchor(experiment)})"
                if any(e.claim.note for e in entries) else "")
-    lines += ["", "Claims (stated in [the answer](#the-answer)): " + ", ".join(
+    lines += ["", "Claims: " + ", ".join(
         f"{e.link} {e.verdict.group}" for e in entries) + caveats + "."]
     return "\n".join(lines) + "\n"
 

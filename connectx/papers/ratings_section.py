@@ -32,7 +32,9 @@ def elo_section(results: Sequence[ExperimentResult], out: Path, plots: ModuleTyp
              "A joint maximum-likelihood (Bradley-Terry) fit, draws as half points, every game counted once, of the "
              f"agents that won and lost at least {rated_group.MIN_DECISIVE_POINTS:g} points along some chain of "
              "games (the others are listed with the reason). Intervals are 95% profile-likelihood ones, relative to "
-             "the anchor.", ""]
+             "the anchor. An agent's rank is 1 plus the agents rated significantly higher (a z test of the "
+             "difference at 5%, with the two ratings' covariance from the fit, widened by the dispersion where the "
+             "intervals are), never less than the rank above it.", ""]
     lines += _elo_table(results, ELO_EXPERIMENTS, ELO_ANCHOR, "The Sheoran agents and the solver",
                         out / "elo.png", plots, unrated)
     lines += _elo_table(results, KANG_ELO_EXPERIMENTS, h_spec(2, "h1"),
@@ -66,10 +68,7 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
                      f"factor {dispersion:.1f} (deviance / df).")
     else:
         fit_text += ": the model fits (one Elo per agent explains the games within their chance)."
-    lines += [*sentence_lines(fit_text), "", f"`{anchor}` is pinned at 0. An agent's rank is 1 plus the agents "
-              "rated significantly higher (a z test of the difference at 5%, with the two ratings' covariance from "
-              "the fit"
-              + (", widened by the dispersion" if fit.fails else "") + "), never less than the rank above it.", "",
+    lines += [*sentence_lines(fit_text), "", f"`{anchor}` is pinned at 0.", "",
               "| rank | agent | Elo | 95% interval | games |", "|---:|---|---:|---|---:|"]
     ranks = rated_group.difference_ranks(inside, ratings, anchor, dispersion)
     for rank, rating in zip(ranks, ratings, strict=True):

@@ -112,8 +112,8 @@ def sheoran_fig3(profile: Profile) -> Experiment:
                    for depth in depths)
     return Experiment(
         key="sheoran-fig3", paper=SHEORAN, title="Fig. 3: minimax against kaggle's random and negamax, by depth",
-        setup="Sheoran's minimax as written (the unoptimised one at depths 1, 2, 3, the optimised one at the "
-              "adaptive 4/5: 4 while more than a third of the board is empty, then 5) against kaggle's built-in "
+        setup="Sheoran's minimax as written (unoptimised at depths 1, 2, 3, optimised at the adaptive 4/5: 4 "
+              "while more than a third of the board is empty, then 5) against kaggle's built-in "
               "agents; our enhanced minimax against negamax beside it. The paper played 100 games per point.",
         kind=SERIES, cells=cells, games=profile.sheoran_games, x_label="minimax depth", config=SEARCH_CONFIG,
         claims=(
@@ -157,7 +157,7 @@ def sheoran_fig4(profile: Profile) -> Experiment:
         key="sheoran-fig4", paper=SHEORAN, title="Fig. 4: MCTS against kaggle's random and negamax, by time per move",
         setup="Sheoran's MCTS as written (plain UCB1, c = 2, random rollouts, a fresh tree each move) with a "
               "per-move limit T_max in CPU seconds against kaggle's built-in agents; our enhanced MCTS against "
-              "negamax beside it. The paper played 100 games per point and gives no number in its text.",
+              "negamax beside it. The paper played 100 games per point and gives no number.",
         kind=SERIES, cells=cells, games=profile.sheoran_games, x_label="MCTS time per move (T_max, CPU)",
         config=CLOCK_CONFIG,
         claims=tuple(
@@ -234,8 +234,7 @@ def sheoran_speed(profile: Profile) -> Experiment:
     return Experiment(
         key="sheoran-speed", paper=SHEORAN, title="Sec. 3.2.1: the dynamic-programming table makes minimax faster",
         setup="Sheoran's minimax as written at depth 4/5 against itself, with its window-count table and memo "
-              "(memo=true) and without (memo=false: every window recounted at every leaf), over the same games "
-              "from the same openings.",
+              "and without (memo=false: every window recounted at every leaf), over the same games.",
         kind=NODES, cells=cells, games=profile.speed_games, opening_plies=SPEED_OPENING_PLIES, config=SEARCH_CONFIG,
         x_label="move number",
         claims=(
@@ -267,9 +266,8 @@ def sheoran_depth(profile: Profile) -> Experiment:
     cell = Cell("table vs no table", "same clock", on, off)
     return Experiment(
         key="sheoran-depth", paper=SHEORAN, title="Abstract: with the table, minimax goes deeper in the same time",
-        setup="Sheoran's minimax as written with its window-count table and memo against itself without them "
-              "(memo=false), each deepening iteratively under the same clock per move until it runs out, with no "
-              "depth cap but the board's.",
+        setup="Sheoran's minimax as written, with its table and memo against itself without them (memo=false), "
+              "both deepening until the same clock per move runs out.",
         kind=SERIES, cells=(cell,), games=profile.depth_games, opening_plies=SPEED_OPENING_PLIES,
         config=DEPTH_CONFIG, x_label="time per move", ordered_x=False,
         claims=(
