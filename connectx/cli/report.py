@@ -4,7 +4,7 @@ Plays every experiment through the harness into OUT/<profile>/runs/ (one directo
 always resumed: run the same command again to continue an interrupted report; --resume also says so
 when OUT holds no report to continue, a mistyped --out) and writes
 OUT/<profile>/report.md with one PNG per figure: each result with its 95% interval beside the
-paper's number, and a verdict. --quick is a smoke run of about 270 games (under 10 minutes on 2
+paper's number, and a verdict. --quick is a smoke run of about 280 games (under 10 minutes on 2
 cores); the full profile plays the paper-sized counts listed in connectx/papers/experiments.py.
 """
 

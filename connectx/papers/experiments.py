@@ -35,7 +35,7 @@ QUICK = Profile(
     table6_deep_depth=None,
     table9_depths=(2, 4), solver_spec="solver:time_budget=0.25", mcts_opponent_ms=250,
 )
-"""A smoke run (about 400 games): every experiment, every figure and table, intervals far too wide to conclude."""
+"""A smoke run (about 280 games): every experiment, every figure and table, intervals far too wide to conclude."""
 
 FULL = Profile(
     name="full", sheoran_games=100, adaptive_games=400, fig5_games=250, beside_games=100, kang_games=100,
