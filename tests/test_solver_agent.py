@@ -248,6 +248,21 @@ def test_the_trap_is_off_by_default() -> None:
     assert solver_agent.make_strategy(trap=True).trap_play is not None
 
 
+def test_told_the_opponents_kind_the_trap_is_set_from_the_opening_without_reading() -> None:
+    """``assume``: no gate, no reading; in the opening the shipped scores value the candidates at once."""
+    lost = Position.from_moves("44444")
+    told = solver_agent.make_strategy(trap=True, assume="random:0.1")
+    unread = solver_agent.make_strategy(trap=True)
+    assert unread.choose(lost, Deadline.after(2.0)) == unread.book_move(lost) == 3
+    assert told.choose(lost, Deadline.after(2.0)) == 2 and told.last_stats["source"] == "trap"
+    assert told.last_stats["opponent"] == "random:0.1" and told.trap_play is not None
+    assert told.trap_play.model.observed == 0
+    with pytest.raises(ValueError, match="add trap=true"):
+        solver_agent.make_strategy(assume="random:0.1")
+    with pytest.raises(ValueError, match="random:RATE"):
+        solver_agent.make_strategy(trap=True, assume="random")
+
+
 @pytest.mark.games
 def test_with_the_trap_on_a_perfect_opponent_gets_exactly_todays_moves() -> None:
     """It watched every move (``opponent`` in its statistics), saw no mistake, and so never set a trap."""

@@ -41,6 +41,7 @@ from connectx.agents.players.opening_book import OpeningBook, load_opening_book
 from connectx.agents.search.anytime_search import iterative_deepening, proofs
 from connectx.agents.search.exact_search import MAX_SEARCH_PLIES
 from connectx.agents.search.open_board_play import OpenBoardPlay, move_source
+from connectx.agents.search.opponent_model import parse_hypothesis
 from connectx.agents.search.trap_play import TrapPlay
 
 HEURISTIC_SHARE = 0.15
@@ -65,7 +66,8 @@ class SolverStrategy:
     """Book, then iterative deepening and exact solving, with one table for the game."""
 
     def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
-                 table_capacity: int | None = None, use_book: bool = True, trap: bool = False) -> None:
+                 table_capacity: int | None = None, use_book: bool = True, trap: bool = False,
+                 assume: str | None = None) -> None:
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"solver time_budget {time_budget}: expected a positive number of seconds per move")
         if max_nodes is not None and max_nodes < 1:
@@ -78,7 +80,11 @@ class SolverStrategy:
         self._book = _load_book() if use_book else None
         self._geometry: Geometry | None = None
         self.open_board = OpenBoardPlay(time_budget, max_nodes, table_capacity=table_capacity)
-        self.trap_play = TrapPlay(opening=_load_opening_scores() if use_book else None) if trap else None
+        assumed = parse_hypothesis(assume) if assume is not None else None
+        if assumed is not None and not trap:
+            raise ValueError(f"solver assume={assume}: it says how the trap reads the opponent; add trap=true")
+        self.trap_play = TrapPlay(opening=_load_opening_scores() if use_book else None,
+                                  assumed=assumed) if trap else None
         self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
@@ -178,7 +184,8 @@ def _load_book() -> OpeningBook | None:
 
 
 def make_strategy(time_budget: float | None = None, seed: int | None = None, max_nodes: int | None = None,
-                  use_book: bool = True, table_size: int | None = None, trap: bool = False) -> SolverStrategy:
+                  use_book: bool = True, table_size: int | None = None, trap: bool = False,
+                  assume: str | None = None) -> SolverStrategy:
     """The solver agent.
 
     ``time_budget`` caps the seconds per move (default: Kaggle's ``actTimeout`` less the safety
@@ -191,5 +198,8 @@ def make_strategy(time_budget: float | None = None, seed: int | None = None, max
     ``trap=true`` reads the opponent and sets traps once lost or drawn (the module docstring);
     it is off by default until ``benchmarks/second_seat.py`` shows its gain (the measuring
     session flips the default then), and with it off the solver plays as it always has.
+    ``assume=KIND`` (with ``trap=true``) takes the opponent to be that kind from the first move,
+    unread and with no gate (``random:0.1``, ``margin:1``, ``horizon:4``; ``opponent_model`` has
+    the kinds): the trap's ceiling when the kind is right, and what a wrong guess costs when not.
     """
-    return SolverStrategy(time_budget, max_nodes, table_size, use_book, trap)
+    return SolverStrategy(time_budget, max_nodes, table_size, use_book, trap, assume)

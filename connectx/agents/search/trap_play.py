@@ -34,7 +34,7 @@ from connectx.agents.core.position import Position
 from connectx.agents.core.search_result import SearchCounts, SearchResult
 from connectx.agents.core.search_time import Deadline, SearchLimit
 from connectx.agents.core.transposition_table import TranspositionTable
-from connectx.agents.search.opponent_model import OpponentModel, ReplyOptions
+from connectx.agents.search.opponent_model import Hypothesis, OpponentModel, ReplyOptions
 from connectx.agents.search.trap_choice import choose_trap, reply_options, with_horizon
 
 GATE = 0.1
@@ -53,9 +53,13 @@ RELEVANT = 0.01
 class TrapPlay:
     """The opponent model of one game and the position it is to answer next, with what it may do there."""
 
-    def __init__(self, model: OpponentModel | None = None, opening: OpeningScores | None = None) -> None:
+    def __init__(self, model: OpponentModel | None = None, opening: OpeningScores | None = None,
+                 assumed: Hypothesis | None = None) -> None:
         self.model = model if model is not None else OpponentModel()
         self.opening = opening
+        self.assumed = assumed
+        """Set: the opponent is taken to be this kind from the first move, unread and with no gate (the ceiling
+        the learned model is measured against, or the choice of a user who knows the opponent)."""
         self._after: Position | None = None
         self._options: ReplyOptions | None = None
         self.last_source = ""
@@ -71,6 +75,8 @@ class TrapPlay:
     def reading(self) -> dict[str, str | float]:
         """What the model makes of the opponent so far, for the move's statistics: its likeliest kind, and the
         weight of the players no trap can turn (the trap is set once it is below ``GATE``)."""
+        if self.assumed is not None:
+            return {"opponent": str(self.assumed), "untrappable": 0.0}
         return {"opponent": str(self.model.likeliest()), "untrappable": round(self.model.untrappable_share(), 3)}
 
     def opening_result(self, position: Position, booked: int | None) -> SearchResult | None:
@@ -101,12 +107,13 @@ class TrapPlay:
             self.played(position, column)
             return column
         capped = SearchLimit(max_nodes=max_nodes) if max_nodes is not None else None
-        self._observe(position, table, capped or deadline.limit(), counts)
+        if self.assumed is None:
+            self._observe(position, table, capped or deadline.limit(), counts)
         options = None
-        if self.model.untrappable_share() < GATE:
+        if self.assumed is not None or self.model.untrappable_share() < GATE:
             limit = capped or deadline.extended(min(MAX_TRAP_OVERAGE, TRAP_OVERAGE_SHARE * deadline.overage)).limit()
-            choice = choose_trap(position, column, today.score == 0, self.model.mixture(RELEVANT), table, limit,
-                                 counts, self.opening)
+            mixture = [(self.assumed, 1.0)] if self.assumed is not None else self.model.mixture(RELEVANT)
+            choice = choose_trap(position, column, today.score == 0, mixture, table, limit, counts, self.opening)
             if choice.column != column:
                 self.last_source = "trap"
             column, options = choice.column, choice.options
