@@ -12,7 +12,6 @@ import random
 import pytest
 
 from connectx.agents.search.opponent_model import (
-    parse_hypothesis,
     FLOOR,
     HORIZON,
     HYPOTHESES,
@@ -26,6 +25,7 @@ from connectx.agents.search.opponent_model import (
     OpponentModel,
     ReplyOptions,
     margin_probabilities,
+    parse_hypothesis,
 )
 from connectx.agents.search.trap_play import GATE
 

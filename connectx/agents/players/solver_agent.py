@@ -19,9 +19,9 @@ With ``trap=True``, on 7x6 a position proven lost or drawn is answered by
 ``connectx.agents.search.trap_play`` instead: it reads from the opponent's moves how it errs and,
 once it has seen it err, plays the move that keeps the outcome and gives this opponent the best
 chance to slip (a perfect or unread opponent gets the moves above, unchanged). In the opening it
-reads the exact scores the agent ships (``connectx.agents.core.opening_scores``), where no search
-could prove them. It is off by default until ``benchmarks/second_seat.py`` has measured its gain
-on an idle machine.
+reads the opponent by the exact scores the agent ships (``connectx.agents.core.opening_scores``),
+where no search could prove them, and plays the book's moves. It is off by default until
+``benchmarks/second_seat.py`` has measured its gain on an idle machine.
 
 The transposition table lives in the strategy for the whole game, so the proofs of one move
 speed up the next (and the trap's solves reuse it); it is emptied on a new game or a new board size.
@@ -95,7 +95,8 @@ class SolverStrategy:
         known = self.trap_play.opening_result(position, booked) if self.trap_play is not None else None
         if known is not None and self.trap_play is not None:
             counts = SearchCounts()
-            column = self.trap_play.choose(position, known, self.table, deadline, self.max_nodes, counts)
+            column = self.trap_play.choose(position, known, self.table, deadline, self.max_nodes, counts,
+                                           booked=booked is not None)
             self.last_stats = {"nodes": counts.nodes, "depth": 0, "evaluations": counts.evaluations,
                                "source": self.trap_play.last_source or ("book" if column == booked else "scores"),
                                **self.trap_play.reading()}

@@ -24,7 +24,8 @@ Won positions are left to the solver as they are: nothing here can improve a pro
 
 In the opening, where no search proves anything in time, ``opening_result`` gives the solver
 the exact result the file knows (the book's move with the position's score, or off the book the
-best column by its children's scores), so the trap reads and sets from the first move.
+best column by its children's scores), so the model reads the opponent from the first move;
+while the book answers, its move is played (``choose``'s ``booked``).
 """
 
 from __future__ import annotations
@@ -95,11 +96,14 @@ class TrapPlay:
         return SearchResult((best,), scores[best], 0, exact=True, proven=True)
 
     def choose(self, position: Position, today: SearchResult, table: TranspositionTable, deadline: Deadline,
-               max_nodes: int | None = None, counts: SearchCounts | None = None) -> int:
+               max_nodes: int | None = None, counts: SearchCounts | None = None, booked: bool = False) -> int:
         """The move to play in ``position``, where the solver's own search found ``today``.
 
         ``max_nodes`` caps each exact solve instead of the clock; ``counts`` gets the searches'
         nodes. ``last_source`` says what chose the move: ``trap`` when the trap replaced the solver's.
+        ``booked``: ``today`` is the opening book's move, which is kept (the opponent is still read):
+        the book follows no other move, and off it the pure-Python search cannot keep the longest
+        loss, which costs more than any trap gains (``benchmarks/second_seat.py``, the ceiling).
         """
         self.last_source = ""
         column = today.column
@@ -110,7 +114,7 @@ class TrapPlay:
         if self.assumed is None:
             self._observe(position, table, capped or deadline.limit(), counts)
         options = None
-        if self.assumed is not None or self.model.untrappable_share() < GATE:
+        if not booked and (self.assumed is not None or self.model.untrappable_share() < GATE):
             limit = capped or deadline.extended(min(MAX_TRAP_OVERAGE, TRAP_OVERAGE_SHARE * deadline.overage)).limit()
             mixture = [(self.assumed, 1.0)] if self.assumed is not None else self.model.mixture(RELEVANT)
             choice = choose_trap(position, column, today.score == 0, mixture, table, limit, counts, self.opening)
