@@ -54,6 +54,11 @@ OPPONENTS = (
 SECOND = ("solver:trap=true", "solver", "fallible:ties=random")
 """The second players compared: the trap, today's solver, then the reference (the longest loss)."""
 REFERENCE = len(SECOND) - 1
+CEILING = {0: "random:0.05", 1: "random:0.1", 2: "margin:0.5", 3: "margin:1"}
+"""With ``--ceiling``, against the kinds a trap can turn: ``solver:trap=true`` told the right kind from the first
+move (``assume``), unread and ungated, on the same clock: the most the learned model could reach here."""
+CEILING_GAMES = 1_000_000
+"""The ceiling's games are numbered from here, one per seed and opponent, apart from the three second players'."""
 SEED = 51
 
 
@@ -67,15 +72,26 @@ def game_specs(seeds: int, opponents: Sequence[int], seconds: Sequence[int] = ra
             for seed in range(seeds) for o in opponents for s in seconds]
 
 
-def points_by_seed(records: Sequence[GameRecord], opponent: int, second: int) -> dict[int, float]:
-    """``second``'s points by seed against ``opponent`` (the scored games only)."""
-    stride = len(OPPONENTS) * len(SECOND)
+def ceiling_specs(seeds: int, opponents: Sequence[int]) -> list[GameSpec]:
+    return [GameSpec(CEILING_GAMES + seed * len(OPPONENTS) + o,
+                     (OPPONENTS[o][0], f"solver:trap=true,assume={CEILING[o]}"), STANDARD_CONFIG, game_seed(SEED, seed))
+            for seed in range(seeds) for o in opponents if o in CEILING]
+
+
+def points_by_seed(records: Sequence[GameRecord], opponent: int, second: int | None) -> dict[int, float]:
+    """``second``'s points by seed against ``opponent`` (None: the ceiling's), of the scored games only."""
+    if second is None:
+        return {(record.index - CEILING_GAMES) // len(OPPONENTS): record.points(1) for record in records
+                if record.scored and record.index >= CEILING_GAMES
+                and (record.index - CEILING_GAMES) % len(OPPONENTS) == opponent}
+    stride, place = len(OPPONENTS) * len(SECOND), opponent * len(SECOND) + second
     return {record.index // stride: record.points(1) for record in records
-            if record.scored and record.index % stride == opponent * len(SECOND) + second}
+            if record.scored and record.index < CEILING_GAMES and record.index % stride == place}
 
 
-def paired_points(records: Sequence[GameRecord], opponent: int, second: int) -> list[tuple[float, float]]:
-    """``(second's points, the reference's)`` for every seed against ``opponent`` where both games were played."""
+def paired_points(records: Sequence[GameRecord], opponent: int, second: int | None) -> list[tuple[float, float]]:
+    """``(second's points, the reference's)`` for every seed against ``opponent`` where both games were played
+    (``second`` None: the ceiling's)."""
     ours, reference = points_by_seed(records, opponent, second), points_by_seed(records, opponent, REFERENCE)
     return [(ours[seed], reference[seed]) for seed in sorted(ours.keys() & reference.keys())]
 
@@ -97,8 +113,9 @@ def table(records: Sequence[GameRecord]) -> str:
     """Per opponent kind: each second player's score [95%], the paired differences with the reference [95%],
     and how often the trap's model let it act."""
     lines = ["| first player (opponent) | its slips | seeds | trap second | today's solver second | longest loss "
-             "(reference) | trap - reference [95%] | today - reference [95%] | trap set / gate open (median ply) |",
-             "|---|---|---:|---|---|---|---|---|---|"]
+             "(reference) | trap - reference [95%] | today - reference [95%] | ceiling - reference [95%] "
+             "| trap set / gate open (median ply) |",
+             "|---|---|---:|---|---|---|---|---|---|---|"]
     for o, (opponent, slips) in enumerate(OPPONENTS):
         reference = list(points_by_seed(records, o, REFERENCE).values())
         if not reference:
@@ -108,7 +125,7 @@ def table(records: Sequence[GameRecord]) -> str:
             points = list(points_by_seed(records, o, s).values())
             cells.append(_interval(score(points)) if points else "not played")
         differences = []
-        for s in range(REFERENCE):
+        for s in (*range(REFERENCE), None):
             pairs = paired_points(records, o, s)
             d = mean_interval([ours - theirs for ours, theirs in pairs]) if pairs else None
             differences.append(f"{100 * d.value:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] points ({len(pairs)})"
@@ -138,7 +155,7 @@ def plot(records: Sequence[GameRecord], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     kinds = [o for o in range(len(OPPONENTS)) if points_by_seed(records, o, REFERENCE)]
-    seconds = [s for s in range(len(SECOND)) if any(points_by_seed(records, o, s) for o in kinds)]
+    seconds = [s for s in (*range(len(SECOND)), None) if any(points_by_seed(records, o, s) for o in kinds)]
     figure, axes = plt.subplots(figsize=(10, 4.5))
     width = 0.8 / len(seconds)
     for place, s in enumerate(seconds):
@@ -146,7 +163,7 @@ def plot(records: Sequence[GameRecord], path: Path) -> None:
         scores = [score(list(points_by_seed(records, kinds[k], s).values())) for k in played]
         axes.bar([k + (place - (len(seconds) - 1) / 2) * width for k in played], [v.value for v in scores], width,
                  yerr=[[v.value - v.low for v in scores], [v.high - v.value for v in scores]], capsize=3,
-                 label=SECOND[s])
+                 label=SECOND[s] if s is not None else "ceiling: solver:trap=true told the kind")
     axes.set_xticks(range(len(kinds)), [OPPONENTS[o][1] for o in kinds], rotation=20, ha="right", fontsize=8)
     axes.set_ylabel("second seat's points per game")
     axes.set_ylim(0, 1)
@@ -165,6 +182,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="only the opponents whose agent contains one of these texts (default: all)")
     parser.add_argument("--without", nargs="+", metavar="AGENT", choices=SECOND,
                         help="second players not to play this time (the reference is always played)")
+    parser.add_argument("--ceiling", action="store_true",
+                        help="also play the ceiling: the trap told the right kind from the first move (CEILING)")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/second-seat-scores"))
     parser.add_argument("--plot", type=Path, help="also draw the scores by opponent kind into this PNG")
     args = parser.parse_args(argv)
@@ -177,7 +196,8 @@ def main(argv: list[str] | None = None) -> None:
     plan = {"kind": "second seat", "opponents": [agent for agent, _ in OPPONENTS], "second": list(SECOND),
             "seed": SEED}
     done = {record.index: record for record in store.open(plan, resume=True)}
-    pending = [spec for spec in game_specs(args.seeds, chosen, seconds) if spec.index not in done]
+    specs = game_specs(args.seeds, chosen, seconds) + (ceiling_specs(args.seeds, chosen) if args.ceiling else [])
+    pending = [spec for spec in specs if spec.index not in done]
     print(f"{len(done)} games recorded, {len(pending)} to play", flush=True)
 
     def record(game: GameRecord) -> bool:

@@ -25,6 +25,7 @@ from connectx.agents.search.opponent_model import (
     OpponentModel,
     ReplyOptions,
     margin_probabilities,
+    parse_hypothesis,
 )
 from connectx.agents.search.trap_play import GATE
 
@@ -135,3 +136,15 @@ def test_the_mixture_keeps_the_weighty_hypotheses_renormalised() -> None:
     assert sum(mixture.values()) == pytest.approx(1.0)
     kept = sum(posterior[hypothesis] for hypothesis in mixture)
     assert all(mixture[hypothesis] == pytest.approx(posterior[hypothesis] / kept) for hypothesis in mixture)
+
+
+def test_a_kind_is_read_back_from_the_form_statistics_write_it_in() -> None:
+    for hypothesis in HYPOTHESES:
+        assert parse_hypothesis(str(hypothesis)) == hypothesis
+    assert parse_hypothesis("random:0.05") == Hypothesis(RANDOM, 0.05)
+
+
+@pytest.mark.parametrize("text", ["random", "perfect:1", "horizon:4.5", "margin:-1", "random:often", "gambler:1"])
+def test_a_kind_that_does_not_exist_is_refused_with_the_kinds(text: str) -> None:
+    with pytest.raises(ValueError, match=r"expected perfect, result, random:RATE"):
+        parse_hypothesis(text)

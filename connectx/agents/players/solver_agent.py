@@ -19,9 +19,9 @@ With ``trap=True``, on 7x6 a position proven lost or drawn is answered by
 ``connectx.agents.search.trap_play`` instead: it reads from the opponent's moves how it errs and,
 once it has seen it err, plays the move that keeps the outcome and gives this opponent the best
 chance to slip (a perfect or unread opponent gets the moves above, unchanged). In the opening it
-reads the exact scores the agent ships (``connectx.agents.core.opening_scores``), where no search
-could prove them. It is off by default until ``benchmarks/second_seat.py`` has measured its gain
-on an idle machine.
+reads the opponent by the exact scores the agent ships (``connectx.agents.core.opening_scores``),
+where no search could prove them, and plays the book's moves. It is off by default until
+``benchmarks/second_seat.py`` has measured its gain on an idle machine.
 
 The transposition table lives in the strategy for the whole game, so the proofs of one move
 speed up the next (and the trap's solves reuse it); it is emptied on a new game or a new board size.
@@ -41,6 +41,7 @@ from connectx.agents.players.opening_book import OpeningBook, load_opening_book
 from connectx.agents.search.anytime_search import iterative_deepening, proofs
 from connectx.agents.search.exact_search import MAX_SEARCH_PLIES
 from connectx.agents.search.open_board_play import OpenBoardPlay, move_source
+from connectx.agents.search.opponent_model import parse_hypothesis
 from connectx.agents.search.trap_play import TrapPlay
 
 HEURISTIC_SHARE = 0.15
@@ -65,7 +66,8 @@ class SolverStrategy:
     """Book, then iterative deepening and exact solving, with one table for the game."""
 
     def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
-                 table_capacity: int | None = None, use_book: bool = True, trap: bool = False) -> None:
+                 table_capacity: int | None = None, use_book: bool = True, trap: bool = False,
+                 assume: str | None = None) -> None:
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"solver time_budget {time_budget}: expected a positive number of seconds per move")
         if max_nodes is not None and max_nodes < 1:
@@ -78,7 +80,11 @@ class SolverStrategy:
         self._book = _load_book() if use_book else None
         self._geometry: Geometry | None = None
         self.open_board = OpenBoardPlay(time_budget, max_nodes, table_capacity=table_capacity)
-        self.trap_play = TrapPlay(opening=_load_opening_scores() if use_book else None) if trap else None
+        assumed = parse_hypothesis(assume) if assume is not None else None
+        if assumed is not None and not trap:
+            raise ValueError(f"solver assume={assume}: it says how the trap reads the opponent; add trap=true")
+        self.trap_play = TrapPlay(opening=_load_opening_scores() if use_book else None,
+                                  assumed=assumed) if trap else None
         self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
@@ -89,7 +95,8 @@ class SolverStrategy:
         known = self.trap_play.opening_result(position, booked) if self.trap_play is not None else None
         if known is not None and self.trap_play is not None:
             counts = SearchCounts()
-            column = self.trap_play.choose(position, known, self.table, deadline, self.max_nodes, counts)
+            column = self.trap_play.choose(position, known, self.table, deadline, self.max_nodes, counts,
+                                           booked=booked is not None)
             self.last_stats = {"nodes": counts.nodes, "depth": 0, "evaluations": counts.evaluations,
                                "source": self.trap_play.last_source or ("book" if column == booked else "scores"),
                                **self.trap_play.reading()}
@@ -178,7 +185,8 @@ def _load_book() -> OpeningBook | None:
 
 
 def make_strategy(time_budget: float | None = None, seed: int | None = None, max_nodes: int | None = None,
-                  use_book: bool = True, table_size: int | None = None, trap: bool = False) -> SolverStrategy:
+                  use_book: bool = True, table_size: int | None = None, trap: bool = False,
+                  assume: str | None = None) -> SolverStrategy:
     """The solver agent.
 
     ``time_budget`` caps the seconds per move (default: Kaggle's ``actTimeout`` less the safety
@@ -191,5 +199,8 @@ def make_strategy(time_budget: float | None = None, seed: int | None = None, max
     ``trap=true`` reads the opponent and sets traps once lost or drawn (the module docstring);
     it is off by default until ``benchmarks/second_seat.py`` shows its gain (the measuring
     session flips the default then), and with it off the solver plays as it always has.
+    ``assume=KIND`` (with ``trap=true``) takes the opponent to be that kind from the first move,
+    unread and with no gate (``random:0.1``, ``margin:1``, ``horizon:4``; ``opponent_model`` has
+    the kinds): the trap's ceiling when the kind is right, and what a wrong guess costs when not.
     """
-    return SolverStrategy(time_budget, max_nodes, table_size, use_book, trap)
+    return SolverStrategy(time_budget, max_nodes, table_size, use_book, trap, assume)

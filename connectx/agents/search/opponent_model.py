@@ -150,6 +150,24 @@ thin-margin slips at temperatures 0.5, 1 and 2 score points; depth-limited searc
 plies; perfect play with a tenth of the moves from a search of 6 or 8 plies."""
 
 
+KINDS = (PERFECT, RESULT, RANDOM, MARGIN, HORIZON, LAPSE)
+
+
+def parse_hypothesis(text: str) -> Hypothesis:
+    """``kind:parameter`` (as ``str(Hypothesis)`` writes it, ``random:0.1``) as a Hypothesis; ValueError naming
+    the kinds for anything else."""
+    kind, _, parameter = text.partition(":")
+    try:
+        value = float(parameter) if parameter else 0.0
+    except ValueError:
+        value = -1.0
+    if kind not in KINDS or (kind in UNTRAPPABLE) != (not parameter) or value < 0 or (
+            kind in SEARCHING and not value.is_integer()):
+        raise ValueError(f"opponent kind {text!r}: expected perfect, result, random:RATE, margin:TEMPERATURE, "
+                         "horizon:DEPTH or lapse:DEPTH (e.g. random:0.1)")
+    return Hypothesis(kind, value)
+
+
 class OpponentModel:
     """Log-weights over ``hypotheses``, moved by each of the opponent's moves it is shown.
 

@@ -24,7 +24,8 @@ Won positions are left to the solver as they are: nothing here can improve a pro
 
 In the opening, where no search proves anything in time, ``opening_result`` gives the solver
 the exact result the file knows (the book's move with the position's score, or off the book the
-best column by its children's scores), so the trap reads and sets from the first move.
+best column by its children's scores), so the model reads the opponent from the first move;
+while the book answers, its move is played (``choose``'s ``booked``).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from connectx.agents.core.position import Position
 from connectx.agents.core.search_result import SearchCounts, SearchResult
 from connectx.agents.core.search_time import Deadline, SearchLimit
 from connectx.agents.core.transposition_table import TranspositionTable
-from connectx.agents.search.opponent_model import OpponentModel, ReplyOptions
+from connectx.agents.search.opponent_model import Hypothesis, OpponentModel, ReplyOptions
 from connectx.agents.search.trap_choice import choose_trap, reply_options, with_horizon
 
 GATE = 0.1
@@ -53,9 +54,13 @@ RELEVANT = 0.01
 class TrapPlay:
     """The opponent model of one game and the position it is to answer next, with what it may do there."""
 
-    def __init__(self, model: OpponentModel | None = None, opening: OpeningScores | None = None) -> None:
+    def __init__(self, model: OpponentModel | None = None, opening: OpeningScores | None = None,
+                 assumed: Hypothesis | None = None) -> None:
         self.model = model if model is not None else OpponentModel()
         self.opening = opening
+        self.assumed = assumed
+        """Set: the opponent is taken to be this kind from the first move, unread and with no gate (the ceiling
+        the learned model is measured against, or the choice of a user who knows the opponent)."""
         self._after: Position | None = None
         self._options: ReplyOptions | None = None
         self.last_source = ""
@@ -71,6 +76,8 @@ class TrapPlay:
     def reading(self) -> dict[str, str | float]:
         """What the model makes of the opponent so far, for the move's statistics: its likeliest kind, and the
         weight of the players no trap can turn (the trap is set once it is below ``GATE``)."""
+        if self.assumed is not None:
+            return {"opponent": str(self.assumed), "untrappable": 0.0}
         return {"opponent": str(self.model.likeliest()), "untrappable": round(self.model.untrappable_share(), 3)}
 
     def opening_result(self, position: Position, booked: int | None) -> SearchResult | None:
@@ -89,11 +96,14 @@ class TrapPlay:
         return SearchResult((best,), scores[best], 0, exact=True, proven=True)
 
     def choose(self, position: Position, today: SearchResult, table: TranspositionTable, deadline: Deadline,
-               max_nodes: int | None = None, counts: SearchCounts | None = None) -> int:
+               max_nodes: int | None = None, counts: SearchCounts | None = None, booked: bool = False) -> int:
         """The move to play in ``position``, where the solver's own search found ``today``.
 
         ``max_nodes`` caps each exact solve instead of the clock; ``counts`` gets the searches'
         nodes. ``last_source`` says what chose the move: ``trap`` when the trap replaced the solver's.
+        ``booked``: ``today`` is the opening book's move, which is kept (the opponent is still read):
+        the book follows no other move, and off it the pure-Python search cannot keep the longest
+        loss, which costs more than any trap gains (``benchmarks/second_seat.py``, the ceiling).
         """
         self.last_source = ""
         column = today.column
@@ -101,12 +111,13 @@ class TrapPlay:
             self.played(position, column)
             return column
         capped = SearchLimit(max_nodes=max_nodes) if max_nodes is not None else None
-        self._observe(position, table, capped or deadline.limit(), counts)
+        if self.assumed is None:
+            self._observe(position, table, capped or deadline.limit(), counts)
         options = None
-        if self.model.untrappable_share() < GATE:
+        if not booked and (self.assumed is not None or self.model.untrappable_share() < GATE):
             limit = capped or deadline.extended(min(MAX_TRAP_OVERAGE, TRAP_OVERAGE_SHARE * deadline.overage)).limit()
-            choice = choose_trap(position, column, today.score == 0, self.model.mixture(RELEVANT), table, limit,
-                                 counts, self.opening)
+            mixture = [(self.assumed, 1.0)] if self.assumed is not None else self.model.mixture(RELEVANT)
+            choice = choose_trap(position, column, today.score == 0, mixture, table, limit, counts, self.opening)
             if choice.column != column:
                 self.last_source = "trap"
             column, options = choice.column, choice.options
