@@ -251,12 +251,13 @@ def test_the_trap_is_off_by_default() -> None:
 def test_told_the_opponents_kind_the_trap_is_set_without_reading_and_the_book_is_kept() -> None:
     """``assume``: no gate, no reading; where the book answers, its move all the same."""
     opening = Position.from_moves("44444")
-    told = solver_agent.make_strategy(trap=True, assume="margin:1")
-    assert told.choose(opening, Deadline.after(2.0)) == told.book_move(opening) == 3
+    told = solver_agent.make_strategy(trap=True, assume="margin:1", max_nodes=TRAP_NODES)
+    assert told.choose(opening, Deadline.after(30.0)) == told.book_move(opening) == 3
     assert told.last_stats["source"] == "book" and told.last_stats["opponent"] == "margin:1"
     drawn = Position.from_moves("44725741263676746331").play(4).play(4)
-    assert solver_agent.make_strategy(trap=True).choose(drawn, Deadline.after(2.0)) == 6, "unread: today's move"
-    assert told.choose(drawn, Deadline.after(2.0)) == 3 and told.last_stats["source"] == "trap"
+    unread = solver_agent.make_strategy(trap=True, max_nodes=TRAP_NODES)
+    assert unread.choose(drawn, Deadline.after(30.0)) == 6, "unread: today's move"
+    assert told.choose(drawn, Deadline.after(30.0)) == 3 and told.last_stats["source"] == "trap"
     assert told.trap_play is not None and told.trap_play.model.observed == 0
     with pytest.raises(ValueError, match="add trap=true"):
         solver_agent.make_strategy(assume="random:0.1")

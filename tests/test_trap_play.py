@@ -68,12 +68,12 @@ def test_in_the_opening_it_reads_the_opponent_from_the_shipped_scores() -> None:
     table, trap = TranspositionTable(), TrapPlay(opening=load_opening_scores())
     book = trap.opening_result(OPENING, 3)
     assert book is not None and book.exact and book.score < 0 and book.column == 3
-    assert trap.choose(OPENING, book, table, Deadline.after(1.0), booked=True) == 3 and trap.last_source == ""
+    assert trap.choose(OPENING, book, table, Deadline.after(30.0), booked=True) == 3 and trap.last_source == ""
     slipped = OPENING.play(3).play(1)
     booked = load_opening_book().move_for(6, 7, 4, slipped.current, slipped.mask)
     drawn = trap.opening_result(slipped, booked)
     assert drawn is not None and drawn.score == 0, "the book's move, with the position's score from the file"
-    column = trap.choose(slipped, drawn, table, Deadline.after(1.0), booked=True)
+    column = trap.choose(slipped, drawn, table, Deadline.after(30.0), booked=True)
     assert trap.model.observed == 1 and trap.model.untrappable_share() < GATE
     assert column == booked and trap.last_source == "", "the book's move: off the book nothing keeps the draw"
 

@@ -20,8 +20,8 @@ With ``trap=True``, on 7x6 a position proven lost or drawn is answered by
 once it has seen it err, plays the move that keeps the outcome and gives this opponent the best
 chance to slip (a perfect or unread opponent gets the moves above, unchanged). In the opening it
 reads the opponent by the exact scores the agent ships (``connectx.agents.core.opening_scores``),
-where no search could prove them, and plays the book's moves. It is off by default until
-``benchmarks/second_seat.py`` has measured its gain on an idle machine.
+where no search could prove them, and plays the book's moves. It is off by default: measured by
+``benchmarks/second_seat.py`` it plays as the longest loss (docs/ladder.md, "The second seat").
 
 The transposition table lives in the strategy for the whole game, so the proofs of one move
 speed up the next (and the trap's solves reuse it); it is emptied on a new game or a new board size.
@@ -197,8 +197,8 @@ def make_strategy(time_budget: float | None = None, seed: int | None = None, max
     every agent's, and the same position always gets the same move under ``max_nodes``.
 
     ``trap=true`` reads the opponent and sets traps once lost or drawn (the module docstring);
-    it is off by default until ``benchmarks/second_seat.py`` shows its gain (the measuring
-    session flips the default then), and with it off the solver plays as it always has.
+    it is off by default, since ``benchmarks/second_seat.py`` measured no gain over the longest
+    loss, and with it off the solver plays as it always has.
     ``assume=KIND`` (with ``trap=true``) takes the opponent to be that kind from the first move,
     unread and with no gate (``random:0.1``, ``margin:1``, ``horizon:4``; ``opponent_model`` has
     the kinds): the trap's ceiling when the kind is right, and what a wrong guess costs when not.
