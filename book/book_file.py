@@ -5,6 +5,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Mapping
 
+from connectx.agents.core.key_deltas import encode_keys
 from connectx.agents.players.opening_book import HEADER, MAGIC
 
 
@@ -18,15 +19,7 @@ def encode_opening_book(
 ) -> bytes:
     """The book bytes for ``{canonical_key: stored_column}`` (columns already in canonical orientation)."""
     keys = sorted(columns_by_key)
-    body = bytearray()
-    previous = 0
-    for key in keys:
-        delta = key - previous
-        previous = key
-        while delta >= 0x80:
-            body.append(0x80 | (delta & 0x7F))
-            delta >>= 7
-        body.append(delta)
+    body = encode_keys(keys)
     stored = [columns_by_key[key] for key in keys] + [0]
     body.extend(stored[i] | (stored[i + 1] << 4) for i in range(0, len(keys), 2))
     header = HEADER.pack(MAGIC, rows, columns, inarow, first_player_plies, second_player_plies, len(keys))

@@ -23,6 +23,7 @@ import zlib
 from functools import lru_cache
 
 from connectx.agents.core.data_files import read_data
+from connectx.agents.core.key_deltas import decode_keys, encode_keys
 from connectx.agents.core.position import Position
 from connectx.agents.core.scores import finished_score
 
@@ -73,14 +74,7 @@ class OpeningScores:
 def encode_opening_scores(scores_by_key: dict[int, int], board: tuple[int, int, int], complete_plies: int) -> bytes:
     """The file's bytes for ``{canonical_key: score}`` (the layout in the module docstring)."""
     keys = sorted(scores_by_key)
-    body = bytearray()
-    previous = 0
-    for key in keys:
-        delta, previous = key - previous, key
-        while delta >= 0x80:
-            body.append(0x80 | (delta & 0x7F))
-            delta >>= 7
-        body.append(delta)
+    body = encode_keys(keys)
     body.extend(scores_by_key[key] & 0xFF for key in keys)
     return HEADER.pack(MAGIC, *board, complete_plies, len(keys)) + zlib.compress(bytes(body), 9)
 
@@ -91,17 +85,7 @@ def decode_opening_scores(data: bytes) -> OpeningScores:
     if magic != MAGIC:
         raise ValueError(f"not an opening scores file (magic {magic!r}): regenerate it with `make book`")
     payload = zlib.decompress(data[HEADER.size:])
-    keys: list[int] = []
-    key = delta = shift = offset = 0
-    while len(keys) < count:
-        byte = payload[offset]
-        offset += 1
-        delta |= (byte & 0x7F) << shift  # varint: 7 bits per byte, low bits first
-        shift += 7
-        if byte < 0x80:
-            key += delta
-            keys.append(key)
-            delta = shift = 0
+    keys, offset = decode_keys(payload, count)
     return OpeningScores((rows, columns, inarow), complete_plies, keys, payload[offset:offset + count])
 
 

@@ -23,6 +23,7 @@ import zlib
 from functools import lru_cache
 
 from connectx.agents.core.data_files import read_data
+from connectx.agents.core.key_deltas import decode_keys
 from connectx.agents.core.position import geometry
 
 BOOK_FILE = "opening_book_7x6x4.bin"
@@ -91,21 +92,7 @@ def decode_opening_book(data: bytes) -> OpeningBook:
     if magic != MAGIC:
         raise ValueError(f"not an opening book (magic {magic!r}): regenerate it with `make book`")
     payload = zlib.decompress(data[HEADER.size :])
-    keys: list[int] = []
-    key = 0
-    delta = 0
-    shift = 0
-    position = 0
-    while len(keys) < count:
-        byte = payload[position]
-        position += 1
-        delta |= (byte & 0x7F) << shift  # varint: 7 bits per byte, low bits first
-        shift += 7
-        if byte < 0x80:  # no continuation bit: the delta is complete
-            key += delta
-            keys.append(key)
-            delta = 0
-            shift = 0
+    keys, position = decode_keys(payload, count)
     packed = payload[position:]
     stored_columns = bytearray(count)
     stored_columns[0::2] = bytes(byte & 0x0F for byte in packed[: (count + 1) // 2])
