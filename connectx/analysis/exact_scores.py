@@ -14,12 +14,12 @@ position files' convention, ``solver.c``'s comment).
 
 from __future__ import annotations
 
-import bisect
 from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from connectx.agents.core.key_deltas import key_index
 from connectx.agents.core.position import Position
 
 SHIPPED_TABLE = "data/exact_scores_7x6.npz"
@@ -63,11 +63,8 @@ class ExactScores:
         shape = position.geometry
         if (shape.rows, shape.columns, shape.inarow) != self.board:
             return None
-        key = position.canonical_key()
-        slot = bisect.bisect_left(self._keys, key)
-        if slot < len(self._keys) and self._keys[slot] == key:
-            return self._scores[slot]
-        return None
+        slot = key_index(self._keys, position.canonical_key())
+        return None if slot is None else self._scores[slot]
 
     @property
     def board(self) -> tuple[int, int, int] | None:

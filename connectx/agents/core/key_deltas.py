@@ -1,11 +1,13 @@
 """Sorted position keys as varint deltas: how the agents' data files (the book, the opening scores) store keys.
 
 Neighbouring canonical keys are close, so their differences take two or three bytes where a key
-takes eight, and zlib packs them further. One writer and one reader for every file that holds keys.
+takes eight, and zlib packs them further. One writer and one reader for every file that holds keys,
+and one lookup for every table kept as sorted keys beside their values.
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 
@@ -36,3 +38,9 @@ def decode_keys(payload: bytes, count: int) -> tuple[list[int], int]:
             keys.append(key)
             delta = shift = 0
     return keys, offset
+
+
+def key_index(keys: Sequence[int], key: int) -> int | None:
+    """Where ``key`` stands in the sorted ``keys`` (the index of its value beside them), None if absent."""
+    index = bisect.bisect_left(keys, key)
+    return index if index < len(keys) and keys[index] == key else None

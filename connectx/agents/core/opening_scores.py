@@ -17,13 +17,12 @@ File layout (``agents/data/opening_scores_7x6x4.bin``), little-endian::
 
 from __future__ import annotations
 
-import bisect
 import struct
 import zlib
 from functools import lru_cache
 
 from connectx.agents.core.data_files import read_data
-from connectx.agents.core.key_deltas import decode_keys, encode_keys
+from connectx.agents.core.key_deltas import decode_keys, encode_keys, key_index
 from connectx.agents.core.position import Position
 from connectx.agents.core.scores import finished_score
 
@@ -52,11 +51,10 @@ class OpeningScores:
         shape = position.geometry
         if (shape.rows, shape.columns, shape.inarow) != self.board:
             return None
-        key = position.canonical_key()
-        index = bisect.bisect_left(self._keys, key)
-        if index < len(self._keys) and self._keys[index] == key:
-            return self._scores[index] - 256 if self._scores[index] > 127 else self._scores[index]  # signed byte
-        return None
+        index = key_index(self._keys, position.canonical_key())
+        if index is None:
+            return None
+        return self._scores[index] - 256 if self._scores[index] > 127 else self._scores[index]  # signed byte
 
     def column_scores(self, position: Position) -> dict[int, int] | None:
         """Each legal column's exact score for the side to move in ``position`` (not over), as

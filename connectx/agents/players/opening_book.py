@@ -17,13 +17,12 @@ File layout (``agents/data/opening_book_7x6x4.bin``), little-endian::
 
 from __future__ import annotations
 
-import bisect
 import struct
 import zlib
 from functools import lru_cache
 
 from connectx.agents.core.data_files import read_data
-from connectx.agents.core.key_deltas import decode_keys
+from connectx.agents.core.key_deltas import decode_keys, key_index
 from connectx.agents.core.position import geometry
 
 BOOK_FILE = "opening_book_7x6x4.bin"
@@ -80,10 +79,8 @@ class OpeningBook:
         return [(key, self._columns[index]) for index, key in enumerate(self._keys)]
 
     def _lookup(self, canonical_key: int) -> int | None:
-        index = bisect.bisect_left(self._keys, canonical_key)
-        if index < len(self._keys) and self._keys[index] == canonical_key:
-            return self._columns[index]
-        return None
+        index = key_index(self._keys, canonical_key)
+        return None if index is None else self._columns[index]
 
 
 def decode_opening_book(data: bytes) -> OpeningBook:

@@ -30,14 +30,16 @@ speed up the next (and the trap's solves reuse it); it is emptied on a new game 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
-from connectx.agents.core.opening_scores import OpeningScores, load_opening_scores
+from connectx.agents.core.opening_scores import load_opening_scores
 from connectx.agents.core.position import Geometry, Position
 from connectx.agents.core.search_result import SearchCounts, SearchResult, last_of
 from connectx.agents.core.search_time import Deadline, SearchLimit
 from connectx.agents.core.strategy import MoveStats
 from connectx.agents.core.transposition_table import DEFAULT_CAPACITY, TranspositionTable
-from connectx.agents.players.opening_book import OpeningBook, load_opening_book
+from connectx.agents.players.opening_book import load_opening_book
 from connectx.agents.search.anytime_search import iterative_deepening, proofs
 from connectx.agents.search.exact_search import MAX_SEARCH_PLIES
 from connectx.agents.search.open_board_play import OpenBoardPlay, move_source
@@ -61,6 +63,8 @@ OVERAGE_FROM_FILLED = 0.2
 
 BOOK_GEOMETRY = (6, 7, 4)
 
+Data = TypeVar("Data")
+
 
 class SolverStrategy:
     """Book, then iterative deepening and exact solving, with one table for the game."""
@@ -77,13 +81,13 @@ class SolverStrategy:
         self.table = TranspositionTable(DEFAULT_CAPACITY if table_capacity is None else table_capacity)
         # Loaded now, not inside a move: decoding takes about 0.3 s, more than a short actTimeout
         # leaves a move (on Kaggle a submission is made while its first move's clock already runs).
-        self._book = _load_book() if use_book else None
+        self._book = _loaded(load_opening_book) if use_book else None
         self._geometry: Geometry | None = None
         self.open_board = OpenBoardPlay(time_budget, max_nodes, table_capacity=table_capacity)
         assumed = parse_hypothesis(assume) if assume is not None else None
         if assumed is not None and not trap:
             raise ValueError(f"solver assume={assume}: it says how the trap reads the opponent; add trap=true")
-        self.trap_play = TrapPlay(opening=_load_opening_scores() if use_book else None,
+        self.trap_play = TrapPlay(opening=_loaded(load_opening_scores) if use_book else None,
                                   assumed=assumed) if trap else None
         self.last_stats: MoveStats = {}
 
@@ -170,17 +174,12 @@ def _board_of(position: Position) -> tuple[int, int, int]:
     return shape.rows, shape.columns, shape.inarow
 
 
-def _load_opening_scores() -> OpeningScores | None:
+def _loaded(load: Callable[[], Data]) -> Data | None:
+    """``load()``, or None if it fails: a missing or damaged data file costs what it serves (the book, the
+    trap's opening), never the game."""
     try:
-        return load_opening_scores()
-    except Exception:  # as the book: a missing or damaged file costs the trap its opening, never the game
-        return None
-
-
-def _load_book() -> OpeningBook | None:
-    try:
-        return load_opening_book()
-    except Exception:  # a missing or damaged book must cost the book, never the game
+        return load()
+    except Exception:
         return None
 
 
