@@ -109,7 +109,7 @@ SUBMISSION_AGENT ?= solver
 
 submission: install
 	$(BIN)/connectx build $(SUBMISSION_AGENT) -o out/submission.py
-	$(BIN)/connectx validate out/submission.py --overage-reserve 20
+	$(BIN)/connectx validate out/submission.py --overage-reserve 20 --strict
 
 # The seed papers' experiments at full size into reports/full/ (hours on 2 cores; resumable: run it
 # again to continue). `connectx report --quick` is the smoke run into reports/quick/ (minutes).

@@ -1,4 +1,5 @@
-"""`connectx build` replaces its own earlier output, never a file it did not write unless given --force.
+"""`connectx build` replaces its own earlier output while unchanged, never a file it did not write or one
+edited since unless given --force.
 
 A Kaggle user keeps their own agent in ``submission.py``, the name the ConnectX starter writes, which
 is also the name they would give ``-o``: building there must not lose their work without a word.
@@ -48,6 +49,19 @@ def test_it_refuses_to_replace_a_file_it_did_not_write(tmp_path: Path, capsys: p
     assert err.startswith(f"connectx build: -o {path} exists and `connectx build` did not write it")
     assert "pass --force to replace it" in err
     assert path.read_bytes() == content and sorted(tmp_path.rglob("*")) == before
+
+
+def test_it_refuses_to_replace_its_own_output_once_edited(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The digest on a built file's last line tells an edit: the user's tuning of a built file is theirs."""
+    path = tmp_path / "submission.py"
+    assert build(capsys, "negamax:depth=2", "-o", str(path))[0] == 0
+    edited = path.read_text().replace("BUILT_FROM = 'negamax", "BUILT_FROM = 'negamax", 1) + "# my tweak\n"
+    path.write_text(edited)
+    status, out, err = build(capsys, "random", "-o", str(path))
+    assert status == 2 and out == "" and len(err.splitlines()) == 1
+    assert "was written by `connectx build` but edited since" in err and "--force" in err
+    assert path.read_text() == edited
+    assert build(capsys, "random", "-o", str(path), "--force")[0] == 0 and path.read_text() == build_source("random")
 
 
 def test_force_replaces_a_file_it_did_not_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,8 +14,10 @@ import inspect
 import io
 import re
 import shlex
+import subprocess
+import sys
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -29,6 +31,7 @@ from connectx.submission.bundler import BuildRecord, build_bundle, read_build_re
 from connectx.submission.fixed_positions import PROVEN_ENDGAMES, is_proven_choice
 from connectx.submission.module_graph import OUR_PACKAGES, PROJECT_ROOT
 from connectx.submission.validator import (
+    MARGIN_CHECK,
     OVERRIDDEN,
     SHIPPED,
     SIZE_LIMIT,
@@ -59,17 +62,41 @@ def check_named(report: ValidationReport, prefix: str) -> list[str]:
     return [("PASS" if check.passed else "FAIL") for check in report.checks if check.name.startswith(prefix)]
 
 
+@pytest.fixture
+def both_cores_busy() -> Iterator[None]:
+    """Two processes that keep both of the machine's cores busy while the test runs: a loaded Kaggle worker."""
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        yield
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
 @pytest.mark.games
-@pytest.mark.parametrize("spec", ["negamax:depth=3", "random"])
-def test_a_built_agent_passes_every_check_with_its_figures(tmp_path: Path, spec: str) -> None:
-    report = validate_file(built(tmp_path, spec))
-    assert report.passed, "\n".join(map(str, report.failures()))
+@pytest.mark.parametrize("name", sorted(REGISTRY))
+def test_every_built_agent_keeps_its_margin_on_a_busy_machine(tmp_path: Path, name: str,
+                                                              both_cores_busy: None) -> None:
+    """Every check passes under --strict, the stricter margin included, while both cores are taken.
+
+    An actTimeout of 1 s halves the games' time; the room is the same in seconds as at 2 s: the
+    submission keeps 0.5 s back and validate allows 0.2 s less than actTimeout. ``solver`` spends the
+    bank on hard moves by design, so it is held as `make submission` holds it (a 20 s reserve).
+    """
+    reserve = 20.0 if name == "solver" else None
+    report = validate_file(built(tmp_path, name), act_timeout=1.0, compare=False, strict=True,
+                           overage_reserve=reserve)
+    assert report.passed and not report.warnings(), "\n".join(map(str, report.checks))
     names = [check.name for check in report.checks]
-    for prefix, count in (("(a)", 1), ("(b)", 1), ("(c)", 4), ("(d)", 1), ("(e)", 1), ("(f)", 2), ("isolation", 1)):
+    for prefix, count in (("(a)", 1), ("(b)", 1), ("(c)", 4), ("(d)", 2), ("(e)", 1), ("(f)", 1), ("(g)", 1),
+                          ("isolation", 1)):
         assert sum(name.startswith(prefix) for name in names) == count, prefix
     assert report.first_move_seconds is not None and report.slowest_move_seconds is not None
-    assert report.load_seconds is not None and 0 < report.load_seconds < 1.8
-    assert 0 < report.first_move_seconds < 1.8 and report.overage_left_seconds == 60
+    assert report.load_seconds is not None and 0 < report.load_seconds < 0.8
+    assert 0 < report.first_move_seconds < 0.8
+    if reserve is None:
+        assert report.slowest_move_seconds < 0.8 and report.overage_left_seconds == 60
     assert report.slowest_move_at is not None and re.fullmatch(r".+, move \d+", report.slowest_move_at)
     games = [check for check in report.checks if check.name[:3] in ("(b)", "(c)")]
     assert all(re.search(r"slowest later move \d+\.\d{3} s \(move \d+\)", check.detail) for check in games)
@@ -176,9 +203,10 @@ def test_a_file_that_fails_to_load_is_reported(tmp_path: Path) -> None:
     report = validate_file(path, compare=False)
     failed = report.failures()
     assert [check.name for check in failed] == ["(a) Kaggle's loader"]
-    assert "Invalid raw Python" in failed[0].detail
+    assert "ModuleNotFoundError: No module named 'connectx'" in failed[0].detail
     assert "from connectx.agents.core.position import Position" in failed[0].detail
-    assert "connectx build" in failed[0].fix
+    assert failed[0].detail.count("Traceback") == 0 and str(path) in failed[0].detail
+    assert "connectx build" in failed[0].fix and "alone" in failed[0].fix
 
 
 @pytest.mark.parametrize("helper", ["def helper():\n    return 0\n",
@@ -202,13 +230,19 @@ def test_illegal_moves_fail_every_game(tmp_path: Path) -> None:
 
 
 @pytest.mark.games
-def test_a_slow_load_fails_the_timing_check(tmp_path: Path) -> None:
+def test_a_slow_load_fails_the_stricter_margin_only_under_strict_and_names_the_load(tmp_path: Path) -> None:
+    """Kaggle would play a 0.4 s first move (2 s allowed): the margin of 1.7 s is ours, so it warns, and
+    fails with strict; either way the advice blames the load, which the report measured."""
     path = tmp_path / "slow_load.py"
     path.write_text("import time\ntime.sleep(0.4)\n" + FIRST_LEGAL)
     report = validate_file(path, act_timeout=2.0, margin=1.7, compare=False)
-    assert [check.name for check in report.failures()] == ["(d) move times"]
+    assert report.passed and [check.name for check in report.warnings()] == [MARGIN_CHECK]
+    assert check_named(report, "(d) Kaggle's clock") == ["PASS"]
+    assert "loading the file took" in report.warnings()[0].fix and "--margin 0" in report.warnings()[0].fix
     assert report.first_move_seconds is not None and report.first_move_seconds >= 0.4
     assert report.slowest_move_seconds is not None and report.slowest_move_seconds < 0.3
+    strict = validate_file(path, act_timeout=2.0, margin=1.7, compare=False, strict=True)
+    assert [check.name for check in strict.failures()] == [MARGIN_CHECK]
 
 
 SLOW_SECOND_MOVE = """
@@ -360,7 +394,7 @@ def test_the_loader_check_agrees_with_kaggle_playing_the_file(tmp_path: Path, ca
     source, playable, _ = LAST_CALLABLES[case]
     path = tmp_path / "submission.py"
     path.write_text(source)
-    result = run_isolated(path, {"episodes": validation_episodes()[:1], "configuration": {"actTimeout": 2.0}})
+    result = run_isolated(path, {"episodes": validation_episodes()[-1:], "configuration": {"actTimeout": 2.0}})
     [episode] = result["episodes"]
     assert (episode["statuses"] == ["DONE", "DONE"]) == playable, episode["statuses"]
 
@@ -387,6 +421,8 @@ NOT_UTF8 = "def agent(observation, configuration):\n    return 0  # caf\xe9\n".e
     ("latin1.py", NOT_UTF8, [], "is not UTF-8"),
     ("syntax.py", b"def agent(observation, configuration)\n    return 0\n", [],
      "syntax.py is not valid Python (line 1"),
+    ("game.json", b'{"steps": []}', [], "game.json is not a .py file"),
+    ("broken.tar.gz", b"not an archive", [], "is not a .tar.gz archive Kaggle could unpack"),
     ("no_function.py", b"COLUMN = 3\nprint(COLUMN)\n", [], "binds no function"),
     ("fine.py", FIRST_LEGAL.encode(), ["--overage-reserve", "-1"], "--overage-reserve -1"),
     ("fine.py", FIRST_LEGAL.encode(), ["--act-timeout", "0"], "--act-timeout 0"),
@@ -413,16 +449,28 @@ def test_a_bad_input_is_one_line_exit_2_and_nothing_run(
     assert sorted(tmp_path.rglob("*")) == before
 
 
-def test_the_advice_for_a_file_no_check_can_judge_is_a_command_that_works(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("content", ["COLUMN = 3\n", "", "def agent(observation, configuration)\n"])
+def test_the_advice_for_a_file_no_check_can_judge_works_and_never_replaces_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str) -> None:
+    """The user's broken or empty file is theirs: the advice builds beside it, never over it with --force."""
     path = tmp_path / "submission.py"
-    path.write_text("COLUMN = 3\n")
+    path.write_text(content)
     assert main(["validate", str(path)]) == 2
-    advice = re.search(r"`connectx (build AGENT -o .*)`$", capsys.readouterr().err.strip())
-    assert advice is not None and advice[1] == f"build AGENT -o {path} --force"
+    err = capsys.readouterr().err.strip()
+    advice = re.search(r"`connectx (build AGENT -o .*)`$", err)
+    assert advice is not None and "--force" not in err, err
+    assert advice[1] == f"build AGENT -o {tmp_path / 'submission_built.py'}"
     with contextlib.redirect_stdout(io.StringIO()):
         assert main(shlex.split(advice[1].replace("AGENT", "random"))) == 0
-    assert main(["validate", str(path), "--no-games"]) == 0
+    assert path.read_text() == content
+    assert main(["validate", str(tmp_path / "submission_built.py"), "--no-games"]) == 0
+
+
+def test_only_a_file_build_wrote_is_offered_to_build_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = built(tmp_path, "random")
+    path.write_text(path.read_text() + "\nCOLUMN = (\n")
+    assert main(["validate", str(path)]) == 2
+    assert capsys.readouterr().err.strip().endswith(f"`connectx build AGENT -o {path} --force`")
 
 
 MAKEFILE = REPOSITORY / "Makefile"

@@ -1,8 +1,9 @@
 """Bundle an agent (with its parameters) into one self-contained file Kaggle accepts as a submission.
 
-The output may already exist: a file ``connectx build`` wrote earlier is replaced, any other (the
-``submission.py`` a Kaggle user keeps their own agent in) only with ``--force``; without it the
-command stops before building, with one line and exit 2.
+The output may already exist: a file ``connectx build`` wrote earlier is replaced while it is
+exactly as written (the digest on its last line still matches); one edited since, or any other
+(the ``submission.py`` a Kaggle user keeps their own agent in), only with ``--force``; without it
+the command stops before building, with one line and exit 2.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 from connectx.agents.agent_spec import AgentKind, AgentSpec
 from connectx.agents.core.position import geometry
 from connectx.cli.options import InputError, check_output_file
-from connectx.submission.bundler import build_bundle, written_by_build
+from connectx.submission.bundler import build_bundle, unchanged_since_build, written_by_build
 from connectx.submission.module_graph import BuildError
 
 NAME = "build"
@@ -29,8 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUTPUT,
                         help=f"where to write the file (default {DEFAULT_OUTPUT})")
     parser.add_argument("--force", action="store_true",
-                        help="replace the -o file even if `connectx build` did not write it (by default only its "
-                             "own earlier output is replaced, so your own submission.py is safe)")
+                        help="replace the -o file even if `connectx build` did not write it or it was edited since "
+                             "(by default only its own earlier output, unchanged, is replaced, so your own "
+                             "submission.py and your edits are safe)")
     parser.add_argument("--allow-missing-data", action="store_true",
                         help="build even if a data file the agent reads (an opening book) does not exist yet; "
                              "the file then plays as the agent does without it")
@@ -43,7 +45,10 @@ def run(args: argparse.Namespace) -> int:
                          "(connectx agents lists them), and a kaggle built-in or an agent file needs no bundling")
     spec.check(KAGGLE_BOARD)
     check_output_file(args.output, "-o")
-    if args.output.exists() and not args.force and not written_by_build(args.output):
+    if args.output.exists() and not args.force and not unchanged_since_build(args.output):
+        if written_by_build(args.output):
+            raise InputError(f"-o {args.output} was written by `connectx build` but edited since (its digest no "
+                             "longer matches): choose another -o, or pass --force to replace your edits")
         raise InputError(f"-o {args.output} exists and `connectx build` did not write it (it may be your own agent): "
                          "choose another -o, or pass --force to replace it")
     try:

@@ -26,6 +26,7 @@ from connectx.cli.options import (
     run_options,
 )
 from connectx.cli.progress import play_with_progress
+from connectx.evaluation.fault_notes import fault_notes
 from connectx.evaluation.ladder import LadderPlan, LadderResult, LadderSummary, play_prepared_ladder
 from connectx.evaluation.ladder_pool import POOLS
 from connectx.evaluation.results_store import ResultsStore
@@ -72,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
         return result
     write_outputs(result)
     print(ladder_table(result.summary))
+    for note in fault_notes(result.records, out):
+        print(note)
     print(f"results in {out}/ (games.jsonl, summary.json, ladder.md, ratings.png)")
     return 0
 

@@ -23,6 +23,7 @@ from connectx.cli.options import (
     run_options,
 )
 from connectx.cli.progress import play_with_progress
+from connectx.evaluation.fault_notes import fault_notes
 from connectx.evaluation.match import MatchPlan, MatchResult, Sprt, durations_by_agent, play_prepared_match
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.results_text import match_report, match_table, running_line
@@ -67,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         return result
     write_outputs(result)
     print(match_table(result.summary))
+    for note in fault_notes(result.records, out):
+        print(note)
     if result.stopped_early:
         print(f"SPRT decided ({result.summary.decision}) after {result.summary.total.games} games; stopped early.")
     print(f"results in {out}/ (games.jsonl, summary.json, report.md)")

@@ -12,9 +12,11 @@ import argparse
 import json
 import random
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
+from connectx.agents.core.fault_words import error_lines
 from connectx.agents.core.position import Position
 from connectx.cli.options import (
     INTERRUPTED,
@@ -75,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     store.append(record)
     print(final_position(record))
     print(result_line(record))
+    if record.offender is not None:
+        print(textwrap.indent(error_lines(record.detail), "    "))
     texts = {"--html": lambda: replay_html(record), "--json": lambda: json.dumps(replay_of(record))}
     for path, option in outputs:
         try:

@@ -21,6 +21,7 @@ from connectx.cli.options import (
     run_options,
 )
 from connectx.cli.progress import play_with_progress
+from connectx.evaluation.fault_notes import fault_notes
 from connectx.evaluation.match import durations_by_agent
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.results_text import signed, tournament_report, tournament_tables
@@ -76,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         return result
     write_outputs(result)
     print(tournament_tables(result.summary))
+    for note in fault_notes(result.records, out):
+        print(note)
     print(f"results in {out}/ (games.jsonl, summary.json, report.md)")
     return 0
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from connectx.agents.agent_spec import AgentKind
+from connectx.agents.core.fault_words import timeout_text
 from connectx.evaluation.game_in_process import play_game
 from connectx.evaluation.game_record import GameRecord, GameSpec, MoveStats, aborted_record, fault_record, seat_stats
 
@@ -187,6 +188,9 @@ class _ParentView:
         self.durations: tuple[list[float], list[float]] = ([], [])
         self.stats: tuple[list[MoveStats], list[MoveStats]] = ([], [])
         self.on_move: int | None = None
+        self.bank = 0.0
+        self.own_limit = False
+        """Whether the move under way is held to the watchdog's own limit, tighter than Kaggle's."""
         self.move_started = started
         self.deadline = started + watchdog.quiet
 
@@ -194,8 +198,9 @@ class _ParentView:
         now = time.monotonic()
         if message[0] == "move":
             _, seat, overage = message
-            self.on_move, self.move_started = seat, now
+            self.on_move, self.move_started, self.bank = seat, now, overage
             allowed = self.spec.config.act_timeout + overage + self.watchdog.grace
+            self.own_limit = self.watchdog.move_limit is not None and self.watchdog.move_limit < allowed
             if self.watchdog.move_limit is not None:
                 allowed = min(allowed, self.watchdog.move_limit)
             self.deadline = now + allowed
@@ -222,8 +227,9 @@ class _ParentView:
             return aborted_record(self.spec, f"watchdog: no progress for {self.watchdog.quiet:g}s outside any move",
                                    moves, self._durations(), wall, self._stats())
         waited = time.monotonic() - self.move_started
-        detail = (f"watchdog: agent {self.spec.names[self.on_move]!r} gave no answer in {waited:.1f}s "
-                  f"(the watchdog's limit for a move); its process was killed")
+        took = (f"took {waited:.1f} s, past the watchdog's own limit of {self.watchdog.move_limit:g} s a move"
+                if self.own_limit else timeout_text(waited, self.spec.config.act_timeout, self.bank))
+        detail = f"{took}; no answer came, so the watchdog stopped the game's process"
         return fault_record(self.spec, self.on_move, "TIMEOUT", detail, moves, self._durations(waited), wall,
                              self._stats())
 

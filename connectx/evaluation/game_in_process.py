@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from connectx.agents.core.fault_words import invalid_text, returned_problem, shown, timeout_text, type_name_of
 from connectx.agents.core.kaggle_boundary import FAULT_STATUSES, played_actions
 from connectx.agents.registry import AgentSpecError
 from connectx.evaluation.engine import Outcome, derived_seed, make_environment, seat_agent
@@ -52,9 +53,14 @@ class _AnnouncedAgent:
         self.durations: list[float] = []
         self.stats: list[MoveStats] = []
         self.last_called = -math.inf
+        self.answer: tuple[str, str] | None = None
+        """The type and text of the last value the agent returned: what Kaggle judged, if it faulted."""
+        self.bank = 0.0
+        """The overage bank the last move started with."""
 
     def __call__(self, observation: Any, configuration: Any) -> Any:
-        self.monitor(("move", self.seat, float(getattr(observation, "remainingOverageTime", 0.0) or 0.0)))
+        self.bank = float(getattr(observation, "remainingOverageTime", 0.0) or 0.0)
+        self.monitor(("move", self.seat, self.bank))
         started = self.last_called = time.perf_counter()
         try:
             action = self.agent(observation, configuration)
@@ -67,6 +73,7 @@ class _AnnouncedAgent:
         return action
 
     def _finished(self, started: float, action: Any) -> None:
+        self.answer = None if action is None and not self.durations else (type_name_of(action), shown(action))
         self.durations.append(time.perf_counter() - started)
         self.stats.append(move_stats(getattr(self.agent, "last_stats", None)) if action is not None else ())
         self.monitor(("moved", self.seat, self.durations[-1], action if type(action) is int else None, self.stats[-1]))
@@ -107,6 +114,10 @@ def _play_game(spec: GameSpec, monitor: Monitor) -> GameRecord:
         moves = _moves_of(env) if env is not None else spec.opening
         mover = _last_mover(announced)
         detail = f"env.run raised {type(error).__name__}: {error}"
+        answer = announced[mover].answer if mover is not None else None
+        returned = returned_problem(*answer) if answer is not None else None
+        if returned:
+            detail = f"{returned} (kaggle-environments' rules then raised {type(error).__name__}: {error})"
         if mover is None or type(error).__name__ == "DeadlineExceeded":
             return aborted_record(spec, detail, moves, durations, time.perf_counter() - started, stats)
         return fault_record(spec, mover, "ERROR", detail, moves, durations, time.perf_counter() - started, stats)
@@ -115,7 +126,7 @@ def _play_game(spec: GameSpec, monitor: Monitor) -> GameRecord:
     return GameRecord(
         index=spec.index, agents=spec.names, config=spec.config, seed=spec.seed, opening=spec.opening,
         moves=_moves_of(env), winner=outcome.winner, statuses=outcome.statuses, cause=outcome.cause,
-        offender=offender, detail=_fault_detail(env, offender),
+        offender=offender, detail=_fault_detail(env, offender, announced, spec.config.act_timeout),
         durations=(tuple(announced[0].durations), tuple(announced[1].durations)),
         wall_seconds=time.perf_counter() - started,
         search_stats=seat_stats(announced[0].stats, announced[1].stats),
@@ -135,11 +146,18 @@ def _moves_of(env: Any) -> tuple[int, ...]:
     return tuple(int(action) for _, _, action in played_actions(env.steps))
 
 
-def _fault_detail(env: Any, offender: int | None) -> str:
-    """The offender's last stderr (its traceback, usually), trimmed, or what Kaggle made of its action."""
+def _fault_detail(env: Any, offender: int | None, announced: list[_AnnouncedAgent], act_timeout: float) -> str:
+    """Why the offender's move failed, in its own terms: what it returned that Kaggle would not play, its whole
+    traceback (as Kaggle logged it), or how long it took against its limit."""
     if offender is None:
         return ""
+    status = env.steps[-1][offender].status
+    agent = announced[offender]
+    if status == "INVALID":
+        return invalid_text(agent.answer)
+    if status == "TIMEOUT" and agent.durations:
+        return timeout_text(agent.durations[-1], act_timeout, agent.bank)
     for logs in reversed(env.logs):
         if len(logs) > offender and isinstance(logs[offender], dict) and logs[offender].get("stderr"):
-            return str(logs[offender]["stderr"]).strip()[-2000:]
-    return f"kaggle marked the move {env.steps[-1][offender].status}"
+            return str(logs[offender]["stderr"]).strip()
+    return f"kaggle marked the move {status}"

@@ -23,6 +23,7 @@ also pause the collector (``connectx.agents.search.exact_search.paused_gc``).
 from __future__ import annotations
 
 import ast
+import hashlib
 import inspect
 import re
 from collections.abc import Callable
@@ -49,6 +50,13 @@ SECTION_RULE = "# " + "-" * 78
 
 GUARD = ("connectx.agents.core.kaggle_boundary", "GuardedAgent")
 """The module and class that wrap a registry agent's strategy in Kaggle's guard."""
+SUBMISSION_MARGIN = 0.5
+"""Seconds of ``actTimeout`` a submission's guard keeps back, where the harness's keeps ``DEFAULT_MARGIN`` (0.3 s).
+
+A Kaggle worker's load is unknown: on this project's 2-core machine with both cores busy (load 4),
+``mcts``'s slowest move ran 0.16 s past its 1.7 s deadline, over ``connectx validate``'s 1.8 s
+limit. Kept back 0.5 s, a move ends by 1.5 s and has 0.3 s of room before that limit. The harness
+keeps its own margin so the games it has recorded stay comparable."""
 
 
 @dataclass(frozen=True)
@@ -79,13 +87,33 @@ def read_build_record(source: str) -> BuildRecord | None:
     return BuildRecord(values[SPEC_CONSTANT], values[PARAMETERS_CONSTANT])
 
 
+DIGEST_PREFIX = "# connectx build digest: sha256="
+"""The last line of a built file, after the SHA-256 of everything before it: whether it was edited since."""
+
+
+def with_digest(source: str) -> str:
+    """``source`` with its digest line appended, as ``build`` writes it."""
+    return f"{source}{DIGEST_PREFIX}{hashlib.sha256(source.encode('utf-8')).hexdigest()}\n"
+
+
 def written_by_build(path: Path) -> bool:
-    """Whether the file at ``path`` is one ``connectx build`` wrote (it records a build); False for a
-    file that cannot be read or is not UTF-8 Python."""
+    """Whether the file at ``path`` is one ``connectx build`` wrote, edited since or not: it records a build,
+    or, edited past parsing, still holds the digest line; False for a file that cannot be read as UTF-8."""
     try:
-        return read_build_record(path.read_text(encoding="utf-8")) is not None
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return False
+    return read_build_record(text) is not None or any(line.startswith(DIGEST_PREFIX) for line in text.splitlines())
+
+
+def unchanged_since_build(path: Path) -> bool:
+    """Whether the file at ``path`` is exactly as ``connectx build`` wrote it: its digest line still matches."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    body, _, last = text.rstrip("\n").rpartition("\n")
+    return last.startswith(DIGEST_PREFIX) and with_digest(body + "\n") == text
 
 
 @dataclass(frozen=True)
@@ -153,14 +181,14 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
     futures = sorted({alias.name for module in modules for statement in removed[module.name]
                       if isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
                       for alias in statement.names})
-    source = "\n\n".join([
+    source = with_digest("\n\n".join([
         _header(canonical, modules),
         *([f"from __future__ import {', '.join(futures)}"] if futures else []),
         _load_clock(),
         *sections,
         _section("entry point (generated)",
                  _entry_point(canonical, parameters, final_factory, agent_name, final_guard)),
-    ])
+    ]))
     return Bundle(canonical, source, tuple(m.relative_path for m in modules), tuple(sorted(files)), tuple(missing))
 
 
@@ -238,7 +266,7 @@ def _entry_point(spec: str, parameters: dict[str, Any], factory_name: str, agent
                  guard_name: str | None) -> str:
     literal = "{" + ", ".join(f"{key!r}: {value!r}" for key, value in parameters.items()) + "}"
     made = f"{factory_name}(**{{**{PARAMETERS_CONSTANT}, **overrides}})"
-    built = made if guard_name is None else f"{guard_name}({agent_name!r}, {made})"
+    built = made if guard_name is None else f"{guard_name}({agent_name!r}, {made}, margin={SUBMISSION_MARGIN!r})"
     return (
         f"{SPEC_CONSTANT} = {spec!r}\n"
         f"{PARAMETERS_CONSTANT} = {literal}\n"

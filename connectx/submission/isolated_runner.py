@@ -7,6 +7,9 @@ kaggle-environments: Kaggle's own loader (``get_last_callable``) and the argumen
 call would give what it returns (``kaggle_arguments``), real episodes in
 ``env.run``, and the bundle's ``new_agent`` on the positions of each comparison. It writes what
 it saw to a JSON result file and judges nothing; the validator turns the figures into checks.
+While the games run it appends a line per move to the request's progress file, stops a move at
+Kaggle's limit (``MoveWatch``) and, once the file has timed out in one game, plays no more: every
+later game would spend its 60 s bank the same way.
 
 Usage: python -I -S isolated_runner.py REQUEST.json RESULT.json
 """
@@ -20,6 +23,7 @@ import io
 import json
 import os
 import random
+import signal
 import sys
 import time
 import traceback
@@ -27,6 +31,24 @@ from typing import Any
 
 FILE = "FILE"
 """In an episode's agent list, the submission under test (anything else is a kaggle built-in)."""
+
+
+class OutOfTime(BaseException):
+    """Raised into a move (by ``SIGALRM``) once it runs past what Kaggle allows: ``actTimeout`` plus the bank left.
+
+    A ``BaseException``, so kaggle-environments' ``except Exception`` around the agent's call does not
+    turn it into an ERROR: it ends ``env.run`` and the episode records the TIMEOUT Kaggle would give.
+    """
+
+
+GRACE = 0.5
+"""Seconds past Kaggle's limit before a move is stopped: Kaggle's own status decides any move that ends sooner."""
+FULL_BANK = 60.0
+"""Kaggle's overage bank at the start of an episode, in seconds."""
+
+
+def _out_of_time(signum: int, frame: Any) -> None:
+    raise OutOfTime
 
 
 def isolation(forbidden: list[str], project_root: str) -> list[str]:
@@ -44,18 +66,31 @@ def isolation(forbidden: list[str], project_root: str) -> list[str]:
     return visible
 
 
-def load(path: str) -> dict[str, Any]:
-    """Kaggle's loader on the file: the callable it would use, and how long loading took."""
+def load(path: str, limit: float) -> dict[str, Any]:
+    """Kaggle's loader on the file: the callable it would use, and how long loading took.
+
+    Loading is stopped after ``limit`` seconds (all a first move may take on Kaggle, where loading
+    is part of it). A failure keeps the traceback of the file's own exception, not the one Kaggle's
+    loader raises while handling it, so the reader sees one traceback that ends in their line.
+    """
     from kaggle_environments.agent import get_last_callable
 
     with open(path, encoding="utf-8") as handle:
         raw = handle.read()
     started = time.perf_counter()
+    signal.signal(signal.SIGALRM, _out_of_time)
+    signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         with contextlib.redirect_stdout(io.StringIO()) as out:
             entry = get_last_callable(raw, path=path)
-    except Exception:
-        return {"ok": False, "error": traceback.format_exc(limit=3)}
+    except OutOfTime:
+        return {"ok": False, "error": f"loading was stopped after {limit:.1f} s, all a first move may take",
+                "timed_out": True}
+    except Exception as error:
+        cause = error.__context__ or error
+        return {"ok": False, "error": "".join(traceback.format_exception(cause)), "timed_out": False}
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
     seconds = time.perf_counter() - started
     arguments = kaggle_arguments(entry)
     return {
@@ -106,37 +141,155 @@ def call_error(entry: Any, arguments: list[str]) -> str | None:
     return None
 
 
-def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[str, Any]) -> dict[str, Any]:
-    """One game in kaggle-environments; per seat its final status, the duration of each move and its
-    overage bank at the start and the end."""
+class MoveWatch:
+    """Kaggle's ``kaggle_environments.agent.Agent.act`` wrapped, as Kaggle calls it: answers kept, progress told.
+
+    Nothing changes what the agent sees or how it is timed: the wrapper only notes the value the
+    agent returned (its type is what Kaggle judges), writes a progress line after each move and
+    arms a timer that stops a move that has already run past Kaggle's limit, so a hung or hopelessly
+    slow agent is judged at that limit instead of blocking the validation.
+    """
+
+    def __init__(self, progress_path: str | None) -> None:
+        self.progress_path = progress_path
+        self.episode = ""
+        self.moves = 0
+        self.answers: dict[int, tuple[str, str]] = {}
+        """Per seat, the type and repr of the last value the agent itself returned."""
+        self.banks: dict[int, float] = {}
+        """Per seat, the overage bank its last move started with."""
+        self.moving: tuple[int, float, float] | None = None
+        """The seat of the move under way, when it started and the bank it had: known when the timer fires."""
+
+    def install(self, agent_class: Any) -> None:
+        original = agent_class.act
+        watch = self
+
+        def act(agent: Any, observation: Any) -> Any:
+            return watch.act(original, agent, observation)
+
+        agent_class.act = act
+        signal.signal(signal.SIGALRM, _out_of_time)
+
+    def start(self, name: str) -> None:
+        self.episode, self.moves, self.answers, self.banks, self.moving = name, 0, {}, {}, None
+        self.tell({"episode": name, "move": 0, "seconds": 0.0})
+
+    def act(self, original: Any, agent: Any, observation: Any) -> Any:
+        seat = int(observation.get("mark", 1)) - 1
+        bank = float(observation.get("remainingOverageTime", 0.0))
+        raw = agent.agent
+        started = time.perf_counter()
+        self.moving = (seat, started, bank)
+        self.banks[seat] = bank
+
+        agent.agent = _Noted(raw, lambda answer: self.answers.__setitem__(seat, (type_name_of(answer),
+                                                                                 _shown(answer))))
+        signal.setitimer(signal.ITIMER_REAL, float(agent.configuration.actTimeout) + bank + GRACE)
+        try:
+            return original(agent, observation)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            agent.agent = raw
+            self.moves += 1
+            self.tell({"episode": self.episode, "move": self.moves, "seconds": time.perf_counter() - started})
+
+    def tell(self, line: dict[str, Any]) -> None:
+        if self.progress_path is not None:
+            with open(self.progress_path, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(line) + "\n")
+
+
+def _shown(answer: Any) -> str:
+    """An answer as the user would write it: a number plainly (``0`` of `numpy.int64(0)`), anything else's repr."""
+    text = str(answer) if isinstance(answer, (int, float)) or hasattr(answer, "__index__") else repr(answer)
+    return text[:80]
+
+
+class _Noted:
+    """An agent callable that hands each answer to ``note``; Kaggle reads ``__code__`` to pass as many
+    arguments as the agent takes, so the wrapper shows the agent's own."""
+
+    def __init__(self, agent: Any, note: Any) -> None:
+        self.agent, self.note = agent, note
+        if hasattr(agent, "__code__"):
+            self.__code__ = agent.__code__
+
+    def __call__(self, *arguments: Any) -> Any:
+        answer = self.agent(*arguments)
+        self.note(answer)
+        return answer
+
+
+def type_name_of(value: object) -> str:
+    """``value``'s type as `module.qualname`, builtins bare (`numpy.int64`, ``float``): what Kaggle judges."""
+    kind = type(value)
+    module = kind.__module__
+    return kind.__qualname__ if module == "builtins" else f"{module.split('.')[0]}.{kind.__qualname__}"
+
+
+def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[str, Any],
+            watch: MoveWatch, fault_mark: str) -> dict[str, Any]:
+    """One game in kaggle-environments; per seat its final status, the duration of each move, its overage
+    bank at the start and the end, its last stderr, the first fault our guard reported absorbing (a line
+    holding ``fault_mark``) and the last value its agent returned."""
     agents = [path if name == FILE else name for name in spec["agents"]]
+    watch.start(spec["name"])
+    overran = None
     try:
         env = kaggle.make("connectx", configuration=configuration)
         random.seed(spec["seed"])
         env.run(agents)
+    except OutOfTime:
+        overran = watch.moving
     except Exception:
-        return {"name": spec["name"], "error": traceback.format_exc(limit=3)}
-    final = env.steps[-1]
+        return {"name": spec["name"], "agents": spec["agents"], "error": traceback.format_exc(limit=3),
+                "answers": _answers(watch), "mover": watch.moving[0] if watch.moving else None}
     durations: list[list[float]] = [[], []]
     stderr = ["", ""]
+    absorbed = ["", ""]
     for step_logs in env.logs:
         for seat, log in enumerate(step_logs[:2]):
             if log and "duration" in log:
                 durations[seat].append(log["duration"])
-                if log.get("stderr", "").strip() and not stderr[seat]:
-                    stderr[seat] = log["stderr"]
+                text = log.get("stderr", "")
+                if text.strip():
+                    stderr[seat] = text
+                if fault_mark in text and not absorbed[seat]:
+                    absorbed[seat] = next(line for line in text.splitlines() if fault_mark in line)
+    final = env.steps[-1]
+    statuses = [str(state.status) for state in final]
+    banks = [float(state.observation.remainingOverageTime) for state in final]
+    if overran is not None:
+        # Stopped where Kaggle would have: the move is the seat's last, and Kaggle calls it TIMEOUT.
+        seat, started, bank = overran
+        durations[seat].append(time.perf_counter() - started)
+        statuses = ["TIMEOUT" if index == seat else "DONE" for index in range(2)]
+        banks[seat] = bank - max(0.0, durations[seat][-1] - float(configuration.get("actTimeout", 2.0)))
     return {
         "name": spec["name"],
         "agents": spec["agents"],
-        "statuses": [str(state.status) for state in final],
-        "rewards": [state.reward for state in final],
+        "statuses": statuses,
+        "rewards": [None if status != "DONE" else state.reward for status, state in zip(statuses, final, strict=True)],
         "moves": len(env.steps) - 1,
         "durations": durations,
-        "overage": [[state.observation.remainingOverageTime for state in (env.steps[0][seat], final[seat])]
-                    for seat in range(2)],
+        "overage": [[float(env.steps[0][seat].observation.remainingOverageTime), banks[seat]] for seat in range(2)],
         "stderr": stderr,
+        "absorbed": absorbed,
+        "answers": _answers(watch),
+        "last_banks": [watch.banks.get(seat) for seat in range(2)],
         "error": None,
     }
+
+
+def _answers(watch: MoveWatch) -> list[list[str] | None]:
+    return [list(watch.answers[seat]) if seat in watch.answers else None for seat in range(2)]
+
+
+def timed_out(result: dict[str, Any]) -> bool:
+    """Whether the file's seat of a played episode ended in TIMEOUT: every later game would spend its bank alike."""
+    return any(status == "TIMEOUT" and name == FILE
+               for status, name in zip(result.get("statuses") or [], result.get("agents") or [], strict=False))
 
 
 def compare(path: str, comparison: dict[str, Any]) -> dict[str, Any]:
@@ -169,9 +322,21 @@ def main(request_path: str, result_path: str) -> int:
     visible = isolation(request["forbidden_packages"], request["project_root"])
     result: dict[str, Any] = {"isolation": {"visible": visible, "sys_path": list(sys.path)}}
     path = request["file"]
-    result["load"] = load(path)
+    act_timeout = float(request["configuration"].get("actTimeout", 2.0))
+    result["load"] = load(path, act_timeout + FULL_BANK + GRACE)
     if result["load"]["ok"]:
-        result["episodes"] = [episode(kaggle, path, spec, request["configuration"]) for spec in request["episodes"]]
+        watch = MoveWatch(request.get("progress"))
+        from kaggle_environments.agent import Agent
+
+        watch.install(Agent)
+        result["episodes"] = []
+        for spec in request["episodes"]:
+            late = next((played for played in result["episodes"] if timed_out(played)), None)
+            if late is not None:
+                result["episodes"].append({"name": spec["name"], "agents": spec["agents"], "skipped": late["name"]})
+                continue
+            result["episodes"].append(episode(kaggle, path, spec, request["configuration"], watch,
+                                              request.get("fault_mark", "\0")))
         result["comparisons"] = [compare(path, comparison) for comparison in request.get("comparisons", [])]
     with open(result_path, "w", encoding="utf-8") as handle:
         json.dump(result, handle)

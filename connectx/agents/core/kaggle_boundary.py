@@ -32,6 +32,9 @@ DEFAULT_MARGIN = 0.3
 """Seconds kept back from ``actTimeout`` for Kaggle's own overhead and timer jitter."""
 FAULT_STATUSES = ("ERROR", "INVALID", "TIMEOUT")
 """Kaggle's statuses of an agent whose action was not played (it faulted and lost)."""
+FAULT_MARK = "[fault absorbed]"
+"""How ``GuardedAgent`` begins each report of a fault it covered with a legal move: ``connectx validate`` finds
+our agents' own faults by it, and any other line an agent writes to stderr is only that, never a failure."""
 
 
 def field(record: Any, name: str, default: Any = None) -> Any:
@@ -249,9 +252,10 @@ class GuardedAgent:
         """Keep the fault and say it on stderr (with the traceback of the exception being handled)."""
         self.faults.append(Fault(kind, detail, moves))
         if with_traceback:
-            print(f"{self.name}: {detail}; playing a legal fallback move\n{traceback.format_exc()}", file=sys.stderr)
+            print(f"{FAULT_MARK} {self.name}: {detail}; playing a legal fallback move\n{traceback.format_exc()}",
+                  file=sys.stderr)
         else:
-            print(f"{self.name}: {detail}", file=sys.stderr)
+            print(f"{FAULT_MARK} {self.name}: {detail}", file=sys.stderr)
 
 
 def _first_open_column(observation: Any, configuration: Any) -> int:
