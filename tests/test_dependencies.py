@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import importlib.metadata
 import json
+import re
 import subprocess
 import sys
 import textwrap
@@ -264,6 +265,20 @@ def test_the_install_page_gives_each_declared_floor() -> None:
         [floor] = floors(requirement)
         assert f"| `{distribution_name(requirement)}` | {floor} |" in page, requirement
     assert f"`{declared('kaggle-environments')}`" in (REPOSITORY / "README.md").read_text()
+
+
+def test_the_notebook_and_the_install_page_give_the_same_install_and_file_names() -> None:
+    """What a Kaggle user copies from either: the wheel installed offline alone, and the file built and validated."""
+    notebook = json.loads((REPOSITORY / "examples" / "connectx_tour.ipynb").read_text())
+    code = ["".join(cell["source"]) for cell in notebook["cells"] if cell["cell_type"] == "code"]
+    [install] = [line.removeprefix("# ") for cell in code for line in cell.splitlines() if "pip install" in line]
+    assert install.startswith("!pip install --no-index --no-deps /kaggle/input/"), install
+    for page in (REPOSITORY / "docs" / "kaggle.md", REPOSITORY / "README.md"):
+        assert install in [line.strip() for line in page.read_text().splitlines()], page
+    built = re.search(r'"build", "[^"]+", "-o", "([^"]+)"', code[-1])
+    command = re.search(r"!connectx build \S+ -o (\S+) && connectx validate (\S+)",
+                        (REPOSITORY / "docs" / "kaggle.md").read_text())
+    assert built is not None and command is not None and command.groups() == (built[1], built[1])
 
 
 def test_validate_asks_for_the_declared_kaggle_environments() -> None:
