@@ -59,9 +59,9 @@ KAGGLE_IMPORTERS = {
 }
 """The only modules that may import kaggle_environments."""
 
-CLI_SHARED = {"connectx.cli.options", "connectx.cli.progress", "connectx.cli.exit_status"}
-"""What command modules may import from the command line: the shared options, progress bar and exit status, never
-another command."""
+CLI_SHARED = {"connectx.cli.options", "connectx.cli.progress", "connectx.cli.exit_status", "connectx.cli.dependencies"}
+"""What command modules may import from the command line: the shared options, progress bar, exit status and
+dependency check, never another command."""
 
 IMPORTING_CALLS = {"import_module", "__import__"}
 

@@ -5,10 +5,16 @@ It is built with the repository's uv, installed with exactly the lock's dependen
 and every command runs from a directory of its own with the per-user cache inside the test's
 temporary directory: the analysis with the compiled solver and the shipped exact scores, a
 submission built and validated, a match, and the page served.
+
+A second environment is a Kaggle notebook's without internet, at its barest: kaggle-environments
+and numpy (this environment's files, linked, with what they need in turn) and the wheel installed
+as docs/kaggle.md says, ``pip install --no-index --no-deps``. Every command either works there or
+says in one line which package it needs.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import shutil
 import socket
@@ -20,6 +26,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from packaging.requirements import Requirement
+
+from connectx.cli import main
+from connectx.cli.dependencies import declared_requirements, distribution_name
 
 REPOSITORY = Path(__file__).resolve().parent.parent
 UV = REPOSITORY / ".tools" / "bin" / "uv"
@@ -182,3 +192,129 @@ def test_the_installed_page_is_served(installed: tuple[Path, dict[str, str]], tm
             server.kill()
             server.wait()
     assert shutil.which("connectx", path=str(bin_directory))
+
+
+IMAGE = main.NEEDS
+"""What the barest notebook image holds of the declared dependencies: kaggle-environments and numpy."""
+OTHERS = {distribution_name(requirement) for requirement in declared_requirements()} - set(IMAGE)
+"""The declared dependencies the barest image lacks, left out even where kaggle-environments lists one (tqdm)."""
+
+
+def canonical(name: str) -> str:
+    return name.lower().replace("_", "-").replace(".", "-")
+
+
+def image_distributions() -> list[importlib.metadata.Distribution]:
+    """``IMAGE``'s distributions in this environment, and in turn those each requires here (an extra's, one whose
+    marker does not hold, and ``OTHERS`` left out)."""
+    found: dict[str, importlib.metadata.Distribution] = {}
+    todo = list(IMAGE)
+    while todo:
+        name = canonical(todo.pop())
+        if name in found or name in map(canonical, OTHERS):
+            continue
+        try:
+            found[name] = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:  # kaggle-environments' other games, left out by uv.lock
+            continue
+        for text in found[name].requires or []:
+            requirement = Requirement(text)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                todo.append(requirement.name)
+    return list(found.values())
+
+
+@pytest.fixture(scope="module")
+def kaggle_image(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """``(bin directory, environment)`` of a venv (pip from the interpreter's own ensurepip, offline) holding links to
+    this environment's files of ``image_distributions()``, then the wheel installed as docs/kaggle.md says."""
+    base = tmp_path_factory.mktemp("kaggle-image")
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    [site] = (venv / "lib").glob("python3*/site-packages")
+    for distribution in image_distributions():
+        for file in distribution.files or []:
+            source = Path(str(distribution.locate_file(file)))
+            if ".." not in file.parts and source.is_file():  # scripts in bin/ are no part of the image's library
+                (site / file).parent.mkdir(parents=True, exist_ok=True)
+                (site / file).symlink_to(source)
+    env = {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    env.update(CONNECTX_CACHE_DIR=str(base / "cache"), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
+               PIP_DISABLE_PIP_VERSION_CHECK="1")
+    recipe = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--no-index", "--no-deps",
+                             str(wheel)], env=env, capture_output=True, text=True)
+    assert recipe.returncode == 0, recipe.stderr
+    return venv / "bin", env
+
+
+def connectx(installed: tuple[Path, dict[str, str]], cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    bin_directory, env = installed
+    return subprocess.run([str(bin_directory / "connectx"), *argv], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
+def test_the_barest_image_holds_kaggle_environments_and_numpy_and_none_of_the_others(
+        kaggle_image: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    bin_directory, env = kaggle_image
+    listing = "import importlib.metadata as m; print(*sorted(d.metadata['Name'].lower() for d in m.distributions()))"
+    names = set(subprocess.run([str(bin_directory / "python"), "-c", listing], cwd=tmp_path, env=env,
+                               capture_output=True, text=True, check=True).stdout.split())
+    assert {"connectx", "kaggle-environments", "numpy"} <= {canonical(name) for name in names}
+    assert not {canonical(name) for name in names} & {canonical(name) for name in OTHERS}, names
+
+
+WORKS = {
+    "agents": ["agents"],
+    "build": ["build", "negamax", "-o", "connectx_submission.py"],
+    "validate": ["validate", "connectx_submission.py"],
+    "play": ["play", "random", "kaggle:random", "--json", "game.json"],
+    "match": ["match", "random", "negamax", "-n", "2", "--out", "match"],
+    "replay": ["replay", "match", "--game", "1", "-o", "game1.html"],
+    "tournament": ["tournament", "random", "kaggle:random", "-n", "2", "--out", "tournament"],
+    "solve": ["solve", "4444"],
+    "analyze": ["analyze", "--moves", "4444"],
+}
+"""The commands that work with kaggle-environments and numpy alone, in an order where each finds what it reads."""
+NEED = {"ladder": ["ladder", "random", "--pool", "none"], "report": ["report", "--quick"], "serve": ["serve"]}
+"""The commands that need more, each with the arguments it would run with."""
+
+
+def test_every_command_is_run_in_the_barest_image() -> None:
+    assert sorted([*WORKS, *NEED]) == sorted(main.COMMANDS)
+
+
+def test_in_the_barest_image_the_commands_work_offline_beside_a_kaggle_users_files(
+        kaggle_image: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    for name, text in KAGGLE_FILES.items():
+        (tmp_path / name).write_text(text)
+    for argv in (["--help"], ["--version"], *WORKS.values()):
+        done = connectx(kaggle_image, tmp_path, *argv)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, \
+            f"connectx {' '.join(argv)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+        if argv == ["--help"]:
+            assert all(command in done.stdout for command in main.COMMANDS), done.stdout
+        if argv[0] == "validate":
+            assert "connectx_submission.py: valid" in done.stdout and "[FAIL]" not in done.stdout, done.stdout
+        if argv[0] in ("match", "tournament"):  # games and report written, the figures skipped in one line
+            out = tmp_path / argv[argv.index("--out") + 1]
+            assert (out / "games.jsonl").is_file() and (out / "report.md").is_file() and not list(out.glob("*.png"))
+            assert done.stderr.splitlines()[-1] == (f"connectx {argv[0]}: figures skipped; matplotlib is not "
+                                                    f'installed: pip install "{required("matplotlib")}"')
+    assert (tmp_path / "submission.py").read_text() == KAGGLE_FILES["submission.py"]
+    assert (tmp_path / "game.json").is_file() and "<html" in (tmp_path / "game1.html").read_text().lower()
+
+
+@pytest.mark.parametrize("command", sorted(NEED))
+def test_in_the_barest_image_a_command_that_needs_more_names_each_install(
+        kaggle_image: tuple[Path, dict[str, str]], tmp_path: Path, command: str) -> None:
+    done = connectx(kaggle_image, tmp_path, *NEED[command])
+    needs = main.command_module(command).NEEDS
+    assert done.returncode == 2 and done.stdout == "" and not list(tmp_path.iterdir())
+    assert done.stderr.splitlines() == [f'connectx {command}: {name} is not installed: pip install "{required(name)}"'
+                                        for name in needs]
+
+
+def required(name: str) -> str:
+    """The declared requirement of the distribution ``name`` (``matplotlib>=3.10``)."""
+    [requirement] = [requirement for requirement in declared_requirements() if distribution_name(requirement) == name]
+    return requirement

@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         progress = ProgressBar(len(game.moves) - args.from_ply, 0, unit="ply", only_on_terminal=True)
 
         def show(ply: PlyAnalysis) -> None:  # each row once the whole game agrees, above the progress bar
-            progress.bar.write(move_line(ply, shape), file=sys.stdout)
+            progress.write(move_line(ply, shape))
 
         if not args.json:
             print("\n".join(header_lines(game)), flush=True)

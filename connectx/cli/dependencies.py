@@ -1,10 +1,11 @@
-"""The installed package's own requirements, checked before any command runs.
+"""The installed package's own requirements: those a command imports are checked before it runs.
 
 A wheel installed with ``pip install --no-deps`` (the Kaggle notebook recipe), or an environment
 that lost a package or holds one too old, would otherwise end in a traceback deep inside a command
-(``No module named 'numpy'``), or inside a game's process where nobody reads it. The requirements
-are read from the installed distribution's metadata, so what is checked is what ``pyproject.toml``
-declares, never a copy kept by hand.
+(``No module named 'numpy'``), or inside a game's process where nobody reads it. Yet a command must
+not be held back by a package only another command imports: each names the distributions it needs
+(``NEEDS``), and only those are checked. The versions are read from the installed distribution's
+metadata, so what is checked is what ``pyproject.toml`` declares, never a copy kept by hand.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import re
+from collections.abc import Iterable
 
 DISTRIBUTION = "connectx"
 
@@ -31,6 +33,14 @@ def declared_requirements(distribution: str = DISTRIBUTION) -> list[str]:
         return []
     # Older metadata writes `numpy (>=1.26)`; pip takes `numpy>=1.26`.
     return [re.sub(r"[\s()]", "", requirement) for requirement in requires if ";" not in requirement]
+
+
+def requirements(names: Iterable[str], distribution: str = DISTRIBUTION) -> list[str]:
+    """The declared requirements of the distributions ``names`` (``["numpy"]``: ``["numpy>=1.26"]``), in declared
+    order: a command names what it needs, the installed metadata says how new."""
+    wanted = set(names)
+    return [requirement for requirement in declared_requirements(distribution)
+            if distribution_name(requirement) in wanted]
 
 
 def distribution_name(requirement: str) -> str:
@@ -100,3 +110,8 @@ def problem_lines(requirements: list[str]) -> list[str]:
         if found is not None:
             lines.append(f'{found}: pip install "{requirement}"')
     return lines
+
+
+def unmet(names: Iterable[str]) -> list[str]:
+    """One line per distribution of ``names`` that is missing or too old, naming its install; empty when all are met."""
+    return problem_lines(requirements(names))

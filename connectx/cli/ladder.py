@@ -3,7 +3,7 @@
 Every agent (those named here and the pool's) starts at μ = 600 with an uncertainty σ; each
 episode pairs agents of similar ratings, seats at random, and openskill moves both ratings by
 how surprising the result was. Writes DIR/games.jsonl (one line per episode, at once),
-DIR/summary.json, DIR/ladder.md and DIR/ratings.png (μ over the episodes). An interrupted
+DIR/summary.json, DIR/ladder.md and DIR/ratings.png (μ over the episodes, with matplotlib). An interrupted
 ladder, or one to extend with a larger --episodes, continues with --resume --out DIR.
 Pools: default (perfect players with errors down to kaggle's random), fast (millisecond agents)
 and none (the named agents among themselves); docs/ladder.md describes each member's mistakes.
@@ -25,7 +25,7 @@ from connectx.cli.options import (
     positive_int,
     run_options,
 )
-from connectx.cli.progress import play_with_progress
+from connectx.cli.progress import play_with_progress, plots_module
 from connectx.evaluation.fault_notes import fault_notes
 from connectx.evaluation.ladder import LadderPlan, LadderResult, LadderSummary, play_prepared_ladder
 from connectx.evaluation.ladder_pool import POOLS
@@ -36,6 +36,8 @@ from connectx.evaluation.scheduling import default_jobs
 
 NAME = "ladder"
 HELP = "rate agents Kaggle's way (openskill μ/σ) in episodes against a pool of fallible opponents"
+NEEDS = ("openskill",)
+"""The ratings' model; the figure is drawn when matplotlib is installed."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,22 +73,25 @@ def run(args: argparse.Namespace) -> int:
                                     lambda on_game: play_prepared_ladder(run, on_game), running_line)
     if isinstance(result, int):
         return result
-    write_outputs(result)
+    figures = write_outputs(result)
     print(ladder_table(result.summary))
     for note in fault_notes(result.records, out):
         print(note)
-    print(f"results in {out}/ (games.jsonl, summary.json, ladder.md, ratings.png)")
+    print(f"results in {out}/ ({', '.join(['games.jsonl', 'summary.json', 'ladder.md', *figures])})")
     return 0
 
 
-def write_outputs(result: LadderResult) -> None:
-    """summary.json, the ratings plot and ladder.md next to games.jsonl."""
+def write_outputs(result: LadderResult) -> list[str]:
+    """summary.json, the ratings plot (where matplotlib is installed) and ladder.md next to games.jsonl; the plot's
+    file names."""
     assert result.directory is not None
-    # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
-    from connectx.evaluation import plots
-
     store = ResultsStore(result.directory)
     store.write_json("summary.json", result.summary.to_json())
-    plot = plots.ratings_plot(result.summary.history, result.directory / "ratings.png",
-                              highlight=[spec.text for spec in result.plan.candidates])
-    store.write_text("ladder.md", ladder_report(result.plan, result.summary, [plot.name]))
+    figures: list[str] = []
+    plots = plots_module(NAME)
+    if plots is not None:
+        plot = plots.ratings_plot(result.summary.history, result.directory / "ratings.png",
+                                  highlight=[spec.text for spec in result.plan.candidates])
+        figures = [plot.name]
+    store.write_text("ladder.md", ladder_report(result.plan, result.summary, figures))
+    return figures

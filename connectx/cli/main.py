@@ -1,16 +1,20 @@
 """``connectx``: the command line. Each command lives in a module of its own; this reads as the whole program.
 
-A command module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``; its
-docstring is its ``--help`` description. Commands never import each other: what several share
-is in ``connectx.cli.options`` (options and input checks) and ``connectx.cli.progress`` (the live progress bar).
+A command module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``, and
+``NEEDS`` when it imports declared dependencies beyond the command line's own ``NEEDS`` (their
+distribution names); its docstring is its ``--help`` description. Every command module imports with
+the command line's own dependencies alone, so ``--help`` lists them all wherever one can run.
+Commands never import each other: what several share is in ``connectx.cli.options`` (options and
+input checks) and ``connectx.cli.progress`` (the live progress bar and the figures of a run of games).
 
 Bare ``connectx`` prints the help; ``connectx --version`` prints the installed version.
 
 Every command checks its inputs before any side effect; a bad one (an unreadable option, an
 agent that cannot play, a path that cannot be written) is reported as one line on stderr,
-``connectx CMD: what is wrong; what to do``, with exit code 2. So is each dependency the installed
-package declares but cannot import (``connectx: numpy is not installed: pip install "numpy>=1.26"``),
-or installed older than it declares, checked before any command runs.
+``connectx CMD: what is wrong; what to do``, with exit code 2. So is each dependency the command
+needs that the installed package declares but cannot import (``connectx ladder: openskill is not
+installed: pip install "openskill>=6.0"``), or installed older than it declares, checked before the
+command runs; a package only other commands import is never asked for.
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ COMMANDS = ("agents", "play", "match", "tournament", "ladder", "replay", "report
             "analyze", "serve")
 """Every command, in the order ``--help`` lists them: each is the module ``connectx.cli.<name>``, imported only when
 it runs or the list is shown, so no command waits for every other one's libraries to load."""
+
+NEEDS = ("kaggle-environments", "numpy")
+"""The declared dependencies the command line imports whatever the command (``--help`` and ``--version`` too): the
+games' engine and the statistics, both in every Kaggle image. Checked first: the command modules' imports need them."""
+
 
 class UsageError(Exception):
     """Arguments argparse cannot read, with the command's name."""
@@ -57,30 +66,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         command = command_module(name)
         sub = subparsers.add_parser(command.NAME, help=command.HELP, description=command.__doc__)
         command.add_arguments(sub)
-        sub.set_defaults(run=command.run)
+        sub.set_defaults(run=command.run, needs=getattr(command, "NEEDS", ()))
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else argv
     named = next((word for word in words if not word.startswith("-")), None)
+    prog = f"connectx {named}" if named in COMMANDS else "connectx"
     try:
-        return _run(argv, words, named)
+        return _run(argv, words, named, prog)
     except KeyboardInterrupt:
         # Commands that keep partial work say where it is; any other stops with this one line, even
         # while its libraries are still loading.
-        print(f"\nconnectx{f' {named}' if named in COMMANDS else ''}: interrupted", file=sys.stderr)
+        print(f"\n{prog}: interrupted", file=sys.stderr)
         return INTERRUPTED
 
 
-def _run(argv: list[str] | None, words: list[str], named: str | None) -> int:
+def _run(argv: list[str] | None, words: list[str], named: str | None, prog: str) -> int:
     # Before anything imports a dependency: one missing or too old is a line naming its install, not a traceback.
-    from connectx.cli.dependencies import declared_requirements, problem_lines
-
-    problems = problem_lines(declared_requirements())
-    for line in problems:
-        print(f"connectx: {line}", file=sys.stderr)
-    if problems:
+    if _unmet(prog, NEEDS):
         return 2
     # Imported here, inside main's Ctrl-C handler: they load a command's libraries (a fifth of a second).
     from connectx import __version__
@@ -93,8 +98,8 @@ def _run(argv: list[str] | None, words: list[str], named: str | None) -> int:
     try:
         args, extras = parser.parse_known_args(argv)
         if extras:
-            prog = "connectx" if args.command is None else f"connectx {args.command}"
-            raise UsageError(f"{prog}: unrecognized arguments: {' '.join(extras)} (see {prog} --help)")
+            where = "connectx" if args.command is None else f"connectx {args.command}"
+            raise UsageError(f"{where}: unrecognized arguments: {' '.join(extras)} (see {where} --help)")
     except UsageError as error:
         print(error, file=sys.stderr)
         return 2
@@ -104,6 +109,8 @@ def _run(argv: list[str] | None, words: list[str], named: str | None) -> int:
     if args.command is None:
         parser.print_help()
         return 0
+    if _unmet(f"connectx {args.command}", args.needs):
+        return 2
     try:
         return int(args.run(args))
     except (InputError, AgentSpecError, RunDirectoryError) as error:  # input the command cannot use
@@ -121,6 +128,16 @@ def _run(argv: list[str] | None, words: list[str], named: str | None) -> int:
         # The reader went away (`connectx solve < file | head -1`): stop quietly, as Unix tools do.
         _silence_stdout()
         return 1
+
+
+def _unmet(prog: str, names: tuple[str, ...]) -> bool:
+    """Whether a dependency of ``names`` is missing or too old, after one line on stderr for each."""
+    from connectx.cli.dependencies import unmet
+
+    problems = unmet(names)
+    for line in problems:
+        print(f"{prog}: {line}", file=sys.stderr)
+    return bool(problems)
 
 
 def _silence_stdout() -> None:

@@ -1,7 +1,7 @@
 """Play a match of colour-swapped pairs between A and B, with a live score, a final table and files.
 
 Writes DIR/games.jsonl (one line per finished game, at once), DIR/summary.json, DIR/report.md
-and DIR/score.png, DIR/time_per_move.png; --replays adds DIR/replays/game-NNNNN.json. An
+and DIR/score.png, DIR/time_per_move.png (with matplotlib); --replays adds DIR/replays/game-NNNNN.json. An
 interrupted match continues with the same arguments plus --resume; a finished one can be extended
 with a larger -n and --resume.
 """
@@ -22,7 +22,7 @@ from connectx.cli.options import (
     probability,
     run_options,
 )
-from connectx.cli.progress import play_with_progress
+from connectx.cli.progress import play_with_progress, plots_module
 from connectx.evaluation.fault_notes import fault_notes
 from connectx.evaluation.match import MatchPlan, MatchResult, Sprt, durations_by_agent, play_prepared_match
 from connectx.evaluation.results_store import ResultsStore
@@ -77,16 +77,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_outputs(result: MatchResult) -> None:
-    """summary.json, the plots and report.md next to games.jsonl."""
+    """summary.json, the plots (where matplotlib is installed) and report.md next to games.jsonl."""
     assert result.directory is not None
     store = ResultsStore(result.directory)
     store.write_json("summary.json", result.summary.to_json())
-    # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
-    from connectx.evaluation import plots
-
     plan = result.plan
-    score = plots.score_plot([(f"{plan.first} vs {plan.second}", result.summary.score)],
-                             result.directory / "score.png")
-    times = plots.time_plot(durations_by_agent(plan, result.records), plan.config.act_timeout,
-                            result.directory / "time_per_move.png")
-    store.write_text("report.md", match_report(plan, result.summary, [score.name, times.name]))
+    figures: list[str] = []
+    plots = plots_module(NAME)
+    if plots is not None:
+        score = plots.score_plot([(f"{plan.first} vs {plan.second}", result.summary.score)],
+                                 result.directory / "score.png")
+        times = plots.time_plot(durations_by_agent(plan, result.records), plan.config.act_timeout,
+                                result.directory / "time_per_move.png")
+        figures = [score.name, times.name]
+    store.write_text("report.md", match_report(plan, result.summary, figures))

@@ -1,39 +1,88 @@
-"""The live progress bar of a run of games (match, tournament) or of an analysis; what Ctrl-C says about resuming."""
+"""The live progress bar of a run of games (match, tournament) or of an analysis, and the figures a run of games
+draws; what Ctrl-C says about resuming.
+
+Both are optional (``BAR``, ``FIGURES``): a Kaggle notebook's image without tqdm or matplotlib still plays
+the games, writes them and their report, and says once what it left out.
+"""
 
 from __future__ import annotations
 
 import importlib
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from types import ModuleType
+from typing import Any, TypeVar
 
+from connectx.cli.dependencies import unmet
 from connectx.cli.options import INTERRUPTED
 from connectx.evaluation.game_record import GameRecord
 
 Result = TypeVar("Result")
 Summary = TypeVar("Summary")
 
+BAR = "tqdm"
+"""The live bar's distribution; without it, a run of games prints a plain line now and then instead."""
+FIGURES = "matplotlib"
+"""The figures' distribution; without it (or too old for them), a run of games skips its figures and says so."""
+PLAIN_EVERY = 10.0
+"""Seconds between two plain progress lines, so a log of thousands of games keeps a few hundred lines."""
+
+
 class ProgressBar:
     """A tqdm bar on stderr whose text is the live score; ``unit`` names what it counts.
 
     ``only_on_terminal`` leaves it out when stderr is not a terminal (a command whose output is
-    for tools); a run of games always shows it, so a log keeps its progress.
+    for tools); a run of games always shows it, so a log keeps its progress. Without tqdm, a run of
+    games prints ``12/100 games: <text>`` on stderr after its first update, every ``PLAIN_EVERY``
+    seconds and at its last; a bar only for terminals shows nothing.
     """
 
     def __init__(self, total: int, done: int, unit: str = "game", only_on_terminal: bool = False) -> None:
-        from tqdm import tqdm
+        self.total, self.done, self.unit = total, done, unit
+        self.bar: Any = None
+        self.plain = not only_on_terminal
+        self.last_line = -float("inf")  # the first update prints
+        if not unmet([BAR]):
+            from tqdm import tqdm
 
-        self.bar = tqdm(total=total, initial=done, unit=unit, dynamic_ncols=True, file=sys.stderr,
-                        disable=None if only_on_terminal else False)  # None: tqdm's "off unless a terminal"
+            self.bar = tqdm(total=total, initial=done, unit=unit, dynamic_ncols=True, file=sys.stderr,
+                            disable=None if only_on_terminal else False)  # None: tqdm's "off unless a terminal"
 
     def update(self, text: str) -> None:
-        self.bar.set_postfix_str(text, refresh=False)
-        self.bar.update(1)
+        self.done += 1
+        if self.bar is not None:
+            self.bar.set_postfix_str(text, refresh=False)
+            self.bar.update(1)
+        elif self.plain and (self.done == self.total or time.monotonic() - self.last_line >= PLAIN_EVERY):
+            self.last_line = time.monotonic()
+            print(f"{self.done}/{self.total} {self.unit}s: {text}", file=sys.stderr, flush=True)
+
+    def write(self, line: str) -> None:
+        """``line`` on stdout, above the bar."""
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stdout)
+        else:
+            print(line)
 
     def close(self) -> None:
-        self.bar.close()
+        if self.bar is not None:
+            self.bar.close()
+
+
+def plots_module(command: str) -> ModuleType | None:
+    """The module that draws a run's figures, or None after one line on stderr: the figures are skipped, and the
+    ``pip install`` that gives them."""
+    problems = unmet([FIGURES])
+    if problems:
+        print(f"connectx {command}: figures skipped; {problems[0]}", file=sys.stderr)
+        return None
+    # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
+    from connectx.evaluation import plots
+
+    return plots
 
 
 PLOTS = "connectx.evaluation.plots"
@@ -68,7 +117,8 @@ def play_with_progress(command: str, out: Path, total: int, done: int,
     def on_game(record: GameRecord, summary: Summary) -> None:
         nonlocal first
         if first:
-            import_in_background(PLOTS)
+            if not unmet([FIGURES]):
+                import_in_background(PLOTS)
             first = False
         progress.update(line(summary))
 

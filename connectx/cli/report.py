@@ -39,6 +39,8 @@ from connectx.papers.runner import (
 
 NAME = "report"
 HELP = "reproduce the seed papers' experiments and write a Markdown report with figures and intervals"
+NEEDS = ("matplotlib",)
+"""The report's figures are part of its answer, so it needs matplotlib."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -8,6 +8,8 @@ from connectx.cli.options import port_number, positive_seconds
 
 NAME = "serve"
 HELP = "play the agents in a browser page on this machine (and analyse uploaded games)"
+NEEDS = ("starlette", "uvicorn")
+"""The page's routes and its server."""
 ANALYSIS_SECONDS = 3.0
 
 

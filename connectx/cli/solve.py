@@ -201,7 +201,7 @@ def _solve_all(args: argparse.Namespace) -> int:
                                                                                cache), solvers)
         try:
             for answer in answers:
-                progress.bar.write(answer.line(args.stats, args.scores), file=sys.stdout)
+                progress.write(answer.line(args.stats, args.scores))
                 disagreement = answer.disagreement()
                 if disagreement is not None:
                     print(f"connectx solve: {disagreement}", file=sys.stderr)

@@ -2,7 +2,7 @@
 
 Each pairing plays -n games in colour-swapped pairs. Writes DIR/games.jsonl (one line per game,
 at once), DIR/summary.json, DIR/report.md with the ratings, cross table and pairings, and
-DIR/score.png, DIR/time_per_move.png. An interrupted run continues with --resume.
+DIR/score.png, DIR/time_per_move.png (with matplotlib). An interrupted run continues with --resume.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from connectx.cli.options import (
     parsed_agents,
     run_options,
 )
-from connectx.cli.progress import play_with_progress
+from connectx.cli.progress import play_with_progress, plots_module
 from connectx.evaluation.fault_notes import fault_notes
 from connectx.evaluation.match import durations_by_agent
 from connectx.evaluation.results_store import ResultsStore
@@ -84,19 +84,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_outputs(result: TournamentResult) -> None:
-    """summary.json, the plots and report.md next to games.jsonl."""
+    """summary.json, the plots (where matplotlib is installed) and report.md next to games.jsonl."""
     assert result.directory is not None
-    # matplotlib takes seconds to import; importing it here keeps every other command quick to start.
-    from connectx.evaluation import plots
-
     plan, summary, store = result.plan, result.summary, ResultsStore(result.directory)
     store.write_json("summary.json", summary.to_json())
-    durations: dict[str, list[float]] = {name: [] for name in plan.agents}
-    for pairing in range(len(plan.pairings)):
-        for name, values in durations_by_agent(plan.match_plan(pairing),
-                                               local_records(plan, result.records, pairing)).items():
-            durations[name].extend(values)
-    score = plots.score_plot([(f"{s.first} vs {s.second}", s.score) for s in summary.pairings],
-                             result.directory / "score.png")
-    times = plots.time_plot(durations, plan.config.act_timeout, result.directory / "time_per_move.png")
-    store.write_text("report.md", tournament_report(plan, summary, [score.name, times.name]))
+    figures: list[str] = []
+    plots = plots_module(NAME)
+    if plots is not None:
+        durations: dict[str, list[float]] = {name: [] for name in plan.agents}
+        for pairing in range(len(plan.pairings)):
+            for name, values in durations_by_agent(plan.match_plan(pairing),
+                                                   local_records(plan, result.records, pairing)).items():
+                durations[name].extend(values)
+        score = plots.score_plot([(f"{s.first} vs {s.second}", s.score) for s in summary.pairings],
+                                 result.directory / "score.png")
+        times = plots.time_plot(durations, plan.config.act_timeout, result.directory / "time_per_move.png")
+        figures = [score.name, times.name]
+    store.write_text("report.md", tournament_report(plan, summary, figures))

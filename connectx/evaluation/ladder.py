@@ -26,9 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-from openskill.models import ThurstoneMostellerFull
+from typing import TYPE_CHECKING, Any
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
@@ -38,6 +36,9 @@ from connectx.evaluation.ladder_pool import CANDIDATE, KINDS, PoolMember, pool_m
 from connectx.evaluation.match import STANDARD_CONFIG, game_seed
 from connectx.evaluation.run_loop import PlayOptions, PreparedRun, play_prepared, prepare_run
 from connectx.evaluation.scheduling import GameFunction
+
+if TYPE_CHECKING:
+    from openskill.models import ThurstoneMostellerFull
 
 MU = 600.0
 """Every agent's rating before its first episode, as on Kaggle."""
@@ -53,6 +54,9 @@ SIMILAR = 200.0
 
 def rating_model() -> ThurstoneMostellerFull:
     """The model every ladder rates with: Thurstone-Mosteller at Kaggle's μ = 600."""
+    # Imported only here, when a ladder rates: its plans and summaries load without openskill (`connectx --help`).
+    from openskill.models import ThurstoneMostellerFull
+
     return ThurstoneMostellerFull(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
 
 

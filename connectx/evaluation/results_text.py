@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from connectx.evaluation.ladder import LadderPlan, LadderSummary, SeatScore
 from connectx.evaluation.match import MatchPlan, MatchSummary, SeatRecord
 from connectx.evaluation.statistics import Interval
 from connectx.evaluation.tournament import TournamentPlan, TournamentSummary
+
+if TYPE_CHECKING:  # only the ladder's tables read its values: a match's text never loads its rating model (openskill)
+    from connectx.evaluation.ladder import LadderPlan, LadderSummary, SeatScore
 
 
 def signed(value: float, digits: int = 1) -> str:
