@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from connectx.agents.core.kaggle_boundary import GuardedAgent, board_of, mark_of
+from connectx.agents.core.opening_scores import load_opening_scores
 from connectx.agents.core.position import Position, geometry
 from connectx.agents.core.search_time import Deadline, SearchLimit, clock_check_mask
 from connectx.agents.players import solver_agent
@@ -323,3 +324,27 @@ def test_the_second_seat_reads_random_slips_in_a_real_game() -> None:
     assert record.cause in ("line", "draw"), (record.cause, record.detail, record.moves)
     readings = [record.stats(1, call).get("opponent") for call in range(len(record.durations[1]))]
     assert readings[0] == "perfect" and readings[-1] == "random:0.3", readings
+
+
+def test_off_the_book_the_shipped_scores_keep_the_value_with_no_search() -> None:
+    """A 5-stone position the book does not hold: each of its children (6 stones) has its exact score in
+    the file the agent ships, so the move keeps the position's value, played through kaggle-environments
+    with a node cap of 1, which no search could prove anything within."""
+    scores = load_opening_scores()
+    probe = SolverStrategy(max_nodes=1)
+    rng = random.Random(3)
+    while True:
+        moves = []
+        position = Position.initial()
+        for _ in range(5):
+            moves.append(rng.choice(position.legal_columns()))
+            position = position.play(moves[-1])
+        if not position.is_over() and probe.book_move(position) is None:
+            break
+    value = scores.score(position)
+    assert value is not None
+    record = play_game(GameSpec(0, ("random", "solver:max_nodes=1"), BoardConfig(), seed=1, opening=tuple(moves)))
+    column = record.moves[len(moves)]
+    child = scores.score(position.play(column))
+    assert child is not None and -child == value, f"{position!r}: {column} gave the value away"
+    assert dict(record.search_stats[1][0])["source"] == "scores" and dict(record.search_stats[1][0])["nodes"] == 0

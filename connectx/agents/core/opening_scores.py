@@ -1,4 +1,5 @@
-"""Exact scores of 7x6 opening positions for the agents: what the trap reads where no search can prove.
+"""Exact scores of 7x6 opening positions for the agents: what ``solver`` plays off the book, and the trap reads,
+where no search can prove.
 
 The opening book holds one move per position, which is all perfect play needs. Setting a trap
 needs more: the exact score of every reply the opponent has after each of our candidate moves,
@@ -67,6 +68,16 @@ class OpeningScores:
                 return None
             scores[column] = -score
         return scores
+
+
+    def best(self, position: Position) -> tuple[int, int] | None:
+        """The column that keeps ``position``'s value by its children's scores, with that score: the soonest
+        win or the longest loss, centre first among equals; None where the file lacks a child."""
+        scores = self.column_scores(position)
+        if not scores:
+            return None
+        column = max(scores, key=scores.__getitem__)  # the first best: the columns come centre first
+        return column, scores[column]
 
 
 def encode_opening_scores(scores_by_key: dict[int, int], board: tuple[int, int, int], complete_plies: int) -> bytes:

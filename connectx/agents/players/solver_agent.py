@@ -4,6 +4,9 @@ Each move, in order:
 
 1. on 7x6x4, the opening book's move when it knows the position (perfect play in the opening,
    which no pure-Python search can prove within 2 s); the agent works the same without a book;
+   off the book, the best column by the exact scores the agent ships
+   (``connectx.agents.core.opening_scores``) where every child's score is there (every position
+   through ply 6: so every position through ply 5, and more), with no search;
    on every other board, ``open_board_play`` instead of the steps below: a principal-variation
    search with an open-line and zugzwang evaluation, proofs once they are within reach, and
    overage only where it changes the move;
@@ -87,8 +90,8 @@ class SolverStrategy:
         assumed = parse_hypothesis(assume) if assume is not None else None
         if assumed is not None and not trap:
             raise ValueError(f"solver assume={assume}: it says how the trap reads the opponent; add trap=true")
-        self.trap_play = TrapPlay(opening=_loaded(load_opening_scores) if use_book else None,
-                                  assumed=assumed) if trap else None
+        self._scores = _loaded(load_opening_scores) if use_book else None
+        self.trap_play = TrapPlay(opening=self._scores, assumed=assumed) if trap else None
         self.last_stats: MoveStats = {}
 
     def choose(self, position: Position, deadline: Deadline) -> int:
@@ -110,6 +113,11 @@ class SolverStrategy:
                 self.trap_play.played(position, booked)
             self.last_stats = {"nodes": 0, "depth": 0, "evaluations": 0, "source": "book"}
             return booked
+        scored = self._scores.best(position) if self._scores is not None and self.trap_play is None else None
+        if scored is not None:
+            # Off the book but every child's exact score is shipped: the value is kept with no search.
+            self.last_stats = {"nodes": 0, "depth": 0, "evaluations": 0, "source": "scores"}
+            return scored[0]
         if _board_of(position) != BOOK_GEOMETRY:
             column = self.open_board.choose(position, deadline)
             self.last_stats = self.open_board.last_stats

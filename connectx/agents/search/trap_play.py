@@ -89,11 +89,10 @@ class TrapPlay:
         if booked is not None:
             score = self.opening.score(position)
             return None if score is None else SearchResult((booked,), score, 0, exact=True, proven=True)
-        scores = self.opening.column_scores(position)
-        if scores is None:
+        best = self.opening.best(position)
+        if best is None:
             return None
-        best = max(scores, key=scores.__getitem__)  # the first best: the columns come centre first
-        return SearchResult((best,), scores[best], 0, exact=True, proven=True)
+        return SearchResult((best[0],), best[1], 0, exact=True, proven=True)
 
     def choose(self, position: Position, today: SearchResult, table: TranspositionTable, deadline: Deadline,
                max_nodes: int | None = None, counts: SearchCounts | None = None, booked: bool = False) -> int:
