@@ -367,7 +367,10 @@ def run_isolated(path: Path, request: dict[str, Any], python: str = sys.executab
         folder.mkdir()
         if is_archive(path):
             with tarfile.open(path, "r:gz") as archive:
-                archive.extractall(folder, filter="data")
+                if hasattr(tarfile, "data_filter"):  # Python 3.11.4 on: refuse links and paths that leave the folder
+                    archive.extractall(folder, filter="data")
+                else:
+                    archive.extractall(folder)
             copy = folder / ARCHIVE_ENTRY
         else:
             copy = folder / "submission.py"
