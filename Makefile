@@ -8,7 +8,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: install install-cluster install-dev test test-quick test-oldest demo lint docs bench bench-long fuzz clean submission report book opening-scores statistics-reference notebook
+.PHONY: install install-cluster install-dev test test-quick test-oldest demo lint docs bench bench-long fuzz clean submission core report book opening-scores statistics-reference notebook
 
 $(UV):
 	$(PYTHON) -m venv .tools
@@ -82,8 +82,10 @@ bench: install
 # The long experiments, many hours in all on 2 cores; each is resumable (run it again to continue).
 # Real games on Kaggle's clock: the papers' agents and the solver against their opponents (hours each),
 # the solver from the book's edge against perfect play (hours), the solver on boards without a book
-# (about 5.5 hours). Then the solver on the hard position files (about 15 minutes), every agent's
-# submission built and validated (a few minutes per agent) and the evaluation's weights fitted.
+# (about 5.5 hours). Then the solver on the hard position files (about 15 minutes), the built submission
+# asked each of the first 200 positions of Test_L1_R1-R3 as Kaggle asks it, with its compiled solver and
+# (50 of each) with the pure-Python fallback (about 20 minutes), every agent's submission built and
+# validated (a few minutes per agent) and the evaluation's weights fitted.
 bench-long: install
 	$(BIN)/python -m benchmarks.minimax_mcts_vs_kaggle minimax --resume
 	$(BIN)/python -m benchmarks.minimax_mcts_vs_kaggle mcts --resume
@@ -94,6 +96,8 @@ bench-long: install
 	$(BIN)/python -m benchmarks.ladder_vs_round_robin
 	$(BIN)/python -m benchmarks.solver_positions --files Test_L1_R2 Test_L1_R3 --limit 50 --cap 10 \
 		--results out/bench/solver_positions.jsonl
+	$(BIN)/python -m benchmarks.kaggle_positions --results out/bench/kaggle_positions.jsonl
+	$(BIN)/python -m benchmarks.kaggle_positions --core python --limit 50 --results out/bench/kaggle_positions_python.jsonl
 	$(BIN)/python -m benchmarks.submission_report
 	$(BIN)/python -m benchmarks.evaluation_ranking --fit
 
@@ -110,6 +114,12 @@ SUBMISSION_AGENT ?= solver
 submission: install
 	$(BIN)/connectx build $(SUBMISSION_AGENT) -o out/submission.py
 	$(BIN)/connectx validate out/submission.py --overage-reserve 20 --strict
+
+# The compiled solver the agents ship (connectx/agents/data/solver_core_linux_x86_64.so), rebuilt from
+# connectx/agents/data/solver.c by the ziglang wheel's cross compiler: the same bytes on any machine, for
+# Kaggle's Linux x86-64 with glibc 2.28 or newer. Commit it with the source; the suite checks they match.
+core: install-dev
+	$(BIN)/python -m connectx.solver.shipped_library
 
 # The seed papers' experiments at full size into reports/full/ (hours on 2 cores; resumable: run it
 # again to continue). `connectx report --quick` is the smoke run into reports/quick/ (minutes).

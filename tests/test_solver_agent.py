@@ -22,6 +22,7 @@ from connectx.agents.players.opening_book import OpeningBook
 from connectx.agents.players.solver_agent import SolverStrategy
 from connectx.agents.registry import REGISTRY
 from connectx.agents.search.anytime_search import iterative_deepening
+from connectx.agents.search.compiled_solver import new_compiled_solver
 from connectx.agents.search.exact_search import MAX_SEARCH_PLIES, SearchTooDeep, analyze, solve
 from connectx.agents.search.trap_play import GATE
 from connectx.evaluation.engine import BoardConfig
@@ -105,7 +106,14 @@ def book_answering(position: Position, column: int) -> OpeningBook:
                        [min(key, mirrored)], bytes([stored]))
 
 
-def test_plays_the_book_move_on_its_geometry_and_searches_elsewhere(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def python_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pure-Python search, as a submission plays where no compiled solver loads (``CONNECTX_CORE=python``)."""
+    monkeypatch.setattr(solver_agent, "new_compiled_solver", lambda: None)
+
+
+def test_plays_the_book_move_on_its_geometry_and_searches_elsewhere(monkeypatch: pytest.MonkeyPatch,
+                                                                    python_core: None) -> None:
     opening = Position.from_moves("44")
     monkeypatch.setattr(solver_agent, "load_opening_book", lambda: book_answering(opening, 0))
     agent = make_agent(time_budget=0.2)
@@ -167,7 +175,20 @@ def test_keeps_to_its_time_budget_when_nothing_can_be_proven() -> None:
     assert deadlines[0].bank.drawn == 0, "never the overage bank with a time_budget"
 
 
-def test_dips_into_the_overage_bank_for_a_midgame_proof_on_kaggles_clock() -> None:
+def test_the_compiled_solver_dips_into_the_bank_for_a_proof_it_could_not_finish_in_the_move() -> None:
+    """A draw the C search settles in about 2 s: not within the move's 0.3 s, within a quarter of a 20 s bank."""
+    drawn = Position.from_moves("54431")
+    strategy = SolverStrategy(use_book=False)
+    deadline = Deadline.after(0.3, overage=20.0)
+    column = strategy.choose(drawn, deadline)
+    assert deadline.bank.drawn == pytest.approx(5.0), "a quarter of the 20 s bank"
+    assert strategy.last_stats["core"] == "binary" and strategy.last_stats["source"] in ("exact", "proof")
+    checker = new_compiled_solver()
+    assert checker is not None
+    assert checker.search(drawn.play(column)).lower == 0, "the column keeps the draw"
+
+
+def test_dips_into_the_overage_bank_for_a_midgame_proof_on_kaggles_clock(python_core: None) -> None:
     hard = Position.from_moves("573154743")  # 9 stones: minutes of CPython search to prove
     strategy = SolverStrategy(use_book=False)
     deadline = Deadline.after(0.3, overage=2.0)

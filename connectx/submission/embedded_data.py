@@ -18,6 +18,8 @@ from connectx.submission.module_graph import BuildError, ModuleSource, internal_
 
 DATA_MODULE = "connectx.agents.core.data_files"
 READ_FUNCTION = "read_data"
+EMBEDDED_NAME = "_EMBEDDED_DATA"
+"""The generated module's dictionary of file names to their compressed, encoded bytes."""
 LINE_WIDTH = 96
 """Characters of base64 per source line, so the bundle stays readable in an editor."""
 
@@ -107,7 +109,7 @@ def embedded_module(files: dict[str, bytes], missing: list[str], root: Path) -> 
         "import base64\n"
         "import zlib\n"
         "\n"
-        "_EMBEDDED_DATA = {\n"
+        f"{EMBEDDED_NAME} = {{\n"
         + "".join(entries)
         + "}\n"
         f"_MISSING_DATA = {tuple(sorted(missing))!r}\n"
@@ -118,10 +120,28 @@ def embedded_module(files: dict[str, bytes], missing: list[str], root: Path) -> 
         '    """The bytes ``agents/data/<name>`` held when this file was built."""\n'
         "    if name in _MISSING_DATA:\n"
         "        raise FileNotFoundError(f\"agents/data/{name} was missing when this submission was built\")\n"
-        "    if name not in _EMBEDDED_DATA:\n"
+        f"    if name not in {EMBEDDED_NAME}:\n"
         "        raise FileNotFoundError(f\"{name} is not embedded in this submission: read it with a literal \"\n"
         "                                \"name, read_data('...'), so the builder embeds it, and rebuild\")\n"
-        "    return zlib.decompress(base64.b64decode(_EMBEDDED_DATA[name]))\n"
+        f"    return zlib.decompress(base64.b64decode({EMBEDDED_NAME}[name]))\n"
     )
     path = DATA_MODULE.replace(".", "/") + ".py (generated: embedded data)"
     return ModuleSource(DATA_MODULE, path, text, ast.parse(text), root)
+
+
+def embedded_files(source: str) -> dict[str, bytes]:
+    """The data files a built submission's text embeds, by name, read back without running it (empty for
+    any other file)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)
+                and [getattr(target, "id", None) for target in node.targets] == [EMBEDDED_NAME]):
+            files = {}
+            for key, value in zip(node.value.keys, node.value.values, strict=True):
+                if isinstance(key, ast.Constant) and isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    files[str(key.value)] = zlib.decompress(base64.b64decode(value.value))
+            return files
+    return {}

@@ -229,10 +229,10 @@ def type_name_of(value: object) -> str:
 
 
 def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[str, Any],
-            watch: MoveWatch, fault_mark: str) -> dict[str, Any]:
+            watch: MoveWatch, marks: dict[str, str]) -> dict[str, Any]:
     """One game in kaggle-environments; per seat its final status, the duration of each move, its overage
-    bank at the start and the end, its last stderr, the first fault our guard reported absorbing (a line
-    holding ``fault_mark``) and the last value its agent returned."""
+    bank at the start and the end, its last stderr, the last value its agent returned and, for each of
+    ``marks`` (a name: a text our agents begin a report with), the first stderr line holding it."""
     agents = [path if name == FILE else name for name in spec["agents"]]
     watch.start(spec["name"])
     overran = None
@@ -247,7 +247,7 @@ def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[st
                 "answers": _answers(watch), "mover": watch.moving[0] if watch.moving else None}
     durations: list[list[float]] = [[], []]
     stderr = ["", ""]
-    absorbed = ["", ""]
+    marked: dict[str, list[str]] = {name: ["", ""] for name in marks}
     for step_logs in env.logs:
         for seat, log in enumerate(step_logs[:2]):
             if log and "duration" in log:
@@ -255,8 +255,9 @@ def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[st
                 text = log.get("stderr", "")
                 if text.strip():
                     stderr[seat] = text
-                if fault_mark in text and not absorbed[seat]:
-                    absorbed[seat] = next(line for line in text.splitlines() if fault_mark in line)
+                for name, mark in marks.items():
+                    if mark in text and not marked[name][seat]:
+                        marked[name][seat] = next(line for line in text.splitlines() if mark in line)
     final = env.steps[-1]
     statuses = [str(state.status) for state in final]
     banks = [float(state.observation.remainingOverageTime) for state in final]
@@ -275,11 +276,45 @@ def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[st
         "durations": durations,
         "overage": [[float(env.steps[0][seat].observation.remainingOverageTime), banks[seat]] for seat in range(2)],
         "stderr": stderr,
-        "absorbed": absorbed,
+        "marked": marked,
         "answers": _answers(watch),
         "last_banks": [watch.banks.get(seat) for seat in range(2)],
         "error": None,
     }
+
+
+class _Enough(BaseException):
+    """Raised by the stand-in opponent of ``position_move``: the file has made its one move."""
+
+
+def _enough(observation: Any, configuration: Any) -> int:
+    raise _Enough
+
+
+def position_move(kaggle: Any, path: str, moves: list[int], configuration: dict[str, Any],
+                  watch: MoveWatch) -> dict[str, Any]:
+    """The file's move in the position ``moves`` (0-based columns) reach, as Kaggle asks an agent it has just
+    loaded: the file is run afresh, stepped in with a full bank, and its answer, status and time kept."""
+    env = kaggle.make("connectx", configuration=configuration)
+    for ply, column in enumerate(moves):
+        env.step([column, None] if ply % 2 == 0 else [None, column])
+    seat = len(moves) % 2
+    watch.start(f"position {''.join(str(column + 1) for column in moves)}")
+    agents = [path, _enough] if seat == 0 else [_enough, path]
+    overran = None
+    try:
+        env.run(agents)
+    except _Enough:
+        pass
+    except OutOfTime:
+        overran = watch.moving
+    if overran is not None:
+        return {"status": "TIMEOUT", "seconds": time.perf_counter() - overran[1], "column": None}
+    state, log = env.steps[-1][seat], env.logs[-1][seat] if env.logs else {}
+    return {"status": str(state.status), "column": state.action if str(state.status) in ("ACTIVE", "INACTIVE",
+                                                                                         "DONE") else None,
+            "seconds": (log or {}).get("duration"), "stderr": (log or {}).get("stderr", ""),
+            "answer": watch.answers.get(seat)}
 
 
 def _answers(watch: MoveWatch) -> list[list[str] | None]:
@@ -313,6 +348,21 @@ def compare(path: str, comparison: dict[str, Any]) -> dict[str, Any]:
     return {"columns": columns, "error": None}
 
 
+@contextlib.contextmanager
+def _environment(variables: dict[str, str]) -> Any:
+    """``variables`` set in ``os.environ`` for the block, as they were after it (an episode's forced core)."""
+    before = {name: os.environ.get(name) for name in variables}
+    os.environ.update(variables)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def main(request_path: str, result_path: str) -> int:
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
@@ -335,8 +385,11 @@ def main(request_path: str, result_path: str) -> int:
             if late is not None:
                 result["episodes"].append({"name": spec["name"], "agents": spec["agents"], "skipped": late["name"]})
                 continue
-            result["episodes"].append(episode(kaggle, path, spec, request["configuration"], watch,
-                                              request.get("fault_mark", "\0")))
+            with _environment(spec.get("environment", {})):
+                result["episodes"].append(episode(kaggle, path, spec, request["configuration"], watch,
+                                                  request.get("marks", {})))
+        result["positions"] = [position_move(kaggle, path, moves, request["configuration"], watch)
+                               for moves in request.get("positions", [])]
         result["comparisons"] = [compare(path, comparison) for comparison in request.get("comparisons", [])]
     with open(result_path, "w", encoding="utf-8") as handle:
         json.dump(result, handle)

@@ -46,6 +46,7 @@ from connectx.agents.core.fault_words import error_lines, invalid_text, returned
 from connectx.agents.core.kaggle_boundary import FAULT_MARK, board_of, mark_of
 from connectx.agents.core.position import Position
 from connectx.agents.registry import AgentEntry, AgentSpecError
+from connectx.agents.search.compiled_solver import CORE_MARK
 from connectx.submission import isolated_runner
 from connectx.submission.bundler import (
     ENTRY_FUNCTION,
@@ -53,6 +54,13 @@ from connectx.submission.bundler import (
     BuildRecord,
     read_build_record,
     written_by_build,
+)
+from connectx.submission.compiled_core import (
+    GLIBC_CEILING,
+    embedded_library,
+    forced_core_episodes,
+    glibc_needed,
+    version_text,
 )
 from connectx.submission.fixed_positions import (
     FixedPosition,
@@ -378,7 +386,7 @@ def run_isolated(path: Path, request: dict[str, Any], python: str = sys.executab
         progress_path = Path(workdir) / "progress.jsonl"
         request = {**request, "file": str(copy), "site_dirs": _kaggle_site_dirs(Path(workdir)),
                    "forbidden_packages": list(OUR_PACKAGES), "project_root": str(PROJECT_ROOT),
-                   "progress": str(progress_path), "fault_mark": FAULT_MARK}
+                   "progress": str(progress_path), "marks": {"absorbed": FAULT_MARK, "core": CORE_MARK}}
         request_path, result_path = Path(workdir) / "request.json", Path(workdir) / "result.json"
         request_path.write_text(json.dumps(request))
         # A file, not a pipe: a file that writes much to stderr as it loads must not block on a full pipe.
@@ -438,7 +446,9 @@ def validate_file(path: str | Path, act_timeout: float = 2.0, margin: float = DE
     checks = [Check("(e) size", size <= SIZE_LIMIT, f"{size:,} bytes (limit {SIZE_LIMIT:,})",
                     "embed less data (a smaller opening book) or compress it better")]
     record = read_build_record(source)
-    request: dict[str, Any] = {"episodes": validation_episodes() if games else [],
+    library = embedded_library(source) if record is not None else None
+    planned_episodes = [*validation_episodes(), *(forced_core_episodes(EPISODE_SEED + 100) if library else [])]
+    request: dict[str, Any] = {"episodes": planned_episodes if games else [],
                                "configuration": {"actTimeout": act_timeout}}
     planned, unplanned = _planned_comparisons(record, compare, act_timeout)
     request["comparisons"] = [
@@ -460,7 +470,8 @@ def validate_file(path: str | Path, act_timeout: float = 2.0, margin: float = DE
         return ValidationReport(str(path), size, (*checks, *([unplanned] if unplanned else [])))
     report_times: dict[str, Any] = {"load_seconds": load["seconds"]}
     if games:
-        episodes = result["episodes"]
+        episodes = [{"label": planned.get("label"), **played}
+                    for planned, played in zip(request["episodes"], result["episodes"], strict=True)]
         checks.extend(_episode_checks(episodes, act_timeout))
         timing = timing_check(episodes, act_timeout, margin, overage_reserve, load["seconds"])
         checks.append(kaggle_clock_check(episodes, act_timeout, timing))
@@ -470,6 +481,8 @@ def validate_file(path: str | Path, act_timeout: float = 2.0, margin: float = DE
                                                  "reports the faults it covers"))
         report_times.update(first_move_seconds=timing.first, slowest_move_seconds=timing.slowest,
                             slowest_move_at=timing.slowest_at, overage_left_seconds=timing.overage_left)
+    if library is not None:
+        checks.append(core_check(library, result.get("episodes", [])))
     answers = result.get("comparisons", [])
     for index, (comparison, expected) in enumerate(planned):
         checks.append(_parity_check(answers[index] if index < len(answers) else {}, expected, comparison))
@@ -607,7 +620,7 @@ def episode_failure(episode: dict[str, Any], act_timeout: float) -> str:
 def _episode_checks(episodes: list[dict[str, Any]], act_timeout: float) -> list[Check]:
     checks = []
     for episode in episodes:
-        label = "(b)" if episode["name"].startswith("validation") else "(c)"
+        label = episode.get("label") or ("(b)" if episode["name"].startswith("validation") else "(c)")
         name = f"{label} {episode['name']}"
         if episode.get("skipped"):
             checks.append(Check.skip(name, f"not played: the file ran out of Kaggle's time in '{episode['skipped']}', "
@@ -632,6 +645,29 @@ def _episode_checks(episodes: list[dict[str, Any]], act_timeout: float) -> list[
 
 
 ABSORBED_CHECK = "(g) no fault absorbed, stricter than Kaggle"
+CORE_CHECK = "(h) compiled solver"
+
+
+def core_check(library: bytes, episodes: list[dict[str, Any]]) -> Check:
+    """The compiled solver the file embeds: the newest glibc it needs, and which core played each game
+    (the agent names it on stderr once it needs it; a game the book and the scores answered never does)."""
+    needs = glibc_needed(library)
+    newest = needs[-1] if needs else (0,)
+    played = []
+    for episode in episodes:
+        lines = [line for seat in _our_seats(episode)
+                 for line in [(episode.get("marked") or {}).get("core", ["", ""])[seat]] if line]
+        said = lines[0].replace(CORE_MARK, "").strip() if lines else "not needed (book and scores answered)"
+        played.append(f"{episode['name']}: {said}")
+    detail = (f"the embedded library needs glibc {version_text(newest)} at most "
+              f"({', '.join('GLIBC_' + version_text(version) for version in needs) or 'no versioned symbol'}; "
+              f"built for {version_text(GLIBC_CEILING)} or newer, Kaggle's image has 2.35)")
+    if played:
+        detail += "; the core each game loaded:\n  " + "\n  ".join(played)
+    return Check(CORE_CHECK, newest <= GLIBC_CEILING, detail,
+                 "rebuild the library with `make core`, which targets glibc 2.28, and the file with `connectx build`")
+
+
 
 
 def absorbed_faults_check(episodes: list[dict[str, Any]]) -> Check:
@@ -643,7 +679,7 @@ def absorbed_faults_check(episodes: list[dict[str, Any]]) -> Check:
     """
     name = ABSORBED_CHECK
     reports = [(episode["name"], line) for episode in episodes for seat in _our_seats(episode)
-               for line in [(episode.get("absorbed") or ["", ""])[seat]] if line]
+               for line in [(episode.get("marked") or {}).get("absorbed", ["", ""])[seat]] if line]
     if not reports:
         return Check(name, True, "the agent's guard covered no failure of its own with a fallback move")
     first_game, first_line = reports[0]

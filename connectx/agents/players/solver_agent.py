@@ -44,6 +44,7 @@ from connectx.agents.core.strategy import MoveStats
 from connectx.agents.core.transposition_table import DEFAULT_CAPACITY, TranspositionTable
 from connectx.agents.players.opening_book import load_opening_book
 from connectx.agents.search.anytime_search import iterative_deepening, proofs
+from connectx.agents.search.compiled_solver import CompiledSolver, CoreSearch, new_compiled_solver, say_core
 from connectx.agents.search.exact_search import MAX_SEARCH_PLIES
 from connectx.agents.search.open_board_play import OpenBoardPlay, move_source
 from connectx.agents.search.opponent_model import parse_hypothesis
@@ -91,6 +92,9 @@ class SolverStrategy:
         if assumed is not None and not trap:
             raise ValueError(f"solver assume={assume}: it says how the trap reads the opponent; add trap=true")
         self._scores = _loaded(load_opening_scores) if use_book else None
+        # Loaded with the agent, inside the first move's clock on Kaggle: a library loads in a millisecond,
+        # solver.c compiles in a fifth of a second, and the agent says on stderr which one it has.
+        self._compiled = new_compiled_solver()
         self.trap_play = TrapPlay(opening=self._scores, assumed=assumed) if trap else None
         self.last_stats: MoveStats = {}
 
@@ -122,6 +126,9 @@ class SolverStrategy:
             column = self.open_board.choose(position, deadline)
             self.last_stats = self.open_board.last_stats
             return column
+        say_core()
+        if self._compiled is not None and self.trap_play is None:
+            return self._compiled_move(self._compiled, position, deadline)
         counts = SearchCounts()
         last = last_of(iterative_deepening(position, self.table, *self._limits(deadline), counts=counts))
         if last is not None and not last.proven and self.max_nodes is None:
@@ -140,8 +147,29 @@ class SolverStrategy:
             self.last_stats["source"] = self.trap_play.last_source
         return column
 
+    def _compiled_move(self, solver: CompiledSolver, position: Position, deadline: Deadline) -> int:
+        """The C search's column within the move, and with a slice of the bank while the outcome is open.
+
+        The C code checks its own limit, so the move ends on time; under a node cap (``max_nodes``)
+        the column is the same on any machine.
+        """
+        if self.max_nodes is not None:
+            found = solver.search(position, nodes=self.max_nodes)
+        else:
+            found = solver.search(position, seconds=deadline.remaining())
+            slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
+            if not _outcome_known(found) and slice_ > 0:
+                found = solver.search(position, seconds=deadline.extended(slice_).remaining(), lower=found.lower,
+                                      upper=found.upper)
+        source = "exact" if found.exact else "proof" if _outcome_known(found) else "search"
+        self.last_stats = {"nodes": found.nodes, "depth": 0, "evaluations": 0, "source": source, "core": solver.kind}
+        return found.column if found.column is not None else position.legal_columns()[0]
+
     def reset(self) -> None:
         self.table.clear()
+        if self._compiled is not None:
+            self._compiled.close()  # a fresh table each game: a node-capped game replays the same
+            self._compiled = new_compiled_solver()
         self.open_board.reset()
         if self.trap_play is not None:
             self.trap_play.reset()
@@ -174,6 +202,11 @@ class SolverStrategy:
         if column is None or not position.can_play(column):
             return None
         return column
+
+
+def _outcome_known(found: CoreSearch) -> bool:
+    """Whether a search settled who wins (a won, drawn or lost position), so its column keeps the value."""
+    return found.lower > 0 or found.upper < 0 or found.lower == found.upper
 
 
 def _board_of(position: Position) -> tuple[int, int, int]:
