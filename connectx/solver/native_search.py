@@ -17,10 +17,11 @@ from connectx.agents.core.search_time import SearchLimit
 from connectx.solver.native import NativeSolver
 from connectx.solver.score_range import ScoreRange
 
-TABLE_LOG2 = 22
-"""Each solver's table: 2^22 entries of 8 bytes (32 MB; 16 bytes above 49 bitboard bits), touched as it fills.
-A larger one searches fewer nodes on the hardest openings but misses the processor's caches more on
-everything else (docs/benchmarks.md)."""
+TABLE_LOG2 = 19
+"""Each solver's table: 2^19 entries of 8 bytes (4 MB; 16 bytes above 49 bitboard bits). Small on purpose: a
+table that stays in the processor's caches makes each node several times cheaper, which outweighs the
+extra nodes a small table costs, even on the hardest openings of the shared position files
+(docs/benchmarks.md)."""
 
 
 class NativeSearchSolver:

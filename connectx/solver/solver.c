@@ -125,6 +125,11 @@ typedef struct {
 #define UPPER_OFFSET (1 - MIN_SCORE)
 #define LOWER_OFFSET (MAX_SCORE - 2 * MIN_SCORE + 2)
 
+/* Where the enhanced transposition cut-off stops: ten empty cells before the end. */
+#ifndef ETC_BEFORE_MOVE
+#define ETC_BEFORE_MOVE (CELLS - 10)
+#endif
+
 /* How often the clock is read: every CLOCK_INTERVAL nodes, a few hundred microseconds of search. */
 #define CLOCK_INTERVAL 1024
 
@@ -205,6 +210,16 @@ static void check_limit(cx_solver *s) {
 
 /* ---- search ---- */
 
+/* Whether `stones` hold four in a row (a finished game). */
+static int has_four(bits_t stones) {
+    static const int shifts[4] = {1, H1, H1 - 1, H1 + 1};
+    for (int i = 0; i < 4; i++) {
+        bits_t pairs = stones & (stones >> shifts[i]);
+        if (pairs & (pairs >> 2 * shifts[i])) return 1;
+    }
+    return 0;
+}
+
 /* The moves to search, best first: `moves` hold the move bits and `threats` the winning cells the
  * mover owns after each (the threats its opponent faces in the child). Ordered by how many
  * winning cells a move creates, ties to the column nearer the centre. Returns how many. */
@@ -266,6 +281,17 @@ static int negamax(cx_solver *s, const position_t *p, int alpha, int beta, bits_
         if (alpha >= beta) return alpha;
     }
     int hi = (CELLS - 1 - p->moves) / 2;
+    /* Near 0 the window can close without a search: a side with no window of four left free of the
+     * other's stones can never win, so the mover scores at most a draw, or at least one. */
+    if (beta > 0 && !has_four(BOARD_MASK & ~(p->current ^ p->mask))) {
+        hi = 0;
+        if (alpha >= hi) return hi;
+    }
+    if (alpha < 0 && !has_four(BOARD_MASK & ~p->current)) {
+        lo = 0;
+        alpha = 0;
+        if (alpha >= beta) return alpha;
+    }
     bits_t key = p->current + p->mask;
     int stored = tt_get(s, key);
     if (stored) {
@@ -275,7 +301,7 @@ static int negamax(cx_solver *s, const position_t *p, int alpha, int beta, bits_
                 alpha = lo;
                 if (alpha >= beta) return alpha;
             }
-        } else {
+        } else if (stored - UPPER_OFFSET < hi) {
             hi = stored - UPPER_OFFSET;
         }
     }
@@ -286,6 +312,19 @@ static int negamax(cx_solver *s, const position_t *p, int alpha, int beta, bits_
 
     bits_t moves[WIDTH], child_threats[WIDTH];
     int n = sorted_moves(p, next, moves, child_threats);
+    /* Enhanced transposition cut-off: a child whose stored upper bound already proves this node's
+     * lower bound (-upper) is found by one probe a move, before any child is searched (and the
+     * probe brings each child's slot into the cache for its own search). Not in the last plies,
+     * whose subtrees cost less than the probes. */
+    if (p->moves < ETC_BEFORE_MOVE) {
+        for (int i = 0; i < n; i++) {
+            int child_stored = tt_get(s, (p->current ^ p->mask) + (p->mask | moves[i]));
+            if (child_stored && child_stored < LOWER_OFFSET && UPPER_OFFSET - child_stored > alpha) {
+                alpha = UPPER_OFFSET - child_stored;
+                if (alpha >= beta) return alpha;
+            }
+        }
+    }
     for (int i = 0; i < n; i++) {
         position_t child = *p;
         play_bit(&child, moves[i]);
@@ -346,15 +385,6 @@ static int move_reaches(cx_solver *s, const position_t *p, int col, int target) 
     return -negamax(s, &child, -target, -target + 1, threats) >= target;
 }
 
-/* Whether `stones` hold four in a row (a finished game). */
-static int has_four(bits_t stones) {
-    static const int shifts[4] = {1, H1, H1 - 1, H1 + 1};
-    for (int i = 0; i < 4; i++) {
-        bits_t pairs = stones & (stones >> shifts[i]);
-        if (pairs & (pairs >> 2 * shifts[i])) return 1;
-    }
-    return 0;
-}
 
 /* What the caller already knows of the score, and when to stop. */
 typedef struct {
