@@ -33,8 +33,8 @@ from connectx.analysis.games import Game, game_from_record
 from connectx.evaluation.results_store import GAMES_FILE, ResultsStore
 from connectx.solver.build import fits
 from connectx.solver.interface import native_unavailable_reason
-from connectx.solver.score_range import ScoreRange
 from connectx.solver.native_search import NativeSearchSolver
+from connectx.solver.score_range import ScoreRange
 
 POSITIONS = RESULTS / "evaluation_positions.txt"
 RANDOM_PLIES = 2

@@ -125,6 +125,25 @@ def ratio(value: float, base: float | None) -> str:
     return "-" if base is None or base <= 0 else f"{value / base:.2f}x"
 
 
+def table(solvers: Sequence[Contender], lines: Sequence[str], runs: int) -> str:
+    """Every solver's median CPU and wall seconds on ``lines`` over ``runs`` interleaved runs, and their ratios
+    to the reference's and BitBully's (``-`` where that one is not run)."""
+    timings: dict[str, list[Timing]] = {solver.name: [] for solver in solvers}
+    for _ in range(runs):
+        for solver in solvers:
+            timings[solver.name].append(run_once(solver, lines))
+    cpu = {name: statistics.median(t.cpu for t in found) for name, found in timings.items()}
+    wall = {name: statistics.median(t.wall for t in found) for name, found in timings.items()}
+    bases = [next((name for name in timings if name.startswith(prefix)), None) for prefix in ("reference", "BitBully")]
+    rows = [f"  {'solver':<22} {'CPU s':>7} {'wall s':>7}   {'CPU/ref':>7} {'wall/ref':>8}   "
+            f"{'CPU/BitBully':>12} {'wall/BitBully':>13}"]
+    for name in timings:
+        ratios = [(ratio(cpu[name], cpu.get(base or "")), ratio(wall[name], wall.get(base or ""))) for base in bases]
+        rows.append(f"  {name:<22} {cpu[name]:7.2f} {wall[name]:7.2f}   {ratios[0][0]:>7} {ratios[0][1]:>8}   "
+                    f"{ratios[1][0]:>12} {ratios[1][1]:>13}")
+    return "\n".join(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", nargs="+", default=[f"{name}:{count}" for name, count in SETS], metavar="FILE:COUNT",
@@ -146,21 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     for spec in args.sets:
         name, _, count = spec.partition(":")
         lines = (POSITIONS / name).read_text().splitlines()[:int(count or 1000)]
-        timings: dict[str, list[Timing]] = {solver.name: [] for solver in solvers}
-        for _ in range(args.runs):
-            for solver in solvers:
-                timings[solver.name].append(run_once(solver, lines))
-        cpu = {solver: statistics.median(t.cpu for t in runs) for solver, runs in timings.items()}
-        wall = {solver: statistics.median(t.wall for t in runs) for solver, runs in timings.items()}
-        reference = next((solver.name for solver in solvers if solver.name.startswith("reference")), None)
-        bitbully = next((solver.name for solver in solvers if solver.name.startswith("BitBully")), None)
         print(f"\n{name}[:{len(lines)}], every score exact:")
-        print(f"  {'solver':<22} {'CPU s':>7} {'wall s':>7}   {'CPU/ref':>7} {'wall/ref':>8}   "
-              f"{'CPU/BitBully':>12} {'wall/BitBully':>13}")
-        for solver in timings:
-            print(f"  {solver:<22} {cpu[solver]:7.2f} {wall[solver]:7.2f}   "
-                  f"{ratio(cpu[solver], cpu.get(reference or '')):>7} {ratio(wall[solver], wall.get(reference or '')):>8}   "
-                  f"{ratio(cpu[solver], cpu.get(bitbully or '')):>12} {ratio(wall[solver], wall.get(bitbully or '')):>13}")
+        print(table(solvers, lines, args.runs))
     return 0
 
 

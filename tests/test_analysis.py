@@ -29,9 +29,9 @@ from connectx.analysis.html_page import render_html
 from connectx.analysis.solved_cache import CachedRange, Estimate, SolvedCache
 from connectx.analysis.text_report import VALUE_WIDTH, render_text
 from connectx.solver.interface import make_solver, native_unavailable_reason
+from connectx.solver.native_search import NativeSearchSolver
 from connectx.solver.python_search import PythonSolver
 from connectx.solver.score_range import ScoreRange, describe
-from connectx.solver.native_search import NativeSearchSolver
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 POSITIONS = REPOSITORY / "positions"

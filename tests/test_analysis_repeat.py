@@ -18,9 +18,9 @@ import connectx.analysis.cached_solver
 from connectx.agents.core.position import Position
 from connectx.analysis.solved_cache import FORMAT, SolvedCache
 from connectx.cli.main import main
+from connectx.solver.native_search import NativeSearchSolver
 from connectx.solver.python_search import PythonSolver
 from connectx.solver.score_range import ScoreRange
-from connectx.solver.native_search import NativeSearchSolver
 
 GAME = "75447455777445"
 """The opening of ``docs/analysis.md``'s example game: from ply 7 on, a short limit leaves bounds and estimates."""

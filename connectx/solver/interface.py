@@ -14,9 +14,9 @@ from typing import Protocol
 from connectx.agents.board_spec import STANDARD_BOARD, BoardSpec
 from connectx.agents.core.position import Position
 from connectx.solver.build import build_library, fits
+from connectx.solver.native_search import NativeSearchSolver
 from connectx.solver.python_search import PythonSolver
 from connectx.solver.score_range import ScoreRange
-from connectx.solver.native_search import NativeSearchSolver
 
 
 class Solver(Protocol):

@@ -97,7 +97,21 @@ static inline void play_bit(position_t *p, bits_t move) {
     p->moves++;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
 static inline int popcount(bits_t b) { return __builtin_popcountll(b); }
+static inline int lowest_bit_index(bits_t b) { return __builtin_ctzll(b); }
+#else /* any other C11 compiler */
+static inline int popcount(bits_t b) {
+    int n = 0;
+    for (; b; b &= b - 1) n++;
+    return n;
+}
+static inline int lowest_bit_index(bits_t b) {
+    int i = 0;
+    for (; !(b & 1); b >>= 1) i++;
+    return i;
+}
+#endif
 
 static inline int win_now_score(const position_t *p) { return (CELLS + 1 - p->moves) / 2; }
 
@@ -348,7 +362,7 @@ typedef struct {
 } root_t;
 
 static inline int column_of(bits_t move) {
-    return __builtin_ctzll(move) / H1;
+    return lowest_bit_index(move) / H1;
 }
 
 /* One null-window test at the root, "is the score above med?", with the move that proves it if it is.
