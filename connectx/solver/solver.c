@@ -117,12 +117,16 @@ static inline int win_now_score(const position_t *p) { return (CELLS + 1 - p->mo
 
 static inline int lose_next_score(const position_t *p) { return -(CELLS - p->moves) / 2; }
 
-/* ---- transposition table: key mod a prime as the slot, the key's low bits as its check. A prime
- * size above 2^(KEY_BITS - CHECK_BITS) makes (slot, check) identify a key exactly (Chinese remainder),
- * so no stored bound is ever read for another position. Key and value share one slot: one cache
- * miss a probe. */
+/* ---- transposition table of 2^b slots. A key (KEY_BITS bits) is first mixed by a bijection of
+ * KEY_BITS-bit numbers (times an odd constant, modulo 2^KEY_BITS); the mixed key's top b bits pick
+ * the slot and its low bits are the check. While the check keeps the low KEY_BITS - b bits, (slot,
+ * check) is the whole mixed key, so no stored bound is ever read for another position; and the slot
+ * costs a multiplication, where a prime-sized table's modulo costs a division at every probe. Key
+ * and value share one slot: one cache miss a probe. */
 
 #define KEY_BITS (WIDTH * H1)
+#define KEY_MASK (((1ULL << (KEY_BITS - 1)) * 2) - 1) /* written so that 64 bits wraps, not overflows */
+#define KEY_MIX 0x9E3779B97F4A7C15ULL                 /* odd: multiplying by it is a bijection */
 #if KEY_BITS <= 32 + 17
 typedef uint32_t check_t;
 #define CHECK_BITS 32
@@ -149,7 +153,7 @@ typedef struct {
 
 typedef struct cx_solver {
     entry_t *table;
-    uint64_t size;
+    int slot_shift;       /* KEY_BITS - b: the mixed key's bits below the slot's */
     uint64_t nodes;
     uint64_t next_check;  /* the node count at which the limit is looked at next */
     uint64_t node_cap;    /* stop when the count reaches it */
@@ -159,22 +163,19 @@ typedef struct cx_solver {
     atomic_int stop_requested; /* set by cx_solver_stop from another thread */
 } cx_solver;
 
-static int is_prime(uint64_t n) {
-    if (n < 2) return 0;
-    for (uint64_t d = 2; d * d <= n; d++)
-        if (n % d == 0) return 0;
-    return 1;
-}
+static inline uint64_t mixed_key(bits_t key) { return (key * KEY_MIX) & KEY_MASK; }
 
 static inline void tt_put(cx_solver *s, bits_t key, int value) {
-    entry_t *e = &s->table[key % s->size];
-    e->check = (check_t)key;
+    uint64_t mixed = mixed_key(key);
+    entry_t *e = &s->table[mixed >> s->slot_shift];
+    e->check = (check_t)mixed;
     e->value = (uint8_t)value;
 }
 
 static inline int tt_get(const cx_solver *s, bits_t key) {
-    const entry_t *e = &s->table[key % s->size];
-    return e->check == (check_t)key ? e->value : 0;
+    uint64_t mixed = mixed_key(key);
+    const entry_t *e = &s->table[mixed >> s->slot_shift];
+    return e->check == (check_t)mixed ? e->value : 0;
 }
 
 static double now_seconds(void) {
@@ -183,15 +184,16 @@ static double now_seconds(void) {
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* A solver with a table of about 2^log2_entries slots (8 bytes each, 16 above 49 key bits), or NULL
- * when the memory cannot be had. The size is raised where the check bits alone could not tell keys apart. */
+/* A solver with a table of 2^log2_entries slots (8 bytes each, 16 above 49 key bits), or NULL when the
+ * memory cannot be had. The size is raised where the check could not hold the bits below the slot's,
+ * and lowered to one slot a key on the smallest boards. */
 cx_solver *cx_solver_new(int log2_entries) {
     if (KEY_BITS > CHECK_BITS && log2_entries < KEY_BITS - CHECK_BITS) log2_entries = KEY_BITS - CHECK_BITS;
+    if (log2_entries > KEY_BITS) log2_entries = KEY_BITS;
     cx_solver *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->size = (1ULL << log2_entries) + 1;
-    while (!is_prime(s->size)) s->size++;
-    s->table = calloc(s->size, sizeof *s->table); /* zero pages, touched only as the table fills */
+    s->slot_shift = KEY_BITS - log2_entries;
+    s->table = calloc((size_t)1 << log2_entries, sizeof *s->table); /* zero pages, touched as the table fills */
     if (!s->table) {
         free(s);
         return NULL;
