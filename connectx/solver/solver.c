@@ -97,15 +97,18 @@ static inline void play_bit(position_t *p, bits_t move) {
     p->moves++;
 }
 
+/* Counted with shifts and masks: as fast here as the compiler's builtin (a library call without a
+ * processor flag), and plain C for any compiler. */
+static inline int popcount(bits_t b) {
+    b = b - ((b >> 1) & 0x5555555555555555ULL);
+    b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((b * 0x0101010101010101ULL) >> 56);
+}
+
 #if defined(__GNUC__) || defined(__clang__)
-static inline int popcount(bits_t b) { return __builtin_popcountll(b); }
 static inline int lowest_bit_index(bits_t b) { return __builtin_ctzll(b); }
 #else /* any other C11 compiler */
-static inline int popcount(bits_t b) {
-    int n = 0;
-    for (; b; b &= b - 1) n++;
-    return n;
-}
 static inline int lowest_bit_index(bits_t b) {
     int i = 0;
     for (; !(b & 1); b >>= 1) i++;
