@@ -329,21 +329,22 @@ static int negamax(cx_solver *s, const position_t *p, int alpha, int beta, bits_
         if (alpha >= beta) return beta;
     }
 
-    bits_t moves[WIDTH], child_threats[WIDTH];
-    int n = sorted_moves(p, next, moves, child_threats);
     /* Enhanced transposition cut-off: a child whose stored upper bound already proves this node's
-     * lower bound (-upper) is found by one probe a move, before any child is searched (and the
-     * probe brings each child's slot into the cache for its own search). Not in the last plies,
-     * whose subtrees cost less than the probes. */
+     * lower bound (-upper) is found by one probe a move, before the moves are ordered or searched
+     * (and the probe brings each child's slot into the cache for its own search). Not in the last
+     * plies, whose subtrees cost less than the probes. */
     if (p->moves < ETC_BEFORE_MOVE) {
-        for (int i = 0; i < n; i++) {
-            int child_stored = tt_get(s, (p->current ^ p->mask) + (p->mask | moves[i]));
+        for (bits_t rest = next; rest; rest &= rest - 1) {
+            bits_t move = rest & -rest; /* one move: `next` holds one cell a column */
+            int child_stored = tt_get(s, (p->current ^ p->mask) + (p->mask | move));
             if (child_stored && child_stored < LOWER_OFFSET && UPPER_OFFSET - child_stored > alpha) {
                 alpha = UPPER_OFFSET - child_stored;
                 if (alpha >= beta) return alpha;
             }
         }
     }
+    bits_t moves[WIDTH], child_threats[WIDTH];
+    int n = sorted_moves(p, next, moves, child_threats);
     for (int i = 0; i < n; i++) {
         position_t child = *p;
         play_bit(&child, moves[i]);
