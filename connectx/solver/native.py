@@ -142,7 +142,9 @@ class NativeSolver:
         if floor > possible.upper:
             raise ValueError(f"no move of {position!r} reaches the floor given: pass a true lower bound of its score")
         found = self.search(position, NO_LIMIT, ScoreRange(max(floor, possible.lower), possible.upper), centre_first)
-        assert found.complete and found.range.exact
+        if not found.complete:
+            raise RuntimeError(f"the search of {position!r} was stopped before its score was exact: call resume() "
+                               "after stop() to search to the end again")
         return found
 
     def _position(self, moves: str) -> Position:
