@@ -33,8 +33,8 @@ from connectx.analysis.games import Game, game_from_record
 from connectx.evaluation.results_store import GAMES_FILE, ResultsStore
 from connectx.solver.build import fits
 from connectx.solver.interface import native_unavailable_reason
+from connectx.solver.native_search import NativeSearchSolver
 from connectx.solver.score_range import ScoreRange
-from connectx.solver.worker import NativeWorkerSolver
 
 POSITIONS = RESULTS / "evaluation_positions.txt"
 RANDOM_PLIES = 2
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     # "BOARD MOVES" of every position in the file or tried in this run: none is solved twice
     known = {line.rsplit(" ", 1)[0] for line in args.out.read_text().splitlines()} if args.out.exists() else set()
     rng = random.Random(args.seed)
-    solvers: dict[tuple[int, int], NativeWorkerSolver] = {}
+    solvers: dict[tuple[int, int], NativeSearchSolver] = {}
     added = skipped = 0
     try:
         with args.out.open("a") as out, tqdm(total=args.count, unit="position", file=sys.stderr) as bar:
@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
                 known.add(key)  # solved or skipped, it is not tried again
                 board = (game.board.rows, game.board.columns)
                 if board not in solvers:
-                    solvers[board] = NativeWorkerSolver(rows=game.board.rows, columns=game.board.columns)
+                    solvers[board] = NativeSearchSolver(rows=game.board.rows, columns=game.board.columns)
                 solver = solvers[board]
                 deadline = time.perf_counter() + args.seconds
                 value = solver.bound(position, digits, ScoreRange.possible(position), deadline)

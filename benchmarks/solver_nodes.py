@@ -1,14 +1,13 @@
-"""Mean nodes of the solver's algorithm over whole position files, counted by the book's C solver.
+"""Mean nodes of the C solver over whole position files, against the reference C++ solver's, and the Python search's.
 
-The target is mean nodes within 1.5x of a reference C++ solver's, to show the algorithm is as
-good. CPython cannot solve all of Test_L1_R2 (a million nodes a position on average, a few
-seconds each) or Test_L1_R3 within a session, but the book's C solver (``connectx/solver/solver.c``) runs
-the same algorithm: the same move order, pruning, table bounds and null-window narrowing. This
-script checks that claim position by position on the first ``--check`` positions of each file
-that the C solver finishes within ``CHECK_MAX_NODES`` (its node counts and those of
-``connectx.agents.search.exact_search.solve`` must agree within 5% + 10 nodes), and counts the C solver's nodes
-over the whole file, each position from an empty table as the reference does, and checks every
-score. Needs a C compiler.
+The C solver (``connectx/solver/solver.c``) counts its nodes over the whole file, each position from
+an empty table as the reference does, and every score is checked; the target is mean nodes within
+1.5x of the reference's. CPython cannot solve all of Test_L1_R2 (a million nodes a position on
+average) within a session, so the pure-Python search (``connectx.agents.search.exact_search.solve``,
+Pons' algorithm) is counted on the first ``--check`` positions of each file that the C solver
+finishes within ``CHECK_MAX_NODES``: its nodes over the C solver's, which no longer match since the
+C search added the enhanced transposition cut-off and the early close of a window near 0 to that
+algorithm and searches its root move by move (they agreed within 5% before). Needs a C compiler.
 
 Usage: .venv/bin/python -m benchmarks.solver_nodes [FILE ...] [--limit N] [--check 20]
 """
@@ -33,11 +32,6 @@ TABLE_LOG2 = 23
 """C table of 2^23 entries, about the reference solver's 8M."""
 
 
-def agrees(ours: int, native: int) -> bool:
-    """Node counts of the same search in two languages: close, not equal (root counting, tie order)."""
-    return abs(ours - native) <= 10 + native // 20
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", default=["Test_L1_R2", "Test_L1_R3"])
@@ -58,9 +52,8 @@ def main(argv: list[str] | None = None) -> int:
                 ours = solve(Position.from_moves(moves), TranspositionTable())
                 assert ours is not None
                 ratios.append(ours.nodes / max(1, native.nodes))
-                if ours.score != native.score or not agrees(ours.nodes, native.nodes):
-                    print(f"DIFFERENT SEARCH {name} {moves}: ours {ours.score} in {ours.nodes} nodes, "
-                          f"C {native.score} in {native.nodes}", flush=True)
+                if ours.score != native.score:
+                    print(f"DIFFERENT SCORE {name} {moves}: Python {ours.score}, C {native.score}", flush=True)
                     failed = True
         failed = failed or wrong > 0
         reference = REFERENCE_NODES.get(name)
@@ -70,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
                     f"{f'{mean / reference:.2f}' if reference else '-'} | {checked} | {wrong} | "
                     f"{time.perf_counter() - started:.0f} |")
         print(rows[-1], flush=True)
-    print("\n| file | positions | mean nodes | median nodes | mean / reference | our nodes / C nodes (positions) "
+    print("\n| file | positions | mean nodes | median nodes | mean / reference | Python nodes / C nodes (positions) "
           "| wrong | seconds |")
     print("|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))

@@ -18,9 +18,9 @@ import connectx.analysis.cached_solver
 from connectx.agents.core.position import Position
 from connectx.analysis.solved_cache import FORMAT, SolvedCache
 from connectx.cli.main import main
+from connectx.solver.native_search import NativeSearchSolver
 from connectx.solver.python_search import PythonSolver
 from connectx.solver.score_range import ScoreRange
-from connectx.solver.worker import NativeWorkerSolver
 
 GAME = "75447455777445"
 """The opening of ``docs/analysis.md``'s example game: from ply 7 on, a short limit leaves bounds and estimates."""
@@ -45,7 +45,7 @@ def searched(*args: object, **kwargs: object) -> None:
 
 def refuse_to_search(monkeypatch: pytest.MonkeyPatch, estimates: bool = True) -> None:
     """Make every solver fail if called, and with ``estimates`` the estimating search too."""
-    monkeypatch.setattr(NativeWorkerSolver, "bound", searched)
+    monkeypatch.setattr(NativeSearchSolver, "bound", searched)
     monkeypatch.setattr(PythonSolver, "bound", searched)
     if estimates:
         monkeypatch.setattr(connectx.analysis.cached_solver, "search_estimate", searched)
@@ -54,7 +54,7 @@ def refuse_to_search(monkeypatch: pytest.MonkeyPatch, estimates: bool = True) ->
 def count_searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the solvers' searches (one element per search) while letting them run."""
     searches: list[int] = []
-    for solver in (NativeWorkerSolver, PythonSolver):
+    for solver in (NativeSearchSolver, PythonSolver):
         def counted(self: Any, *args: Any, original: Any = solver.bound) -> ScoreRange:
             searches.append(1)
             result: ScoreRange = original(self, *args)

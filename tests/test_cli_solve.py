@@ -15,6 +15,7 @@ from connectx.agents.search.exact_search import analyze, solve
 from connectx.cli import solve as solve_command
 from connectx.cli.main import main
 from connectx.cli.solve import range_text
+from connectx.solver.build import build_library
 from connectx.solver.score_range import ScoreRange, describe
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
@@ -143,6 +144,19 @@ def test_the_compiled_engine_solves_what_python_cannot_in_the_limit(capsys: pyte
     assert main(["solve", HARD, "--time-limit", "60", "--no-cache", "--stats"]) == 0
     fields = capsys.readouterr().out.split()
     assert fields[0] == HARD and fields[1].lstrip("-").isdigit() and fields[3] == "native"
+
+
+def test_the_compiled_engine_stops_at_the_limit_with_what_it_proved(capsys: pytest.CaptureFixture[str]) -> None:
+    """The empty board takes the C solver minutes: the limit ends its search in time, with a range holding 1."""
+    build_library()  # compiled before the clock starts, as a second run finds it
+    started = time.perf_counter()
+    assert main(["solve", "", "--time-limit", "0.3", "--no-cache"]) == 3
+    assert time.perf_counter() - started < 0.3 + 0.5
+    name, proven, *note = capsys.readouterr().out.split()
+    assert name == "(empty)" and note[-1] == "limit)"
+    if proven != "?":
+        lower, upper = map(int, proven.split(".."))
+        assert lower <= 1 <= upper
 
 
 def test_analyze_with_a_limit_gives_each_column_what_is_proven(capsys: pytest.CaptureFixture[str]) -> None:

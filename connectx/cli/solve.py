@@ -193,7 +193,7 @@ def _solve_all(args: argparse.Namespace) -> int:
     board = board_spec(args)
     status = 0
     with analysis_engine(args, board, NAME) as (solver, cache):
-        # The compiled solver searches in worker processes: one per core solves the positions side by side.
+        # The compiled solver searches on threads of its own: one solver a core solves the positions side by side.
         solvers = [solver] + [make_solver(board) for _ in range(min(default_jobs(), len(queries)) - 1)
                               if solver.name == "native"]
         progress = ProgressBar(len(queries), 0, unit="position", only_on_terminal=True)

@@ -1,8 +1,7 @@
 """Independent positions solved on several solvers at once, their answers handed back in the order asked.
 
-The C solver searches in a worker process of its own, so a thread per solver is enough to keep
-every core busy: each thread only waits on its worker's pipe. One solver per thread, never
-shared: each keeps its own transposition table.
+The C solver releases the interpreter while it searches, so a thread per solver keeps every core
+busy. One solver per thread, never shared: each keeps its own transposition table.
 """
 
 from __future__ import annotations
@@ -22,7 +21,8 @@ def solve_in_order(items: Iterable[Item], work: Callable[[Item, Solver], Result]
                    solvers: Sequence[Solver]) -> Generator[Result, None, None]:
     """``work(item, solver)`` for every item, up to ``len(solvers)`` at a time, yielded in the items' order.
 
-    Closing the iterator early (Ctrl-C while printing) cancels what has not started.
+    Closing the iterator early (Ctrl-C while printing) cancels what has not started and stops the
+    solvers' searches under way.
     """
     idle: queue.SimpleQueue[Solver] = queue.SimpleQueue()
     for solver in solvers:
@@ -43,3 +43,6 @@ def solve_in_order(items: Iterable[Item], work: Callable[[Item, Solver], Result]
         finally:
             for future in futures:
                 future.cancel()
+            if not all(future.done() for future in futures):
+                for solver in solvers:
+                    solver.stop()

@@ -14,9 +14,9 @@ from typing import Protocol
 from connectx.agents.board_spec import STANDARD_BOARD, BoardSpec
 from connectx.agents.core.position import Position
 from connectx.solver.build import build_library, fits
+from connectx.solver.native_search import NativeSearchSolver
 from connectx.solver.python_search import PythonSolver
 from connectx.solver.score_range import ScoreRange
-from connectx.solver.worker import NativeWorkerSolver
 
 
 class Solver(Protocol):
@@ -31,6 +31,10 @@ class Solver(Protocol):
     fallback: str | None
 
     def bound(self, position: Position, moves: str, known: ScoreRange, deadline: float) -> ScoreRange: ...
+
+    def stop(self) -> None:
+        """End the search under way in another thread as soon as the search can, and make later ``bound`` calls
+        answer what they are given: for a caller that is shutting down."""
 
     def close(self) -> None: ...
 
@@ -52,6 +56,6 @@ def make_solver(board: BoardSpec = STANDARD_BOARD, native: bool = True) -> Solve
     which, its ``fallback`` why the C one was asked for and is not there)."""
     reason = native_unavailable_reason(board) if native else None
     if native and reason is None:
-        return NativeWorkerSolver(rows=board.rows, columns=board.columns)
+        return NativeSearchSolver(rows=board.rows, columns=board.columns)
     fallback = reason if native and fits(board.rows, board.columns, board.inarow) else None
     return PythonSolver(fallback=fallback)

@@ -35,6 +35,7 @@ class PythonSolver:
         self.fallback = fallback
         self.table = TranspositionTable(table_capacity)
         self.calls = 0
+        self._stopped = False
 
     def bound(self, position: Position, moves: str, known: ScoreRange, deadline: float) -> ScoreRange:
         """The tightest range proven for ``position`` by ``deadline`` (a ``time.perf_counter`` instant).
@@ -42,6 +43,8 @@ class PythonSolver:
         ``known`` is what is already proven; ``moves`` (its 1-based digits) is unused here.
         """
         self.calls += 1
+        if self._stopped:
+            return known
         limit = SearchLimit(stop_at=deadline, max_nodes=self.max_nodes)
         lower, upper = known.lower, known.upper
         for target in (1, 0):
@@ -55,6 +58,11 @@ class PythonSolver:
             if solution is not None:
                 lower = upper = solution.score
         return ScoreRange(lower, upper)
+
+    def stop(self) -> None:
+        """Answer what is given from the next ``bound`` on (the search under way, in pure Python, runs on to
+        its deadline)."""
+        self._stopped = True
 
     def close(self) -> None:
         self.table.clear()
