@@ -11,13 +11,14 @@ import shutil
 import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
-from importlib import resources
 from pathlib import Path
 
 import pytest
 
+from connectx.agents.core.data_files import read_data
 from connectx.agents.core.position import Position
 from connectx.agents.core.search_time import SearchLimit
+from connectx.agents.search.compiled_solver import SOURCE
 from connectx.agents.search.exact_search import solve
 
 if not (shutil.which("cc") or shutil.which("gcc")):
@@ -94,11 +95,8 @@ def test_it_is_compiled_once_into_the_users_cache_and_again_when_its_source_chan
     assert build_library(4, 4) == library and library.stat().st_mtime_ns == built  # not compiled again
     assert not [path for path in library.parent.iterdir() if path.name.startswith(".build-")]  # nothing left over
 
-    changed = tmp_path / "package"
-    changed.mkdir()
-    (changed / "solver.c").write_bytes(resources.files("connectx.solver").joinpath("solver.c").read_bytes()
-                                       + b"\n/* a changed source */\n")
-    monkeypatch.setattr(build.resources, "files", lambda package: changed)
+    changed = read_data(SOURCE) + b"\n/* a changed source */\n"
+    monkeypatch.setattr(build, "read_data", lambda name: changed)
     rebuilt = build_library(4, 4)
     assert rebuilt != library and rebuilt.is_file() and rebuilt.parent == library.parent
 
@@ -177,7 +175,8 @@ def test_a_stop_from_another_thread_ends_the_search_and_the_solver_goes_on_after
 def test_the_source_is_standard_c_for_any_compiler(tmp_path: Path) -> None:
     """The submission will build it with whatever C compiler Kaggle has: no warning under strict C11."""
     compiler = shutil.which("cc") or shutil.which("gcc")
-    source = resources.files("connectx.solver").joinpath("solver.c")
+    source = tmp_path / SOURCE
+    source.write_bytes(read_data(SOURCE))
     command = [str(compiler), "-std=c11", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2", "-shared", "-fPIC",
                "-o", str(tmp_path / "libsolver.so"), str(source)]
     assert subprocess.run(command, capture_output=True, text=True).stderr == ""

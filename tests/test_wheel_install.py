@@ -114,7 +114,8 @@ def test_the_wheel_holds_one_import_package_and_no_tool_that_writes_the_reposito
     assert tops == {"connectx"}, f"a second top-level name in the wheel: {sorted(tops - {'connectx'})}"
     for design_folder in ("agents", "submission", "evaluation"):
         assert f"connectx/{design_folder}/__init__.py" in names
-    assert "connectx/solver/solver.c" in names and "connectx/analysis/data/exact_scores_7x6.npz" in names
+    assert "connectx/agents/data/solver.c" in names and "connectx/agents/data/solver_core_linux_x86_64.so" in names
+    assert "connectx/analysis/data/exact_scores_7x6.npz" in names
     assert "connectx/agents/data/opening_book_7x6x4.bin" in names
     assert not [name for name in names if name.endswith((".jsonl", ".jsonl.gz"))], "checkpoints stay in the repository"
 
@@ -134,7 +135,7 @@ def test_a_checkout_without_symbolic_links_builds_the_same_wheel(wheel: Path, tm
 
 def test_the_wheel_ships_its_data(installed: tuple[Path, dict[str, str]]) -> None:
     site = next((installed[0].parent / "lib").glob("python3*/site-packages"))
-    assert (site / "connectx" / "solver" / "solver.c").is_file()
+    assert (site / "connectx" / "agents" / "data" / "solver.c").is_file()
     assert (site / "connectx" / "analysis" / "data" / "exact_scores_7x6.npz").is_file()
     assert (site / "connectx" / "agents" / "data").is_dir() and (site / "connectx" / "play" / "static").is_dir()
     assert not (site / "positions").exists() and not (site / "book").exists()

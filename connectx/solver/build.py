@@ -1,6 +1,7 @@
 """Build the C solver (``solver.c``) on first use: the library ``native`` loads.
 
-``solver.c`` ships inside the package; ``build_library`` compiles it into the per-user cache
+``solver.c`` ships inside the package, with the agents' data (a submission carries it too:
+``connectx.agents.search.compiled_solver``); ``build_library`` compiles it into the per-user cache
 directory (``user_cache``), one library for each board size, named by a hash of the source and
 the compiler flags, so a changed source is rebuilt and an unchanged one never is, whatever the
 files' times say. Only a C compiler is needed, never a committed binary. It plays four in a row on
@@ -14,9 +15,10 @@ import os
 import shutil
 import subprocess
 import tempfile
-from importlib import resources
 from pathlib import Path
 
+from connectx.agents.core.data_files import read_data
+from connectx.agents.search.compiled_solver import SOURCE
 from connectx.solver.user_cache import user_cache_directory
 
 
@@ -35,7 +37,7 @@ def build_library(rows: int = 6, columns: int = 7) -> Path:
     if not fits(rows, columns, 4):
         raise ValueError(f"the C solver cannot play a {columns}x{rows} board: {columns} x ({rows} + 1) "
                          "is more than 64 bits or more than 9 columns")
-    source = resources.files("connectx.solver").joinpath("solver.c").read_bytes()
+    source = read_data(SOURCE)
     flags = ["-O2", "-Wall", "-shared", "-fPIC", f"-DWIDTH={columns}", f"-DHEIGHT={rows}"]
     digest = hashlib.sha256(source + " ".join(flags).encode()).hexdigest()[:16]
     library = user_cache_directory() / "solver" / f"libsolver-{columns}x{rows}-{digest}.so"

@@ -147,9 +147,7 @@ typedef struct {
 #define LOWER_OFFSET (MAX_SCORE - 2 * MIN_SCORE + 2)
 
 /* Where the enhanced transposition cut-off stops: ten empty cells before the end. */
-#ifndef ETC_BEFORE_MOVE
 #define ETC_BEFORE_MOVE (CELLS - 10)
-#endif
 
 /* How often the clock is read: every CLOCK_INTERVAL nodes, a few hundred microseconds of search. */
 #define CLOCK_INTERVAL 1024
@@ -162,7 +160,6 @@ typedef struct cx_solver {
     uint64_t node_cap;    /* stop when the count reaches it */
     double stop_at;       /* monotonic seconds */
     int stopped;          /* the limit came: every frame returns at once and stores nothing */
-    int root_moves;
     atomic_int stop_requested; /* set by cx_solver_stop from another thread */
 } cx_solver;
 
@@ -445,7 +442,6 @@ int cx_search(cx_solver *s, uint64_t current, uint64_t mask, const cx_request *r
     s->node_cap = request->nodes;
     s->stop_at = request->seconds == HUGE_VAL ? HUGE_VAL : now_seconds() + request->seconds;
     s->next_check = 0; /* look at the limit before the first node */
-    s->root_moves = p.moves;
     int limited = request->seconds != HUGE_VAL || request->nodes != UINT64_MAX;
 
     int lo = lose_next_score(&p), hi = win_now_score(&p);

@@ -113,6 +113,10 @@ class CompiledSolver:
         shape = position.geometry
         return (shape.rows, shape.columns, shape.inarow) == self.board
 
+    def board_name(self) -> str:
+        rows, columns, inarow = self.board
+        return f"{columns}x{rows} with {inarow} in a row"
+
     def search(self, position: Position, seconds: float | None = None, nodes: int | None = None,
                lower: int = -100, upper: int = 100, centre_first: bool = False) -> CoreSearch:
         """What can be proven of ``position``'s score in ``seconds`` or ``nodes`` (None: no limit), from a
@@ -123,16 +127,19 @@ class CompiledSolver:
         not true of it.
         """
         if not self.plays(position):
-            raise ValueError(f"this C solver plays {self.board[1]}x{self.board[0]} only, not {position!r}")
+            shape = position.geometry
+            raise ValueError(f"this C solver plays {self.board_name()} only, not "
+                             f"{shape.columns}x{shape.rows} with {shape.inarow} in a row")
         request = _Request(lower, upper, float("inf") if seconds is None else max(0.0, seconds),
                            NO_NODE_CAP if nodes is None else max(0, nodes), int(centre_first))
         result = _Result()
         status = self.library.cx_search(self._handle, position.current, position.mask, ctypes.byref(request),
                                         ctypes.byref(result))
         if status == INVALID_POSITION:
-            raise ValueError(f"{position!r} is not a legal unfinished position for the C solver")
+            raise ValueError(f"{position!r} is not a legal unfinished position of {self.board_name()}")
         if status == BOUNDS_WRONG:
-            raise ValueError(f"the score of {position!r} is not in {lower}..{upper}: pass what is proven of it")
+            raise ValueError(f"the score of {position!r} is not in the range given, {lower}..{upper}: "
+                             "pass what is proven of it")
         return CoreSearch(result.lower, result.upper, result.column if result.column >= 0 else None, result.nodes,
                           status == COMPLETE)
 
