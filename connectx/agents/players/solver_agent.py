@@ -92,8 +92,8 @@ class SolverStrategy:
         if assumed is not None and not trap:
             raise ValueError(f"solver assume={assume}: it says how the trap reads the opponent; add trap=true")
         self._scores = _loaded(load_opening_scores) if use_book else None
-        # Loaded with the agent, inside the first move's clock on Kaggle: a library loads in a millisecond,
-        # solver.c compiles in a fifth of a second, and the agent says on stderr which one it has.
+        # Started with the agent, inside the first move's clock on Kaggle: a library loads in a millisecond;
+        # where it cannot, solver.c compiles in the background while the pure-Python search plays.
         self._compiled = new_compiled_solver()
         self.trap_play = TrapPlay(opening=self._scores, assumed=assumed) if trap else None
         self.last_stats: MoveStats = {}
@@ -126,6 +126,8 @@ class SolverStrategy:
             column = self.open_board.choose(position, deadline)
             self.last_stats = self.open_board.last_stats
             return column
+        if self._compiled is None:
+            self._compiled = new_compiled_solver()  # a compile under way may have finished
         say_core()
         if self._compiled is not None and self.trap_play is None:
             return self._compiled_move(self._compiled, position, deadline)
@@ -153,14 +155,14 @@ class SolverStrategy:
         The C code checks its own limit, so the move ends on time; under a node cap (``max_nodes``)
         the column is the same on any machine.
         """
-        if self.max_nodes is not None:
-            found = solver.search(position, nodes=self.max_nodes)
-        else:
+        if self.max_nodes is None:
             found = solver.search(position, seconds=deadline.remaining())
             slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
             if not _outcome_known(found) and slice_ > 0:
                 found = solver.search(position, seconds=deadline.extended(slice_).remaining(), lower=found.lower,
                                       upper=found.upper)
+        else:
+            found = solver.search(position, nodes=self.max_nodes)
         source = "exact" if found.exact else "proof" if _outcome_known(found) else "search"
         self.last_stats = {"nodes": found.nodes, "depth": 0, "evaluations": 0, "source": source, "core": solver.kind}
         return found.column if found.column is not None else position.legal_columns()[0]
@@ -169,7 +171,7 @@ class SolverStrategy:
         self.table.clear()
         if self._compiled is not None:
             self._compiled.close()  # a fresh table each game: a node-capped game replays the same
-            self._compiled = new_compiled_solver()
+        self._compiled = new_compiled_solver()
         self.open_board.reset()
         if self.trap_play is not None:
             self.trap_play.reset()

@@ -7,8 +7,10 @@ agents' data, and ``connectx build`` embeds both. ``new_compiled_solver`` loads 
 process, and gives each caller a solver with a table of its own:
 
 1. ``binary``: the shipped library, written to a private temporary folder and loaded with ctypes;
-2. ``source``: ``solver.c`` compiled there with the machine's C compiler (``$CC``, ``cc`` or ``gcc``);
-3. neither: None, and the agent plays its pure-Python search, as strong as it was before the core.
+2. ``source``: ``solver.c`` compiled there with the machine's C compiler (``$CC``, ``cc`` or ``gcc``),
+   in a thread of its own, so the moves go on meanwhile (a fifth of a second on an idle machine);
+3. neither: None, and the agent plays its pure-Python search, as strong as it was before the core
+   (and while a compile is under way).
 
 ``CONNECTX_CORE=python`` or ``CONNECTX_CORE=source`` forces the later steps (for tests, and for
 users who distrust binaries). Whatever is loaded, and why an earlier step failed, is said once on
@@ -29,6 +31,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import weakref
 from dataclasses import dataclass
@@ -155,54 +158,85 @@ class CompiledSolver:
         self._free()
 
 
-_loaded: list[tuple[tuple[ctypes.CDLL, str] | None, str]] = []
-"""The process's compiled library with how it was loaded (None where none loads), and what to say of it: tried
-once (a list, so the module needs no global statement)."""
-_said: list[bool] = []
+@dataclass
+class _Loading:
+    """The process's compiled library as it loads: ``library`` (with how it was loaded) once there is one,
+    ``said`` once the way it loaded is settled, ``compiling`` while ``solver.c`` compiles in the background."""
+
+    library: tuple[ctypes.CDLL, str] | None = None
+    said: str = ""
+    compiling: threading.Thread | None = None
+    announced: bool = False
+
+
+_loading: list[_Loading] = []
+"""Tried once a process (a list, so the module needs no global statement)."""
 
 
 def new_compiled_solver() -> CompiledSolver | None:
-    """A solver with a fresh table on the process's compiled library, or None where none loads."""
-    if not _loaded:
-        started = time.perf_counter()
-        loaded, reasons = _load(os.environ.get(CORE_VARIABLE, "").strip().lower())
-        seconds = time.perf_counter() - started
-        said = f"{loaded[1]}, loaded in {seconds:.3f} s" if loaded is not None else "python (no compiled solver)"
-        _loaded.append((loaded, said + "".join(f"; {reason}" for reason in reasons)))
-    library = _loaded[0][0]
+    """A solver with a fresh table on the process's compiled library, or None where none has loaded (yet: a
+    compile may still be under way, and a later call may have one)."""
+    if not _loading:
+        _loading.append(_start(os.environ.get(CORE_VARIABLE, "").strip().lower()))
+    library = _loading[0].library
     return None if library is None else CompiledSolver(*library)
 
 
 def say_core() -> None:
-    """Say once, on stderr after ``CORE_MARK``, which core plays and why an earlier one did not: an agent calls it
-    when it first searches, so a game its book answered says nothing."""
-    if _loaded and not _said:
-        _said.append(True)
-        print(f"{CORE_MARK} {_loaded[0][1]}", file=sys.stderr)
+    """Say once, on stderr after ``CORE_MARK``, which core plays and why an earlier one did not, once that is
+    settled: an agent calls it whenever it searches, so a game its book answered says nothing."""
+    if _loading and _loading[0].said and not _loading[0].announced:
+        _loading[0].announced = True
+        print(f"{CORE_MARK} {_loading[0].said}", file=sys.stderr)
 
 
-def _load(forced: str) -> tuple[tuple[ctypes.CDLL, str] | None, list[str]]:
-    """The first core that loads, in order (``forced`` skips to a later one), and why each earlier one did not."""
-    reasons: list[str] = []
+def wait_for_core(seconds: float) -> None:
+    """Wait up to ``seconds`` for a compile under way: for tools and tests that want the core settled."""
+    compiling = _loading[0].compiling if _loading else None
+    if compiling is not None:
+        compiling.join(seconds)
+
+
+def _start(forced: str) -> _Loading:
+    """The shipped library loaded now (a millisecond), or else ``solver.c`` compiling in a thread of its own,
+    so a slow compiler never holds up a move; ``forced`` skips to a later step."""
+    loading = _Loading()
+    started = time.perf_counter()
     if forced == "python":
-        return None, [f"{CORE_VARIABLE}=python"]
-    folder = Path(tempfile.mkdtemp(prefix="connectx-core-"))  # private: mode 0700, this user's only
-    try:
-        if forced != "source":
-            try:
-                return (_checked(_shipped_library(folder)), "binary"), reasons
-            except (OSError, AttributeError) as error:
-                reasons.append(f"the shipped library did not load ({error})")
-        else:
-            reasons.append(f"{CORE_VARIABLE}=source")
+        loading.said = f"python (no compiled solver); {CORE_VARIABLE}=python"
+        return loading
+    reasons: list[str] = []
+    if forced == "source":
+        reasons.append(f"{CORE_VARIABLE}=source")
+    else:
+        folder = Path(tempfile.mkdtemp(prefix="connectx-core-"))  # private: mode 0700, this user's only
         try:
-            return (_checked(_compiled_source(folder)), "source"), reasons
-        except (OSError, AttributeError, RuntimeError, subprocess.SubprocessError) as error:
-            reasons.append(f"solver.c did not compile here ({error})")
-        return None, reasons
+            loading.library = (_checked(_shipped_library(folder)), "binary")
+            loading.said = f"binary, loaded in {time.perf_counter() - started:.3f} s"
+            return loading
+        except (OSError, AttributeError) as error:
+            reasons.append(f"the shipped library did not load ({error})")
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)  # a loaded library stays mapped once its file is gone
+    loading.compiling = threading.Thread(target=_compile, args=(loading, reasons, started), daemon=True,
+                                         name="connectx-core-compile")
+    loading.compiling.start()
+    return loading
+
+
+def _compile(loading: _Loading, reasons: list[str], started: float) -> None:
+    """``solver.c`` compiled and loaded into ``loading``, or the reason it was not; the pure-Python search plays
+    until then."""
+    folder = Path(tempfile.mkdtemp(prefix="connectx-core-"))
+    try:
+        loading.library = (_checked(_compiled_source(folder)), "source")
+        said = f"source, compiled and loaded in {time.perf_counter() - started:.3f} s"
+    except (OSError, AttributeError, RuntimeError, subprocess.SubprocessError) as error:
+        reasons.append(f"solver.c did not compile here ({error})")
+        said = "python (no compiled solver)"
     finally:
-        # A loaded library stays mapped once its file is gone: nothing is left behind.
         shutil.rmtree(folder, ignore_errors=True)
+    loading.said = said + "".join(f"; {reason}" for reason in reasons)
 
 
 def _checked(library: ctypes.CDLL) -> ctypes.CDLL:
