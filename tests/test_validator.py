@@ -75,28 +75,23 @@ def both_cores_busy() -> Iterator[None]:
 
 
 @pytest.mark.games
-@pytest.mark.parametrize("name", sorted(REGISTRY))
+@pytest.mark.parametrize("name", sorted(set(REGISTRY) - {"solver"}))
 def test_every_built_agent_keeps_its_margin_on_a_busy_machine(tmp_path: Path, name: str,
                                                               both_cores_busy: None) -> None:
-    """Every check passes under --strict, the stricter margin included, while both cores are taken.
-
-    An actTimeout of 1 s halves the games' time; the room is the same in seconds as at 2 s: the
-    submission keeps 0.5 s back and validate allows 0.2 s less than actTimeout. ``solver`` spends the
-    bank on hard moves by design, so it is held as `make submission` holds it (a 20 s reserve).
+    """Every check passes under --strict, the stricter margin included, on Kaggle's clock while both cores are
+    taken: the submission keeps 0.5 s back and validate allows 0.2 s less than actTimeout. ``solver`` is
+    validated so by `make submission`'s own commands (``test_the_file_make_submission_builds_passes_...``).
     """
-    reserve = 20.0 if name == "solver" else None
-    report = validate_file(built(tmp_path, name), act_timeout=1.0, compare=False, strict=True,
-                           overage_reserve=reserve)
+    report = validate_file(built(tmp_path, name), compare=False, strict=True)
     assert report.passed and not report.warnings(), "\n".join(map(str, report.checks))
     names = [check.name for check in report.checks]
     for prefix, count in (("(a)", 1), ("(b)", 1), ("(c)", 4), ("(d)", 2), ("(e)", 1), ("(f)", 1), ("(g)", 1),
                           ("isolation", 1)):
         assert sum(name.startswith(prefix) for name in names) == count, prefix
     assert report.first_move_seconds is not None and report.slowest_move_seconds is not None
-    assert report.load_seconds is not None and 0 < report.load_seconds < 0.8
-    assert 0 < report.first_move_seconds < 0.8
-    if reserve is None:
-        assert report.slowest_move_seconds < 0.8 and report.overage_left_seconds == 60
+    assert report.load_seconds is not None and 0 < report.load_seconds < 1.8
+    assert 0 < report.first_move_seconds < 1.8
+    assert report.slowest_move_seconds < 1.8 and report.overage_left_seconds == 60
     assert report.slowest_move_at is not None and re.fullmatch(r".+, move \d+", report.slowest_move_at)
     games = [check for check in report.checks if check.name[:3] in ("(b)", "(c)")]
     assert all(re.search(r"slowest later move \d+\.\d{3} s \(move \d+\)", check.detail) for check in games)
@@ -141,11 +136,13 @@ def test_clocked_agents_ship_unchanged_and_clock_free_ones_get_only_a_missing_se
 
 
 def test_a_bundle_that_breaks_only_as_it_ships_fails_the_shipped_comparison(tmp_path: Path) -> None:
-    """The clock branch of the solver's limits, which no overridden comparison ever takes, is broken."""
+    """The clock branch of the solver's compiled search, which no overridden comparison (a node cap) ever takes,
+    is broken: it gives itself no time."""
     path = built(tmp_path, "solver")
     source = path.read_text()
-    assert source.count("if self.max_nodes is not None:") == 1
-    path.write_text(source.replace("if self.max_nodes is not None:", "if True:"))
+    clocked = "solver.search(position, seconds=deadline.remaining(), lower=lower, upper=upper)"
+    assert source.count(clocked) == 1
+    path.write_text(source.replace(clocked, "solver.search(position, seconds=0.0, lower=lower, upper=upper)"))
     report = validate_file(path, games=False)
     assert check_named(report, f"(f) same moves as unbundled, {SHIPPED}") == ["FAIL"]
     assert check_named(report, f"(f) same moves as unbundled, {OVERRIDDEN}") == ["PASS"]
@@ -491,8 +488,9 @@ def make_submission_commands(output: Path) -> list[list[str]]:
 
 
 @pytest.mark.games
-def test_the_file_make_submission_builds_passes_every_episode(tmp_path: Path) -> None:
-    """`make submission`'s own commands, on its own agent: the shipped file, validated with all five games."""
+def test_the_file_make_submission_builds_passes_every_episode(tmp_path: Path, both_cores_busy: None) -> None:
+    """`make submission`'s own commands, on its own agent: the shipped file, validated with all its games under
+    --strict while both cores are busy, with each of its compiled solver's cores."""
     path = tmp_path / "submission.py"
     commands = make_submission_commands(path)
     assert [command[0] for command in commands] == ["build", "validate"]
@@ -507,4 +505,8 @@ def test_the_file_make_submission_builds_passes_every_episode(tmp_path: Path) ->
     assert shipped is not None and "book" in shipped[1] and "proven" in shipped[1]
     assert "parameters exactly as built" in shipped[1]
     assert re.search(r"^figures: .*first move .*slowest later move \d+\.\d+ s \[.+\]", text, re.MULTILINE)
+    core = text[text.index("[PASS] (h) compiled solver"):]
+    assert "CONNECTX_CORE=source: source, compiled and loaded" in core
+    assert "CONNECTX_CORE=python: python (no compiled solver)" in core
+    assert "validation episode (the file against itself): binary, loaded in" in core
     assert f"{path}: valid" in text

@@ -155,14 +155,16 @@ class SolverStrategy:
         The C code checks its own limit, so the move ends on time; under a node cap (``max_nodes``)
         the column is the same on any machine.
         """
+        known = self._scores.score(position) if self._scores is not None else None
+        lower, upper = _range_to_prove(known)
         if self.max_nodes is None:
-            found = solver.search(position, seconds=deadline.remaining())
+            found = solver.search(position, seconds=deadline.remaining(), lower=lower, upper=upper)
             slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
             if not _outcome_known(found) and slice_ > 0:
                 found = solver.search(position, seconds=deadline.extended(slice_).remaining(), lower=found.lower,
                                       upper=found.upper)
         else:
-            found = solver.search(position, nodes=self.max_nodes)
+            found = solver.search(position, nodes=self.max_nodes, lower=lower, upper=upper)
         source = "exact" if found.exact else "proof" if _outcome_known(found) else "search"
         self.last_stats = {"nodes": found.nodes, "depth": 0, "evaluations": 0, "source": source, "core": solver.kind}
         return found.column if found.column is not None else position.legal_columns()[0]
@@ -204,6 +206,20 @@ class SolverStrategy:
         if column is None or not position.can_play(column):
             return None
         return column
+
+
+def _range_to_prove(known: int | None) -> tuple[int, int]:
+    """The range a search starts from when the shipped scores hold the position's own ``known`` score (every
+    position through ply 6) but not all its children's: what is left is to prove a column that keeps the
+    outcome, a far smaller search than finding it (8 s against 48 s on the hardest of Test_L1_R3's). Without a
+    known score, every score is possible (the C search clips the range to the position's)."""
+    if known is None:
+        return -100, 100
+    if known > 0:
+        return 0, known  # won: a column proven to win at all keeps it
+    if known == 0:
+        return -1, 0  # drawn: a column proven to draw
+    return -100, known
 
 
 def _outcome_known(found: CoreSearch) -> bool:
