@@ -151,7 +151,7 @@ def takeaway_lines(papers: Sequence[ClaimEntry]) -> list[str]:
                          + (f"; by the rule but not under Holm: {gists(shaky)}" if shaky else "") + ".")
     if open_:
         sentences.append(f"**What the games could not decide**: {gists(open_)}.")
-    return ["**In short.** " + " ".join(sentences)]
+    return sentence_lines("**In short.** " + " ".join(sentences))
 
 
 def _claims_words(entries: Sequence[ClaimEntry]) -> str:
