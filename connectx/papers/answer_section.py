@@ -148,10 +148,14 @@ def takeaway_lines(papers: Sequence[ClaimEntry]) -> list[str]:
         sentences.append(f"**What stands**: {gists(stand)}.")
     if fall or shaky:
         sentences.append("**What does not**" + (f": {gists(fall)}" if fall else "")
-                         + (f"; by the rule but not under Holm: {gists(shaky)}" if shaky else "") + ".")
+                         + ("; by the rule but not under Holm" if fall and shaky else
+                            ", by the rule but not under Holm" if shaky else "")
+                         + (f": {gists(shaky)}" if shaky else "") + ".")
     if open_:
         sentences.append(f"**What the games could not decide**: {gists(open_)}.")
-    return sentence_lines("**In short.** " + " ".join(sentences))
+    # One sentence a line, a long list broken at its semicolons: Markdown joins the lines into one paragraph.
+    return [part for line in sentence_lines("**In short.** " + " ".join(sentences))
+            for part in re.split(r"(?<=;) (?=.{200})", line)]
 
 
 def _claims_words(entries: Sequence[ClaimEntry]) -> str:
