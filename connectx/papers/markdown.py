@@ -27,7 +27,7 @@ from connectx.papers.answer_section import (
     plain_rule_lines,
 )
 from connectx.papers.cell_scores import clustered_percent, percent
-from connectx.papers.claim_tests import judge_every_control
+from connectx.papers.claim_tests import judge, judge_every_control
 from connectx.papers.design import DEPTHS, NODES, SEATS, Claim, Experiment, Profile
 from connectx.papers.experiments import UNTESTED
 from connectx.papers.figure_tables import (
@@ -192,13 +192,23 @@ def _test_lines(by_experiment: Sequence[tuple[ExperimentResult, list[ClaimEntry]
                       f"- p-values: {_p_values(verdict)}; power {_power(verdict)}",
                       f"- corrected over the papers' claims: {others}" if not entry.claim.own else
                       f"- corrected over this project's claims: {others}",
-                      ""]
+                      *_companion_lines(entry.claim, result), ""]
         for claim in experiment.claims:
             if claim.sensitivity:
                 lines += _sensitivity_lines(claim, result) + [""]
             elif claim.test == "rises" and not claim.baseline:
                 lines += _strata_lines(claim, result) + [""]
     return lines
+
+
+def _companion_lines(claim: Claim, result: ExperimentResult) -> list[str]:
+    """The claim's companion reading's test in full (``Claim.companion``): stated beside the verdict, never counted."""
+    if claim.companion is None:
+        return []
+    verdict = judge(claim.companion, result)
+    return [f"- {claim.companion_words}, stated beside the verdict and never counted: *{claim.companion.text}*: "
+            f"**{verdict.status}** ({verdict.reason}); ours: {verdict.ours}; test: {verdict.test}; p-values: "
+            f"{_p_values(verdict)}; power {_power(verdict)}"]
 
 
 def _p_values(verdict: Verdict) -> str:

@@ -202,7 +202,7 @@ def similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     ours += f"; Fisher's exact test of equal rates over the games (unclustered): p = {p_text(fisher)}"
     differ = measured.low > 0 or measured.high < 0
     leaning = (f"{points_text(measured.value)} points apart [{points_text(measured.low)}, "
-               f"{points_text(measured.high)}], Fisher's p {p_text(fisher)}; not shown beyond {100 * margin:g}"
+               f"{points_text(measured.high)}], Fisher's p {p_text(fisher)}; not shown beyond {100 * margin:g} points"
                if differ else "")
     edges = [(i.low, i.high) for i in (first.interval(), second.interval())]
     at_floor = all(high < margin for _, high in edges) or all(low > 1 - margin for low, _ in edges)
