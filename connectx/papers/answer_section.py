@@ -154,8 +154,20 @@ def takeaway_lines(papers: Sequence[ClaimEntry]) -> list[str]:
     if open_:
         sentences.append(f"**What the games could not decide**: {gists(open_)}.")
     # One sentence a line, a long list broken at its semicolons: Markdown joins the lines into one paragraph.
-    return [part for line in sentence_lines("**In short.** " + " ".join(sentences))
-            for part in re.split(r"(?<=;) (?=.{200})", line)]
+    return [part for line in sentence_lines("**In short.** " + " ".join(sentences)) for part in _wrapped(line)]
+
+
+def _wrapped(line: str, width: int = 400) -> list[str]:
+    """``line`` in pieces of at most about ``width`` characters, broken after a semicolon."""
+    pieces = [""]
+    for item in line.split("; "):
+        joined = f"{pieces[-1]}; {item}" if pieces[-1] else item
+        if len(joined) > width and pieces[-1]:
+            pieces[-1] += ";"
+            pieces.append(item)
+        else:
+            pieces[-1] = joined
+    return pieces
 
 
 def _claims_words(entries: Sequence[ClaimEntry]) -> str:
@@ -208,11 +220,14 @@ def _ours_short(verdict: Verdict) -> str:
              for part in verdict.ours.split("; ")[:3]]
     text = "; ".join(part for part in parts if part and not part.startswith("over every range"))
     text = re.sub(r" \([^()\d]*\)", "", text)
-    if len(text) <= SHORT:
+    end = text.find("]") + 1
+    if len(text) <= max(SHORT, end + 1):
         return text
-    first_interval = text.find("]") + 1
-    cut = text.rfind(" ", 0, max(SHORT, first_interval + 1))
-    return text if cut < 0 or cut >= len(text) - 1 else text[:cut].rstrip(",;") + " ..."
+    # After the first interval when it ends past SHORT, else at the last space before SHORT outside an interval.
+    cut = text.find(" ", end) if end > SHORT else text.rfind(" ", 0, SHORT)
+    if text.count("[", 0, cut) > text.count("]", 0, cut):
+        cut = text.rfind(" ", 0, text.rfind("[", 0, cut))
+    return text if cut <= 0 else text[:cut].rstrip(",;") + " ..."
 
 
 SHORT = 40

@@ -208,4 +208,6 @@ def similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     at_floor = all(high < margin for _, high in edges) or all(low > 1 - margin for low, _ in edges)
     floor = (f"{counts[0]} and {counts[1]} of {first.games} {what}, alike only in "
              f"{'losing' if edges[0][1] < margin else 'winning'}" if at_floor else "")
-    return Evidence(ours, games, test, hypotheses, power, leaning=leaning, leans=-1 if differ else 0, floor=floor)
+    headline = f"{a.cell.x} {what} {clustered_percent(first)}, {b.cell.x} {clustered_percent(second)}"
+    return Evidence(ours, games, test, hypotheses, power, leaning=leaning, leans=-1 if differ else 0, floor=floor,
+                    headline=headline)
