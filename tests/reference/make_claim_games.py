@@ -1,12 +1,12 @@
 """The games behind three of the full report's intervals, as inputs for ``make statistics-reference``.
 
-A referee recomputed claims 7, 16 and 26's intervals as a cluster-robust Wald interval (statsmodels' OLS
-with ``cov_type="cluster"``) and found them a digit off ours, which are Wilson's score interval at the
-effective number of games. This script reads those claims' games from the stored full report
-(``reports/full/runs``, no game played) and writes each game's outcome, cluster (its shared opening) and
-cell to ``claim_games.json``; ``make_statistics_reference.py`` computes both intervals from them with
-statsmodels, and ``tests/test_statistics_reference.py`` holds ours to the one we name. It runs in the
-project's environment (``make statistics-reference`` runs it first).
+Claims 7, 16 and 26 are pooled rates whose Wilson interval at the effective number of games (the report's)
+and cluster-robust Wald interval (statsmodels' OLS with ``cov_type="cluster"``) differ in the digit the
+report prints. This script reads those claims' games from the stored full report (``reports/full/runs``, no
+game played) and writes each game's outcome, cluster (its shared opening) and cell to ``claim_games.json``;
+``make_statistics_reference.py`` computes both intervals from them with statsmodels, and
+``tests/test_statistics_reference.py`` holds ours to the one the report names. It runs in the project's
+environment, before ``make statistics-reference``, when the stored games change.
 """
 
 from __future__ import annotations
