@@ -248,5 +248,6 @@ def plain_rule_lines() -> list[str]:
         "of it is shown, with the figure, and otherwise **cannot be tested at this size**; one whose every game "
         "went one way is **at its ceiling**. A second reading of the words is stated beside a verdict, never "
         f"counted. Each claim is tested at {ALPHA:g}. The rule is [version {RULE_VERSION}]({RULE_LINK}); "
-        "versions 2 and 4 were written after games had been seen (the history is there), hence the sensitivity "
-        f"line. The tests are in [the appendix]({APPENDIX_FILE})."), ""]
+        "versions 2 and 4 were written after the games had been seen, version 3's depth reading after the first "
+        "three of its games (the history is there), hence the sensitivity line. The tests are in "
+        f"[the appendix]({APPENDIX_FILE})."), ""]
