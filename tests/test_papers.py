@@ -30,6 +30,7 @@ from connectx.evaluation.statistics import Z95
 from connectx.papers import (
     answer_section,
     cell_scores,
+    claim_tests,
     hypothesis_tests,
     move_claims,
     ratings_section,
@@ -299,9 +300,9 @@ def test_a_rise_over_a_baseline_compares_the_two_groups() -> None:
     rises = Claim("b beats a", "rises", (("s", "b"),), baseline=(("s", "a"),))
     assert judge(rises, experiment_result(rises, 20, {"a": "kaggle:random", "b": "negamax"})).status == "agrees"
     assert judge(rises, experiment_result(rises, 20, {"a": "random", "b": "kaggle:random"})).status == "contradicted"
-    # Both cells won every game: at the ceiling no difference can show, so the claim cannot be tested at this size.
+    # Both cells won every game: at the ceiling no difference can show, and the verdict says so.
     ceiling = judge(rises, experiment_result(rises, 20, {"a": "random", "b": "negamax"}))
-    assert ceiling.status == "cannot be tested at this size" and "no difference can show" in ceiling.ours
+    assert ceiling.status == verdicts.CEILING and "no difference can show" in ceiling.ours
 
 
 def test_repeated_games_are_counted_but_independent_games_stay_independent() -> None:
@@ -664,11 +665,18 @@ def pruning_result(factor: float, diverge: tuple[int, ...] = ()) -> ExperimentRe
 def test_the_pruning_claim_pairs_the_same_games_by_their_nodes() -> None:
     claim = next(e for e in experiments(QUICK) if e.key == "kang-pruning").claims[0]
     pruned = judge(claim, pruning_result(3.0))
-    assert pruned.status == verdicts.AGREES and pruned.ours.startswith("3.00x fewer nodes"), pruned
-    assert "over 16 same games from 4 independent openings" in pruned.ours
-    assert "alpha-beta, depth 4: 3.00x (8 games); alpha-beta, depth 6: 3.00x (8 games)" in pruned.ours
-    # "Greatly": 1.5 times fewer nodes is the claimed way, and half the nodes ruled out.
-    assert judge(claim, pruning_result(1.5)).status == verdicts.SMALLER
+    assert pruned.status == verdicts.AGREES and pruned.summary == "agrees by its size: more than 2x fewer nodes shown"
+    assert "over both, 3.00x fewer nodes [" in pruned.ours and "over 16 same games from 4 independent openings" in \
+        pruned.ours
+    assert pruned.ours.startswith("alpha-beta, depth 4: 3.00x fewer nodes (8 games), ") and \
+        "alpha-beta, depth 6: 3.00x fewer nodes (8 games), " in pruned.ours
+    # Time is measured, never assumed to follow nodes: each side's microseconds a node, and the time ratio.
+    assert "less time (" in pruned.ours and "microseconds a node, measured in the games)" in pruned.ours
+    assert pruned.headline.startswith("depth 4: 3.00x fewer nodes, ") and "; depth 6: 3.00x fewer nodes" in \
+        pruned.headline
+    # The direction cannot fail, so the claim rests on its size: 1.5 times fewer nodes rules "greatly" out.
+    assert pruned.hypotheses[0].name == "2.00x fewer nodes or less"
+    assert judge(claim, pruning_result(1.5)).status == verdicts.CONTRADICTED
     dropped = judge(claim, pruning_result(3.0, diverge=(5,)))
     assert "over 14 same games" in dropped.ours and "2 games whose moves differed between the cells dropped" in \
         dropped.ours
@@ -700,8 +708,11 @@ def test_a_depth_counts_only_with_half_the_board_empty_and_at_most_the_empty_cel
                         search_stats=(stats, stats))
     # Seat 1 moves at plies 1, 3, ..., 37 and seat 0 at 2, 4, ...: those with 21 or more of 42 cells empty count,
     # each capped at the cells still empty.
-    assert move_claims._depths_searched(record, 1) == [41, 39, 37, 35, 33, 31, 29, 27, 25, 23, 21]
-    assert move_claims._depths_searched(record, 0) == [40, 38, 36, 34, 32, 30, 28, 26, 24, 22]
+    assert [d for _, d in move_claims.depths_searched(record, 1)] == [41, 39, 37, 35, 33, 31, 29, 27, 25, 23, 21]
+    assert [d for _, d in move_claims.depths_searched(record, 0)] == [40, 38, 36, 34, 32, 30, 28, 26, 24, 22]
+    # The figure reads every move, the move number beside each depth; the test only the first half of the board.
+    every = move_claims.depths_searched(record, 1, every_move=True)
+    assert every[0] == (2, 41) and every[-1] == (38, 5) and len(every) == 19
 
 
 def test_holm_states_the_power_of_claims_it_did_not_reject_at_the_level_it_stopped_at() -> None:
@@ -852,10 +863,11 @@ def test_a_claim_whose_words_imply_a_size_says_when_the_effect_is_smaller() -> N
     assert judge(direction_only, series_result((claim,), {"a": spread(1100, 2000)})).status == "agrees"
 
 
-def test_a_series_at_its_ceiling_cannot_be_tested_whatever_the_games() -> None:
+def test_a_series_at_its_ceiling_is_labelled_so_whatever_the_games() -> None:
     claim = Claim("rises", "rises", (("s", "a"), ("s", "b"), ("s", "c")), scores=(1.0, 2.0, 3.0))
     verdict = judge(claim, series_result((claim,), {x: [1.0] * 1000 for x in "abc"}))
-    assert verdict.status == "cannot be tested at this size" and "at its ceiling" in verdict.ours
+    assert verdict.status == verdicts.CEILING and "at its ceiling" in verdict.ours
+    assert verdict.summary == "at its ceiling: all 3000 games won" and verdict.group == verdicts.CEILING
     assert verdict.p_value == 1.0
 
 
@@ -941,6 +953,48 @@ def test_two_features_are_similar_when_their_rates_are_within_the_margin() -> No
     assert apart.status == "contradicted"
     few = judge(claim, series_result((claim,), {"a": spread(15, 20), "b": spread(15, 20)}))
     assert few.status == "cannot be tested at this size" and few.power < 0.5
+
+
+def test_rates_claimed_similar_that_differ_lean_against_the_words_and_two_at_the_floor_agree_only_there() -> None:
+    claim = Claim("a is like b", "similar", (("s", "a"),), baseline=(("s", "b"),))
+    # As Table 7's F1 against F3: 6 of 50 won against none, 12 points apart, not shown beyond the 10-point margin
+    # by a test with too little power to call the claim open.
+    apart = judge(claim, series_result((claim,), {"a": [1.0] * 6 + [0.0] * 44, "b": [0.0] * 50}))
+    assert apart.status == verdicts.LEANS_AGAINST and apart.group == verdicts.LEANS, apart
+    assert "+12.0 points apart [" in apart.summary and "Fisher's p = 0.027" in apart.summary
+    assert apart.summary.startswith("leans against the words (power ")
+    # Table 7's F2 against F4: 1 of 100 against none, within the margin, but both at the floor.
+    floor = judge(claim, series_result((claim,), {"a": [1.0] + [0.0] * 99, "b": [0.0] * 100}))
+    assert floor.status == verdicts.AT_FLOOR and floor.group == verdicts.AGREES
+    assert floor.summary == "agrees only at the floor: 1 and 0 of 100 won, alike only in losing"
+
+
+def test_a_companion_reading_is_judged_beside_the_claim_and_counted_in_no_family() -> None:
+    rise = Claim("a rises along x", "rises", (("s", "a"), ("s", "b"), ("s", "c")), scores=(4.0, 6.0, 8.0))
+    pooled = Claim("a wins over x", "above_half", rise.cells, companion=rise, companion_words="as a rise")
+    rates = {"a": 40, "b": 80, "c": 120}
+    result = series_result((pooled,), {x: [1.0] * wins + [0.0] * (200 - wins) for x, wins in rates.items()})
+    alone = judge(dataclasses.replace(pooled, companion=None), result)
+    verdict = claim_tests.judge_every_control([(pooled, result)])
+    for control, judged in verdict.items():
+        assert judged[0].status == (alone.status if control == verdicts.PER_CLAIM else judged[0].status)
+        assert judged[0].companion == "as a rise: agrees (won 20.0% at a, 40.0% at b, 60.0% at c; p < 0.0001)"
+    assert verdict[verdicts.PER_CLAIM][0].summary.startswith(f"{alone.summary}; as a rise: agrees")
+    # Table 9's pool from depth 4 carries its rise as a companion, Sheoran's depth claim its "better results".
+    table9 = next(e for e in experiments(FULL) if e.key == "kang-table9")
+    companions = [c.companion for c in table9.claims if c.companion is not None]
+    assert companions and all(c.test == "rises" and c.counts == "score" for c in companions)
+    depth = next(e for e in experiments(FULL) if e.key == "sheoran-depth").claims[0]
+    assert depth.companion is not None and depth.companion.test == "above_half"
+
+
+def test_a_claim_about_every_cell_too_small_to_settle_says_how_many_cells_lean_its_way() -> None:
+    claim = Claim("a wins in every cell", "above_half", (("s", "a"), ("s", "b"), ("s", "c")), each=True)
+    games = {"a": spread(36, 50), "b": spread(35, 50), "c": spread(28, 50)}
+    verdict = judge(claim, series_result((claim,), games))
+    assert verdict.status == verdicts.LEANS_FOR, verdict
+    assert verdict.summary.endswith("all 3 cells the claimed way, 2 significantly")
+    assert verdict.headline.startswith("scored 56.0% to 72.0% in the 3 cells; pooled ")
 
 
 def test_table6_text_table_and_heat_map_put_the_first_mover_in_the_columns(tmp_path: Path,

@@ -36,7 +36,8 @@ def test_the_docs_state_the_rule_the_code_applies() -> None:
     assert f"**Version {verdicts.RULE_VERSION}**" in rule
     assert f"tested at {verdicts.ALPHA:g}" in rule and f"at least {100 * verdicts.POWER_FLOOR:g}% power" in rule
     for label in (verdicts.AGREES, verdicts.SMALLER, verdicts.PARTLY, verdicts.REVERSES, verdicts.NOT_SETTLED,
-                  verdicts.CANNOT_TEST):
+                  verdicts.CANNOT_TEST, verdicts.AT_FLOOR, verdicts.LEANS_FOR, verdicts.LEANS_AGAINST,
+                  verdicts.CEILING):
         assert f"*{label[0].upper() + label[1:]}*" in rule or f"*{label}*" in rule, label
     assert "Holm" in rule and "Benjamini-Hochberg" in rule
     # The margins and sizes the words are given are the ones the claims' tests use.
@@ -63,7 +64,7 @@ def test_each_label_follows_from_what_is_rejected_and_the_power() -> None:
     # Nothing rejected: open when the test could have shown the claim, untestable at this size when it could not.
     assert status(CLAIM, evidence((FOR, 0.3), (SIZE, 0.6), power=0.8)) == verdicts.NOT_SETTLED
     assert status(CLAIM, evidence((FOR, 0.3), (SIZE, 0.6), power=0.2)) == verdicts.CANNOT_TEST
-    assert status(CLAIM, evidence()) == verdicts.CANNOT_TEST  # a ceiling: no test can run
+    assert status(CLAIM, evidence()) == verdicts.CANNOT_TEST  # no test can run, and no ceiling says why
     # A trend shown over its range that goes the other way over part of it reverses, and counts as contradicted.
     reversal = verdicts.decide([(CLAIM, evidence((FOR, 0.001), reverses="the other way 100 to 1000 ms",
                                                  holds_over="10 to 100 ms; the other way 100 to 1000 ms"))])[0]
@@ -78,6 +79,35 @@ def test_each_label_follows_from_what_is_rejected_and_the_power() -> None:
     assert short.summary == "contradicted: not shown at b"
     low = verdicts.decide([(CLAIM, evidence((FOR, 0.3), power=0.36))])[0]
     assert low.summary == "cannot be tested at this size (power 36%)"
+
+
+def test_version_4_says_what_the_games_show_where_a_test_settles_nothing() -> None:
+    def verdict(claim: Claim, e: Evidence) -> verdicts.Verdict:
+        return verdicts.decide([(claim, e)])[0]
+
+    # Every game one way: at its ceiling, counted apart from "cannot be tested at this size".
+    ceiling = verdict(CLAIM, verdicts.untested("won 100%", 600, "trend", ceiling="all 600 games won"))
+    assert (ceiling.status, ceiling.group, ceiling.summary) == (
+        verdicts.CEILING, verdicts.CEILING, "at its ceiling: all 600 games won")
+    # Too little power, but part of the claim shown: it leans, with its figure; with power it is not settled.
+    leaning = dict(leaning="all 15 cells the claimed way, 12 significantly")
+    low = verdict(CLAIM, evidence((FOR, 0.2), (SIZE, 0.9), power=0.0, leans=1, **leaning))  # type: ignore[arg-type]
+    assert low.status == verdicts.LEANS_FOR and low.group == verdicts.LEANS
+    assert low.summary == "leans the claimed way (power 0%): all 15 cells the claimed way, 12 significantly"
+    against = verdict(CLAIM, evidence((FOR, 0.6), power=0.38, leans=-1, leaning="+12.0 points apart"))  # type: ignore[arg-type]
+    assert against.summary == "leans against the words (power 38%): +12.0 points apart"
+    assert verdict(CLAIM, evidence((FOR, 0.2), power=0.8, leans=1, **leaning)).status == verdicts.NOT_SETTLED  # type: ignore[arg-type]
+    assert verdict(CLAIM, evidence((FOR, 0.2), power=0.2)).status == verdicts.CANNOT_TEST
+    # Shown within a margin while both rates sit at 0%: agrees only at the floor, still an agreement.
+    floor = verdict(CLAIM, evidence((FOR, 0.001), (AGAINST, 1.0), floor="1 and 0 of 100 won, alike only in losing"))
+    assert floor.status == verdicts.AT_FLOOR and floor.group == verdicts.AGREES
+    assert floor.summary == "agrees only at the floor: 1 and 0 of 100 won, alike only in losing"
+    # A claim whose direction cannot fail agrees by its size.
+    sized = verdict(SIZED, evidence((FOR, 0.001), (SIZE, 1.0), shown_as="more than 2x fewer nodes"))
+    assert sized.summary == "agrees by its size: more than 2x fewer nodes shown"
+    # A companion reading's verdict follows the claim's own, never replacing it.
+    assert dataclasses.replace(sized, companion="as a rise: agrees").summary == (
+        "agrees by its size: more than 2x fewer nodes shown; as a rise: agrees")
 
 
 def test_a_claim_about_every_cell_names_the_cells_that_fail() -> None:

@@ -228,3 +228,31 @@ def test_rating_fit_and_its_quasi_likelihood_intervals_are_statsmodels_glms() ->
         assert (wald[name].elo, wald[name].low, wald[name].high) == pytest.approx((elo, low, high), rel=1e-6)
     for name, (_, low, high) in expected["quasi_profile"].items():
         assert (profile[name].low, profile[name].high) == pytest.approx((low, high), abs=0.05)
+
+
+@pytest.mark.parametrize("successes_a, games_a, successes_b, games_b, p", REFERENCE["fisher"])
+def test_fisher_exact_p_is_scipys(successes_a: int, games_a: int, successes_b: int, games_b: int, p: float) -> None:
+    assert ht.fisher_exact_p(successes_a, games_a, successes_b, games_b) == pytest.approx(p, rel=1e-9)
+
+
+REPORTED = {"7": (59.6, 64.5), "16": (28.0, 34.0), "26": (36.3, 48.3)}
+"""The three intervals a referee recomputed, as the full report prints them (Wilson at the effective games)."""
+REFEREE = {"7": (59.7, 64.4), "16": (28.0, 33.9), "26": (36.2, 48.1)}
+"""The referee's: the cluster-robust Wald interval, which the report names as not its method."""
+
+
+@pytest.mark.parametrize("number", sorted(REFERENCE["claim_intervals"]))
+def test_claim_intervals_are_statsmodels_wilson_at_the_effective_games(number: str) -> None:
+    games = json.loads((Path(__file__).resolve().parent / "reference" / "claim_games.json").read_text())[number]
+    expected = REFERENCE["claim_intervals"][number]
+    labels = sorted(set(games["clusters"]))
+    groups = [[g for g, c in enumerate(games["clusters"]) if c == label] for label in labels]
+    score = clustered_scores.clustered_score(games["outcomes"], groups, games["cells"])
+    interval = score.interval()
+    assert score.effective == pytest.approx(expected["effective"], **CLOSE)
+    assert (interval.low, interval.high) == (pytest.approx(expected["wilson"][0], **CLOSE),
+                                             pytest.approx(expected["wilson"][1], **CLOSE))
+    assert (round(100 * interval.low, 1), round(100 * interval.high, 1)) == REPORTED[number]
+    # The referee's cluster-robust Wald interval differs from ours in the last digit: the method the report names.
+    wald = expected["wald_cluster"]
+    assert (round(100 * wald[0], 1), round(100 * wald[1], 1)) == REFEREE[number]

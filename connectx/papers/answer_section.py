@@ -17,19 +17,27 @@ from connectx.papers.verdicts import (
     AGREES,
     ALPHA,
     CANNOT_TEST,
+    CEILING,
     CONTRADICTED,
     CONTROLS,
+    HOLM,
+    LEANS,
     NOT_SETTLED,
     PER_CLAIM,
     POWER_FLOOR,
+    REVERSES,
     RULE_VERSION,
     Verdict,
 )
 
 RULE_LINK = "../../docs/papers.md#the-rule"
 """The rule's statement, relative to ``reports/<profile>/``: a link any Markdown viewer of the checkout follows."""
-ANSWERS = (AGREES, CONTRADICTED, NOT_SETTLED, CANNOT_TEST)
-"""The four answers the first screen counts (``Verdict.group``)."""
+ANSWERS = (AGREES, CONTRADICTED, NOT_SETTLED, LEANS, CEILING, CANNOT_TEST)
+"""The answers the first screen counts (``Verdict.group``), in its order."""
+ANSWER_WORDS = {AGREES: "agree", CONTRADICTED: "contradicted", NOT_SETTLED: "not settled",
+                LEANS: "lean one way, too few games to settle", CEILING: "at the ceiling",
+                CANNOT_TEST: "cannot be tested at this size"}
+"""Each answer as the tally names it."""
 
 
 @dataclass(frozen=True)
@@ -76,37 +84,99 @@ def section_link(experiment: Experiment) -> str:
 
 
 def answer_lines(entries: Sequence[ClaimEntry], untested: Sequence[UntestedClaim]) -> list[str]:
-    """The first screen: the papers' claims counted and listed, ours apart, the untested ones, the sensitivity."""
+    """The first screen: the papers' claims counted under the rule and under Holm, the takeaway in plain words,
+    the claims listed, ours apart, the untested ones, the sensitivity."""
     papers = sorted((e for e in entries if not e.claim.own), key=lambda e: e.number)
     own = sorted((e for e in entries if e.claim.own), key=lambda e: e.number)
-    counts = {answer: sum(e.verdict.group == answer for e in papers) for answer in ANSWERS}
-    partly = sum(e.verdict.group == AGREES and e.verdict.status != AGREES for e in papers)
-    reversed_ = sum(e.verdict.group == CONTRADICTED and e.verdict.status != CONTRADICTED for e in papers)
-    lines = ['<a id="the-answer"></a>', "", "## The answer", "",
-             f"Of the papers' {len(papers)} claims our games test, **{counts[AGREES]} agree**"
-             + (f" ({partly} only in part, or smaller than the words imply)" if partly else "")
-             + f", **{counts[CONTRADICTED]} {_are(counts[CONTRADICTED])} contradicted**"
-             + (f" ({reversed_} a reversal)" if reversed_ else "")
-             + f", **{counts[NOT_SETTLED]} {_are(counts[NOT_SETTLED])} not settled** (the games could have told, and "
-             "did not) and "
-             f"**{counts[CANNOT_TEST]} cannot be tested at this size**"
-             + (f"; {len(untested)} more need games never played" if untested else "")
-             + f". Each claim is tested at {ALPHA:g}, so about {ALPHA * len(papers):.1f} of these "
-             f"{len(papers)} verdicts may be wrong by chance ([the rule, version {RULE_VERSION}]({RULE_LINK})).", "",
-             *_claim_table(papers), ""]
+    lines = ['<a id="the-answer"></a>', "", "## The answer", "", *tally_lines(papers, untested), "",
+             *takeaway_lines(papers), "", *_claim_table(papers), ""]
     lines += _sensitivity_lines(papers) + [""]
     if untested:
         lines += ["Not tested (no game of ours can):", ""]
         lines += [f"- {u.source}: *{u.text}*; needs {u.needs}." for u in untested] + [""]
     if own:
-        own_counts = ", ".join(f"{sum(e.verdict.group == a for e in own)} {a}" for a in ANSWERS
+        own_counts = ", ".join(f"{sum(e.verdict.group == a for e in own)} {ANSWER_WORDS[a]}" for a in ANSWERS
                                if any(e.verdict.group == a for e in own))
         lines += [f"This project's own {len(own)} claims (our enhanced agents beside the papers', our solver), "
                   f"judged by the same rule in a family of their own: {own_counts}.", "",
-                  "| # | source | our claim | verdict |", "|---:|---|---|---|",
-                  *[f"| {e.link} | {section_link(e.experiment)} | {e.claim.text} | **{e.verdict.summary}** |"
-                    for e in own], ""]
+                  "| # | our claim | verdict |", "|---:|---|---|",
+                  *[f"| {e.link} | {e.claim.text} | **{e.verdict.summary}** |" for e in own], ""]
     return lines
+
+
+def tally_lines(papers: Sequence[ClaimEntry], untested: Sequence[UntestedClaim]) -> list[str]:
+    """The papers' claims counted by answer under the rule (each claim at ``ALPHA``) and, beside it, under Holm's
+    family-wise correction over them: a reader who wants every verdict safe at once reads the second column."""
+    rows = []
+    for answer in ANSWERS:
+        rule = [e for e in papers if e.verdict.group == answer]
+        holm = [e for e in papers if e.verdicts[HOLM].group == answer]
+        if not rule and not holm:
+            continue
+        same = "the same" if holm == rule and rule else _numbers(holm)
+        rows.append(f"| {ANSWER_WORDS[answer]} | {len(rule)} | {_numbers(rule)} | {len(holm)} | {same} |")
+    reversals = [e for e in papers if e.verdict.status == REVERSES]
+    notes = []
+    if reversals:
+        verb = "reverses" if len(reversals) == 1 else "reverse"
+        notes.append(f"Contradicted counts {_claims_words(reversals)}, which {verb} over part of its range while "
+                     "the claimed trend holds over the whole.")
+    if untested:
+        needs = "claim needs" if len(untested) == 1 else "claims need"
+        notes.append(f"{len(untested)} more {needs} games never played (below).")
+    return [f"Of the papers' claims, our games test {len(papers)}, each at {ALPHA:g} ([the rule, version "
+            f"{RULE_VERSION}]({RULE_LINK})), so about {ALPHA * len(papers):.1f} of these verdicts may be wrong by "
+            "chance; under Holm's correction the chance of any wrong verdict is below 5%.", "",
+            "| answer | under the rule | claims | under Holm | claims |",
+            "|---|---:|---|---:|---|", *rows] + (["", *sentence_lines(" ".join(notes))] if notes else [])
+
+
+def takeaway_lines(papers: Sequence[ClaimEntry]) -> list[str]:
+    """Two or three plain sentences: which findings stand (agree under the rule and under Holm), which do not
+    (contradicted under both; those Holm would leave open said apart), and what the games could not decide."""
+    def gists(chosen: Sequence[ClaimEntry]) -> str:
+        words = list(dict.fromkeys(e.claim.gist or e.claim.text for e in chosen))
+        return "; ".join(words)
+
+    stand = [e for e in papers if e.verdict.group == AGREES and e.verdicts[HOLM].group == AGREES]
+    fall = [e for e in papers if e.verdict.group == CONTRADICTED and e.verdicts[HOLM].group == CONTRADICTED]
+    shaky = [e for e in papers if e.verdict.group == CONTRADICTED and e.verdicts[HOLM].group != CONTRADICTED]
+    open_ = [e for e in papers if e.verdict.group not in (AGREES, CONTRADICTED)
+             or e.verdict.group == AGREES and e.verdicts[HOLM].group != AGREES]
+    sentences = []
+    if stand:
+        sentences.append(f"**What stands**: {gists(stand)}.")
+    if fall or shaky:
+        sentences.append("**What does not**" + (f": {gists(fall)}" if fall else "")
+                         + ("; by the rule but not under Holm" if fall and shaky else
+                            ", by the rule but not under Holm" if shaky else "")
+                         + (f": {gists(shaky)}" if shaky else "") + ".")
+    if open_:
+        sentences.append(f"**What the games could not decide**: {gists(open_)}.")
+    # One sentence a line, a long list broken at its semicolons: Markdown joins the lines into one paragraph.
+    return [part for line in sentence_lines("**In short.** " + " ".join(sentences)) for part in _wrapped(line)]
+
+
+def _wrapped(line: str, width: int = 400) -> list[str]:
+    """``line`` in pieces of at most about ``width`` characters, broken after a semicolon."""
+    pieces = [""]
+    for item in line.split("; "):
+        joined = f"{pieces[-1]}; {item}" if pieces[-1] else item
+        if len(joined) > width and pieces[-1]:
+            pieces[-1] += ";"
+            pieces.append(item)
+        else:
+            pieces[-1] = joined
+    return pieces
+
+
+def _claims_words(entries: Sequence[ClaimEntry]) -> str:
+    numbers = [str(e.number) for e in entries]
+    return f"claim {numbers[0]}" if len(numbers) == 1 else f"claims {', '.join(numbers[:-1])} and {numbers[-1]}"
+
+
+def _numbers(entries: Sequence[ClaimEntry]) -> str:
+    return ", ".join(str(e.number) for e in entries)
 
 
 def _are(count: int) -> str:
@@ -114,38 +184,54 @@ def _are(count: int) -> str:
 
 
 def _claim_table(entries: Sequence[ClaimEntry]) -> list[str]:
-    lines = ["| # | source | the paper says | its number (none: a direction) | ours | verdict |",
-             "|---:|---|---|---|---|---|"]
+    lines = ["| # | source | the paper says | ours | verdict |", "|---:|---|---|---|---|"]
     for e in entries:
-        lines.append(f"| {e.link} | {section_link(e.experiment)} | {e.claim.text} | {paper_number(e.claim)} | "
-                     f"{_ours_short(e.verdict)} | **{e.verdict.summary}** |")
+        lines.append(f"| {e.link} | {section_link(e.experiment)} | {e.claim.text} | {_ours_short(e.verdict)} | "
+                     f"**{e.verdict.summary}** |")
     return lines
 
 
 def _sensitivity_lines(papers: Sequence[ClaimEntry]) -> list[str]:
-    """Which of the papers' verdicts another defensible error control changes, and to what."""
+    """Which of the papers' verdicts another defensible error control changes: Holm's, whose counts the tally shows,
+    by number; Benjamini-Hochberg's, to what."""
     parts: list[str] = []
     for control in CONTROLS:
         if control == PER_CLAIM:
             continue
-        changed = [f"{e.number} ({e.verdict.status} to {e.verdicts[control].status})" for e in papers
-                   if e.verdicts[control].status != e.verdict.status]
-        over = f"over the papers' {len(papers)} claims"
-        parts.append(f"{'Under' if not parts else 'under'} {control}'s correction {over}, " + (
-            f"{len(changed)} verdicts change: {', '.join(changed)}" if changed else "no verdict changes"))
+        changed = [e for e in papers if e.verdicts[control].status != e.verdict.status]
+        if control == HOLM:
+            parts.append(f"Holm's correction over the papers' {len(papers)} claims changes "
+                         + (f"{len(changed)} verdicts ({_numbers(changed)}; the tally's second column)" if changed
+                            else "no verdict"))
+            continue
+        parts.append("Benjamini-Hochberg's changes " + (
+            ", ".join(f"{e.number} ({e.verdict.status} to {e.verdicts[control].status})" for e in changed)
+            if changed else "none"))
     return sentence_lines("**Sensitivity.** " + "; ".join(parts) + ".")
 
 
 def _ours_short(verdict: Verdict) -> str:
-    """Our measurement in a line: the first parts of ``Verdict.ours`` without the counts of games behind them."""
+    """Our measurement in a line with its figure: ``Verdict.headline`` where the test gives one, else the first parts
+    of ``Verdict.ours`` without the counts of games behind them or words in brackets that carry no number, cut
+    after ``SHORT`` characters but never before its first interval closes."""
+    if verdict.headline:
+        return verdict.headline
     parts = [re.sub(r"(, \d+ games \(\d+ distinct\)| \(\d+ games, \d+ distinct| \(pooled: ).*$", "", part)
              for part in verdict.ours.split("; ")[:3]]
     text = "; ".join(part for part in parts if part and not part.startswith("over every range"))
-    return text if len(text) <= SHORT else text[:text.rfind(" ", 0, SHORT)] + " ..."
+    text = re.sub(r" \([^()\d]*\)", "", text)
+    end = text.find("]") + 1
+    if len(text) <= max(SHORT, end + 1):
+        return text
+    # After the first interval when it ends past SHORT, else at the last space before SHORT outside an interval.
+    cut = text.find(" ", end) if end > SHORT else text.rfind(" ", 0, SHORT)
+    if text.count("[", 0, cut) > text.count("]", 0, cut):
+        cut = text.rfind(" ", 0, text.rfind("[", 0, cut))
+    return text if cut <= 0 else text[:cut].rstrip(",;") + " ..."
 
 
-SHORT = 50
-"""The most characters of our measurement the first screen shows (the appendix has all of it)."""
+SHORT = 40
+"""The characters of our measurement the first screen shows past its first interval at most (the appendix has all)."""
 
 
 def plain_rule_lines() -> list[str]:
@@ -156,12 +242,12 @@ def plain_rule_lines() -> list[str]:
         "out. A claim **agrees** when our games show the effect and is **contradicted** when they show its "
         "opposite or rule out the size its words imply; a claim about every cell names the cells that fail. A "
         "trend one step carries **agrees only in part**; one that goes significantly the other way over part of "
-        "its range **reverses** (counted as contradicted). Shown neither way, a claim is **not settled** when its "
-        f"test had at least {100 * POWER_FLOOR:g}% power, and **cannot be tested at this size** below that or at "
-        f"a ceiling. Each claim is tested at {ALPHA:g}; its 95% intervals are the ones its test uses, but for a "
-        "claim about every cell the other way is tested over the cells (Bonferroni), so one cell's interval may "
-        "leave 50% the other way without contradicting the claim. The rule "
-        f"is stated in [docs/papers.md]({RULE_LINK}), with the words explained, as version {RULE_VERSION}. "
-        "Version 2 was written after most of these games were seen, in answer to a referee, hence the "
-        "sensitivity line; version 3 added two claims' tests before their games. The tests are in "
+        "its range **reverses** (counted as contradicted). Two rates alike only because both are near 0% "
+        "**agree only at the floor**. Shown neither way, a claim is **not settled** when its test had at least "
+        f"{100 * POWER_FLOOR:g}% power; below that it **leans** the claimed way or against the words where part "
+        "of it is shown, with the figure, and otherwise **cannot be tested at this size**; one whose every game "
+        "went one way is **at its ceiling**. A second reading of the words is stated beside a verdict, never "
+        f"counted. Each claim is tested at {ALPHA:g}. The rule is [version {RULE_VERSION}]({RULE_LINK}); "
+        "versions 2 and 4 were written after the games had been seen, version 3's depth reading after the first "
+        "three of its games (the history is there), hence the sensitivity line. The tests are in "
         f"[the appendix]({APPENDIX_FILE})."), ""]

@@ -67,7 +67,7 @@ def _opening_position(record: GameRecord) -> tuple[int, int, int, int, int]:
     return config.rows, config.columns, config.inarow, position.mask, position.current
 
 
-def _outcome(record: GameRecord, counting: str) -> float:
+def game_outcome(record: GameRecord, counting: str) -> float:
     """What the game counts for the match's first agent: a win as 1 (``WIN``), or its points (``SCORE``)."""
     points = record.points(first_seat(record))
     return points if counting == SCORE else float(points == 1.0)
@@ -90,8 +90,8 @@ def pooled_score(cells: Sequence[CellResult], counting: str = WIN, seat: int | N
         records += scored
         strata += [k] * len(scored)
     distinct = len({(r.agents, r.moves) for r in records})
-    return clustered_scores.clustered_score([_outcome(r, counting) for r in records], design_clusters(records, strata),
-                                      strata, distinct)
+    return clustered_scores.clustered_score([game_outcome(r, counting) for r in records],
+                                            design_clusters(records, strata), strata, distinct)
 
 
 def decisive_share(cells: Sequence[CellResult], counting: str = WIN) -> float:
@@ -104,7 +104,7 @@ def decisive_share(cells: Sequence[CellResult], counting: str = WIN) -> float:
     if counting != SCORE:
         return 1.0
     games = [r for c in cells for r in c.match.records if r.scored]
-    return sum(_outcome(r, SCORE) != 0.5 for r in games) / len(games) if games else 1.0
+    return sum(game_outcome(r, SCORE) != 0.5 for r in games) / len(games) if games else 1.0
 
 
 def effective_text(score: ClusteredScore) -> str:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from connectx.papers.cell_scores import cells_at
 from connectx.papers.design import Claim
 from connectx.papers.move_claims import depth_evidence, move_evidence, nodes_evidence, speed_evidence
 from connectx.papers.rate_claims import half_evidence, rate_evidence, similar_evidence
+from connectx.papers.report_format import p_text
 from connectx.papers.runner import ExperimentResult, move_samples
 from connectx.papers.sensitivity import with_sensitivity
 from connectx.papers.trends import trend_evidence
-from connectx.papers.verdicts import CONTROLS, PER_CLAIM, Evidence, Verdict, decide
+from connectx.papers.verdicts import AGREES, CONTRADICTED, CONTROLS, PER_CLAIM, POWER_FLOOR, Evidence, Verdict, decide
 
 
 def judge_all(claims: Sequence[tuple[Claim, ExperimentResult]], control: str = PER_CLAIM) -> list[Verdict]:
@@ -32,7 +35,23 @@ def judge_every_control(claims: Sequence[tuple[Claim, ExperimentResult]],
             family = [i for i, (claim, _) in enumerate(measured) if claim.own == own]
             verdicts.update(zip(family, decide([measured[i] for i in family], control), strict=True))
         judged[control] = [verdicts[i] for i in range(len(measured))]
-    return judged
+    companions = {i: companion_text(claim, result) for i, (claim, result) in enumerate(claims) if claim.companion}
+    return {control: [replace(v, companion=companions.get(i, "")) for i, v in enumerate(verdicts)]
+            for control, verdicts in judged.items()}
+
+
+def companion_text(claim: Claim, result: ExperimentResult) -> str:
+    """The verdict on ``claim``'s companion reading (``Claim.companion``), tested alone at the rule's own level, in
+    a few words with its first figure: stated beside the claim's verdict, counted in no family."""
+    assert claim.companion is not None
+    verdict = judge(claim.companion, result)
+    figure = verdict.ours.split("; ")[0].split(" (")[0]
+    if figure.count("[") > 1:  # several cells: their rates alone, the intervals are in the appendix
+        figure = re.sub(r" \[[^\]]*\]", "", figure)
+    p = verdict.hypotheses[0].p_value if verdict.hypotheses else float("nan")
+    settled = verdict.group in (AGREES, CONTRADICTED)
+    power = f", power {100 * verdict.power:.0f}%" if not settled and verdict.power < POWER_FLOOR else ""
+    return f"{claim.companion_words}: {verdict.status} ({figure}; p {p_text(p)}{power})"
 
 
 def judge(claim: Claim, result: ExperimentResult) -> Verdict:

@@ -19,7 +19,9 @@ SEATS = "seats"
 """A table by seat (Kang's Table 6): the first mover's depth against the second mover's."""
 NODES = "nodes"
 """Nodes searched and time per move against the move number (Kang's Fig. 12 and 13)."""
-KINDS = (SERIES, SEATS, NODES)
+DEPTHS = "depths"
+"""Two agents of one cell on one clock: the depth each reached per move against the move number, and their games."""
+KINDS = (SERIES, SEATS, NODES, DEPTHS)
 
 CLAIM_TESTS = ("win_rate", "above_half", "below_half", "rises", "similar", "falls_with_move",
                "time_falls_with_move", "nodes_track_time", "faster", "fewer_nodes", "deeper")
@@ -123,6 +125,13 @@ class Claim:
     recomputes it over every range of the cells and seat mix, beside the verdict on the words as they stand."""
     own: bool = False
     """A claim of this project's (our enhanced agents, our solver), not a paper's: judged apart from the papers'."""
+    gist: str = ""
+    """The finding in a few plain words (``the table makes minimax faster``), for the report's takeaway."""
+    companion: Claim | None = None
+    """Another reading of the same words, or a part of them the claim leaves out, tested on the same games and
+    stated beside the verdict, never counted (Table 9's pool read as a rise; the abstract's "better results")."""
+    companion_words: str = ""
+    """How the report introduces ``companion`` (``read as a rise along the depths``)."""
 
     @property
     def detectable(self) -> float:

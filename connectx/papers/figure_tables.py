@@ -12,6 +12,7 @@ from connectx.evaluation.statistics import Interval
 from connectx.papers import hypothesis_tests
 from connectx.papers.cell_scores import WIN, cell_score, clustered_percent, percent, win_rate
 from connectx.papers.design import Experiment
+from connectx.papers.move_claims import depths_searched
 from connectx.papers.report_format import APPENDIX_FILE
 from connectx.papers.runner import ExperimentResult, move_samples, simulations_per_move
 
@@ -224,3 +225,38 @@ def geometric_interval(values: Sequence[float]) -> Interval:
     """
     logs = hypothesis_tests.mean_interval([math.log(v) for v in values])
     return Interval(math.exp(logs.value), math.exp(logs.low), math.exp(logs.high))
+
+
+def depth_figure(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
+    """An experiment of two agents on one clock (``DEPTHS``): its games' table, the depth each agent reached at each
+    move number (the quantity its claim tests, capped at the empty cells), and each agent's mean over the moves the
+    test counts."""
+    experiment = result.experiment
+    every: dict[str, dict[int, list[int]]] = {}
+    tested: dict[str, list[int]] = {}
+    for cell_result in result.cells:
+        cell = cell_result.cell
+        # The series names the two sides (``table vs no table``); without a "vs", their specs do.
+        first, second = cell.series.split(" vs ") if " vs " in cell.series else (cell.first, cell.second)
+        names = {cell.first: first, cell.second: second}
+        for record in cell_result.match.records:
+            for seat in (0, 1):
+                name = names[record.agents[seat]]
+                for move, depth in depths_searched(record, seat, every_move=True):
+                    every.setdefault(name, {}).setdefault(move, []).append(depth)
+                tested.setdefault(name, []).extend(depth for _, depth in depths_searched(record, seat))
+    series = {name: [(float(move), hypothesis_tests.mean_interval(values)) for move, values in sorted(moves.items())
+                     if len(values) > 1] for name, moves in every.items()}
+    title = f"{experiment.paper}, {experiment.title.split(':')[0]}"
+    figure = plots.interval_series_plot(series, out / f"{experiment.key}.png", xlabel="move number",
+                                        ylabel="plies reached per move (mean, 95%)",
+                                        title=title, unit_range=False)
+    rows = ["| agent | moves with half the board or more empty | mean depth reached per move (95%) |",
+            "|---|---:|---|"]
+    for name, depths in tested.items():
+        mean = hypothesis_tests.mean_interval(depths)
+        rows.append(f"| {name} | {len(depths)} | {mean.value:.2f} [{mean.low:.2f}, {mean.high:.2f}] |")
+    note = (f"Agents and seats: [appendix]({APPENDIX_FILE}#{experiment.key}-cells). Depths are those each move's "
+            "search reported during the game, capped at the cells still empty; the table's intervals treat moves "
+            "as independent (the claim's test takes one difference per opening).")
+    return _cell_rows(result, full=False) + ["", *rows, "", note, "", f"![depth reached per move]({figure.name})"]

@@ -27,10 +27,17 @@ from connectx.papers.answer_section import (
     plain_rule_lines,
 )
 from connectx.papers.cell_scores import clustered_percent, percent
-from connectx.papers.claim_tests import judge_every_control
-from connectx.papers.design import NODES, SEATS, Claim, Experiment, Profile
+from connectx.papers.claim_tests import judge, judge_every_control
+from connectx.papers.design import DEPTHS, NODES, SEATS, Claim, Experiment, Profile
 from connectx.papers.experiments import UNTESTED
-from connectx.papers.figure_tables import cells_table, heat_table, nodes_figures, seats_table, series_table
+from connectx.papers.figure_tables import (
+    cells_table,
+    depth_figure,
+    heat_table,
+    nodes_figures,
+    seats_table,
+    series_table,
+)
 from connectx.papers.ratings_section import elo_section
 from connectx.papers.report_format import APPENDIX_FILE, REPORT_FILE, p_value_text, sentence_lines
 from connectx.papers.runner import ExperimentResult, PlayConditions, play_conditions
@@ -63,8 +70,9 @@ def write_report(profile: Profile, results: Sequence[ExperimentResult], out: Pat
     report = [
         "# The seed papers' experiments, reproduced", "",
         f"Profile **{profile.name}**: {total_games} real kaggle-environments games in colour-swapped pairs, read "
-        f"back from `runs/`. Intervals are 95%; rates are clustered estimates over the effective games (games from a "
-        "shared opening are not independent). Every test, p-value and condition is in [the appendix]"
+        f"back from `runs/`. Intervals are 95%: a rate's is Wilson's score interval over its effective games (games "
+        "from a shared opening are not independent, so they count as fewer), not the symmetric cluster-robust Wald "
+        "interval, which can differ in the last digit. Every test, p-value and condition is in [the appendix]"
         f"({APPENDIX_FILE}).", "",
         *_quick_warning(profile),
         *answer_lines(entries, UNTESTED),
@@ -127,7 +135,16 @@ def _full_rule() -> list[str]:
         "claim about every cell is an intersection-union test (shown only when every cell shows it; its opposite "
         "or a size ruled out in any cell counts, Bonferroni over the cells), and its verdict names the cells "
         f"that fail. Nothing rejected is **not settled** when the test had {100 * POWER_FLOOR:g}% power or more "
-        "to show the claim, and **cannot be tested at this size** below, or when no test can run (a ceiling).",
+        "to show the claim. Below that power (version 4) it **leans the claimed way** when a claim about every "
+        f"cell has cells significant the claimed way at {ALPHA:g} and none the other way, and **leans against the "
+        "words** when two rates claimed similar differ significantly (their difference's interval leaves 0) "
+        "without being shown beyond the margin; each verdict states the figure. Otherwise it **cannot be tested "
+        "at this size**, and when every game went one way no test can run: the claim is **at its ceiling**. Two "
+        "rates shown within the margin of each other while both intervals lie within the margin of 0% (or 100%) "
+        "**agree only at the floor**. A claim whose direction cannot fail (alpha-beta never searches more nodes "
+        "than the full tree) is shown by its size: its *no effect* becomes *at most the size the words imply*. "
+        "Where the words allow a second reading, or say more than the claim tests, that reading is tested on the "
+        "same games at the rule's level and stated beside the verdict, in no family and never counted.",
         "",
         "The papers' claims are one family and the project's own another. The sensitivity line on the first "
         "screen gives the verdicts under Holm's family-wise correction and under Benjamini-Hochberg's false "
@@ -142,7 +159,13 @@ def _full_rule() -> list[str]:
         "cell's games taken about their own cell's mean, i.e. an effective number of games. Where few games "
         "went the rarer way the estimated design effect is shrunk towards that of clusters whose games all "
         f"agree, so one win more cannot double it. Fewer than {clustered_scores.ENOUGH_CLUSTERS} clusters are "
-        "flagged.",
+        "flagged. A rate's interval is Wilson's score interval with the effective games in place of the games "
+        "(statsmodels' `proportion_confint(method=\"wilson\")` at count = rate x effective games, nobs = effective "
+        "games, which the tests check it against): it stays inside 0% to 100% and is honest near them, where many "
+        "of these cells lie. The cluster-robust Wald interval (the mean plus or minus 1.96 standard errors of "
+        "statsmodels' OLS with `cov_type=\"cluster\"`) is symmetric and can differ in the last digit: for claims 7, "
+        "16 and 26 of the full profile it gives 59.7 to 64.4, 28.0 to 33.9 and 36.2 to 48.1 where Wilson gives "
+        "59.6 to 64.5, 28.0 to 34.0 and 36.3 to 48.3; no verdict rests on the difference.",
         "",
         "Every MCTS counts its time per move T_max in CPU seconds of the game's process (`clock=cpu`), and its "
         "games allow 30 s of wall time per move, so a busy machine can neither shorten an MCTS move nor time a "
@@ -169,13 +192,23 @@ def _test_lines(by_experiment: Sequence[tuple[ExperimentResult, list[ClaimEntry]
                       f"- p-values: {_p_values(verdict)}; power {_power(verdict)}",
                       f"- corrected over the papers' claims: {others}" if not entry.claim.own else
                       f"- corrected over this project's claims: {others}",
-                      ""]
+                      *_companion_lines(entry.claim, result), ""]
         for claim in experiment.claims:
             if claim.sensitivity:
                 lines += _sensitivity_lines(claim, result) + [""]
             elif claim.test == "rises" and not claim.baseline:
                 lines += _strata_lines(claim, result) + [""]
     return lines
+
+
+def _companion_lines(claim: Claim, result: ExperimentResult) -> list[str]:
+    """The claim's companion reading's test in full (``Claim.companion``): stated beside the verdict, never counted."""
+    if claim.companion is None:
+        return []
+    verdict = judge(claim.companion, result)
+    return [f"- {claim.companion_words}, stated beside the verdict and never counted: *{claim.companion.text}*: "
+            f"**{verdict.status}** ({verdict.reason}); ours: {verdict.ours}; test: {verdict.test}; p-values: "
+            f"{_p_values(verdict)}; power {_power(verdict)}"]
 
 
 def _p_values(verdict: Verdict) -> str:
@@ -244,6 +277,8 @@ def _section(result: ExperimentResult, entries: list[ClaimEntry], out: Path, plo
         lines += heat_table(result, out, plots)
     elif experiment.kind == NODES:
         lines += nodes_figures(result, out, plots)
+    elif experiment.kind == DEPTHS:
+        lines += depth_figure(result, out, plots)
     else:
         lines += series_table(result, out, plots)
     caveats = (f"; caveats: [appendix]({APPENDIX_FILE}#{_caveats_anchor(experiment)})"

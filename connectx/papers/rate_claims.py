@@ -28,6 +28,7 @@ from connectx.papers.cell_scores import (
 )
 from connectx.papers.clustered_scores import ClusteredScore
 from connectx.papers.design import Claim
+from connectx.papers.report_format import p_text
 from connectx.papers.runner import CellResult, ExperimentResult
 from connectx.papers.verdicts import (
     AGAINST,
@@ -35,6 +36,7 @@ from connectx.papers.verdicts import (
     FOR,
     Evidence,
     Hypothesis,
+    cells_leaning,
     cells_where,
     direction_hypotheses,
     size_hypothesis,
@@ -133,8 +135,14 @@ def half_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:
                  or claim.magnitude and size_hypothesis([short], "").p_value * len(scores) < ALPHA
                  for z, short in zip(zs, shortfalls, strict=True)]
         shown = [direction_hypotheses(z).role == FOR and direction_hypotheses(z).p_value < ALPHA for z in zs]
+        leaning = cells_leaning(zs, fails, shown)
+        values = sorted(100 * s.value for _, s in scores)
+        subject = claim.subject.split(" (")[0]
+        headline = (f"{subject + ' ' if subject else ''}scored {values[0]:.1f}% to {values[-1]:.1f}% in the "
+                    f"{len(scores)} cells; pooled {clustered_percent(score)}")
         return Evidence(ours, score.games, test, hypotheses, each_power, size,
-                        holds_over=cells_where([cell_name(c) for c, _ in scores], fails, shown))
+                        holds_over=cells_where([cell_name(c) for c, _ in scores], fails, shown),
+                        leaning=leaning, leans=1 if leaning else 0, headline=headline)
     z = direction * _even_z(score, cells, claim.counts)
 
     def power(level: float) -> float:
@@ -189,4 +197,17 @@ def similar_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     hypotheses = (Hypothesis(FOR, hypothesis_tests.upper_p_value(equivalence),
                              f"further apart than {100 * margin:g} points"),
                   Hypothesis(AGAINST, hypothesis_tests.upper_p_value(beyond), f"within {100 * margin:g} points"))
-    return Evidence(ours, games, test, hypotheses, power)
+    counts = [round(s.value * s.games) for s in (first, second)]
+    fisher = hypothesis_tests.fisher_exact_p(counts[0], first.games, counts[1], second.games)
+    ours += f"; Fisher's exact test of equal rates over the games (unclustered): p = {p_text(fisher)}"
+    differ = measured.low > 0 or measured.high < 0
+    leaning = (f"{points_text(measured.value)} points apart [{points_text(measured.low)}, "
+               f"{points_text(measured.high)}], Fisher's p {p_text(fisher)}; not shown beyond {100 * margin:g} points"
+               if differ else "")
+    edges = [(i.low, i.high) for i in (first.interval(), second.interval())]
+    at_floor = all(high < margin for _, high in edges) or all(low > 1 - margin for low, _ in edges)
+    floor = (f"{counts[0]} and {counts[1]} of {first.games} {what}, alike only in "
+             f"{'losing' if edges[0][1] < margin else 'winning'}" if at_floor else "")
+    headline = f"{a.cell.x} {what} {clustered_percent(first)}, {b.cell.x} {clustered_percent(second)}"
+    return Evidence(ours, games, test, hypotheses, power, leaning=leaning, leans=-1 if differ else 0, floor=floor,
+                    headline=headline)

@@ -68,6 +68,7 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
                      f"factor {dispersion:.1f} (deviance / df).")
     else:
         fit_text += ": the model fits (one Elo per agent explains the games within their chance)."
+    fit_text += " " + _tested_text(inside, results, keys)
     lines += [*sentence_lines(fit_text), "", f"`{anchor}` is pinned at 0.", "",
               "| rank | agent | Elo | 95% interval | games |", "|---:|---|---:|---|---:|"]
     ranks = rated_group.difference_ranks(inside, ratings, anchor, dispersion)
@@ -90,6 +91,42 @@ def _elo_table(results: Sequence[ExperimentResult], keys: Sequence[str], anchor:
         plots.elo_panels_plot(panels, figure, f"{caption} ({anchor} = 0)")
         lines += ["", f"![{caption}]({figure.name})"]
     return lines + [""]
+
+
+def _tested_text(points: dict[tuple[str, str], tuple[float, int]], results: Sequence[ExperimentResult],
+                 keys: Sequence[str]) -> str:
+    """Which games the goodness of fit can test: a pairing on no cycle of the graph of who met whom (a bridge: an
+    agent that meets one opponent only, or a group joined to the rest by one pairing) is fitted exactly, its
+    ratings free to absorb it, so the deviance rests on the pairings that lie on a cycle."""
+    tested = {pair for pair in points if _on_cycle(pair, points)}
+    if len(tested) == len(points):
+        return "Every pairing lies on a cycle of agents who met, so every one bears on the fit."
+    sources = sorted({result.experiment.source for result in results if result.experiment.key in keys
+                      for cell in result.cells
+                      if (AgentSpec.parse(cell.cell.first).without_defaults().text,
+                          AgentSpec.parse(cell.cell.second).without_defaults().text) in tested})
+    return (f"It can test only the pairings on a cycle of agents who met: {len(points) - len(tested)} of the "
+            f"{len(points)} pairings join an agent (or a group) to the rest alone, so the ratings fit them exactly "
+            f"and they test nothing; the deviance rests on the other {len(tested)}"
+            + (f", all of them in {' and '.join(sources)}" if sources else "") + ".")
+
+
+def _on_cycle(pair: tuple[str, str], points: dict[tuple[str, str], tuple[float, int]]) -> bool:
+    """Whether the two agents of ``pair`` are still joined by other pairings when it is taken away (not a bridge)."""
+    start, goal = pair
+    seen, frontier = {start}, [start]
+    while frontier:
+        name = frontier.pop()
+        for a, b in points:
+            if (a, b) == pair or name not in (a, b):
+                continue
+            other = b if name == a else a
+            if other == goal:
+                return True
+            if other not in seen:
+                seen.add(other)
+                frontier.append(other)
+    return False
 
 
 def _points_once(results: Sequence[ExperimentResult], keys: Sequence[str]) -> dict[tuple[str, str], tuple[float, int]]:

@@ -15,6 +15,11 @@ def p_value_text(value: float) -> str:
     return f"{value:.2g}" if value < 0.01 else f"{value:.3g}" if value < 0.1 else f"{value:.2f}"
 
 
+def p_text(value: float) -> str:
+    """``< 0.0001`` or ``= 0.051``: a p-value with its relation, to follow a ``p``."""
+    return "< 0.0001" if value < 1e-4 else f"= {value:.2g}"
+
+
 def sentence_lines(paragraph: str) -> list[str]:
     """A paragraph one sentence a line: Markdown joins them, and no line grows too long to read in a diff."""
     return re.split(r"(?<=[.:])\s+(?=[A-Z*(\"])", paragraph)

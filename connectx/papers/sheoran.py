@@ -18,6 +18,7 @@ from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
 from connectx.papers.design import (
     CLOCK_CONFIG,
+    DEPTHS,
     NODES,
     OURS,
     SERIES,
@@ -119,9 +120,11 @@ def sheoran_fig3(profile: Profile) -> Experiment:
         claims=(
             # Sheoran et al., Sec. 4.1: "beat negamax in 93.75% of the all games played".
             Claim("the optimised minimax (depth 4/5) beats negamax in 93.75% of the games", "win_rate",
-                  ((negamax_series, ADAPTIVE),), 0.9375, note=AGAINST_NEGAMAX_NOTE),
+                  ((negamax_series, ADAPTIVE),), 0.9375, note=AGAINST_NEGAMAX_NOTE,
+                  gist="minimax 4/5 wins 93.75% against negamax"),
             Claim("the optimised minimax (depth 4/5) beats negamax in 93.75% of the games" + OURS, "win_rate",
-                  ((ours_series, ADAPTIVE),), 0.9375, note=AGAINST_NEGAMAX_NOTE, own=True),
+                  ((ours_series, ADAPTIVE),), 0.9375, note=AGAINST_NEGAMAX_NOTE, own=True,
+                  gist="minimax 4/5 wins 93.75% against negamax"),
             # Sec. 4.1: "able to defeat random agents in all of the games consistently"; a 99% rate is
             # the departure the test should see.
             Claim("minimax beats the random agent in all of the games, at every depth", "win_rate",
@@ -129,17 +132,19 @@ def sheoran_fig3(profile: Profile) -> Experiment:
                   note="Read as a rate of at least 99%, pooled over the four depths: the paper's own 100 games per "
                        "depth cannot tell 100% from 99% (a 99% agent wins all of 100 games in 37% of such runs), "
                        "so a game not won counts against the words, not against the measured rate; the report "
-                       "says how many there were."),
+                       "says how many there were.", gist="minimax beats random in every game"),
             Claim("up to depth 3, minimax does not get good results against negamax (read: it wins at most "
                   "half its games at each depth)", "below_half", tuple((negamax_series, d) for d in ("1", "2", "3")),
-                  note=AGAINST_NEGAMAX_NOTE, each=True),
+                  note=AGAINST_NEGAMAX_NOTE, each=True, gist="depths 1-3 do badly against negamax"),
             Claim("up to depth 3, minimax does not get good results against negamax (at each depth)" + OURS,
                   "below_half",
                   tuple((ours_series, d) for d in ("1", "2", "3")), each=True, own=True,
-                  note=AGAINST_NEGAMAX_NOTE + " Our two rules give even depth 1 the tactics of a deeper search."),
+                  note=AGAINST_NEGAMAX_NOTE + " Our two rules give even depth 1 the tactics of a deeper search.",
+                  gist="depths 1-3 do badly against negamax"),
             Claim("depth 4/5 does much better against negamax than each depth up to 3", "rises",
                   ((negamax_series, ADAPTIVE),), baseline=tuple((negamax_series, d) for d in ("1", "2", "3")),
-                  note=AGAINST_NEGAMAX_NOTE, effect=0.15, each=True, magnitude=True),
+                  note=AGAINST_NEGAMAX_NOTE, effect=0.15, each=True, magnitude=True,
+                  gist="depth 4/5 does much better there"),
         ),
         # Sec. 4.1 gives 93.75% against negamax at depth 4/5 and 100% against random at every depth;
         # Fig. 3 itself is an image without printed values.
@@ -163,7 +168,8 @@ def sheoran_fig4(profile: Profile) -> Experiment:
         claims=tuple(
             Claim(f"as T_max grows, MCTS wins more often against {opponent.removeprefix('kaggle:')}", "rises",
                   tuple((f"vs {opponent}", budget_label(b)) for b in budgets),
-                  scores=tuple(math.log10(b) for b in budgets), note=MCTS_NOTE)
+                  scores=tuple(math.log10(b) for b in budgets), note=MCTS_NOTE,
+                  gist=f"MCTS beats {opponent.removeprefix('kaggle:')} more with time")
             for opponent in OPPONENTS),
         log_x=True,
     )
@@ -192,34 +198,37 @@ def sheoran_fig5(profile: Profile) -> Experiment:
             # (Tmax)": tested as the words stand, over every T_max we played and over the larger half of them.
             Claim("minimax at depth 4/5 wins 79% of its games against MCTS on average over T_max", "win_rate",
                   tuple((f"depth {ADAPTIVE}", budget_label(b)) for b in adaptive_budgets), 0.79,
-                  note=MINIMAX_AND_MCTS_NOTE + AVERAGE_NOTE, sensitivity=True),
+                  note=MINIMAX_AND_MCTS_NOTE + AVERAGE_NOTE, sensitivity=True,
+                  gist="minimax 4/5 wins 79% against MCTS"),
             Claim("even at larger T_max, minimax at depth 4/5 wins 79% of its games against MCTS", "win_rate",
                   tuple((f"depth {ADAPTIVE}", budget_label(b)) for b in larger), 0.79,
-                  note=MINIMAX_AND_MCTS_NOTE + LARGER_NOTE),
+                  note=MINIMAX_AND_MCTS_NOTE + LARGER_NOTE, gist="minimax 4/5 wins 79% against MCTS"),
             Claim("minimax at depth 4/5 wins 79% of its games against MCTS on average over T_max" + OURS,
                   "win_rate", tuple((f"depth {ADAPTIVE}{OURS}", budget_label(b)) for b in budgets), 0.79,
-                  note=MINIMAX_AND_MCTS_NOTE + AVERAGE_NOTE, sensitivity=True, own=True),
+                  note=MINIMAX_AND_MCTS_NOTE + AVERAGE_NOTE, sensitivity=True, own=True,
+                  gist="minimax 4/5 wins 79% against MCTS"),
             # Sec. 5: "Minimax was able to outperform MCTS"; read as above half at every T_max we played.
             Claim("minimax (depth 4/5) outperforms MCTS (read: scores above half at each T_max)", "above_half",
                   tuple((f"depth {ADAPTIVE}", budget_label(b)) for b in adaptive_budgets), each=True,
-                  note=MINIMAX_AND_MCTS_NOTE),
+                  note=MINIMAX_AND_MCTS_NOTE, gist="minimax 4/5 outscores MCTS at every T_max"),
             # Sec. 4.3: "even at larger (Tmax) minimax shows exemplary results as compared to other depths".
             Claim("even at larger T_max, depth 4/5 does better against MCTS than each depth up to 3", "rises",
                   tuple((f"depth {ADAPTIVE}", budget_label(b)) for b in larger_common),
                   baseline=tuple((f"depth {d}", budget_label(b)) for d in ("1", "2", "3") for b in larger_common),
-                  each=True, note=MINIMAX_AND_MCTS_NOTE + LARGER_NOTE),
+                  each=True, note=MINIMAX_AND_MCTS_NOTE + LARGER_NOTE,
+                  gist="depth 4/5 beats depths 1-3 against slow MCTS"),
             Claim("at a small T_max, minimax beats MCTS easily even at each low depth (1, 2, 3)", "above_half",
                   tuple((f"depth {d}", smallest) for d in ("1", "2", "3")), note=MINIMAX_AND_MCTS_NOTE,
-                  effect=0.15, each=True, magnitude=True),
+                  effect=0.15, each=True, magnitude=True, gist="depths 1-3 beat fast MCTS easily"),
             Claim("at a larger T_max, MCTS dominates minimax at each depth up to 3", "below_half",
                   tuple((f"depth {d}", largest) for d in ("1", "2", "3")), note=MINIMAX_AND_MCTS_NOTE,
-                  effect=0.15, each=True, magnitude=True),
+                  effect=0.15, each=True, magnitude=True, gist="slow MCTS dominates depths 1-3"),
             # Sec. 4.3: "as the time limit for MCTS increases it starts to show its dominance over minimax upto
             # only N = 3": minimax's win rate falls with T_max, i.e. rises with -log T_max, at each depth up to 3.
             Claim("as T_max grows, MCTS does better against minimax at depths up to 3 (minimax's win rate falls)",
                   "rises", tuple((f"depth {d}", budget_label(b)) for d in ("1", "2", "3") for b in budgets),
                   scores=tuple(-math.log10(b) for _ in ("1", "2", "3") for b in budgets), note=MINIMAX_AND_MCTS_NOTE,
-                  each=True),
+                  each=True, gist="MCTS gains on depths 1-3 with time"),
         ),
         # The 79% is an average over the paper's T_max values (Sec. 4.3), drawn across the depth 4/5 series.
         paper_lines=((f"depth {ADAPTIVE}", 0.79, "paper: 79% mean, 4/5 (Sec. 4.3)"),),
@@ -240,7 +249,8 @@ def sheoran_speed(profile: Profile) -> Experiment:
         claims=(
             Claim("with the table, minimax takes less time on the same positions (the same games, move for move)",
                   "faster",
-                  (("table", "self-play"),), baseline=(("no table", "self-play"),), note=SPEED_NOTE),
+                  (("table", "self-play"),), baseline=(("no table", "self-play"),), note=SPEED_NOTE,
+                  gist="the table makes minimax faster"),
         ),
     )
 
@@ -257,7 +267,8 @@ DEPTH_NOTE = ("Both agents are Sheoran's minimax as written, iteratively deepeni
               "shared random 4-ply opening. The test compares each game's mean depth reached per move of the two "
               "agents, one observation per opening; the positions the two search are alternate plies of one game, "
               "not the same positions. The paper gives no clock: in the same time is read as the same time per "
-              "move.")
+              "move. The abstract goes on \"to give better results\": the same games' score, table against no "
+              "table, is stated beside the verdict and not counted; 40 games cannot tell a small edge.")
 
 
 def sheoran_depth(profile: Profile) -> Experiment:
@@ -268,11 +279,14 @@ def sheoran_depth(profile: Profile) -> Experiment:
         key="sheoran-depth", paper=SHEORAN, title="Abstract: with the table, minimax goes deeper in the same time",
         setup="Sheoran's minimax as written, with its table and memo against itself without them (memo=false), "
               "both deepening until the same clock per move runs out.",
-        kind=SERIES, cells=(cell,), games=profile.depth_games, opening_plies=SPEED_OPENING_PLIES,
+        kind=DEPTHS, cells=(cell,), games=profile.depth_games, opening_plies=SPEED_OPENING_PLIES,
         config=DEPTH_CONFIG, x_label="time per move", ordered_x=False,
         claims=(
             Claim("with the table, minimax goes deeper in the game tree in the same time", "deeper",
-                  ((cell.series, cell.x),), note=DEPTH_NOTE),
+                  ((cell.series, cell.x),), note=DEPTH_NOTE,
+                  companion=Claim("with the table, minimax gives better results in the same time (scores above "
+                                  "half against itself without it)", "above_half", ((cell.series, cell.x),)),
+                  companion_words="its \"to give better results\"", gist="the table searches deeper"),
         ),
     )
 

@@ -16,6 +16,7 @@ from connectx.evaluation import statistics
 from connectx.evaluation.statistics import Interval
 from connectx.papers import hypothesis_tests
 from connectx.papers.cell_scores import (
+    SCORE,
     SEATS,
     adjusted_difference,
     at_ceiling,
@@ -29,12 +30,14 @@ from connectx.papers.cell_scores import (
 )
 from connectx.papers.clustered_scores import ClusteredScore
 from connectx.papers.design import Claim
+from connectx.papers.report_format import p_text
 from connectx.papers.runner import CellResult, ExperimentResult
 from connectx.papers.verdicts import (
     AGAINST,
     ALPHA,
     FOR,
     Evidence,
+    cells_leaning,
     cells_where,
     direction_hypotheses,
     size_hypothesis,
@@ -127,14 +130,15 @@ def trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     labels = {x: point[1] for point, x in zip(claim.cells, claim.scores, strict=True)}
     pooled = {x: pooled_score(cells_at(result, [p for p, px in zip(claim.cells, claim.scores, strict=True) if px == x]),
                               claim.counts) for x in by_x}
-    ours = "won " + ", ".join(f"{clustered_percent(pooled[x])} at {labels[x]}" for x in dict.fromkeys(claim.scores)
+    verb = "scored " if claim.counts == SCORE else "won "
+    ours = verb + ", ".join(f"{clustered_percent(pooled[x])} at {labels[x]}" for x in dict.fromkeys(claim.scores)
                               if x in pooled and pooled[x].games)
     ours += f" ({sum(p.games for p in pooled.values())} games, {sum(p.distinct for p in pooled.values())} distinct)"
     ceiling = at_ceiling(list(pooled.values()))
     if ceiling:
         return untested(ours + f"; every game of the series was {ceiling}: it is at its "
                          f"{'ceiling' if ceiling == 'won' else 'floor'}, where no trend can show", games,
-                         test + "; not run")
+                         test + "; not run", ceiling=f"all {games} games {ceiling}")
     groups = [[st for st in strata if st.series == series] for series in dict.fromkeys(st.series for st in strata)]
     if not claim.each:
         groups = [strata]
@@ -253,11 +257,6 @@ def _combined_rise(strata: Sequence[Stratum]) -> tuple[float, float]:
                                             [st.trend.error * st.span for st in kept])
 
 
-def p_text(value: float) -> str:
-    """``< 0.0001`` or ``= 0.051``: a p-value with its relation, to follow a ``p``."""
-    return "< 0.0001" if value < 1e-4 else f"= {value:.2g}"
-
-
 def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
     """The claimed cells against the baseline's (pooled, or each baseline cell on its own with ``Claim.each``:
     intersection-union), each difference by a two-group Cochran-Armitage test and its size by the
@@ -289,7 +288,8 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
                  f"{100 * effect:g} points")
     ceiling = at_ceiling([claimed] + [b for _, b in baselines])
     if ceiling:
-        return untested(ours + f"; every game was {ceiling}: no difference can show", games, test + "; not run")
+        return untested(ours + f"; every game was {ceiling}: no difference can show", games, test + "; not run",
+                        ceiling=f"all {games} games {ceiling}")
     zs, groups, shortfalls = [], [], []
     for _, b in baselines:
         totals = [b.effective, claimed.effective]
@@ -314,5 +314,33 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
              and direction_hypotheses(z, contrary_tests=len(zs)).p_value < ALPHA for z in zs]
     shown = [direction_hypotheses(z).role == FOR and direction_hypotheses(z).p_value < ALPHA for z in zs]
     names = [cell_name(c) if c is not None else "the baseline" for c, _ in baselines]
-    return Evidence(ours, games, test, hypotheses, power, size,
-                    holds_over=cells_where(names, fails, shown) if claim.each else "")
+    if not claim.each:
+        return Evidence(ours, games, test, hypotheses, power, size)
+    leaning = cells_leaning(zs, fails, shown)
+    at_same = _at_same_x(claim, result, baselines, shown)
+    return Evidence(ours, games, test, hypotheses, power, size, holds_over=cells_where(names, fails, shown),
+                    leaning=leaning + (f"; at equal {claim_axis(result)}, {at_same}" if leaning and at_same else ""),
+                    leans=1 if leaning else 0)
+
+
+def _at_same_x(claim: Claim, result: ExperimentResult, baselines: Sequence[tuple[CellResult | None, ClusteredScore]],
+               shown: Sequence[bool]) -> str:
+    """For the baseline cells a claim about every cell does not show itself against, each claimed cell at the same
+    x less that baseline cell (``depth 4/5 less depth 2 at 250 ms: -2.8 points``): the comparison at equal
+    settings (equal time per move), a description beside the test, which pools the claimed cells."""
+    claimed = {c.cell.x: c for c in cells_at(result, claim.cells)}
+    by_pair: dict[str, list[str]] = {}
+    for (cell, score), ok in zip(baselines, shown, strict=True):
+        mine = claimed.get(cell.cell.x) if cell is not None else None
+        if ok or cell is None or mine is None:
+            continue
+        difference = cell_score(mine, claim.counts).value - score.value
+        by_pair.setdefault(f"{mine.cell.series} less {cell.cell.series}", []).append(
+            f"{points_text(difference)} points at {cell.cell.x}")
+    return "; ".join(f"{pair}: {', '.join(values)}" for pair, values in by_pair.items())
+
+
+def claim_axis(result: ExperimentResult) -> str:
+    """The experiment's x axis in a word or two (``T_max``), for a comparison at equal x."""
+    label = result.experiment.x_label
+    return "T_max" if "T_max" in label else label

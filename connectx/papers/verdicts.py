@@ -1,4 +1,4 @@
-"""The papers' verdict rule, version 3: a verdict from the hypotheses a claim's test brings and which it rejects.
+"""The papers' verdict rule, version 4: a verdict from the hypotheses a claim's test brings and which it rejects.
 
 The rule was written down (``docs/papers.md``, "The rule") before it was applied to the games; a
 change to it is a new version with its own sensitivity line, never an edit. Every claim is a
@@ -30,7 +30,12 @@ imply* when the words imply a size and ``SIZE`` is rejected too, or, for a trend
 goes the other way (a contradiction over that stretch); ``SIZE`` alone contradicts words that imply
 a size and leaves others *not settled*. Nothing rejected is *not settled* when the test had at least
 ``POWER_FLOOR`` power to show the claim, and *cannot be tested at this size* below it, or when no
-test can run at all (every game won: a ceiling). A claim about every cell (``Claim.each``) is an
+test can run at all (every game won: *at its ceiling*). Version 4 says what such games do show: a test
+below the power floor whose cells, or whose difference, are significant the claimed way without settling
+the words (some cells of a claim about every cell) *leans the claimed way*, and one that shows what the
+words deny (two rates claimed similar that differ) *leans against the words*, each with its figure (the
+claim's ``Evidence.leaning``); two rates shown similar only because both sit at 0% or 100% *agree only at
+the floor*. A claim about every cell (``Claim.each``) is an
 intersection-union test: ``FOR``'s p-value is the largest of the cells', ``AGAINST``'s and
 ``SIZE``'s the smallest times the cells (Bonferroni).
 """
@@ -44,7 +49,7 @@ from dataclasses import dataclass
 from connectx.papers import hypothesis_tests
 from connectx.papers.design import Claim
 
-RULE_VERSION = 3
+RULE_VERSION = 4
 """The version of the rule below; ``docs/papers.md`` states it in words under the same number."""
 ALPHA = 0.05
 """The level each claim is tested at: the chance of a false verdict on one claim."""
@@ -62,11 +67,24 @@ PARTLY = "agrees only in part"
 """A trend shown across its whole range that one end's step carries: not shown over the rest of the range."""
 REVERSES = "reverses"
 """A trend shown across its whole range that goes significantly the other way over a stretch of it."""
+AT_FLOOR = "agrees only at the floor"
+"""Two rates shown within the margin of each other only because both lie within it of 0% (or of 100%)."""
 CANNOT_TEST = "cannot be tested at this size"
-"""Nothing rejected by a test of too little power (below ``POWER_FLOOR``), or no test possible (a ceiling)."""
-GROUPS = {AGREES: AGREES, SMALLER: AGREES, PARTLY: AGREES, CONTRADICTED: CONTRADICTED, REVERSES: CONTRADICTED,
-          NOT_SETTLED: NOT_SETTLED, CANNOT_TEST: CANNOT_TEST}
-"""Which of the four answers the first screen counts each verdict as."""
+"""Nothing rejected by a test of too little power (below ``POWER_FLOOR``), and nothing the games show either way."""
+LEANS_FOR = "leans the claimed way"
+"""Nothing rejected by a test below ``POWER_FLOOR``, but part of the claim (some of its cells) shown the claimed way
+and none of it the other way."""
+LEANS_AGAINST = "leans against the words"
+"""Nothing rejected by a test below ``POWER_FLOOR``, but the games show what the words deny (rates claimed similar
+that differ), not by the margin that would contradict them."""
+CEILING = "at its ceiling"
+"""No test can run: every game went one way, so no number of games could show a rise (or a difference)."""
+LEANS = "leans one way"
+"""The first screen's answer for both ``LEANS_FOR`` and ``LEANS_AGAINST``."""
+GROUPS = {AGREES: AGREES, SMALLER: AGREES, PARTLY: AGREES, AT_FLOOR: AGREES, CONTRADICTED: CONTRADICTED,
+          REVERSES: CONTRADICTED, NOT_SETTLED: NOT_SETTLED, LEANS_FOR: LEANS, LEANS_AGAINST: LEANS,
+          CEILING: CEILING, CANNOT_TEST: CANNOT_TEST}
+"""Which of the first screen's answers each verdict is counted as."""
 
 
 FOR, AGAINST, SIZE = "for", "against", "size"
@@ -104,6 +122,21 @@ class Evidence:
     cells that go the other way (``at depth 1; depths 2, 3 as claimed``)."""
     reverses: str = ""
     """For a trend: where it goes significantly the other way once one end's step is left out (empty: nowhere)."""
+    leaning: str = ""
+    """What the games show when the claim's own test settles nothing, with its figure (``the claimed way in 12 of
+    15 cells``), or empty when they show nothing either way."""
+    leans: int = 0
+    """Which way ``leaning`` points: +1 the claimed way, -1 against the words, 0 neither."""
+    ceiling: str = ""
+    """Why no test could run when every game went one way (``every game won``); empty otherwise."""
+    floor: str = ""
+    """For two rates claimed similar: both within the margin of 0% or of 100%, in words (``1 and 0 of 100 won``)."""
+    headline: str = ""
+    """Our measurement in a few words with its figure, for the first screen, where the start of ``ours`` would not
+    carry one (a claim about many cells, a ratio per depth); empty: the start of ``ours``."""
+    shown_as: str = ""
+    """What the claim's ``FOR`` rejection shows, in words, where the claim rests on a size (``2x fewer nodes or
+    more``): the verdict says so, since the direction alone could not have failed."""
 
 
 def direction_hypotheses(z: float, *, contrary_tests: int = 1, df: float | None = None) -> Hypothesis:
@@ -156,6 +189,14 @@ class Verdict:
     """Where the claim holds and where not (``Evidence.holds_over``)."""
     control: str = PER_CLAIM
     """The error control the verdict was reached under (``CONTROLS``)."""
+    leaning: str = ""
+    """What the games show when the verdict leans one way or sits at a floor or ceiling (``Evidence``)."""
+    companion: str = ""
+    """The verdict on the claim's companion reading (``Claim.companion``) in a few words, never counted."""
+    headline: str = ""
+    """Our measurement in a few words with its figure (``Evidence.headline``)."""
+    shown_as: str = ""
+    """What an agreement shows where the claim rests on a size (``Evidence.shown_as``)."""
 
     @property
     def group(self) -> str:
@@ -164,12 +205,22 @@ class Verdict:
 
     @property
     def summary(self) -> str:
-        """The verdict in at most a dozen words, for the report's first screen."""
+        """The verdict in a few words, for the report's first screen: where it holds, what the games lean to, and
+        the claim's companion reading when it has one."""
+        words = self._words()
+        return f"{words}; {self.companion}" if self.companion else words
+
+    def _words(self) -> str:
         if self.status == PARTLY and self.holds_over:
             return f"agrees {self.holds_over}"
         if self.status == REVERSES:
             return f"reverses: agrees {self.holds_over}"
-
+        if self.status in (LEANS_FOR, LEANS_AGAINST):
+            return f"{self.status} (power {100 * self.power:.0f}%): {self.leaning}"
+        if self.status in (AT_FLOOR, CEILING):
+            return f"{self.status}: {self.leaning}"
+        if self.status == AGREES and self.shown_as:
+            return f"agrees by its size: {self.shown_as} shown"
         status = self.status
         if self.status == CANNOT_TEST and not math.isnan(self.power):
             status += f" (power {100 * self.power:.0f}%)"
@@ -201,8 +252,11 @@ def decide(measured: Sequence[tuple[Claim, Evidence]], control: str = PER_CLAIM,
         level = alpha if first is None else levels[first]
         power = e.power(level)
         status, reason = _status(claim, e, rejected, power)
+        leaning = (e.leaning if status in (LEANS_FOR, LEANS_AGAINST) else e.floor if status == AT_FLOOR
+                   else e.ceiling if status == CEILING else "")
         verdicts.append(Verdict(status, e.ours, e.games, e.test, e.hypotheses, tuple(adjusted[i] for i in mine),
-                                level, power, reason, _where(status, e), control))
+                                level, power, reason, _where(status, e), control, leaning,
+                                headline=e.headline, shown_as=e.shown_as))
     return verdicts
 
 
@@ -227,6 +281,10 @@ def _status(claim: Claim, evidence: Evidence, rejected: set[str], power: float) 
             return REVERSES, f"significant the claimed way over the whole range, but {evidence.reverses}"
         if evidence.short_of_range:
             return PARTLY, f"significant the claimed way over the whole range, but {evidence.short_of_range}"
+        if evidence.shown_as:
+            return AGREES, f"{evidence.shown_as} shown, the size the words imply (the direction alone could not fail)"
+        if evidence.floor:
+            return AT_FLOOR, f"within the margin, both rates within it of 0% or 100% ({evidence.floor})"
         return AGREES, "within the margin" if margin else "significant the claimed way"
     if SIZE in rejected:
         if claim.magnitude:
@@ -234,8 +292,14 @@ def _status(claim: Claim, evidence: Evidence, rejected: set[str], power: float) 
         return NOT_SETTLED, (f"no effect not ruled out; {evidence.size} ruled out, but the words state no size, so "
                              "a smaller effect would still bear them out")
     if not evidence.hypotheses:
+        if evidence.ceiling:
+            return CEILING, f"no test can run: {evidence.ceiling}"
         return CANNOT_TEST, "no test can run on these games"
     if not power >= POWER_FLOOR:
+        if evidence.leans:
+            return (LEANS_FOR if evidence.leans > 0 else LEANS_AGAINST), (
+                f"no hypothesis of the claim rejected, by a test with {_power_words(power)} to show it, but "
+                f"{evidence.leaning}")
         return CANNOT_TEST, (f"no hypothesis rejected, by a test with {_power_words(power)} to show the claim, below "
                              f"the {100 * POWER_FLOOR:g}% this report needs to call a claim open")
     return NOT_SETTLED, f"no hypothesis rejected, by a test with {_power_words(power)} to show the claim"
@@ -261,10 +325,21 @@ def cells_where(names: Sequence[str], fails: Sequence[bool], shown: Sequence[boo
     return "; ".join(parts + ([f"{others} as claimed"] if claimed else []))
 
 
+def cells_leaning(zs: Sequence[float], fails: Sequence[bool], shown: Sequence[bool]) -> str:
+    """For a claim about every cell that no cell contradicts, what its cells show (``the claimed way in all 15
+    cells, 12 significantly``); empty when some cell fails or none is significant the claimed way."""
+    if any(fails) or not any(shown):
+        return ""
+    ahead = sum(z > 0 for z in zs)
+    where = f"all {len(zs)} cells" if ahead == len(zs) else f"{ahead} of {len(zs)} cells"
+    return f"{where} the claimed way, {sum(shown)} significantly"
+
+
 def no_power(level: float) -> float:
     """The power of a test that could not be run (no games, too few moves): unknown."""
     return math.nan
 
 
-def untested(ours: str, games: int, test: str) -> Evidence:
-    return Evidence(ours, games, test, (), no_power)
+def untested(ours: str, games: int, test: str, ceiling: str = "") -> Evidence:
+    """Evidence no test could be run on; ``ceiling`` says why when every game went one way."""
+    return Evidence(ours, games, test, (), no_power, ceiling=ceiling)

@@ -132,6 +132,31 @@ def clustered_reference(outcomes: list[float], clusters: list[int], cells: list[
             "statsmodels_cr1": float(weights @ fits[True].cov_params() @ weights), "effective": effective}
 
 
+CLAIM_GAMES = Path(__file__).resolve().parent / "claim_games.json"
+"""Claims 7, 16 and 26's games from the full report (``make_claim_games.py``): outcome, cluster, cell."""
+FISHER = [(12, 100, 0, 100), (1, 100, 0, 100), (3, 10, 7, 12), (0, 5, 5, 5), (40, 250, 55, 250), (2, 3, 1, 30)]
+
+
+def claim_intervals(games: dict[str, dict[str, object]]) -> dict[str, dict[str, object]]:
+    """Each claim's 95% interval two ways, from statsmodels: Wilson's score interval at the effective number of
+    games (``proportion_confint(method="wilson")`` at count = mean x effective, nobs = effective, the effective
+    games from the cluster-robust CR1 variance as ``clustered_reference`` derives them), the report's method; and
+    the cluster-robust Wald interval of the mean (OLS on the cells with ``cov_type="cluster"``, statsmodels'
+    small-sample correction), a referee's."""
+    out = {}
+    for number, case in games.items():
+        outcomes, clusters, cells = case["outcomes"], case["clusters"], case["cells"]
+        reference = clustered_reference(outcomes, clusters, cells)  # type: ignore[arg-type]
+        mean = float(np.mean(outcomes))  # type: ignore[arg-type]
+        effective = float(reference["effective"])  # type: ignore[arg-type]
+        wilson = proportion_confint(mean * effective, effective, alpha=0.05, method="wilson")
+        error = math.sqrt(float(reference["statsmodels_cr1"]))  # type: ignore[arg-type]
+        critical = stats.norm.ppf(0.975)
+        out[number] = {"mean": mean, "effective": effective, "wilson": [float(end) for end in wilson],
+                       "wald_cluster": [mean - critical * error, mean + critical * error]}
+    return out
+
+
 def stratified_trend(strata: list[tuple[list[int], list[int], list[float]]]) -> float:
     """The Mantel extension test over strata from statsmodels' linear-by-linear association test of each 2 x k
     table: the strata's statistics less their null means, summed, over the root of their summed null
@@ -345,6 +370,8 @@ def main() -> None:
         "plus_four": [[value, games, *plus_four_variance(value, games)] for value, games in FRACTIONAL],
         "clustered": [clustered_reference(*clustered_games(*case)) for case in CLUSTERED],
         "rating_fit": rating_fit(RATINGS, "negamax"),
+        "fisher": [[a, n, b, m, float(stats.fisher_exact([[a, n - a], [b, m - b]]).pvalue)] for a, n, b, m in FISHER],
+        "claim_intervals": claim_intervals(json.loads(CLAIM_GAMES.read_text())),
     }
     for successes, totals, scores in TRENDS:
         table = np.array([successes, [n - x for x, n in zip(successes, totals, strict=True)]], dtype=float)
