@@ -147,8 +147,10 @@ opening-scores: install
 	$(BIN)/python -m book.agent_scores
 
 # The reference values the statistics are tested against (tests/reference/statistics_reference.json),
-# computed by SciPy and statsmodels in an environment of their own: the project's keeps SciPy out.
+# computed by SciPy and statsmodels in an environment of their own (the project's keeps SciPy out), from
+# the stored games of three of the report's claims (tests/reference/claim_games.json).
 statistics-reference: install
+	$(BIN)/python tests/reference/make_claim_games.py
 	$(UV) venv --quiet --allow-existing --python $(PYTHON) .tools/reference
 	$(UV) pip install --quiet --no-config --python .tools/reference/bin/python scipy==1.17.1 statsmodels==0.15.0
 	.tools/reference/bin/python tests/reference/make_statistics_reference.py
