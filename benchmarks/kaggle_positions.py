@@ -9,8 +9,9 @@ value when the position after it, solved exactly by the C solver here, has the o
 the file's score (a win stays a win, a draw a draw; every move of a lost position keeps it).
 
 ``--core binary|source|python`` forces the submission's core (``CONNECTX_CORE``; default: what
-loads). ``--results FILE`` keeps each position as a JSON line and skips those already there, so a
-run can be stopped and resumed. Prints, per file: kept, the slowest move, the moves that drew on
+loads); ``--submission FILE`` asks a file built elsewhere (at another revision, say) instead.
+``--results FILE`` keeps each position as a JSON line and skips those already there, so a run can
+be stopped and resumed. Prints, per file: kept, the slowest move, the moves that drew on
 the bank and the most one drew, and the timeouts; exit status 1 if any move gave the value away.
 
 Usage: python -m benchmarks.kaggle_positions [--files Test_L1_R1 ...] [--limit 200] [--core python]
@@ -79,6 +80,9 @@ def main(argv: list[str] | None = None) -> int:
                         choices=sorted(path.name for path in POSITIONS.glob("Test_*")))
     parser.add_argument("--limit", type=int, default=200, help="the first N positions of each file (default 200)")
     parser.add_argument("--agent", default="solver", help="the registry agent to build (default solver)")
+    parser.add_argument("--submission", type=Path,
+                        help="ask this submission file instead of building --agent (say, one built at another "
+                             "revision, to compare)")
     parser.add_argument("--core", choices=("binary", "source", "python"), help="force the submission's core")
     parser.add_argument("--results", type=Path, help="a JSON-lines file to keep and resume the positions in")
     args = parser.parse_args(argv)
@@ -94,7 +98,10 @@ def main(argv: list[str] | None = None) -> int:
     failed = False
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "submission.py"
-        path.write_text(build_bundle(args.agent).source)
+        if args.submission is not None:
+            path.write_bytes(args.submission.read_bytes())
+        else:
+            path.write_text(build_bundle(args.agent).source)
         for name in args.files:
             lines = (POSITIONS / name).read_text().splitlines()[:args.limit]
             todo = [line for line in lines if f"{name} {line.split()[0]}" not in done]
