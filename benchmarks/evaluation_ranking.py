@@ -6,7 +6,7 @@ loss), the better one should get the higher value. The positions (benchmarks/res
 one a line: the board, the moves as 1-based column digits, the exact score for the side to move)
 are leaf-like: a position of a stored ``other_boards`` game at ply 10 to 30, then two random
 moves that do not lose at once, with no immediate win for the mover, on 7x7/4 and 8x7/4 (9x7/4 and
-10x8/5 do not fit the 64-bit boards of the C solver that found the scores, ``connectx/solver/solver.c``).
+10x8/5 do not fit the 64-bit boards of the C solver that found the scores, ``connectx/agents/data/solver.c``).
 ``evaluation_positions`` makes them. The test checks the latest positions of each board against
 ``connectx.agents.search.exact_search``.
 

@@ -1,6 +1,6 @@
 """Mean nodes of the C solver over whole position files, against the reference C++ solver's, and the Python search's.
 
-The C solver (``connectx/solver/solver.c``) counts its nodes over the whole file, each position from
+The C solver (``connectx/agents/data/solver.c``) counts its nodes over the whole file, each position from
 an empty table as the reference does, and every score is checked; the target is mean nodes within
 1.5x of the reference's. CPython cannot solve all of Test_L1_R2 (a million nodes a position on
 average) within a session, so the pure-Python search (``connectx.agents.search.exact_search.solve``,
