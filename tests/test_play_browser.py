@@ -637,6 +637,9 @@ def test_on_a_phone_every_tap_target_fits_a_finger_and_an_uploaded_analysis_scro
 
     inside = wait_for(phone, whole)
     assert frame.size["height"] >= inside["content"]
+    phone.execute_script("window.postMessage({analysis: 'height', height: 150}, '*');")  # not the frame's word
+    assert phone.execute_script("return new Promise((done) => setTimeout(() => "
+                                "done(document.getElementById('upload-page').offsetHeight), 200));") > PHONE[1]
     page = phone.execute_script("return [document.documentElement.scrollHeight, innerHeight];")
     assert page[0] > page[1] + inside["content"] // 2  # the play page is what scrolls, the analysis with it
     targets = in_frame(phone, TAP_TARGETS)
