@@ -32,8 +32,8 @@ LABEL = 22
 GRAPH_WIDTH, GRAPH_HEIGHT, GRAPH_MARGIN = 640, 180, 34
 """The evaluation graph's size in pixels, and its left margin for the axis words."""
 ROW_PLIES = 10
-"""Plies in one row of the graph on a narrow screen: at 320 CSS pixels, the narrowest phone's page, a ply's
-column is still about 28 pixels wide, more than the 24 a finger needs."""
+"""Plies in one row of the graph on a narrow screen: on the narrowest phone (320 CSS pixels) a ply's column is
+still about 28 pixels wide on the page alone and 25 in the play page's frame, at least the 24 a finger needs."""
 STONES = {0: "#ffffff", 1: "#d8432f", 2: "#f1c232"}
 """Cell colours by Kaggle mark: empty, the first player (X), the second (O)."""
 OUTCOME_COLOURS = {1: "#1d7a36", 0: "#555555", -1: "#b3261e"}
