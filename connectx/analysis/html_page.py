@@ -312,14 +312,13 @@ def evaluation_graph(analysis: GameAnalysis) -> str:
     rows = [plies[start:start + ROW_PLIES] for start in range(0, len(plies), ROW_PLIES)]
     room = ROW_PLIES if len(rows) > 1 else len(plies)  # a short game's one row as wide as the screen
     narrow = "".join(_graph_svg(analysis, row, room, f"plies {row[0].ply} to {row[-1].ply}") for row in rows)
-    return (_graph_svg(analysis, plies, len(plies), "", 'id="graph" ')
-            + f'<div id="graph-rows" class="graph">{narrow}</div>')
+    return _graph_svg(analysis, plies, len(plies), "", "graph") + f'<div id="graph-rows" class="graph">{narrow}</div>'
 
 
 def _graph_svg(analysis: GameAnalysis, plies: tuple[PlyAnalysis, ...], room: int, caption: str,
-               identity: str = "") -> str:
+               element_id: str = "") -> str:
     """The graph of ``plies`` in an SVG with ``room`` plies' width, a ply a column of equal width from the left;
-    ``caption``, if any, written in its top right corner."""
+    ``caption``, if any, written in its top right corner; ``element_id``, if any, the SVG's id."""
     shape = analysis.game.board.geometry
     inner = GRAPH_WIDTH - GRAPH_MARGIN - 8
     step = inner / room
@@ -330,6 +329,7 @@ def _graph_svg(analysis: GameAnalysis, plies: tuple[PlyAnalysis, ...], room: int
     def y(height: float) -> float:
         return GRAPH_HEIGHT / 2 - height * (GRAPH_HEIGHT / 2 - 8)
 
+    identity = f'id="{element_id}" ' if element_id else ""
     parts = [f'<svg {identity}class="graph" xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 '
              f'{GRAPH_WIDTH} {GRAPH_HEIGHT}" role="img" aria-label="the value of the game for X at every ply'
              f'{", " + caption if caption else ""}">',
