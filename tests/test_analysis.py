@@ -503,8 +503,10 @@ def test_the_text_and_the_page_show_the_flagged_move_and_the_best_one() -> None:
     assert "Changed the outcome" in page and f"Best instead: {best + 1} (win" in page
     for external in ("<link", "src=", "@import", "url("):
         assert external not in page
-    assert page.count("<svg") == 3  # the evaluation graph, the board before the move, and the final one
-    assert page.count('<circle class="flagged"') == 1  # the flagged move, marked on the graph
+    # The evaluation graph twice (whole for a wide screen, in rows for a narrow one), the board before the move,
+    # and the final one.
+    assert page.count("<svg") == 4
+    assert page.count('<circle class="flagged"') == 2  # the flagged move, marked on each of the graph's drawings
 
 
 def test_the_text_and_the_page_show_bounds_where_scores_are_not_exact() -> None:

@@ -3,12 +3,15 @@
 A person's path through it: play by clicking a column and see the agent's answer on the board,
 take the move back, switch the analysis on for a known position and read values that agree with
 ``connectx solve --analyze``, upload an episode and find the move that threw the game away flagged.
-The tests skip, saying why, when Chromium or its driver is not installed.
+The tests skip, saying why, when Chromium or its driver is not installed. ``CONNECTX_CHROMIUM`` and
+``CONNECTX_CHROMEDRIVER``, when set, name another Chromium and its driver (say another release, unpacked
+beside the machine's, or a wrapper that runs a container's), so that the tests can be run on each.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -31,8 +34,8 @@ from connectx.solver.score_range import ScoreRange
 
 pytestmark = pytest.mark.games
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
+CHROMIUM = os.environ.get("CONNECTX_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = os.environ.get("CONNECTX_CHROMEDRIVER") or shutil.which("chromedriver")
 NO_BROWSER = ("no browser for the browser tests: install Debian's chromium and chromium-driver "
               "(apt-get install -y chromium chromium-driver)")
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -64,11 +67,20 @@ def server() -> Iterator[Server]:
         yield running
 
 
+PHONE_FLAGS = ("--disable-site-isolation-trials", "--disable-features=IsolateOrigins,site-per-process")
+"""A phone's Chromium keeps a sandboxed frame in its page's process: Chrome on Android isolates only the sites a
+person logs in to, not every site as on a desk. It is also what works on every Chromium the tests meet: with a
+frame in a process of its own, Chromium 150's emulated touch sends the click that ends a tap into the frame at
+the wrong point (off by the frame's own offset in the window, so a tap on a link there never follows it; the touch
+events themselves land right, and Chromium 156 gets the click right too). That is the browser's fault, not the
+page's: a person's finger on a phone is not emulated."""
+
+
 def chromium(mobile: dict[str, Any] | None = None) -> Iterator[WebDriver]:
     """A headless Chromium, a desk's window or, given Chromium's ``mobileEmulation``, a phone's screen."""
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for flag in CHROMIUM_FLAGS:
+    for flag in CHROMIUM_FLAGS + (PHONE_FLAGS if mobile is not None else ()):
         options.add_argument(flag)
     if mobile is not None:
         options.add_experimental_option("mobileEmulation", mobile)
@@ -110,6 +122,25 @@ def tap(browser: WebDriver, element: Any) -> None:
     actions = ActionBuilder(browser, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
     actions.pointer_action.move_to(element).pointer_down().pointer_up()
     actions.perform()
+
+
+def tap_in_frame(browser: WebDriver, element: Any) -> None:
+    """A finger's tap on ``element`` of the analysis frame the browser's context is in, at the point of the window
+    where it is shown. ChromeDriver places a frame's element by the frame's own viewport, which for a frame as
+    tall as its page is the whole page, and refuses a tap there as out of bounds once that point is past the
+    window: the driver's limit, not the page's. A point of the window, given from the top page, is what a finger
+    touches, and it works on every Chromium the tests meet."""
+    x, y = browser.execute_script("""const box = arguments[0].getBoundingClientRect();
+        return [(box.left + box.right) / 2, (box.top + box.bottom) / 2];""", element)
+    browser.switch_to.default_content()
+    try:
+        left, top = browser.execute_script("""const frame = document.getElementById("upload-page"),
+            box = frame.getBoundingClientRect(); return [box.left + frame.clientLeft, box.top + frame.clientTop];""")
+        actions = ActionBuilder(browser, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+        actions.pointer_action.move_to_location(round(left + x), round(top + y)).pointer_down().pointer_up()
+        actions.perform()
+    finally:
+        browser.switch_to.frame(browser.find_element(By.ID, "upload-page"))
 
 
 def wait_for(browser: WebDriver, condition: Callable[[WebDriver], Any]) -> Any:
@@ -324,8 +355,7 @@ def test_on_a_phone_an_upload_reads_without_broken_words_and_its_error_shows_whe
         server: Server, phone: WebDriver, flagged_episode: Path, tmp_path: Path) -> None:
     phone.get(server.url + "?opponent=human")
     wait_for(phone, lambda page: status(page).startswith("Player 1"))
-    phone.find_element(By.ID, "upload").send_keys(str(flagged_episode))
-    wait_for(phone, lambda page: shown(page, "upload-page"))
+    open_uploaded_analysis(phone, flagged_episode)
     row = phone.find_element(By.CSS_SELECTOR, '#upload-moves tr[data-ply="4"]')
     assert "punished by O 2" in row.text
     assert words_broken_in_cells(phone, "#upload-moves td") == []
@@ -334,26 +364,29 @@ def test_on_a_phone_an_upload_reads_without_broken_words_and_its_error_shows_whe
     phone.switch_to.frame(frame)
     try:  # the analysis page in its frame scrolls one way only, its title whole, its graph's words readable
         inside = phone.execute_script("""
-            const page = document.documentElement, label = document.querySelector("#graph text");
+            const page = document.documentElement, label = document.querySelector("#graph-rows text");
             return {width: page.clientWidth, content: page.scrollWidth,
                     title: document.querySelector("h1").getBoundingClientRect().right,
                     label: parseFloat(getComputedStyle(label).fontSize) * label.getScreenCTM().a};
         """)
-        value = phone.find_element(By.CSS_SELECTOR, "#ply-4 text.value")  # a column's value on ply 4's board
-        phone.execute_script("arguments[0].scrollIntoView({block: 'center'});", value)
-        assert phone.execute_script("""  // anywhere in its box, beside its shorter line too, is the value's to take
-            const box = arguments[0].getBoundingClientRect();
-            return [[box.width / 2, box.height / 2], [1, box.height - 1], [box.width - 1, 1]].every(([x, y]) => {
-                const hit = document.elementFromPoint(box.left + x, box.top + y);
-                return hit !== null && hit.closest("text.value") === arguments[0];
+        value = phone.find_element(By.CSS_SELECTOR, "#ply-4 g.column-value")  # a column's value on ply 4's board
+        label = value.find_element(By.CSS_SELECTOR, "text.value")  # where a finger goes for it
+        scroll_to_middle(phone, label)
+        assert phone.execute_script("""  // anywhere in its column, on the board too, is the value's to take
+            const label = arguments[0].querySelector("text.value").getBoundingClientRect();
+            const board = arguments[0].ownerSVGElement.getBoundingClientRect();
+            return [[label.left + 1, label.top + 1], [label.right - 1, label.bottom - 1],
+                    [(label.left + label.right) / 2, (board.top + board.bottom) / 2]].every(([x, y]) => {
+                const hit = document.elementFromPoint(x, y);
+                return hit !== null && hit.closest("g.column-value") === arguments[0];
             });
         """, value)
-        tap(phone, value)
+        tap_in_frame(phone, label)
         words = wait_for(phone, lambda page: page.find_element(By.CSS_SELECTOR, "#ply-4 p.words"))
         wait_for(phone, lambda page: words.is_displayed())
         said = str(value.find_element(By.TAG_NAME, "title").get_attribute("textContent"))
         assert words.text == said and said.startswith("column ")  # the words, not the short value on the board
-        tap(phone, value)
+        tap_in_frame(phone, label)
         wait_for(phone, lambda page: not words.is_displayed())
     finally:
         phone.switch_to.default_content()
@@ -371,64 +404,111 @@ def test_on_a_phone_an_upload_reads_without_broken_words_and_its_error_shows_whe
     assert phone.find_element(By.ID, "upload-page").is_displayed()
 
 
-ANALYSIS_LINKS = (  # what is pressed in the uploaded analysis, how its words begin, the section it moves to
+ANALYSIS_LINKS = (  # what is pressed in the uploaded analysis, words its link says, the section it moves to
     ("#ply-2 .steps a:last-child", "next →", "ply-3"),
     ("#ply-3 .steps a:first-child", "← previous", "ply-2"),
     ('#moves a[href="#ply-4"]', "4", "ply-4"),  # a move in the table
-    ('#graph a[href="#ply-3"] rect.band', "ply 3, O to move: ", "ply-3"),  # a ply's band on the evaluation graph
-    ('#graph a[href="#ply-4"] circle', "ply 4: X 5 changed the outcome", "ply-4"),  # a flagged move's dot on it
+    ('svg.graph a[href="#ply-3"] rect.band', "ply 3, O to move: ", "ply-3"),  # a ply's band on the evaluation graph
+    ('svg.graph a[href="#ply-4"] circle', "X 5 changed the outcome", "ply-4"),  # a flagged move's dot on it
     ('#moves a[href="#ply-4"]', "4", "ply-4"),  # the fragment the page already has: it moves there again
     ("#ply-4 .steps a:nth-child(2)", "moves", "moves"),
 )
 
 
+def open_uploaded_analysis(browser: WebDriver, episode: Path) -> Any:
+    """Uploads ``episode`` on the play page and scrolls to its analysis, as a person does; the analysis frame once
+    it is as tall as its page. Chromium renders a frame of another origin (the sandboxed frame's is its own)
+    only once it is on the screen, so only then does the frame's page know its height and tell it."""
+    browser.find_element(By.ID, "upload").send_keys(str(episode))
+    frame = wait_for(browser, lambda page: shown(page, "upload-page"))
+    browser.execute_script("arguments[0].scrollIntoView();", frame)
+    wait_for(browser, lambda page: frame.size["height"] > 1000)
+    return frame
+
+
+def scroll_to_middle(browser: WebDriver, element: Any) -> None:
+    """Scrolls the play page to bring ``element``, in the analysis frame the browser's context is in, to the
+    window's middle (the frame is as tall as its page: the play page is what scrolls)."""
+    place = browser.execute_script("return arguments[0].getBoundingClientRect().top;", element)
+    browser.switch_to.default_content()
+    try:
+        browser.execute_script("window.scrollTo(0, arguments[0].getBoundingClientRect().top + scrollY + "
+                               "arguments[1] - innerHeight / 2);", browser.find_element(By.ID, "upload-page"), place)
+    finally:
+        browser.switch_to.frame(browser.find_element(By.ID, "upload-page"))
+
+
+def in_frame(browser: WebDriver, script: str, *arguments: Any) -> Any:
+    """What ``script`` returns run in the analysis frame (the browser's context is the play page's before and
+    after)."""
+    browser.switch_to.frame(browser.find_element(By.ID, "upload-page"))
+    try:
+        return browser.execute_script(script, *arguments)
+    finally:
+        browser.switch_to.default_content()
+
+
 def analysis_view(browser: WebDriver) -> dict[str, Any]:
-    """Where the analysis frame is: its address, its title, the section its address names and how far that is
-    from the frame's top."""
-    return browser.execute_script("""
+    """Where the analysis is: the frame's address and title, the section its address names, and how far that
+    section is from the top of the window (the frame's top in the window plus the section's in the frame)."""
+    view = in_frame(browser, """
         const target = document.querySelector(":target");
         return {address: location.href, title: document.title, target: target ? target.id : null,
                 top: target ? target.getBoundingClientRect().top : null};
     """)
+    if view["top"] is not None:
+        view["top"] += browser.execute_script("""const frame = document.getElementById("upload-page");
+            return frame.getBoundingClientRect().top + frame.clientTop;""")
+    return view
 
 
 def moved_to(section: str) -> Callable[[WebDriver], dict[str, Any] | None]:
-    """A wait's condition: the frame's view once its address names ``section`` and that is at the frame's top."""
+    """A wait's condition: the view once the frame's address names ``section`` and that is at the window's top."""
     def condition(page: WebDriver) -> dict[str, Any] | None:
         view = analysis_view(page)
         return view if view["target"] == section and abs(view["top"]) < 1 else None
     return condition
 
 
+def shown_in_frame(browser: WebDriver, selector: str) -> Any:
+    """The first element under ``selector`` that is displayed, in the frame the browser's context is in (the
+    graph is drawn twice, whole and in rows, and a screen's width shows one)."""
+    return next(element for element in browser.find_elements(By.CSS_SELECTOR, selector) if element.is_displayed())
+
+
 @pytest.mark.parametrize("device", ["browser", "phone"])
 def test_links_in_an_uploaded_analysis_move_within_it(server: Server, flagged_episode: Path, device: str,
                                                       request: pytest.FixtureRequest) -> None:
-    """Previous, next, the moves and the graph bring their ply to the top of the analysis frame, on a desk (a
-    mouse's click) and on a phone (a finger's tap), and the frame never leaves the analysis."""
+    """Previous, next, the moves and the graph bring their ply to the top of the window, on a desk (a mouse's
+    click) and on a phone (a finger's tap); the page scrolls, never the frame, which never leaves the analysis."""
     browser: WebDriver = request.getfixturevalue(device)
     browser.get(server.url + "?opponent=human")
     wait_for(browser, lambda page: status(page).startswith("Player 1"))
     address = browser.current_url
-    browser.find_element(By.ID, "upload").send_keys(str(flagged_episode))
-    frame = wait_for(browser, lambda page: shown(page, "upload-page"))
-    browser.execute_script("arguments[0].scrollIntoView();", frame)
-    browser.switch_to.frame(frame)
-    try:
-        for selector, words, section in ANALYSIS_LINKS:
-            link = browser.find_element(By.CSS_SELECTOR, selector)
+    frame = open_uploaded_analysis(browser, flagged_episode)
+    for selector, words, section in ANALYSIS_LINKS:
+        browser.switch_to.frame(frame)
+        try:
+            link = shown_in_frame(browser, selector)
             said = browser.execute_script("return arguments[0].closest('a').textContent;", link)
-            assert said.startswith(words), (selector, said)
-            browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", link)
-            assert analysis_view(browser)["top"] != 0  # not where the link leads yet
+            assert words in said, (selector, said)
+            scroll_to_middle(browser, link)
+        finally:
+            browser.switch_to.default_content()
+        before = analysis_view(browser)
+        assert before["target"] != section or abs(before["top"]) >= 1  # not where the link leads yet
+        browser.switch_to.frame(frame)
+        try:
             if device == "phone":
-                tap(browser, link)
+                tap_in_frame(browser, link)
             else:
                 link.click()
-            view = wait_for(browser, moved_to(section))
-            assert view["address"] == f"about:srcdoc#{section}", (selector, view)
-            assert view["title"] == "Analysis of 121252" and browser.find_element(By.ID, "graph").is_displayed()
-    finally:
-        browser.switch_to.default_content()
+        finally:
+            browser.switch_to.default_content()
+        view = wait_for(browser, moved_to(section))
+        assert view["address"] == f"about:srcdoc#{section}", (selector, view)
+        assert view["title"] == "Analysis of 121252"
+        assert in_frame(browser, "return document.documentElement.scrollTop;") == 0  # the frame never scrolls
     assert browser.current_url == address and browser.find_element(By.ID, "upload-page").is_displayed()
 
 
@@ -505,3 +585,109 @@ def test_on_a_phone_neighbouring_values_on_the_analysis_pages_boards_never_run_t
     tap(phone, phone.find_element(By.CSS_SELECTOR, "#ply-0 .steps a:last-child"))  # the file's own links work too
     wait_for(phone, lambda page: page.execute_script("return location.hash;") == "#final")
     assert phone.current_url == analysis_file.as_uri() + "#final"
+
+
+FINGER = 24
+"""CSS pixels a tap target spans at least each way: a finger's width (WCAG 2.2's minimum target size)."""
+
+TAP_TARGETS = """return Array.from(document.querySelectorAll("a, g.column-value")).filter((target) => {
+    const box = target.getBoundingClientRect();
+    return box.width > 0 && box.height > 0;  // shown: the graph drawn for the other width is not
+}).map((target) => {
+    const box = target.getBoundingClientRect();
+    return {what: target.getAttribute("href") || target.querySelector("title").textContent,
+            text: target.textContent.slice(0, 30), width: box.width, height: box.height};
+});"""
+"""The analysis page's tap targets as shown: every link (the steps, the moves, the graph's plies) and every column's
+value, each with its box in CSS pixels."""
+
+
+def assert_fit_for_a_finger(targets: list[dict[str, Any]]) -> None:
+    assert targets
+    small = [target for target in targets if min(target["width"], target["height"]) < FINGER]
+    assert small == [], small
+
+
+PAGE_TAP_TARGETS = """return Array.from(document.querySelectorAll(
+        "a, button, select, input:not([type=checkbox]), label.switch, #values .value, #board .column"))
+    .filter((target) => target.getBoundingClientRect().width > 0).map((target) => {
+        const box = target.getBoundingClientRect();
+        return {what: target.id || target.className, width: box.width, height: box.height};
+    });"""
+"""The play page's tap targets as shown, each with its box in CSS pixels: a switch's box is tapped through its label."""
+
+
+def test_on_a_phone_every_tap_target_fits_a_finger_and_an_uploaded_analysis_scrolls_with_the_page(
+        server: Server, phone: WebDriver, flagged_episode: Path) -> None:
+    phone.get(server.url + "?opponent=human&pos=44")
+    wait_for(phone, lambda page: len(stones(page)) == 2)
+    phone.find_element(By.ID, "analysis-switch").click()
+    wait_for(phone, lambda page: " to move." in page.find_element(By.ID, "analysis-note").text)
+    controls = phone.execute_script(PAGE_TAP_TARGETS)
+    assert {"switch", "take-back", "seconds", "share", "upload"} <= {target["what"] for target in controls}
+    assert sum(target["what"].startswith("value") for target in controls) == 7
+    assert_fit_for_a_finger(controls)
+    frame = open_uploaded_analysis(phone, flagged_episode)
+
+    def whole(page: WebDriver) -> dict[str, Any] | None:  # the frame as tall as the page it shows, nothing to scroll
+        inside = in_frame(page, """const root = document.documentElement;
+            return {content: root.scrollHeight, window: root.clientHeight, overflow: getComputedStyle(root).overflowY,
+                    bodyOverflow: getComputedStyle(document.body).overflowY};""")
+        return inside if inside["content"] <= inside["window"] and inside["window"] > PHONE[1] else None
+
+    inside = wait_for(phone, whole)
+    assert frame.size["height"] >= inside["content"]
+    phone.execute_script("window.postMessage({analysis: 'height', height: 150}, '*');")  # not the frame's word
+    assert phone.execute_script("return new Promise((done) => setTimeout(() => "
+                                "done(document.getElementById('upload-page').offsetHeight), 200));") > PHONE[1]
+    page = phone.execute_script("return [document.documentElement.scrollHeight, innerHeight];")
+    assert page[0] > page[1] + inside["content"] // 2  # the play page is what scrolls, the analysis with it
+    targets = in_frame(phone, TAP_TARGETS)
+    assert {target["what"] for target in targets} >= {"#ply-3", "#moves", "#final"}
+    assert sum(target["what"].startswith("column ") for target in targets) > 6  # the values on several boards
+    graph = in_frame(phone, "return document.querySelector('#graph-rows').getBoundingClientRect().height;")
+    assert graph > 0
+    assert_fit_for_a_finger(targets)
+
+
+def test_on_a_phone_a_long_games_graph_comes_in_rows_whose_plies_fit_a_finger(phone: WebDriver,
+                                                                               tmp_path: Path) -> None:
+    digits = "555422433323451176441511512223"  # 30 plies, each with the same made-up values: it is the drawing
+    game = game_from_digits(digits)
+    values = tuple(ScoreRange(-21, 21).estimated(0.0, 12) for _ in range(7))
+    analysis = GameAnalysis(game, tuple(PlyAnalysis(ply, int(digit) - 1, values) for ply, digit in enumerate(digits)))
+    analysis_file = tmp_path / "analysis.html"
+    analysis_file.write_text(render_html(analysis))
+    phone.get(analysis_file.as_uri())
+    rows = phone.execute_script("return Array.from(document.querySelectorAll('#graph-rows svg')).map((row) => "
+                                "row.getBoundingClientRect().width);")
+    assert len(rows) == 3 and min(rows) > PHONE[0] / 2  # 10 plies a row, each row the page's width
+    assert not phone.find_element(By.ID, "graph").is_displayed()
+    targets = phone.execute_script(TAP_TARGETS)
+    assert sum(target["what"].startswith("#ply-") for target in targets) >= 30
+    assert_fit_for_a_finger(targets)
+    assert page_width(phone) <= PHONE[0]
+
+
+def test_an_underline_means_best_on_the_board_and_in_the_analysis(server: Server, browser: WebDriver,
+                                                                   flagged_episode: Path) -> None:
+    browser.get(server.url + "?opponent=human&pos=445566")
+    wait_for(browser, lambda page: len(stones(page)) == 6)
+    browser.find_element(By.ID, "analysis-switch").click()
+    wait_for(browser, lambda page: "Every value is exact." in page.find_element(By.ID, "analysis-note").text)
+    underlined = browser.execute_script("""return Array.from(document.querySelectorAll("#values .value"))
+        .filter((cell) => getComputedStyle(cell).textDecorationLine.includes("underline"))
+        .map((cell) => Number(cell.dataset.column));""")
+    assert underlined == [2, 6]  # columns 3 and 7 win at once: the best ones, and only they
+    footer = browser.find_element(By.TAG_NAME, "footer").text
+    assert "The best columns' values are bold and underlined" in footer
+
+    open_uploaded_analysis(browser, flagged_episode)
+    marked = in_frame(browser, """const marks = (selector) => Array.from(document.querySelectorAll(selector))
+        .map((label) => getComputedStyle(label).textDecorationLine.includes("underline")
+                        && getComputedStyle(label).fontWeight === "700");
+        return {best: marks("#ply-4 text.value"), legend: document.querySelector("p.legend").textContent};""")
+    # Ply 4: X could win in column 1 and played 5. Column 1 is the best, and only it is underlined (and bold).
+    assert marked["best"] == [True, False, False, False, False]
+    assert "bold and underlined: the best columns" in marked["legend"]
+    assert "a dashed ring: where the move played lands" in marked["legend"]

@@ -357,6 +357,20 @@ function showUpload(answer, name) {
   $("upload-result").hidden = false;
 }
 
+// The analysis frame is sandboxed: its page cannot reach this one, nor this one read it, but it posts how tall it is
+// and where its links lead. The frame is made as tall as its page and this page scrolls, so that on a phone there
+// is one scroll, never a scrolling page inside the scrolling page.
+function followAnalysisFrame(event) {
+  const frame = $("upload-page");
+  const said = event.data;
+  if (event.source !== frame.contentWindow || !said || typeof said !== "object") return;
+  if (said.analysis === "height" && Number.isFinite(said.height) && said.height >= 100) {  // not before its layout
+    frame.style.height = `${Math.min(said.height, 200000) + frame.offsetHeight - frame.clientHeight}px`;
+  } else if (said.analysis === "show" && Number.isFinite(said.top)) {
+    window.scrollTo(0, frame.getBoundingClientRect().top + window.scrollY + frame.clientTop + said.top);
+  }
+}
+
 async function start() {
   try {
     options = await api("/api/options");
@@ -398,6 +412,7 @@ async function start() {
     showValueWords(column === wordsColumn ? null : column);
   });
   $("seconds").addEventListener("change", () => refreshAnalysis());
+  window.addEventListener("message", followAnalysisFrame);
   $("upload").addEventListener("change", (event) => { if (event.target.files.length) upload(event.target.files[0]); });
   document.addEventListener("keydown", (event) => {
     if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT" || !game) return;
