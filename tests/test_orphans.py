@@ -39,17 +39,23 @@ def depth(pid: int, parents: dict[int, int], root: int) -> int:
     return generations
 
 
+# A game process is a run's third generation in a pool (the fork server, a worker, its game) and its second on
+# a local Dask cluster (a worker, its game).
 @pytest.mark.games
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
-def test_a_run_killed_by_sigkill_mid_game_leaves_no_process_behind(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("workers", "game_depth"), [(["--jobs", "2"], 3), (["--cluster", "local:2"], 2)],
+                         ids=["pool", "cluster"])
+def test_a_run_killed_by_sigkill_mid_game_leaves_no_process_behind(tmp_path: Path, workers: list[str],
+                                                                   game_depth: int) -> None:
+    if "--cluster" in workers:
+        pytest.importorskip("distributed")
     run = subprocess.Popen([sys.executable, "-m", "connectx", "match", "mcts:time_budget=0.5", "random", "-n", "8",
-                            "--jobs", "2", "--out", str(tmp_path / "match")],
+                            *workers, "--out", str(tmp_path / "match")],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        # Games are running once a game process is there: the run, the fork server, a worker, its game.
         deadline = time.monotonic() + 120  # a loaded machine takes seconds to import kaggle-environments
         while max((depth(pid, parents, run.pid) for parents in [session_processes(run.pid)] for pid in parents),
-                  default=0) < 3:
+                  default=0) < game_depth:
             assert run.poll() is None and time.monotonic() < deadline, "no game started"
             time.sleep(0.1)
         time.sleep(0.5)  # well into the first moves
@@ -58,8 +64,7 @@ def test_a_run_killed_by_sigkill_mid_game_leaves_no_process_behind(tmp_path: Pat
         killed = time.monotonic()
         while session_processes(run.pid) and time.monotonic() - killed < 10:
             time.sleep(0.1)
-        assert session_processes(run.pid) == {}, "left behind: pid to parent"
-        assert time.monotonic() - killed < 10
+        assert session_processes(run.pid) == {}, "left behind: pid to parent"  # within seconds, on a loaded machine
     finally:
         try:
             os.killpg(run.pid, signal.SIGKILL)  # whatever this test's run left, if it failed
