@@ -267,7 +267,8 @@ class MatchTally:
         """A's points in the scored game of each pair whose other game is not scored yet."""
         self.pairs = [0, 0, 0, 0, 0]
         self.forfeits: dict[tuple[str, str], tuple[int, int]] = {}
-        """(cause, offender) to (forfeits, the lowest game index with one): the fold's order is the games' order."""
+        """(cause, offender) to (forfeits, the lowest game index with one): the summary lists them in the order of
+        the games that had them first, as a fold in index order does."""
         self.durations: dict[str, list[float]] = {name: [] for name in plan.names}
         self._summary: MatchSummary | None = None
 
@@ -355,8 +356,8 @@ def play_match(plan: MatchPlan, *, jobs: int | None = None, out: Path | str | No
     With ``sprt``, no new game starts once the test has decided (checked on complete pairs).
     ``on_game`` is called after each game with it and the function that gives the summary so far.
     Before anything is written, AgentSpecError for an agent that cannot play on the board, ValueError
-    for ``jobs`` below 1, RunDirectoryError for ``out``, or for a resumed run whose recorded games were played by other
-    code, unless ``allow_code_change``.
+    for ``jobs`` below 1, RunDirectoryError for ``out``, or for a resumed run whose recorded games were
+    played by other code, unless ``allow_code_change``.
     """
     options = PlayOptions(jobs=jobs, out=out, resume=resume, keep_replays=keep_replays, watchdog=watchdog,
                           executor=executor, play=play, allow_code_change=allow_code_change)
