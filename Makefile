@@ -71,6 +71,7 @@ bench: install
 	$(BIN)/python -m benchmarks.minimax_speed
 	$(BIN)/python -m benchmarks.mcts_speed
 	$(BIN)/python -m benchmarks.harness_throughput
+	$(BIN)/python -m benchmarks.tally_cost
 	$(BIN)/python -m benchmarks.solver_positions --files Test_L3_R1 Test_L2_R1 Test_L2_R2 Test_L1_R1 --limit 50 \
 		--cap 10 --results out/bench/solver_positions_quick.jsonl
 	$(BIN)/python -m benchmarks.solver_nodes Test_L1_R2 Test_L1_R3 --limit 100

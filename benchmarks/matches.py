@@ -31,7 +31,7 @@ class Progress:
 
     def on_game(self, label: str) -> OnGame:
         """The harness's callback for the games of the match ``label`` names (``8x7/4 vs mcts``)."""
-        return lambda record, summary: self.game(label, summary)
+        return lambda record, summary: self.game(label, summary())
 
     def game(self, label: str, summary: MatchSummary) -> None:
         self.done += 1

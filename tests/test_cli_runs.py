@@ -129,3 +129,25 @@ def test_report_resume_goes_on_when_a_cell_of_the_report_is_recorded(tmp_path: P
     monkeypatch.setattr("connectx.cli.report.play_experiments", stopped)
     assert main(["report", "--quick", "--out", str(tmp_path), "--only", experiment.key, "--resume"]) == 130
     assert "interrupted" in capsys.readouterr().err
+
+
+def test_the_live_line_asks_for_its_text_only_when_it_shows_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    from connectx.cli import progress
+
+    now = [0.0]
+    monkeypatch.setattr(progress.time, "monotonic", lambda: now[0])
+    bar = progress.ProgressBar(100, 0)
+    asked: list[float] = []
+
+    def text() -> str:
+        asked.append(round(now[0] * 10))
+        return "leader"
+
+    for game in range(100):
+        now[0] = game * 0.1  # ten games a second
+        bar.update(text)
+    bar.close()
+    # The first game, one a second after it on the bar (TEXT_EVERY; every PLAIN_EVERY on a plain line without tqdm)
+    # and the last: a tournament's fit as often, not 100 times.
+    step = round((progress.TEXT_EVERY if bar.bar is not None else progress.PLAIN_EVERY) / 0.1)
+    assert asked == [*range(0, 100, step), 99]

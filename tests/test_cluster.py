@@ -15,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -56,7 +56,7 @@ class Interrupted(Exception):
 def interrupt_after(count: int):
     played: list[int] = []
 
-    def on_game(record: GameRecord, summary: MatchSummary) -> None:
+    def on_game(record: GameRecord, summary: Callable[[], MatchSummary]) -> None:
         played.append(record.index)
         if len(played) == count:
             raise Interrupted
@@ -237,9 +237,9 @@ def test_a_worker_killed_mid_match_costs_only_the_games_it_held(cluster: Cluster
     pids = cluster.client.run(os.getpid)
     killed: list[int] = []
 
-    def kill_a_busy_worker(record: GameRecord, summary: MatchSummary) -> None:
+    def kill_a_busy_worker(record: GameRecord, summary: Callable[[], MatchSummary]) -> None:
         busy = [worker for worker, keys in cluster.client.processing().items() if keys and worker in pids]
-        if not killed and summary.total.games >= 3 and busy:
+        if not killed and summary().total.games >= 3 and busy:
             killed.append(pids[busy[0]])
             os.kill(killed[0], signal.SIGKILL)
 
@@ -279,8 +279,8 @@ def test_a_lost_scheduler_ends_the_run_clearly_and_resume_finishes_it(
         scheduler_and_worker: tuple[str, subprocess.Popen[bytes]], tmp_path: Path) -> None:
     address, scheduler = scheduler_and_worker
 
-    def kill_the_scheduler(record: GameRecord, summary: MatchSummary) -> None:
-        if summary.total.games == 2:
+    def kill_the_scheduler(record: GameRecord, summary: Callable[[], MatchSummary]) -> None:
+        if summary().total.games == 2:
             scheduler.kill()
 
     with pytest.raises(ClusterLostError) as error, open_cluster(address, timeout=60) as executor:

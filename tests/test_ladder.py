@@ -135,7 +135,7 @@ def test_the_ratings_updated_episode_by_episode_equal_the_full_refold_of_every_e
     plan = LadderPlan((AgentSpec.parse("negamax"),), pool="fast", episodes=30, seed=5)
     seen: list[tuple[GameRecord, LadderSummary]] = []
     result = play_ladder(plan, executor=InlineExecutor(), play=fake_episode,
-                         on_game=lambda game, summary: seen.append((game, summary)))
+                         on_game=lambda game, summary: seen.append((game, summary())))
     assert len(seen) == 30 and len({frozenset(game.agents) for game, _ in seen}) > 3
     for count, (_, summary) in enumerate(seen, start=1):
         refold = Ratings(plan.agents)  # the old way: every rating from μ = 600 again, over all episodes so far

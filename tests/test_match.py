@@ -4,15 +4,29 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.core.position import Position
+from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_record import ABORTED, GameRecord, GameSpec
-from connectx.evaluation.match import MatchPlan, Sprt, random_opening, run_match, summarize
+from connectx.evaluation.match import (
+    MatchPlan,
+    MatchSummary,
+    MatchTally,
+    MoveTimes,
+    SeatRecord,
+    Sprt,
+    durations_by_agent,
+    random_opening,
+    run_match,
+    summarize,
+)
+from connectx.evaluation.results_text import match_table, running_line
 from connectx.evaluation.scheduling import InlineExecutor
 
 
@@ -107,7 +121,7 @@ def test_time_per_move_is_reported_per_agent_whatever_its_seat() -> None:
 def test_sprt_stops_a_lopsided_match_early() -> None:
     seen = []
     result = run_match("negamax", "random", 400, executor=InlineExecutor(), play=fake_game("negamax"),
-                       sprt=Sprt(0, 50), on_game=lambda record, summary: seen.append(summary.llr))
+                       sprt=Sprt(0, 50), on_game=lambda record, summary: seen.append(summary().llr))
     assert result.stopped_early and result.summary.decision == "H1"
     assert 2 < len(result.records) < 60 and len(seen) == len(result.records)
     assert seen[-1] >= Sprt(0, 50).bounds.upper
@@ -186,3 +200,75 @@ def test_plans_refuse_impossible_openings_and_sprt_rates() -> None:
         Sprt(10, 0)
     with pytest.raises(ValueError, match="sum below 1"):
         Sprt(0, 10, 0.6, 0.5)
+
+
+def refolded(plan: MatchPlan, records: list[GameRecord], sprt: Sprt | None) -> MatchSummary:
+    """The old way: every statistic folded again from all the games so far, in index order."""
+    games = sorted(records, key=lambda r: r.index)
+    scored = [r for r in games if r.scored]
+    seats: dict[int, Counter[float]] = {0: Counter(), 1: Counter()}
+    by_pair: dict[int, list[GameRecord]] = {}
+    forfeits: dict[str, dict[str, int]] = {}
+    for record in scored:
+        seat = record.index % 2
+        seats[seat][record.points(seat)] += 1
+        by_pair.setdefault(record.index // 2, []).append(record)
+        if record.offender is not None:
+            name = plan.first.text if record.offender == seat else plan.second.text
+            forfeits.setdefault(record.cause, {}).setdefault(name, 0)
+            forfeits[record.cause][name] += 1
+    as_first = SeatRecord(seats[0][1.0], seats[0][0.5], seats[0][0.0])
+    as_second = SeatRecord(seats[1][1.0], seats[1][0.5], seats[1][0.0])
+    total = SeatRecord(as_first.wins + as_second.wins, as_first.draws + as_second.draws,
+                       as_first.losses + as_second.losses)
+    counts = statistics.pentanomial([sum(r.points(r.index % 2) for r in pair)
+                                     for pair in by_pair.values() if len(pair) == 2])
+    llr, decision = 0.0, None
+    if sprt is not None:
+        llr = statistics.sprt_llr({k / 4: n for k, n in enumerate(counts)}, sprt.elo0, sprt.elo1)
+        decision = statistics.sprt_decision(llr, sprt.bounds)
+    return MatchSummary(
+        plan.first.text, plan.second.text, plan.games, total, as_first, as_second,
+        statistics.wilson_interval(total.wins, total.draws, total.losses),
+        statistics.elo_interval(total.wins, total.draws, total.losses),
+        statistics.likelihood_of_superiority(total.wins, total.losses), counts,
+        statistics.pentanomial_elo_interval(counts), forfeits,
+        {name: MoveTimes.of(values) for name, values in durations_by_agent(plan, games).items()},
+        len(games) - len(scored), sprt, llr, decision)
+
+
+def recorded_games(plan: MatchPlan, rng: random.Random) -> list[GameRecord]:
+    """Games of every kind a match records: won, drawn, forfeited by either agent, aborted; some never played."""
+    records = []
+    for index in range(plan.games):
+        spec = plan.game_spec(index)
+        durations = tuple(tuple(round(rng.uniform(0.001, 2.0), 3) for _ in range(rng.randrange(4))) for _ in "ab")
+        kind = rng.choice(["line", "line", "draw", "TIMEOUT", "ERROR", "aborted", "unplayed"])
+        if kind == "unplayed":
+            continue
+        if kind == "aborted":
+            records.append(GameRecord(index, spec.names, spec.config, spec.seed, (), (), None, ("DONE", "DONE"),
+                                      ABORTED, None, "", (durations[0], durations[1])))
+            continue
+        winner = None if kind == "draw" else rng.randrange(2)
+        offender = None if winner is None or kind == "line" else 1 - winner
+        records.append(GameRecord(index, spec.names, spec.config, spec.seed, (), (), winner, ("DONE", "DONE"),
+                                  kind, offender, "", (durations[0], durations[1])))
+    return records
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_tally_added_to_game_by_game_in_finishing_order_says_what_the_fold_says(seed: int) -> None:
+    rng = random.Random(seed)
+    plan = MatchPlan(RANDOM, NEGAMAX, 60, seed=seed)
+    sprt = Sprt(-50, 50) if seed % 2 else None
+    finished = recorded_games(plan, rng)
+    rng.shuffle(finished)  # workers finish games in any order
+    tally = MatchTally(plan, sprt)
+    for count, record in enumerate(finished, start=1):
+        tally.add(record)
+        summary, fold = tally.summary(), refolded(plan, finished[:count], sprt)
+        assert json.dumps(summary.to_json()) == json.dumps(fold.to_json())  # the order of the forfeits too
+        assert match_table(summary) == match_table(fold) and running_line(summary) == running_line(fold)
+        assert tally.decided() == (fold.decision is not None)
+    assert json.dumps(summarize(plan, finished, sprt).to_json()) == json.dumps(tally.summary().to_json())

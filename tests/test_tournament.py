@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation import statistics
+from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_record import GameRecord, GameSpec
+from connectx.evaluation.match import summarize
+from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.results_text import cross_table, ratings_table
 from connectx.evaluation.scheduling import InlineExecutor
-from connectx.evaluation.tournament import TournamentPlan, run_tournament
+from connectx.evaluation.tournament import (
+    TournamentPlan,
+    TournamentSummary,
+    TournamentTally,
+    local_records,
+    run_tournament,
+)
 
 STRENGTH = {"negamax": 3, "random": 2, "kaggle:random": 1}
 
@@ -83,3 +94,48 @@ def test_tournament_resume_plays_only_missing_games(tmp_path: Path) -> None:
 def test_an_anchor_outside_the_tournament_is_refused() -> None:
     with pytest.raises(ValueError, match="anchor"):
         run_tournament(["random", "negamax"], 2, executor=InlineExecutor(), play=stronger_wins, anchor="mcts")
+
+
+RECORDED = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "ladder" / "vs-round-robin" / "round-robin"
+"""A round robin of nine agents, ten games a pairing, recorded in the order its games finished."""
+
+
+def test_a_tally_added_to_in_the_recorded_order_says_what_the_fold_from_the_start_says() -> None:
+    stored = json.loads((RECORDED / "run.json").read_text())
+    plan = TournamentPlan(specs(*stored["agents"]), stored["games"], BoardConfig.from_json(stored["config"]),
+                          stored["seed"], stored["opening_plies"])
+    assert plan.to_json() == stored
+    finished = ResultsStore(RECORDED).load()
+    assert len(finished) == plan.total_games
+    tally = TournamentTally(plan)
+    for count, record in enumerate(finished, start=1):
+        tally.add(record)
+        if count % 90 == 0 or count in (1, 7):
+            summary, fold = tally.summary(), refolded(plan, finished[:count])
+            assert json.dumps(summary.to_json()) == json.dumps(fold.to_json())
+            assert cross_table(summary) == cross_table(fold) and ratings_table(summary) == ratings_table(fold)
+
+
+def refolded(plan: TournamentPlan, records: list[GameRecord]) -> TournamentSummary:
+    """The old way: every pairing's games gathered from all the games so far, and the ratings fitted on them."""
+    pairings = tuple(summarize(plan.match_plan(p), local_records(plan, records, p)) for p in range(len(plan.pairings)))
+    results = {(s.first, s.second): (s.total.wins + s.total.draws / 2, s.total.games)
+               for s in pairings if s.total.games}
+    return TournamentSummary(plan.agents, pairings, tuple(statistics.fit_ratings(results, plan.agents[0])),
+                             plan.agents[0])
+
+
+def test_the_ratings_are_fitted_only_when_a_summary_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    fits = []
+    fit_ratings = statistics.fit_ratings
+
+    def counted_fit(*args: Any, **kwargs: Any) -> list[statistics.Rating]:
+        fits.append(args)
+        return fit_ratings(*args, **kwargs)
+
+    monkeypatch.setattr(statistics, "fit_ratings", counted_fit)
+    asked = []
+    result = run_tournament(["random", "negamax", "kaggle:random"], 4, executor=InlineExecutor(), play=stronger_wins,
+                            on_game=lambda record, summary: asked.append(summary()) if record.index == 5 else None)
+    assert len(result.records) == 12 and len(fits) == 2  # the one line drawn, and the result's
+    assert asked[0].ratings and result.summary.ratings

@@ -29,6 +29,8 @@ FIGURES = "matplotlib"
 """The figures' distribution; without it (or too old for them), a run of games skips its figures and says so."""
 PLAIN_EVERY = 10.0
 """Seconds between two plain progress lines, so a log of thousands of games keeps a few hundred lines."""
+TEXT_EVERY = 1.0
+"""Seconds between two texts of the live bar, so a tournament's joint Elo fit runs once a second, not once a game."""
 
 
 class ProgressBar:
@@ -44,21 +46,26 @@ class ProgressBar:
         self.total, self.done, self.unit = total, done, unit
         self.bar: Any = None
         self.plain = not only_on_terminal
-        self.last_line = -float("inf")  # the first update prints
+        self.last_line = self.last_text = -float("inf")  # the first update prints
         if not unmet([BAR]):
             from tqdm import tqdm
 
             self.bar = tqdm(total=total, initial=done, unit=unit, dynamic_ncols=True, file=sys.stderr,
                             disable=None if only_on_terminal else False)  # None: tqdm's "off unless a terminal"
 
-    def update(self, text: str) -> None:
+    def update(self, text: str | Callable[[], str]) -> None:
+        """One more done, and the line's text: a function is called only when its text is shown (at most every
+        ``TEXT_EVERY`` seconds on the bar), since what it reads may cost a fit."""
         self.done += 1
         if self.bar is not None:
-            self.bar.set_postfix_str(text, refresh=False)
+            if isinstance(text, str) or self.done == self.total or time.monotonic() - self.last_text >= TEXT_EVERY:
+                self.last_text = time.monotonic()
+                self.bar.set_postfix_str(text if isinstance(text, str) else text(), refresh=False)
             self.bar.update(1)
         elif self.plain and (self.done == self.total or time.monotonic() - self.last_line >= PLAIN_EVERY):
             self.last_line = time.monotonic()
-            print(f"{self.done}/{self.total} {self.unit}s: {text}", file=sys.stderr, flush=True)
+            print(f"{self.done}/{self.total} {self.unit}s: {text if isinstance(text, str) else text()}",
+                  file=sys.stderr, flush=True)
 
     def write(self, line: str) -> None:
         """``line`` on stdout, above the bar."""
@@ -104,7 +111,7 @@ def import_in_background(module: str) -> None:
 
 
 def play_with_progress(command: str, out: Path, total: int, done: int,
-                       play: Callable[[Callable[[GameRecord, Summary], None]], Result],
+                       play: Callable[[Callable[[GameRecord, Callable[[], Summary]], None]], Result],
                        line: Callable[[Summary], str]) -> Result | int:
     """``play(on_game)`` under a live progress bar; exit code 130, after saying how to resume, on Ctrl-C.
 
@@ -114,13 +121,13 @@ def play_with_progress(command: str, out: Path, total: int, done: int,
     progress = ProgressBar(total, min(done, total))
     first = True
 
-    def on_game(record: GameRecord, summary: Summary) -> None:
+    def on_game(record: GameRecord, summary: Callable[[], Summary]) -> None:
         nonlocal first
         if first:
             if not unmet([FIGURES]):
                 import_in_background(PLOTS)
             first = False
-        progress.update(line(summary))
+        progress.update(lambda: line(summary()))  # asked for only when the line is drawn
 
     try:
         return play(on_game)

@@ -349,7 +349,7 @@ def _prepare_worker() -> None:
 
     Dask starts its workers as daemonic processes, which ``multiprocessing`` forbids to have
     children; the flag only asks for children to be killed with the worker, and a game's process
-    ends itself once its parent is gone (``game._exit_when_orphaned``), so lifting it is safe.
+    ends itself once its parent is gone (``orphans.exit_when_gone``), so lifting it is safe.
     """
     process = multiprocessing.current_process()
     if process.daemon:

@@ -23,6 +23,7 @@ from connectx.agents.agent_spec import AgentKind
 from connectx.agents.core.fault_words import timeout_text
 from connectx.evaluation.game_in_process import play_game
 from connectx.evaluation.game_record import GameRecord, GameSpec, MoveStats, aborted_record, fault_record, seat_stats
+from connectx.evaluation.orphans import exit_when_gone
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ class GameProcess:
                 self.stop()
         context = multiprocessing.get_context("fork")
         self.connection, child_end = context.Pipe()
-        self.process = context.Process(target=_child_main, args=(child_end, self.connection), daemon=True)
+        self.process = context.Process(target=_child_main, args=(child_end, self.connection, self.pid), daemon=True)
         self.process.start()
         child_end.close()
         self.games = 0
@@ -154,11 +155,12 @@ class GameProcess:
         self.process = self.connection = None
 
 
-def _child_main(connection: Any, parent_end: Any) -> None:
-    """The game process: play each spec the parent sends, announcing every move, until the pipe closes."""
+def _child_main(connection: Any, parent_end: Any, parent: int) -> None:
+    """The game process: play each spec the parent sends, announcing every move, until the pipe closes or the
+    parent (the worker, pid ``parent``) is gone, hung agent or not."""
     parent_end.close()  # the fork's copy of the parent's end: without it the pipe would never read as closed
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_exit_when_orphaned, args=(os.getppid(),), daemon=True).start()
+    exit_when_gone(parent)
     while True:
         try:
             spec = connection.recv()
@@ -169,13 +171,6 @@ def _child_main(connection: Any, parent_end: Any) -> None:
             connection.send(("done", record, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
         except (BrokenPipeError, ConnectionResetError):  # the worker is gone (Ctrl-C killed it): no one to tell
             return
-
-
-def _exit_when_orphaned(parent: int) -> None:
-    """End the game process once its parent is gone (a killed worker), hung agent or not."""
-    while os.getppid() == parent:
-        time.sleep(1.0)
-    os._exit(1)
 
 
 class _ParentView:

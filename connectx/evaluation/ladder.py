@@ -210,7 +210,7 @@ def _kind_order(key: tuple[str, int]) -> tuple[int, int]:
 class LadderSummary:
     """The standings (highest μ first) and every agent's μ after each rated episode, for the plot.
 
-    ``history`` is empty in the summaries a ladder passes on after each episode (see ``LadderTally``).
+    ``history`` is empty in the summaries a running ladder gives (see ``LadderTally``).
     """
 
     standings: tuple[Standing, ...]
@@ -294,7 +294,8 @@ class LadderResult:
     directory: Path | None = None
 
 
-OnEpisode = Callable[[GameRecord, LadderSummary], None]
+OnEpisode = Callable[[GameRecord, Callable[[], LadderSummary]], None]
+"""Called after each episode with it and the function that gives the standings after it (``run_loop.play_prepared``)."""
 
 
 def play_ladder(plan: LadderPlan, *, jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
@@ -304,8 +305,8 @@ def play_ladder(plan: LadderPlan, *, jobs: int | None = None, out: Path | str | 
     """Play ``plan``'s episodes that are not recorded yet, pairing each by the ratings as they stand.
 
     The arguments are those of ``match.play_match`` (``run_loop.PlayOptions``); on resume only
-    ``episodes`` may differ from the recorded plan. ``on_game`` gets each episode and the standings
-    after it. Before anything is written: AgentSpecError for an agent that cannot play, ValueError
+    ``episodes`` may differ from the recorded plan. ``on_game`` gets each episode and the function that
+    gives the standings after it. Before anything is written: AgentSpecError for an agent that cannot play, ValueError
     for ``jobs``, RunDirectoryError for ``out``, or for recorded episodes played by other code,
     unless ``allow_code_change``.
     """

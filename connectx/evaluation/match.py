@@ -216,38 +216,11 @@ def first_seat(record: GameRecord) -> int:
 
 
 def summarize(plan: MatchPlan, records: Iterable[GameRecord], sprt: Sprt | None = None) -> MatchSummary:
-    """The statistics of the recorded games of ``plan`` (a pure function of the records)."""
-    games = sorted(records, key=lambda r: r.index)
-    scored = [r for r in games if r.scored]
-    tallies: dict[int, Counter[float]] = {0: Counter(), 1: Counter()}
-    for record in scored:
-        seat = first_seat(record)
-        tallies[seat][record.points(seat)] += 1
-    as_first = SeatRecord(tallies[0][1.0], tallies[0][0.5], tallies[0][0.0])
-    as_second = SeatRecord(tallies[1][1.0], tallies[1][0.5], tallies[1][0.0])
-    total = SeatRecord(as_first.wins + as_second.wins, as_first.draws + as_second.draws,
-                       as_first.losses + as_second.losses)
-    pair_points = _pair_points(scored)
-    counts = statistics.pentanomial(pair_points)
-    forfeits: dict[str, dict[str, int]] = {}
-    for record in scored:
-        if record.offender is not None:
-            name = plan.first.text if record.offender == first_seat(record) else plan.second.text
-            forfeits.setdefault(record.cause, {}).setdefault(name, 0)
-            forfeits[record.cause][name] += 1
-    times = {name: MoveTimes.of(values) for name, values in durations_by_agent(plan, games).items()}
-    llr, decision = 0.0, None
-    if sprt is not None:
-        llr = statistics.sprt_llr({k / 4: n for k, n in enumerate(counts)}, sprt.elo0, sprt.elo1)
-        decision = statistics.sprt_decision(llr, sprt.bounds)
-    return MatchSummary(
-        first=plan.first.text, second=plan.second.text, planned=plan.games, total=total, as_first=as_first,
-        as_second=as_second, score=statistics.wilson_interval(total.wins, total.draws, total.losses),
-        elo=statistics.elo_interval(total.wins, total.draws, total.losses),
-        los=statistics.likelihood_of_superiority(total.wins, total.losses),
-        pentanomial=counts, pentanomial_elo=statistics.pentanomial_elo_interval(counts),
-        forfeits=forfeits, times=times, aborted=len(games) - len(scored), sprt=sprt, llr=llr, decision=decision,
-    )
+    """The statistics of the recorded games of ``plan`` (a pure function of the records, in any order)."""
+    tally = MatchTally(plan, sprt)
+    for record in records:
+        tally.add(record)
+    return tally.summary()
 
 
 def durations_by_agent(plan: MatchPlan, records: Iterable[GameRecord]) -> dict[str, list[float]]:
@@ -261,14 +234,6 @@ def durations_by_agent(plan: MatchPlan, records: Iterable[GameRecord]) -> dict[s
     return durations
 
 
-def _pair_points(scored: Sequence[GameRecord]) -> list[float]:
-    """A's points in each pair whose two games are both scored."""
-    by_pair: dict[int, list[GameRecord]] = {}
-    for record in scored:
-        by_pair.setdefault(record.index // 2, []).append(record)
-    return [sum(r.points(first_seat(r)) for r in pair) for pair in by_pair.values() if len(pair) == 2]
-
-
 @dataclass(frozen=True)
 class MatchResult:
     """A finished (or stopped) match: its plan, every recorded game and the summary."""
@@ -280,30 +245,91 @@ class MatchResult:
     stopped_early: bool = False
 
 
-OnGame = Callable[[GameRecord, MatchSummary], None]
+OnGame = Callable[[GameRecord, Callable[[], MatchSummary]], None]
+"""Called after each game with it and the function that gives the summary after it (see ``run_loop.play_prepared``)."""
 
 
 class MatchTally:
-    """A match's games by index, and their summary (a pure function of them, computed when asked)."""
+    """A match's counts, each game added once in whatever order the games finish; the summary is computed from the
+    counts when asked (the progress line asks now and then, not after every game).
+
+    Each game costs the same whatever came before it, as the ladder's do: refolding every game after each
+    new one would make a match of n games cost n²/2. Every index is added once (a run never plays a game twice).
+    """
 
     def __init__(self, plan: MatchPlan, sprt: Sprt | None = None) -> None:
         self.plan = plan
         self.sprt = sprt
-        self.games: dict[int, GameRecord] = {}
+        self.seats: tuple[Counter[float], Counter[float]] = (Counter(), Counter())
+        """A's points in each scored game, counted by the seat A sat in."""
+        self.aborted = 0
+        self.half_pairs: dict[int, float] = {}
+        """A's points in the scored game of each pair whose other game is not scored yet."""
+        self.pairs = [0, 0, 0, 0, 0]
+        self.forfeits: dict[tuple[str, str], tuple[int, int]] = {}
+        """(cause, offender) to (forfeits, the lowest game index with one): the summary lists them in the order of
+        the games that had them first, as a fold in index order does."""
+        self.durations: dict[str, list[float]] = {name: [] for name in plan.names}
         self._summary: MatchSummary | None = None
 
     def add(self, record: GameRecord) -> None:
-        self.games[record.index] = record
         self._summary = None
+        first, second = self.plan.names
+        seat = first_seat(record)
+        self.durations[first].extend(record.durations[seat])
+        self.durations[second].extend(record.durations[1 - seat])
+        if not record.scored:
+            self.aborted += 1
+            return
+        points = record.points(seat)
+        self.seats[seat][points] += 1
+        pair = record.index // 2
+        if pair in self.half_pairs:
+            counts = statistics.pentanomial([self.half_pairs.pop(pair) + points])
+            self.pairs = [total + new for total, new in zip(self.pairs, counts, strict=True)]
+        else:
+            self.half_pairs[pair] = points
+        if record.offender is not None:
+            key = (record.cause, first if record.offender == seat else second)
+            count, earliest = self.forfeits.get(key, (0, record.index))
+            self.forfeits[key] = (count + 1, min(earliest, record.index))
 
     def summary(self) -> MatchSummary:
         if self._summary is None:
-            self._summary = summarize(self.plan, self.games.values(), self.sprt)
+            self._summary = self._summarized()
         return self._summary
 
     def decided(self) -> bool:
         """Whether the SPRT has decided (checked on complete pairs): no new game starts then."""
-        return self.sprt is not None and self.summary().decision is not None
+        return self.sprt is not None and self._sprt()[1] is not None
+
+    def _sprt(self) -> tuple[float, str | None]:
+        """The SPRT's log-likelihood ratio on the complete pairs, and its decision (None: play on)."""
+        if self.sprt is None:
+            return 0.0, None
+        llr = statistics.sprt_llr({k / 4: n for k, n in enumerate(self.pairs)}, self.sprt.elo0, self.sprt.elo1)
+        return llr, statistics.sprt_decision(llr, self.sprt.bounds)
+
+    def _summarized(self) -> MatchSummary:
+        plan, seats = self.plan, self.seats
+        as_first = SeatRecord(seats[0][1.0], seats[0][0.5], seats[0][0.0])
+        as_second = SeatRecord(seats[1][1.0], seats[1][0.5], seats[1][0.0])
+        total = SeatRecord(as_first.wins + as_second.wins, as_first.draws + as_second.draws,
+                           as_first.losses + as_second.losses)
+        counts = (self.pairs[0], self.pairs[1], self.pairs[2], self.pairs[3], self.pairs[4])
+        forfeits: dict[str, dict[str, int]] = {}
+        for (cause, name), (count, _) in sorted(self.forfeits.items(), key=lambda item: item[1][1]):
+            forfeits.setdefault(cause, {})[name] = count
+        times = {name: MoveTimes.of(values) for name, values in self.durations.items()}
+        llr, decision = self._sprt()
+        return MatchSummary(
+            first=plan.first.text, second=plan.second.text, planned=plan.games, total=total, as_first=as_first,
+            as_second=as_second, score=statistics.wilson_interval(total.wins, total.draws, total.losses),
+            elo=statistics.elo_interval(total.wins, total.draws, total.losses),
+            los=statistics.likelihood_of_superiority(total.wins, total.losses),
+            pentanomial=counts, pentanomial_elo=statistics.pentanomial_elo_interval(counts),
+            forfeits=forfeits, times=times, aborted=self.aborted, sprt=self.sprt, llr=llr, decision=decision,
+        )
 
 
 def run_match(first: AgentSpec | str, second: AgentSpec | str, games: int = 100, *,
@@ -328,10 +354,10 @@ def play_match(plan: MatchPlan, *, jobs: int | None = None, out: Path | str | No
     """Play ``plan``'s games that are not recorded yet (``run_loop``: the options are ``PlayOptions``).
 
     With ``sprt``, no new game starts once the test has decided (checked on complete pairs).
-    ``on_game`` is called after each game with the summary so far. Before anything is written,
-    AgentSpecError for an agent that cannot play on the board, ValueError for ``jobs`` below 1,
-    RunDirectoryError for ``out``, or for a resumed run whose recorded games were played by other
-    code, unless ``allow_code_change``.
+    ``on_game`` is called after each game with it and the function that gives the summary so far.
+    Before anything is written, AgentSpecError for an agent that cannot play on the board, ValueError
+    for ``jobs`` below 1, RunDirectoryError for ``out``, or for a resumed run whose recorded games were
+    played by other code, unless ``allow_code_change``.
     """
     options = PlayOptions(jobs=jobs, out=out, resume=resume, keep_replays=keep_replays, watchdog=watchdog,
                           executor=executor, play=play, allow_code_change=allow_code_change)
@@ -341,9 +367,10 @@ def play_match(plan: MatchPlan, *, jobs: int | None = None, out: Path | str | No
 def play_prepared_match(run: PreparedRun[MatchPlan], sprt: Sprt | None = None,
                         on_game: OnGame | None = None) -> MatchResult:
     """Play a match ``run_loop.prepare_run`` has checked (how the command line shows its checks' errors first)."""
-    played = play_prepared(run, MatchTally(run.plan, sprt), on_game)
+    tally = MatchTally(run.plan, sprt)
+    played = play_prepared(run, tally, on_game)
     records = tuple(sorted(played.records, key=lambda r: r.index))
-    return MatchResult(run.plan, records, summarize(run.plan, records, sprt), run.directory, played.stopped)
+    return MatchResult(run.plan, records, tally.summary(), run.directory, played.stopped)
 
 
 MAY_CHANGE_ON_RESUME = ("games",)

@@ -8,8 +8,8 @@ loop does the rest once for all of them, so a fix made here is made for every mo
   board, the number of workers, the output directory, and that the games recorded there were
   played by the code playing now (``--allow-code-change`` lets them mix);
 * ``play_prepared`` writes the plan, feeds the recorded games to the tally, plays the rest on
-  the executor in the plan's order, appends each finished game to ``games.jsonl`` at once, tells
-  ``on_game`` the summary after it, and stops starting games once the tally has decided.
+  the executor in the plan's order, appends each finished game to ``games.jsonl`` at once, hands
+  ``on_game`` the game and the tally's summary to ask for, and stops starting games once the tally has decided.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ Summary = TypeVar("Summary", covariant=True)
 
 
 class Tally(Protocol[Summary]):
-    """What a run's games add up to, updated one game at a time (never refolded from the start)."""
+    """What a run's games add up to, updated one game at a time (never refolded from the start): adding a game costs
+    the same however many came before it, and what a summary needs beyond counts (a fit) waits for ``summary``."""
 
     def add(self, record: GameRecord) -> None:
         """Count ``record``, the next game in the order the run recorded it."""
@@ -166,7 +167,9 @@ class RunRecords:
     stopped: bool
 
 
-OnGame = Callable[[GameRecord, Any], None]
+OnGame = Callable[[GameRecord, Callable[[], Any]], None]
+"""Called after each game with it and the tally's ``summary``: a summary (a tournament's joint Elo fit) is computed
+only when it is called, so a progress line drawn now and then costs a fit now and then, not one per game."""
 
 
 def play_prepared(run: PreparedRun[Plan], tally: Tally[Any], on_game: OnGame | None = None) -> RunRecords:
@@ -174,7 +177,8 @@ def play_prepared(run: PreparedRun[Plan], tally: Tally[Any], on_game: OnGame | N
 
     With an output directory the plan is written first and each game is appended the moment it
     finishes, so an interrupted run loses only the games in flight. ``on_game`` gets each new game
-    and the tally's summary after it. Any exception (Ctrl-C included) abandons the games in flight.
+    and the tally's ``summary``, to call for the summary after it. Any exception (Ctrl-C included)
+    abandons the games in flight.
     """
     options = run.options
     store = None if options.out is None else ResultsStore(options.out)
@@ -192,7 +196,7 @@ def play_prepared(run: PreparedRun[Plan], tally: Tally[Any], on_game: OnGame | N
             store.append(game)
         tally.add(game)
         if on_game is not None:
-            on_game(game, tally.summary())
+            on_game(game, tally.summary)
         return tally.decided()
 
     game_function = options.play if options.play is not None else partial(play_isolated, watchdog=options.watchdog)

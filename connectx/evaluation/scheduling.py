@@ -4,7 +4,8 @@ Matches and tournaments only ``submit`` a picklable game function and a ``GameSp
 distributed executor (one that ships the call to other machines) can be plugged in unchanged.
 The default workers start from a fork server and import kaggle-environments once; each plays its
 games in a watched game process forked from it (see ``game.GameProcess``), which a game that goes
-wrong costs its life, never the next game's.
+wrong costs its life, never the next game's. Workers and game processes end with the run's process,
+even one killed by SIGKILL (``orphans``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 
 from connectx.evaluation.engine import kaggle_environments
 from connectx.evaluation.game_record import GameRecord, GameSpec
+from connectx.evaluation.orphans import exit_when_gone
 from connectx.evaluation.provenance import Provenance, run_provenance
 
 GameFunction = Callable[[GameSpec], GameRecord]
@@ -37,9 +39,11 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _prepare_worker() -> None:
-    """Leave Ctrl-C to the parent (it stops the run) and import kaggle-environments up front."""
+def _prepare_worker(run: int) -> None:
+    """Leave Ctrl-C to the parent (it stops the run), end with the run's process ``run`` however it ends (its
+    games' processes end with this one), and import kaggle-environments up front."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    exit_when_gone(run)
     kaggle_environments()
 
 
@@ -87,7 +91,7 @@ def worker_pool(jobs: int | None = None) -> ProcessPoolExecutor:
     count = default_jobs() if jobs is None else jobs
     _start_fork_server()
     return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("forkserver"),
-                               initializer=_prepare_worker)
+                               initializer=_prepare_worker, initargs=(os.getpid(),))
 
 
 def stop_workers(executor: Executor) -> None:

@@ -24,9 +24,9 @@ from connectx.evaluation.match import (
     STANDARD_CONFIG,
     MatchPlan,
     MatchSummary,
+    MatchTally,
     check_opening_plies,
     game_seed,
-    summarize,
 )
 from connectx.evaluation.run_loop import NumberedGames, PlayOptions, PreparedRun, play_prepared, prepare_run
 from connectx.evaluation.scheduling import GameFunction
@@ -129,16 +129,10 @@ def local_records(plan: TournamentPlan, records: Iterable[GameRecord], pairing: 
 def summarize_tournament(plan: TournamentPlan, records: Iterable[GameRecord],
                          anchor: str | None = None) -> TournamentSummary:
     """Per-pairing statistics and the joint Elo fit (anchored at ``anchor``, default the first agent)."""
-    games = list(records)
-    pairings = tuple(summarize(plan.match_plan(p), local_records(plan, games, p)) for p in range(len(plan.pairings)))
-    anchor_name = anchor if anchor is not None else plan.agents[0]
-    if anchor_name not in plan.agents:
-        raise ValueError(f"--anchor {anchor_name!r} is not in the tournament; pick one of {', '.join(plan.agents)}")
-    results = {(s.first, s.second): (s.total.wins + s.total.draws / 2, s.total.games)
-               for s in pairings if s.total.games}
-    played = {name for pair in results for name in pair}
-    ratings = tuple(statistics.fit_ratings(results, anchor_name)) if anchor_name in played else ()
-    return TournamentSummary(plan.agents, pairings, ratings, anchor_name)
+    tally = TournamentTally(plan, anchor)
+    for record in records:
+        tally.add(record)
+    return tally.summary()
 
 
 @dataclass(frozen=True)
@@ -151,7 +145,8 @@ class TournamentResult:
     directory: Path | None = None
 
 
-OnTournamentGame = Callable[[GameRecord, TournamentSummary], None]
+OnTournamentGame = Callable[[GameRecord, Callable[[], TournamentSummary]], None]
+"""Called after each game with it and the function that gives the summary after it (see ``run_loop.play_prepared``)."""
 
 
 def run_tournament(agents: Sequence[AgentSpec | str], games: int = 20, *, config: BoardConfig = STANDARD_CONFIG,
@@ -172,18 +167,33 @@ def run_tournament(agents: Sequence[AgentSpec | str], games: int = 20, *, config
 
 
 class TournamentTally:
-    """A tournament's games by global index, and their summary (a pure function of them, computed when asked)."""
+    """A tournament's counts: each game added once to its pairing's ``MatchTally``; the joint Elo fit runs only when
+    a summary is asked for (the progress line asks now and then, not after every game)."""
 
     def __init__(self, plan: TournamentPlan, anchor: str | None = None) -> None:
+        anchor = anchor if anchor is not None else plan.agents[0]
+        if anchor not in plan.agents:
+            raise ValueError(f"--anchor {anchor!r} is not in the tournament; pick one of {', '.join(plan.agents)}")
         self.plan = plan
         self.anchor = anchor
-        self.games: dict[int, GameRecord] = {}
+        self.pairings = [MatchTally(plan.match_plan(pairing)) for pairing in range(len(plan.pairings))]
+        self._summary: TournamentSummary | None = None
 
     def add(self, record: GameRecord) -> None:
-        self.games[record.index] = record
+        """Count ``record`` as the game of its pairing's match it is (renumbered from the pairing's first)."""
+        self._summary = None
+        pairing = record.index // self.plan.games
+        self.pairings[pairing].add(replace(record, index=record.index - pairing * self.plan.games))
 
     def summary(self) -> TournamentSummary:
-        return summarize_tournament(self.plan, self.games.values(), self.anchor)
+        if self._summary is None:
+            pairings = tuple(tally.summary() for tally in self.pairings)
+            results = {(s.first, s.second): (s.total.wins + s.total.draws / 2, s.total.games)
+                       for s in pairings if s.total.games}
+            played = {name for pair in results for name in pair}
+            ratings = tuple(statistics.fit_ratings(results, self.anchor)) if self.anchor in played else ()
+            self._summary = TournamentSummary(self.plan.agents, pairings, ratings, self.anchor)
+        return self._summary
 
     def decided(self) -> bool:
         return False
@@ -209,6 +219,7 @@ def play_tournament(plan: TournamentPlan, *, anchor: str | None = None, jobs: in
 def play_prepared_tournament(run: PreparedRun[TournamentPlan], anchor: str | None = None,
                              on_game: OnTournamentGame | None = None) -> TournamentResult:
     """Play a tournament ``run_loop.prepare_run`` has checked, ``anchor`` already checked too."""
-    played = play_prepared(run, TournamentTally(run.plan, anchor), on_game)
+    tally = TournamentTally(run.plan, anchor)
+    played = play_prepared(run, tally, on_game)
     records = tuple(sorted(played.records, key=lambda r: r.index))
-    return TournamentResult(run.plan, records, summarize_tournament(run.plan, records, anchor), run.directory)
+    return TournamentResult(run.plan, records, tally.summary(), run.directory)

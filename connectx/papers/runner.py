@@ -134,7 +134,7 @@ def play_experiments(chosen: CheckedExperiments, *, jobs: int | None = None, exe
     return tuple(results)
 
 
-def _collect(into: list[GameRecord], record: GameRecord, summary: MatchSummary) -> None:
+def _collect(into: list[GameRecord], record: GameRecord, summary: Callable[[], MatchSummary]) -> None:
     into.append(record)
 
 
