@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import subprocess
+import sys
 import tarfile
 import time
 from pathlib import Path
@@ -152,3 +154,32 @@ def test_a_tar_gz_runs_as_kaggle_runs_it_with_its_files_beside_main_py(tmp_path:
     [loader] = [check for check in validate_file(alone, games=False).checks if check.name.startswith("(a)")]
     assert not loader.passed and "FileNotFoundError" in loader.detail
     assert "runs a copy of the file alone" in loader.fix and ".tar.gz" in loader.fix
+
+
+def test_a_validation_killed_hard_leaves_no_process_behind(tmp_path: Path) -> None:
+    """``kill -9`` of `connectx validate` mid-game: its isolated process watches it and ends too."""
+    path = write(tmp_path, "slow.py", "import time\n\n\ndef agent(observation, configuration):\n"
+                                      "    time.sleep(0.5)\n" + FIRST_OPEN)
+    run = subprocess.Popen([sys.executable, "-m", "connectx", "validate", str(path), "--no-compare"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    children: list[int] = []
+    while not children and time.monotonic() < deadline:
+        time.sleep(0.2)
+        children = [int(pid) for pid in Path(f"/proc/{run.pid}/task/{run.pid}/children").read_text().split()]
+    assert children, "the isolated process never started"
+    run.kill()
+    run.wait()
+    gone_by = time.monotonic() + 10
+    while any(map(running, children)) and time.monotonic() < gone_by:
+        time.sleep(0.1)
+    assert not [pid for pid in children if running(pid)], "the isolated process outlived its run"
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` still runs: it exists and has not ended (a zombie waiting to be reaped has)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"

@@ -25,6 +25,7 @@ import os
 import random
 import signal
 import sys
+import threading
 import time
 import traceback
 from typing import Any
@@ -363,7 +364,18 @@ def _environment(variables: dict[str, str]) -> Any:
                 os.environ[name] = value
 
 
+def _exit_with_parent(parent: int) -> None:
+    """End this process once ``parent`` (the ``connectx validate`` that started it) is gone, killed or not.
+
+    The harness's ``connectx.evaluation.orphans`` does this for games; this process cannot import it.
+    """
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
 def main(request_path: str, result_path: str) -> int:
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
     sys.path.extend(request["site_dirs"])
