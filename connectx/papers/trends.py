@@ -149,9 +149,10 @@ def trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     holds = [st.label for st in strata if st.rise().low > 0]
     fails = [st.label for st in strata if st.rise().high < 0]
     first_label, last_label = labels[claim.scores[0]], labels[claim.scores[-1]]
+    changes = [(st.label, st.change()) for st in strata]
     ours += f"; change from {first_label} to {last_label} " + "; ".join(
-        f"{st.label} {points_text(st.change().value)} [{points_text(st.change().low)}, {points_text(st.change().high)}]"
-        for st in strata) + " points"
+        f"{label} {points_text(change.value)} [{points_text(change.low)}, {points_text(change.high)}]"
+        for label, change in changes) + " points"
     if df:
         ours += f"; the strata differ: Cochran's Q = {q:.1f} on {df} df, p {p_text(p_q)}" if p_q < ALPHA else \
             f"; no sign the strata differ: Cochran's Q = {q:.1f} on {df} df, p {p_text(p_q)}"
