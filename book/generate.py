@@ -134,7 +134,7 @@ class Generation:
             self._start_level(ply + 2, pool)
 
     def _deepest(self, ply: int) -> int:
-        return self.args.first_player_plies if ply % 2 == 0 else self.args.second_player_plies
+        return int(self.args.first_player_plies if ply % 2 == 0 else self.args.second_player_plies)
 
     def _progress(self) -> None:
         """One status line, rewritten in place at most every few seconds."""

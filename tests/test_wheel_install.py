@@ -116,6 +116,7 @@ def test_the_wheel_holds_one_import_package_and_no_tool_that_writes_the_reposito
         assert f"connectx/{design_folder}/__init__.py" in names
     assert "connectx/agents/data/solver.c" in names and "connectx/agents/data/solver_core_linux_x86_64.so" in names
     assert "connectx/analysis/data/exact_scores_7x6.npz" in names
+    assert "connectx/py.typed" in names, "the package says it is typed (PEP 561)"
     assert "connectx/agents/data/opening_book_7x6x4.bin" in names
     assert not [name for name in names if name.endswith((".jsonl", ".jsonl.gz"))], "checkpoints stay in the repository"
 

@@ -117,8 +117,9 @@ REGISTRY: dict[str, AgentEntry] = {
 def _value_type(hint: Any) -> type:
     """``int`` for ``int | None`` and the like: the type a text value is parsed as."""
     if isinstance(hint, types.UnionType) or typing.get_origin(hint) is typing.Union:
-        return next(arg for arg in typing.get_args(hint) if arg is not type(None))
-    return hint
+        parsed: type = next(arg for arg in typing.get_args(hint) if arg is not type(None))
+        return parsed
+    return typing.cast(type, hint)
 
 
 def kind_words(kind: type) -> str:

@@ -27,7 +27,8 @@ from connectx.cli.options import (
 from connectx.evaluation.match import MatchResult
 from connectx.evaluation.results_store import PLAN_FILE
 from connectx.evaluation.scheduling import default_jobs
-from connectx.papers.experiments import FULL, QUICK, Cell, Experiment, experiments
+from connectx.papers.design import Cell, Experiment
+from connectx.papers.experiments import FULL, QUICK, experiments
 from connectx.papers.markdown import write_report
 from connectx.papers.runner import (
     cell_directory,

@@ -271,7 +271,7 @@ def _stdin_lines() -> list[str]:
     raw = getattr(sys.stdin, "buffer", None)
     if raw is None:  # a text stream with no bytes underneath (tests use io.StringIO)
         return sys.stdin.read().splitlines()
-    data = raw.read()
+    data: bytes = raw.read()
     try:
         return data.decode("utf-8").splitlines()
     except UnicodeDecodeError as error:

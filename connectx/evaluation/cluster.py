@@ -222,7 +222,7 @@ class ClusterExecutor(Executor):
     @property
     def jobs(self) -> int:
         """The worker threads in the cluster now: how many games it plays at once."""
-        return max(1, sum(self._client.nthreads().values()))
+        return max(1, int(sum(self._client.nthreads().values())))
 
     @property
     def address(self) -> str:

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from connectx.agents.agent_spec import AgentKind, AgentSpec
 from connectx.agents.board_spec import BoardSpec
@@ -45,7 +45,7 @@ def kaggle_environments() -> ModuleType:
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         import kaggle_environments as module
     sys.path[:] = saved_path
-    return module
+    return cast(ModuleType, module)
 
 
 def kaggle_submodule(name: str) -> ModuleType:
@@ -120,8 +120,8 @@ def kaggle_callable(spec: AgentSpec, env: Any, config: BoardConfig) -> Callable[
     resolved = resolve_agent(spec, config)
     if callable(resolved):
         return resolved
-    agent, _ = kaggle_submodule("agent").build_agent(resolved, env.agents, env.name)
-    return agent
+    built: tuple[Callable[..., Any], bool] = kaggle_submodule("agent").build_agent(resolved, env.agents, env.name)
+    return built[0]
 
 
 def derived_seed(game_seed: int, label: str) -> int:
@@ -172,7 +172,8 @@ def seat_agent(spec: AgentSpec, seat: int, env: Any, config: BoardConfig, game_s
 
 def deadline_exceeded() -> BaseException:
     """Kaggle's marker for an agent that ran out of time (an action ``env.step`` records as TIMEOUT)."""
-    return kaggle_submodule("errors").DeadlineExceeded()
+    marker: BaseException = kaggle_submodule("errors").DeadlineExceeded()
+    return marker
 
 
 def run_game(specs: Sequence[AgentSpec | str], config: BoardConfig, seed: int | None = None) -> Any:

@@ -112,7 +112,8 @@ class GameProcess:
                     self.process.join(5)
                     return watch.died(self.process.exitcode, time.monotonic() - started)
                 if message[0] == "done":
-                    _, record, peak_kib = message
+                    record: GameRecord = message[1]
+                    peak_kib = message[2]
                     finished = True
                     self.games += 1
                     if self._worn(spec, peak_kib):

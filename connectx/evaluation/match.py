@@ -190,7 +190,9 @@ class MatchSummary:
         def interval(value: statistics.Interval) -> dict[str, float | None]:
             return {k: (None if not math.isfinite(v) else round(v, 4))
                     for k, v in (("value", value.value), ("low", value.low), ("high", value.high))}
-        seat = lambda s: {"wins": s.wins, "draws": s.draws, "losses": s.losses}  # noqa: E731
+        def seat(record: SeatRecord) -> dict[str, int]:
+            return {"wins": record.wins, "draws": record.draws, "losses": record.losses}
+
         return {
             "first": self.first, "second": self.second, "planned_games": self.planned, "games": self.total.games,
             "total": seat(self.total), "as_first": seat(self.as_first), "as_second": seat(self.as_second),

@@ -58,7 +58,7 @@ def elo_from_score(score: float) -> float:
 
 def score_from_elo(elo: float) -> float:
     """The expected score of a player ``elo`` points stronger than its opponent."""
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + float(10.0 ** (-elo / 400.0)))
 
 
 def wilson_interval(wins: int, draws: int, losses: int, z: float = Z95) -> Interval:
@@ -398,7 +398,8 @@ def _maximise(ratings: np.ndarray, points: np.ndarray, games: np.ndarray, free: 
 
 def _expected_scores(ratings: np.ndarray) -> np.ndarray:
     """Row player's expected score against the column player, for every pair of ratings (Elo)."""
-    return 1 / (1 + 10 ** (-(ratings[:, None] - ratings[None, :]) / 400))
+    scores: np.ndarray = 1 / (1 + 10 ** (-(ratings[:, None] - ratings[None, :]) / 400))
+    return scores
 
 
 def _log_likelihood(ratings: np.ndarray, points: np.ndarray) -> float:

@@ -171,7 +171,7 @@ def rate_power(claimed: float, true: float, effective: float, alpha: float) -> f
     For a claim of 0% or 100% it is the chance of at least one counterexample in ``effective`` games.
     """
     if claimed in (0.0, 1.0):
-        return 1.0 - (1.0 - abs(true - claimed)) ** effective
+        return 1.0 - float((1.0 - abs(true - claimed)) ** effective)
     z = NormalDist().inv_cdf(1 - alpha / 2)
     shift = abs(true - claimed) * math.sqrt(effective)
     spread = math.sqrt(true * (1 - true))

@@ -27,7 +27,8 @@ from connectx.evaluation.match import MatchPlan, MatchResult, MatchSummary, play
 from connectx.evaluation.provenance import Provenance, code_digest, cpu_model, current_checkout
 from connectx.evaluation.run_loop import PlayOptions, PreparedRun, prepare_run
 from connectx.evaluation.scheduling import GameFunction, worker_pool
-from connectx.papers.experiments import Cell, Experiment, Profile, experiments
+from connectx.papers.design import Cell, Experiment, Profile
+from connectx.papers.experiments import experiments
 
 RUNS_DIR = "runs"
 

@@ -266,7 +266,8 @@ class GameSession:
     def replay_json(self) -> dict[str, Any]:
         """The Kaggle episode (``env.toJSON()``) as plain JSON: what Kaggle's viewer and the analysis read."""
         with ENGINE_LOCK:
-            return json.loads(json.dumps(self._env.toJSON()))
+            replay: dict[str, Any] = json.loads(json.dumps(self._env.toJSON()))
+            return replay
 
     def replay_html(self) -> str:
         """The game in Kaggle's HTML viewer (``env.render(mode="html")``)."""
