@@ -53,8 +53,13 @@ def stored_games(directory: Path, count: int) -> list[tuple[str, Game]]:
     records = sorted(ResultsStore(directory).load(), key=lambda record: record.index)[:count]
     if not records:
         raise ValueError(f"{directory} holds no recorded games: give a match, tournament or benchmark run directory")
-    return [(f"{directory.name} #{record.index} ({' vs '.join(record.agents)}, {record.cause})",
-             game_from_record(record.to_json())) for record in records]
+    return [
+        (
+            f"{directory.name} #{record.index} ({' vs '.join(record.agents)}, {record.cause})",
+            game_from_record(record.to_json()),
+        )
+        for record in records
+    ]
 
 
 def record_games(out: Path, jobs: int) -> list[tuple[str, Game]]:
@@ -62,8 +67,9 @@ def record_games(out: Path, jobs: int) -> list[tuple[str, Game]]:
     games = []
     for first, second in PAIRINGS:
         directory = out / "games" / f"{slug(first)}-vs-{slug(second)}"
-        result = run_match(first, second, GAMES_PER_PAIRING, jobs=jobs, out=directory, resume=True,
-                           opening_plies=OPENING_PLIES)
+        result = run_match(
+            first, second, GAMES_PER_PAIRING, jobs=jobs, out=directory, resume=True, opening_plies=OPENING_PLIES
+        )
         for record in result.records:
             label = f"{first} vs {second} #{record.index} ({' vs '.join(record.agents)}, {record.cause})"
             games.append((label, game_from_record(record.to_json())))
@@ -82,8 +88,9 @@ class GameResult:
     solver_calls: int
 
 
-def analyse_all(games: list[tuple[str, Game]], solver_name: str, seconds: float, cache_directory: Path,
-                exact: ExactScores) -> list[GameResult]:
+def analyse_all(
+    games: list[tuple[str, Game]], solver_name: str, seconds: float, cache_directory: Path, exact: ExactScores
+) -> list[GameResult]:
     """Analyse every game with one solver and one cache (a new solver per game, as a command would)."""
     results = []
     cache = SolvedCache(cache_directory, exact=exact)
@@ -94,10 +101,14 @@ def analyse_all(games: list[tuple[str, Game]], solver_name: str, seconds: float,
         elapsed = time.perf_counter() - started
         solver.close()
         exact = [ply.exact for ply in analysis.plies]
-        results.append(GameResult(label, game.digits, elapsed, exact, [ply.ply for ply in analysis.flagged],
-                                  solver.calls))
-        print(f"  {solver_name} {number:2d}/{len(games)} {elapsed:6.1f} s, {sum(exact)}/{len(exact)} plies exact, "
-              f"{solver.calls} searches: {label}", flush=True)
+        results.append(
+            GameResult(label, game.digits, elapsed, exact, [ply.ply for ply in analysis.flagged], solver.calls)
+        )
+        print(
+            f"  {solver_name} {number:2d}/{len(games)} {elapsed:6.1f} s, {sum(exact)}/{len(exact)} plies exact, "
+            f"{solver.calls} searches: {label}",
+            flush=True,
+        )
     cache.close()
     return results
 
@@ -114,13 +125,18 @@ def summary_line(name: str, results: list[GameResult]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
-                        help=f"time limit per position (default {DEFAULT_SECONDS})")
+    parser.add_argument(
+        "--seconds", type=float, default=DEFAULT_SECONDS, help=f"time limit per position (default {DEFAULT_SECONDS})"
+    )
     parser.add_argument("--solvers", nargs="+", choices=("native", "python"), default=["native", "python"])
     parser.add_argument("--jobs", type=int, default=2, help="games played at once while recording (default 2)")
     parser.add_argument("--again", action="store_true", help="redo the analyses (the games are kept)")
-    parser.add_argument("--games", type=Path, metavar="RUN_DIR",
-                        help="analyse the games of this run directory instead of recording the benchmark's own")
+    parser.add_argument(
+        "--games",
+        type=Path,
+        metavar="RUN_DIR",
+        help="analyse the games of this run directory instead of recording the benchmark's own",
+    )
     parser.add_argument("--count", type=int, default=4, help="how many of --games' games (default 4)")
     parser.add_argument("--out", type=Path, default=OUT, help=f"where games and results go (default {OUT})")
     args = parser.parse_args(argv)
@@ -135,8 +151,7 @@ def main(argv: list[str] | None = None) -> int:
     if "native" in args.solvers:
         reason = native_unavailable_reason(games[0][1].board if games else STANDARD_BOARD)
         if reason is not None:
-            print(f"analysis_speed: the C solver is unavailable ({reason}); run with --solvers python",
-                  file=sys.stderr)
+            print(f"analysis_speed: the C solver is unavailable ({reason}); run with --solvers python", file=sys.stderr)
             return 2
     print(f"at the start: {machine_conditions()}")
     if args.games is None:
@@ -161,8 +176,9 @@ def main(argv: list[str] | None = None) -> int:
         results_path.write_text(json.dumps([asdict(result) for result in runs[name]], indent=1) + "\n")
     if "native" in runs:
         print("native solver again, with the cache the first native run left:")
-        runs["native, cache warm"] = analyse_all(games, "native", args.seconds,
-                                                 out / f"cache-native-{args.seconds:g}s", exact)
+        runs["native, cache warm"] = analyse_all(
+            games, "native", args.seconds, out / f"cache-native-{args.seconds:g}s", exact
+        )
     print(f"\nat the end: {machine_conditions()}")
     print(f"\n{len(games)} games, time limit {args.seconds:g} s per position; share of positions with an exact value")
     print("| solver | plies 0-11 | plies 12-21 | plies 22+ | s/game | slowest |")
@@ -173,8 +189,10 @@ def main(argv: list[str] | None = None) -> int:
         late_exact = all(flag for result in runs["native"] for ply, flag in enumerate(result.exact) if ply >= 12)
         slowest = max(result.seconds for result in runs["native"])
         met = late_exact and slowest < TARGET_SECONDS
-        print(f"target (C solver: every position from ply 12 exact, every game under {TARGET_SECONDS:g} s): "
-              f"{'met' if met else 'NOT met'}")
+        print(
+            f"target (C solver: every position from ply 12 exact, every game under {TARGET_SECONDS:g} s): "
+            f"{'met' if met else 'NOT met'}"
+        )
     return 0
 
 

@@ -59,8 +59,10 @@ def read_games(directories: list[Path]) -> list[Game]:
         for record in ResultsStore(directory).load():
             game = game_from_record(record.to_json())
             if not fits(game.board.rows, game.board.columns, game.board.inarow):
-                raise ValueError(f"{directory}: the C solver does not play {board_name(game)} "
-                                 "(four in a row, up to 9 columns and 64 bitboard bits only)")
+                raise ValueError(
+                    f"{directory}: the C solver does not play {board_name(game)} "
+                    "(four in a row, up to 9 columns and 64 bitboard bits only)"
+                )
             games.append(game)
     if not games:
         names = ", ".join(map(str, directories))
@@ -70,7 +72,7 @@ def read_games(directories: list[Path]) -> list[Game]:
 
 def leaf(game: Game, ply: int, rng: random.Random) -> tuple[Position, str] | None:
     """The game's position at ``ply - RANDOM_PLIES`` plus random moves that do not lose at once, or None."""
-    digits = game.digits[:ply - RANDOM_PLIES]
+    digits = game.digits[: ply - RANDOM_PLIES]
     position = Position.from_moves(digits, game.board.rows, game.board.columns, game.board.inarow)
     for _ in range(RANDOM_PLIES):
         safe = position.non_losing_columns()
@@ -99,8 +101,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, required=True, help="positions to add")
     parser.add_argument("--plies", default="10-30", help="the plies sampled, LOW-HIGH (default 10-30)")
     parser.add_argument("--seed", type=int, default=1, help="the sampling's random seed (default 1)")
-    parser.add_argument("--seconds", type=float, default=30.0,
-                        help="the C solver's time for one position; harder ones are skipped (default 30)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=30.0,
+        help="the C solver's time for one position; harder ones are skipped (default 30)",
+    )
     parser.add_argument("--out", type=Path, default=POSITIONS, help=f"the file appended to (default {POSITIONS})")
     args = parser.parse_args(argv)
     try:
@@ -158,8 +164,10 @@ def main(argv: list[str] | None = None) -> int:
             solver.close()
     print(f"{added} positions added to {args.out} ({skipped} skipped: not solved within {args.seconds:g} s)")
     if added < args.count:
-        print(f"evaluation_positions: no new position in {GIVE_UP_DRAWS} draws; give more games or other --plies",
-              file=sys.stderr)
+        print(
+            f"evaluation_positions: no new position in {GIVE_UP_DRAWS} draws; give more games or other --plies",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -75,15 +75,24 @@ def load(path: Path) -> dict[str, Board]:
             raise ValueError(f"{path}:{number}: {error}") from None
         if board not in counters:
             shape = geometry(config.rows, config.columns, config.inarow)
-            counters[board] = [(line_evaluator(shape, unit), raw_bound(shape, unit))
-                               for unit in unit_weights(config.inarow)]
+            counters[board] = [
+                (line_evaluator(shape, unit), raw_bound(shape, unit)) for unit in unit_weights(config.inarow)
+            ]
         mine, theirs = position.winning_cells(), position.opponent_winning_cells()
         # The evaluation is linear in its weights: with one weight 1 it gives that feature's raw count.
-        features = [round(evaluate(position.current, position.mask, position.moves, theirs, mine) * bound)
-                    for evaluate, bound in counters[board]]
+        features = [
+            round(evaluate(position.current, position.mask, position.moves, theirs, mine) * bound)
+            for evaluate, bound in counters[board]
+        ]
         rows.setdefault(board, []).append((features, int(score), position.moves))
-    return {board: Board(np.array([f for f, _, _ in found], float), np.sign([s for _, s, _ in found]),
-                         np.array([p for _, _, p in found])) for board, found in rows.items()}
+    return {
+        board: Board(
+            np.array([f for f, _, _ in found], float),
+            np.sign([s for _, s, _ in found]),
+            np.array([p for _, _, p in found]),
+        )
+        for board, found in rows.items()
+    }
 
 
 def ranked_right(values: np.ndarray, outcomes: np.ndarray, groups: np.ndarray | None = None) -> float:
@@ -132,15 +141,20 @@ def parse_feature_weights(text: str, count: int) -> np.ndarray:
     except ValueError:
         values = []
     if len(values) != count:
-        raise ValueError(f"--weights {text}: give {count} numbers, comma-separated (the counted line lengths' "
-                         "weights, then the threat's and the zugzwang's)")
+        raise ValueError(
+            f"--weights {text}: give {count} numbers, comma-separated (the counted line lengths' "
+            "weights, then the threat's and the zugzwang's)"
+        )
     return np.array(values)
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--weights", help="other weights to measure, comma-separated: the counted line "
-                                          "lengths' (shortest first), then the threat's and the zugzwang's")
+    parser.add_argument(
+        "--weights",
+        help="other weights to measure, comma-separated: the counted line "
+        "lengths' (shortest first), then the threat's and the zugzwang's",
+    )
     parser.add_argument("--fit", action="store_true", help="fit the weights and compare them on held-out positions")
     parser.add_argument("--positions", type=Path, default=POSITIONS, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
@@ -151,8 +165,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         boards = load(args.positions)
         default = {board: weight_vector(line_weights(clocked_board(board).inarow)) for board in boards}
-        other = {board: parse_feature_weights(args.weights, len(vector)) for board, vector in default.items()} \
-            if args.weights else None
+        other = (
+            {board: parse_feature_weights(args.weights, len(vector)) for board, vector in default.items()}
+            if args.weights
+            else None
+        )
     except (OSError, ValueError) as error:
         print(f"evaluation_ranking: {error}", file=sys.stderr)
         return 2
@@ -181,8 +198,9 @@ def report_fit(boards: dict[str, Board], default: dict[str, np.ndarray]) -> None
     print("held-out third, default / fitted weights:")
     for board, found in boards.items():
         test = held_out[board]
-        default_all, default_same_ply = rankings(found.features[test] @ default[board], found.outcomes[test],
-                                                 found.plies[test])
+        default_all, default_same_ply = rankings(
+            found.features[test] @ default[board], found.outcomes[test], found.plies[test]
+        )
         fitted_all, fitted_same_ply = rankings(found.features[test] @ fitted, found.outcomes[test], found.plies[test])
         print(f"  {board}: all pairs {default_all} / {fitted_all}; same ply {default_same_ply} / {fitted_same_ply}")
     scaled = fitted * (ZUGZWANG / fitted[-1])

@@ -77,8 +77,7 @@ class Question:
         return BoardSpec(self.rows, self.columns, self.inarow)
 
     def describe(self) -> str:
-        return (f"{self.board} with {len(self.moves)} stones, "
-                f"actTimeout {self.act_timeout:g} s")
+        return f"{self.board} with {len(self.moves)} stones, actTimeout {self.act_timeout:g} s"
 
 
 def random_question(rng: random.Random, max_overage: float) -> Question:
@@ -98,8 +97,14 @@ def random_question(rng: random.Random, max_overage: float) -> Question:
         column = rng.choice(quiet)
         position = position.play(column)
         played.append(column)
-    return Question(board.rows, board.columns, board.inarow, tuple(played), rng.choice(ACT_TIMEOUTS),
-                    round(rng.uniform(0.0, max_overage), 3))
+    return Question(
+        board.rows,
+        board.columns,
+        board.inarow,
+        tuple(played),
+        rng.choice(ACT_TIMEOUTS),
+        round(rng.uniform(0.0, max_overage), 3),
+    )
 
 
 def random_board(rng: random.Random) -> BoardSpec:
@@ -118,11 +123,22 @@ def chunk_questions(seed: int, chunk: int, count: int, max_overage: float) -> li
 
 def kaggle_call(question: Question, position: Position) -> tuple[dict[str, Any], dict[str, Any]]:
     """The observation and configuration Kaggle's ConnectX passes (as plain dicts)."""
-    observation = {"board": board_of(position), "mark": mark_of(position), "step": position.moves,
-                   "remainingOverageTime": question.overage}
-    configuration = {"rows": question.rows, "columns": question.columns, "inarow": question.inarow,
-                     "actTimeout": question.act_timeout, "episodeSteps": 1000, "runTimeout": 2400,
-                     "agentTimeout": 60, "timeout": 2}
+    observation = {
+        "board": board_of(position),
+        "mark": mark_of(position),
+        "step": position.moves,
+        "remainingOverageTime": question.overage,
+    }
+    configuration = {
+        "rows": question.rows,
+        "columns": question.columns,
+        "inarow": question.inarow,
+        "actTimeout": question.act_timeout,
+        "episodeSteps": 1000,
+        "runTimeout": 2400,
+        "agentTimeout": 60,
+        "timeout": 2,
+    }
     return observation, configuration
 
 
@@ -139,14 +155,16 @@ def play_chunk(task: tuple[str, int, int, int, float]) -> dict[str, Any]:
         column = agent(observation, configuration)
         seconds = time.perf_counter() - started
         draws = agent.overage_draws[draws_before:]
-        answers.append({
-            "question": asdict(question),
-            "column": column if type(column) is int else repr(column),
-            "legal": type(column) is int and column in position.legal_columns(),
-            "seconds": round(seconds, 6),
-            "faults": [fault.kind.value for fault in agent.faults[faults_before:]],
-            "drew": round(draws[0].granted, 6) if draws else None,
-        })
+        answers.append(
+            {
+                "question": asdict(question),
+                "column": column if type(column) is int else repr(column),
+                "legal": type(column) is int and column in position.legal_columns(),
+                "seconds": round(seconds, 6),
+                "faults": [fault.kind.value for fault in agent.faults[faults_before:]],
+                "drew": round(draws[0].granted, 6) if draws else None,
+            }
+        )
     return {"agent": name, "chunk": chunk, "answers": answers}
 
 
@@ -173,8 +191,10 @@ def read_results(path: Path, settings: Settings) -> dict[tuple[str, int], dict[s
         return {}
     header = json.loads(lines[0])
     if header != settings.to_json():
-        raise ValueError(f"{path} was written with {header.get('settings')}; resume with those (--seed, "
-                         "--max-overage) or choose another --out")
+        raise ValueError(
+            f"{path} was written with {header.get('settings')}; resume with those (--seed, "
+            "--max-overage) or choose another --out"
+        )
     done = {}
     for text in lines[1:]:
         try:
@@ -201,9 +221,11 @@ def agent_summary(name: str, answers: list[dict[str, Any]]) -> tuple[str, bool]:
     on_the_clock = [a for a in answers if a["drew"] is None] or answers
     slowest = max(on_the_clock, key=lambda a: a["seconds"])
     by_kind = ", ".join(f"{kind.value} {kinds[kind.value]}" for kind in FaultKind if kinds[kind.value]) or "none"
-    row = (f"| {name} | {len(answers)} | {illegal} | {faults} ({by_kind}) | {over} | "
-           f"{len(drew)} ({longest_draw:.2f} s) | {statistics.fmean(a['seconds'] for a in answers):.3f} | "
-           f"{slowest['seconds']:.3f} s: {Question(**slowest['question']).describe()} |")
+    row = (
+        f"| {name} | {len(answers)} | {illegal} | {faults} ({by_kind}) | {over} | "
+        f"{len(drew)} ({longest_draw:.2f} s) | {statistics.fmean(a['seconds'] for a in answers):.3f} | "
+        f"{slowest['seconds']:.3f} s: {Question(**slowest['question']).describe()} |"
+    )
     return row, illegal == 0 and faults == 0 and over == 0
 
 
@@ -221,18 +243,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the positions' seed (default 1)")
     parser.add_argument("--agents", nargs="*", default=sorted(REGISTRY), help="registry names (default: all)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--max-overage", type=float, default=60.0,
-                        help="remainingOverageTime is drawn from 0 to this (default 60, Kaggle's bank)")
+    parser.add_argument(
+        "--max-overage",
+        type=float,
+        default=60.0,
+        help="remainingOverageTime is drawn from 0 to this (default 60, Kaggle's bank)",
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"results file (default {DEFAULT_OUT})")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out")
     args = parser.parse_args(argv)
     unknown = [name for name in args.agents if name not in REGISTRY]
-    problem = (f"unknown agents {', '.join(unknown)}; registered: {', '.join(REGISTRY)}" if unknown
-               else "--moves must be 1 or more" if args.moves < 1
-               else "--jobs must be 1 or more" if args.jobs < 1
-               else "--max-overage must be 0 or more" if args.max_overage < 0
-               else f"{args.out} exists: pass --resume to continue it, or another --out"
-               if args.out.exists() and not args.resume else None)
+    problem = (
+        f"unknown agents {', '.join(unknown)}; registered: {', '.join(REGISTRY)}"
+        if unknown
+        else "--moves must be 1 or more"
+        if args.moves < 1
+        else "--jobs must be 1 or more"
+        if args.jobs < 1
+        else "--max-overage must be 0 or more"
+        if args.max_overage < 0
+        else f"{args.out} exists: pass --resume to continue it, or another --out"
+        if args.out.exists() and not args.resume
+        else None
+    )
     settings = Settings(args.seed, CHUNK, ACT_TIMEOUTS, KAGGLE_SHARE, args.max_overage)
     done: dict[tuple[str, int], dict[str, Any]] = {}
     if problem is None and args.out.exists():
@@ -244,36 +277,45 @@ def main(argv: list[str] | None = None) -> int:
         print(f"fuzz: {problem}", file=sys.stderr)
         return 2
 
-    todo = [(name, chunk, count) for name, chunk, count in tasks(args.agents, settings, args.moves)
-            if (name, chunk) not in done]
-    print(f"fuzz: {args.moves} moves per agent of {', '.join(args.agents)}, seed {args.seed}, {args.jobs} workers; "
-          f"actTimeout from {{{', '.join(f'{t:g}' for t in ACT_TIMEOUTS)}}} s, remainingOverageTime 0-"
-          f"{args.max_overage:g} s, {BOARDS}, "
-          f"{KAGGLE_SHARE:.0%} on 7x6/4; {len(done)} chunks already in {args.out}; {machine_conditions()}", flush=True)
+    todo = [
+        (name, chunk, count)
+        for name, chunk, count in tasks(args.agents, settings, args.moves)
+        if (name, chunk) not in done
+    ]
+    print(
+        f"fuzz: {args.moves} moves per agent of {', '.join(args.agents)}, seed {args.seed}, {args.jobs} workers; "
+        f"actTimeout from {{{', '.join(f'{t:g}' for t in ACT_TIMEOUTS)}}} s, remainingOverageTime 0-"
+        f"{args.max_overage:g} s, {BOARDS}, "
+        f"{KAGGLE_SHARE:.0%} on 7x6/4; {len(done)} chunks already in {args.out}; {machine_conditions()}",
+        flush=True,
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     if not args.out.exists() or not args.out.read_text().strip():
         args.out.write_text(json.dumps(settings.to_json()) + "\n")
     started = time.perf_counter()
     total = args.moves * len(args.agents)
     work = [(name, args.seed, chunk, count, args.max_overage) for name, chunk, count in todo]
-    with tqdm(total=total, initial=total - sum(count for _, _, count in todo), unit="move") as bar, \
-            args.out.open("a") as out:
+    with (
+        tqdm(total=total, initial=total - sum(count for _, _, count in todo), unit="move") as bar,
+        args.out.open("a") as out,
+    ):
         with multiprocessing.Pool(args.jobs) if args.jobs > 1 else _InProcess() as pool:
             for record in pool.imap_unordered(play_chunk, work):
                 out.write(json.dumps(record) + "\n")
                 out.flush()
                 done[(record["agent"], record["chunk"])] = record
                 bar.update(len(record["answers"]))
-    print(f"{len(work)} chunks played in {time.perf_counter() - started:.0f} s; finished at "
-          f"{machine_conditions()}")
+    print(f"{len(work)} chunks played in {time.perf_counter() - started:.0f} s; finished at {machine_conditions()}")
 
     chunks = {chunk for _, chunk, _ in tasks(args.agents, settings, args.moves)}
-    print("| agent | moves | illegal | faults (by kind) | over actTimeout | drew on the bank (most s past "
-          "actTimeout) | mean s | slowest move not paid by the bank |")
+    print(
+        "| agent | moves | illegal | faults (by kind) | over actTimeout | drew on the bank (most s past "
+        "actTimeout) | mean s | slowest move not paid by the bank |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     clean = True
     for name in args.agents:
-        answers = [answer for chunk in sorted(chunks) for answer in done[(name, chunk)]["answers"]][:args.moves]
+        answers = [answer for chunk in sorted(chunks) for answer in done[(name, chunk)]["answers"]][: args.moves]
         row, agent_clean = agent_summary(name, answers)
         clean &= agent_clean
         print(row)

@@ -61,8 +61,13 @@ def raw_games(games: int) -> float:
 def run_raw(games: int, environment: dict[str, str]) -> RawTiming:
     """``raw_games`` in a fresh interpreter, timed whole from outside and its loop from inside."""
     started = time.perf_counter()
-    finished = subprocess.run([sys.executable, "-m", "benchmarks.harness_throughput", "--raw-child", str(games)],
-                              capture_output=True, text=True, check=True, env=environment)
+    finished = subprocess.run(
+        [sys.executable, "-m", "benchmarks.harness_throughput", "--raw-child", str(games)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=environment,
+    )
     whole = time.perf_counter() - started
     return RawTiming(json.loads(finished.stdout.splitlines()[-1])["loop"], whole)
 
@@ -70,8 +75,20 @@ def run_raw(games: int, environment: dict[str, str]) -> RawTiming:
 def run_harness(games: int, out: Path, environment: dict[str, str]) -> float:
     """Seconds for the ``connectx match`` command, whole, into a fresh directory ``out``."""
     shutil.rmtree(out, ignore_errors=True)
-    command = [sys.executable, "-m", "connectx", "match", FIRST, SECOND, "-n", str(games), "--jobs", "1",
-               "--out", str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "connectx",
+        "match",
+        FIRST,
+        SECOND,
+        "-n",
+        str(games),
+        "--jobs",
+        "1",
+        "--out",
+        str(out),
+    ]
     started = time.perf_counter()
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True, env=environment)
     seconds = time.perf_counter() - started
@@ -89,19 +106,30 @@ def environment_for(byte_code: str, out: Path) -> tuple[dict[str, str], str]:
         environment["PYTHONPYCACHEPREFIX"] = str((out / "pycache").resolve())
         return environment, f"byte code: cached in {out / 'pycache'}, warmed by one unmeasured run of each side"
     forbidden = "PYTHONDONTWRITEBYTECODE" in environment
-    return environment, ("byte code: as the environment has it (PYTHONDONTWRITEBYTECODE "
-                         + ("set: only what is installed compiled is cached)" if forbidden else "unset)"))
+    return environment, (
+        "byte code: as the environment has it (PYTHONDONTWRITEBYTECODE "
+        + ("set: only what is installed compiled is cached)" if forbidden else "unset)")
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200, help="games on each side of a round (default 200)")
-    parser.add_argument("--rounds", type=int, default=2,
-                        help="rounds of raw and harness, the order swapped each round (default 2)")
-    parser.add_argument("--byte-code", choices=("cached", "as-is"), default="cached",
-                        help="give both sides a byte-code cache (default), or run as the environment says")
-    parser.add_argument("--out", type=Path, default=Path("out/bench/harness-throughput"),
-                        help="scratch folder: the match's directory and the byte-code cache")
+    parser.add_argument(
+        "--rounds", type=int, default=2, help="rounds of raw and harness, the order swapped each round (default 2)"
+    )
+    parser.add_argument(
+        "--byte-code",
+        choices=("cached", "as-is"),
+        default="cached",
+        help="give both sides a byte-code cache (default), or run as the environment says",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("out/bench/harness-throughput"),
+        help="scratch folder: the match's directory and the byte-code cache",
+    )
     parser.add_argument("--raw-child", type=int, metavar="GAMES", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.raw_child is not None:
@@ -114,8 +142,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.byte_code == "cached":
         run_raw(2, environment)
         run_harness(2, match_directory, environment)
-    print("| round | raw loop s | raw process s | harness command s | harness games/min | raw loop games/min "
-          "| harness / raw loop | harness / raw process | load avg (1 min) |")
+    print(
+        "| round | raw loop s | raw process s | harness command s | harness games/min | raw loop games/min "
+        "| harness / raw loop | harness / raw process | load avg (1 min) |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     harness_total = loop_total = whole_total = 0.0
     for number in range(1, args.rounds + 1):
@@ -126,11 +156,16 @@ def main(argv: list[str] | None = None) -> None:
             harness = run_harness(args.games, match_directory, environment)
             raw = run_raw(args.games, environment)
         harness_total, loop_total, whole_total = harness_total + harness, loop_total + raw.loop, whole_total + raw.whole
-        print(f"| {number} | {raw.loop:.1f} | {raw.whole:.1f} | {harness:.1f} | {60 * args.games / harness:.0f} | "
-              f"{60 * args.games / raw.loop:.0f} | {100 * raw.loop / harness:.0f}% | {100 * raw.whole / harness:.0f}% "
-              f"| {os.getloadavg()[0]:.1f} |", flush=True)
-    print(f"all rounds: the harness at {100 * loop_total / harness_total:.0f}% of raw kaggle-environments' game loop "
-          f"({100 * whole_total / harness_total:.0f}% of its whole process)")
+        print(
+            f"| {number} | {raw.loop:.1f} | {raw.whole:.1f} | {harness:.1f} | {60 * args.games / harness:.0f} | "
+            f"{60 * args.games / raw.loop:.0f} | {100 * raw.loop / harness:.0f}% | {100 * raw.whole / harness:.0f}% "
+            f"| {os.getloadavg()[0]:.1f} |",
+            flush=True,
+        )
+    print(
+        f"all rounds: the harness at {100 * loop_total / harness_total:.0f}% of raw kaggle-environments' game loop "
+        f"({100 * whole_total / harness_total:.0f}% of its whole process)"
+    )
 
 
 if __name__ == "__main__":

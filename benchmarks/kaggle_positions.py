@@ -59,8 +59,17 @@ def measure(path: Path, lines: list[str], solver: NativeSolver) -> list[dict[str
             child = -solver.solve(moves + str(int(column) + 1)).score if not after.is_over() else abs(int(expected))
             kept = sign(child) == sign(int(expected))
         core = next((line for line in str(answer.get("stderr", "")).splitlines() if line.startswith(CORE_MARK)), "")
-        records.append({"moves": moves, "expected": int(expected), "column": column, "status": answer["status"],
-                         "seconds": answer["seconds"], "kept": kept, "core": core})
+        records.append(
+            {
+                "moves": moves,
+                "expected": int(expected),
+                "column": column,
+                "status": answer["status"],
+                "seconds": answer["seconds"],
+                "kept": kept,
+                "core": core,
+            }
+        )
     return records
 
 
@@ -69,20 +78,28 @@ def report(name: str, records: list[dict[str, object]]) -> str:
     drew = [value - ACT_TIMEOUT for value in seconds if value > ACT_TIMEOUT]
     kept = sum(bool(record["kept"]) for record in records)
     timeouts = sum(record["status"] == "TIMEOUT" for record in records)
-    return (f"{name}: kept the value in {kept} of {len(records)}; slowest move {max(seconds, default=0):.2f} s; "
-            f"{len(drew)} drew on the bank (most {max(drew, default=0):.2f} s); {timeouts} timeouts")
+    return (
+        f"{name}: kept the value in {kept} of {len(records)}; slowest move {max(seconds, default=0):.2f} s; "
+        f"{len(drew)} drew on the bank (most {max(drew, default=0):.2f} s); {timeouts} timeouts"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.kaggle_positions", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--files", nargs="+", default=list(FILES),
-                        choices=sorted(path.name for path in POSITIONS.glob("Test_*")))
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.kaggle_positions",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--files", nargs="+", default=list(FILES), choices=sorted(path.name for path in POSITIONS.glob("Test_*"))
+    )
     parser.add_argument("--limit", type=int, default=200, help="the first N positions of each file (default 200)")
     parser.add_argument("--agent", default="solver", help="the registry agent to build (default solver)")
-    parser.add_argument("--submission", type=Path,
-                        help="ask this submission file instead of building --agent (say, one built at another "
-                             "revision, to compare)")
+    parser.add_argument(
+        "--submission",
+        type=Path,
+        help="ask this submission file instead of building --agent (say, one built at another revision, to compare)",
+    )
     parser.add_argument("--core", choices=("binary", "source", "python"), help="force the submission's core")
     parser.add_argument("--results", type=Path, help="a JSON-lines file to keep and resume the positions in")
     args = parser.parse_args(argv)
@@ -103,10 +120,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             path.write_text(build_bundle(args.agent).source)
         for name in args.files:
-            lines = (POSITIONS / name).read_text().splitlines()[:args.limit]
+            lines = (POSITIONS / name).read_text().splitlines()[: args.limit]
             todo = [line for line in lines if f"{name} {line.split()[0]}" not in done]
             for start in range(0, len(todo), CHUNK):
-                for record in measure(path, todo[start:start + CHUNK], solver):
+                for record in measure(path, todo[start : start + CHUNK], solver):
                     record["file"] = name
                     done[f"{name} {record['moves']}"] = record
                     if args.results is not None:
@@ -117,10 +134,15 @@ def main(argv: list[str] | None = None) -> int:
             records = [done[f"{name} {line.split()[0]}"] for line in lines]
             failed |= any(not record["kept"] for record in records)
             print(report(name, records))
-            kinds = Counter(str(record["core"]).removeprefix(CORE_MARK).strip().split(",")[0]
-                            for record in records if record["core"])
-            print(f"  the core that searched: {', '.join(f'{kind} {count}' for kind, count in kinds.items()) or 'none'}"
-                  f" (book and scores answered the other {len(records) - sum(kinds.values())})")
+            kinds = Counter(
+                str(record["core"]).removeprefix(CORE_MARK).strip().split(",")[0]
+                for record in records
+                if record["core"]
+            )
+            print(
+                f"  the core that searched: {', '.join(f'{kind} {count}' for kind, count in kinds.items()) or 'none'}"
+                f" (book and scores answered the other {len(records) - sum(kinds.values())})"
+            )
     return 1 if failed else 0
 
 

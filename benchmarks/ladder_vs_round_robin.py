@@ -48,13 +48,16 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     plan = LadderPlan(tuple(AgentSpec.parse(text) for text in EXTRA), pool="fast", episodes=args.episodes, seed=1)
     ladder = play_ladder(plan, jobs=args.jobs, out=args.out / "ladder", resume=True).summary
-    tournament = run_tournament(plan.agents, args.games, jobs=args.jobs, out=args.out / "round-robin",
-                                resume=True).summary
+    tournament = run_tournament(
+        plan.agents, args.games, jobs=args.jobs, out=args.out / "round-robin", resume=True
+    ).summary
     elo = {rating.name: rating.elo for rating in tournament.ratings}
     agents = [standing.agent for standing in ladder.standings]
     rho = correlation_interval(ranks([ladder.standing(a).mu for a in agents]), ranks([elo[a] for a in agents]))
-    print(f"{len(agents)} agents; ladder {args.episodes} episodes; round robin {args.games} games per pairing "
-          f"({tournament_games(args.games, len(agents))} games)")
+    print(
+        f"{len(agents)} agents; ladder {args.episodes} episodes; round robin {args.games} games per pairing "
+        f"({tournament_games(args.games, len(agents))} games)"
+    )
     print("| agent | ladder μ | ladder rank | round-robin Elo | round-robin rank |\n|---|---:|---:|---:|---:|")
     by_elo = sorted(agents, key=lambda a: -elo[a])
     for rank, agent in enumerate(agents, start=1):

@@ -41,8 +41,10 @@ class Progress:
         elapsed = time.monotonic() - self.started
         left = elapsed / self.played * max(0, self.total - self.done)
         total = summary.total
-        line = (f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, "
-                f"{label}: {wdl(total)}, about {left / 60:.0f} min left")
+        line = (
+            f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, "
+            f"{label}: {wdl(total)}, about {left / 60:.0f} min left"
+        )
         # A log file keeps every redraw a carriage return makes, so there each game gets a line of its own.
         if sys.stderr.isatty():
             print(f"\r{line} ", end="", file=sys.stderr, flush=True)

@@ -41,10 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     for moves, rates in sorted(by_stage.items()):
         print(f"  after {moves:2d} plies: {statistics.mean(rates):7.0f} simulations/s ({len(rates)} positions)")
     every = [rate for rates in by_stage.values() for rate in rates]
-    print(f"  all positions: mean {statistics.mean(every):.0f} simulations/s, "
-          f"min {min(every):.0f}, max {max(every):.0f}")
-    print(f"  budget overshoot over {len(overshoots)} searches that used the budget (the rest proved the game): "
-          f"mean {statistics.mean(overshoots) * 1000:.1f} ms, max {max(overshoots) * 1000:.1f} ms")
+    print(
+        f"  all positions: mean {statistics.mean(every):.0f} simulations/s, min {min(every):.0f}, max {max(every):.0f}"
+    )
+    print(
+        f"  budget overshoot over {len(overshoots)} searches that used the budget (the rest proved the game): "
+        f"mean {statistics.mean(overshoots) * 1000:.1f} ms, max {max(overshoots) * 1000:.1f} ms"
+    )
     return 0
 
 

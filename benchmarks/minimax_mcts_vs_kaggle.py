@@ -44,14 +44,17 @@ def main(argv: list[str] | None = None) -> int:
     spec, default_games = AGENTS[args.agent]
     out = args.out or Path("out") / "benchmarks" / f"{args.agent}-vs-kaggle-negamax"
     print(f"{spec} vs {OPPONENT}, {jobs_phrase(args.jobs)}; at the start {machine_conditions()}; results in {out}")
-    result = run_match(spec, OPPONENT, args.games or default_games, jobs=args.jobs, out=out,
-                       resume=args.resume, seed=args.seed)
+    result = run_match(
+        spec, OPPONENT, args.games or default_games, jobs=args.jobs, out=out, resume=args.resume, seed=args.seed
+    )
     summary = result.summary
     print(match_table(summary))
     met = summary.score.value >= TARGET_SCORE
-    print(f"target: score >= {TARGET_SCORE:.2f}: {'met' if met else 'NOT met'} "
-          f"(score {summary.score.value:.3f}, Wilson 95% [{summary.score.low:.3f}, {summary.score.high:.3f}]; "
-          f"the lower bound is {'also' if summary.score.low >= TARGET_SCORE else 'not'} above it)")
+    print(
+        f"target: score >= {TARGET_SCORE:.2f}: {'met' if met else 'NOT met'} "
+        f"(score {summary.score.value:.3f}, Wilson 95% [{summary.score.low:.3f}, {summary.score.high:.3f}]; "
+        f"the lower bound is {'also' if summary.score.low >= TARGET_SCORE else 'not'} above it)"
+    )
     return 0
 
 

@@ -58,18 +58,21 @@ def measure(position: Position, depth: int, memo: bool) -> Measurement:
 
 def summarise(label: str, runs: list[Measurement]) -> None:
     slowest = max(runs, key=lambda run: run.seconds)
-    print(f"  {label:<22} nodes/move mean {statistics.mean(r.nodes for r in runs):8.0f}  "
-          f"max {max(r.nodes for r in runs):6d}  evaluations/move {statistics.mean(r.evaluations for r in runs):7.0f}  "
-          f"time/move mean {statistics.mean(r.seconds for r in runs) * 1000:6.1f} ms  "
-          f"p99 {sorted(r.seconds for r in runs)[int(0.99 * (len(runs) - 1))] * 1000:6.1f} ms  "
-          f"slowest {slowest.seconds * 1000:6.1f} ms (move {slowest.position.moves + 1}, depth {slowest.depth})")
+    print(
+        f"  {label:<22} nodes/move mean {statistics.mean(r.nodes for r in runs):8.0f}  "
+        f"max {max(r.nodes for r in runs):6d}  evaluations/move {statistics.mean(r.evaluations for r in runs):7.0f}  "
+        f"time/move mean {statistics.mean(r.seconds for r in runs) * 1000:6.1f} ms  "
+        f"p99 {sorted(r.seconds for r in runs)[int(0.99 * (len(runs) - 1))] * 1000:6.1f} ms  "
+        f"slowest {slowest.seconds * 1000:6.1f} ms (move {slowest.position.moves + 1}, depth {slowest.depth})"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="self-play games to take positions from (default 20)")
-    parser.add_argument("--depth", type=int, default=5,
-                        help="the fixed depth measured besides the 4/5 rule (default 5)")
+    parser.add_argument(
+        "--depth", type=int, default=5, help="the fixed depth measured besides the 4/5 rule (default 5)"
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
 
@@ -86,8 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         summarise("memo off (recount)", recounted)
         time_ratio = sum(r.seconds for r in recounted) / sum(r.seconds for r in memoised)
         eval_ratio = sum(r.evaluations for r in recounted) / sum(r.evaluations for r in memoised)
-        print(f"  memo saves: total time x{time_ratio:.2f} (off/on, same run, same positions), "
-              f"evaluations computed x{eval_ratio:.2f}, nodes x1.00 (identical trees)")
+        print(
+            f"  memo saves: total time x{time_ratio:.2f} (off/on, same run, same positions), "
+            f"evaluations computed x{eval_ratio:.2f}, nodes x1.00 (identical trees)"
+        )
     return 0
 
 

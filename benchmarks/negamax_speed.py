@@ -54,13 +54,19 @@ def main() -> None:
     kaggle_connectx.play = original_play
 
     ours_rate, kaggle_rate = ours_nodes / ours_time, kaggle_nodes / kaggle_time
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
-          f"{len(positions)} positions, depth 4")
+    print(
+        f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
+        f"{len(positions)} positions, depth 4"
+    )
     print(f"{'agent':<16}{'nodes':>10}{'seconds':>10}{'nodes/s':>12}{'s/move':>9}")
-    print(f"{'negamax (ours)':<16}{ours_nodes:>10.0f}{ours_time:>10.2f}{ours_rate:>12.0f}"
-          f"{ours_time / len(positions):>9.3f}")
-    print(f"{'kaggle:negamax':<16}{kaggle_nodes:>10.0f}{kaggle_time:>10.2f}{kaggle_rate:>12.0f}"
-          f"{kaggle_time / len(positions):>9.3f}")
+    print(
+        f"{'negamax (ours)':<16}{ours_nodes:>10.0f}{ours_time:>10.2f}{ours_rate:>12.0f}"
+        f"{ours_time / len(positions):>9.3f}"
+    )
+    print(
+        f"{'kaggle:negamax':<16}{kaggle_nodes:>10.0f}{kaggle_time:>10.2f}{kaggle_rate:>12.0f}"
+        f"{kaggle_time / len(positions):>9.3f}"
+    )
     print(f"ours is {ours_rate / kaggle_rate:.1f}x faster per node and {kaggle_time / ours_time:.1f}x faster per move")
 
 

@@ -68,8 +68,10 @@ def prepare(out: Path, commit: str, agent: str, resume: bool) -> None:
         build_both(commit, agent, built)
         for name, source in ((BEFORE, commit[:12]), (AFTER, "this working tree")):
             if resume and (out / name).exists() and (out / name).read_bytes() != (built / name).read_bytes():
-                raise RunError(f"{out / name} was built from other code than {source}'s; "
-                               "play this comparison in a new --out directory")
+                raise RunError(
+                    f"{out / name} was built from other code than {source}'s; "
+                    "play this comparison in a new --out directory"
+                )
         out.mkdir(parents=True, exist_ok=True)
         for name in (BEFORE, AFTER):
             if not (out / name).exists():
@@ -78,20 +80,26 @@ def prepare(out: Path, commit: str, agent: str, resume: bool) -> None:
 
 def table(results: dict[str, MatchResult]) -> str:
     """The Markdown table of every board played and the total, from this checkout's side."""
-    lines = ["| board | games | W/D/L | score (Wilson 95%) | after mean s | max s | before mean s | max s |",
-             "|---|---:|---|---|---:|---:|---:|---:|"]
+    lines = [
+        "| board | games | W/D/L | score (Wilson 95%) | after mean s | max s | before mean s | max s |",
+        "|---|---:|---|---|---:|---:|---:|---:|",
+    ]
     wins = draws = losses = 0
     for board, result in results.items():
         summary = result.summary
         total, score = summary.total, summary.score
         after, before = summary.times[summary.first], summary.times[summary.second]
         wins, draws, losses = wins + total.wins, draws + total.draws, losses + total.losses
-        lines.append(f"| {board} | {total.games} | {wdl(total)} | "
-                     f"{score.value:.3f} [{score.low:.3f}, {score.high:.3f}] | "
-                     f"{after.mean:.2f} | {after.max:.2f} | {before.mean:.2f} | {before.max:.2f} |")
+        lines.append(
+            f"| {board} | {total.games} | {wdl(total)} | "
+            f"{score.value:.3f} [{score.low:.3f}, {score.high:.3f}] | "
+            f"{after.mean:.2f} | {after.max:.2f} | {before.mean:.2f} | {before.max:.2f} |"
+        )
     score = wilson_interval(wins, draws, losses)
-    lines.append(f"| **total** | {wins + draws + losses} | {wins}/{draws}/{losses} | "
-                 f"{score.value:.3f} [{score.low:.3f}, {score.high:.3f}] | | | | |")
+    lines.append(
+        f"| **total** | {wins + draws + losses} | {wins}/{draws}/{losses} | "
+        f"{score.value:.3f} [{score.low:.3f}, {score.high:.3f}] | | | | |"
+    )
     return "\n".join(lines)
 
 
@@ -104,8 +112,9 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--boards", nargs="+", default=list(BOARDS), help="boards as COLUMNSxROWS/INAROW")
     parser.add_argument("--openings", type=int, default=2, help="random opening plies shared by a pair (default 2)")
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="games at once (default: the cores)")
-    parser.add_argument("--out", type=Path, help="where the games and both files go "
-                                                 "(default out/before-after/<revision>-<agent>)")
+    parser.add_argument(
+        "--out", type=Path, help="where the games and both files go (default out/before-after/<revision>-<agent>)"
+    )
     parser.add_argument("--resume", action="store_true", help="continue the run in its output directory")
     return parser.parse_args(argv)
 
@@ -120,19 +129,32 @@ def main(argv: list[str] | None = None) -> int:
     except (RunError, RevisionError, ValueError) as error:
         print(f"open_board_before_after: {error}", file=sys.stderr)
         return 2
-    print(f"{args.agent}: this working tree (after) against {commit[:12]} (before), {jobs_phrase(args.jobs)}; "
-          f"at the start {machine_conditions()}", flush=True)
+    print(
+        f"{args.agent}: this working tree (after) against {commit[:12]} (before), {jobs_phrase(args.jobs)}; "
+        f"at the start {machine_conditions()}",
+        flush=True,
+    )
     after, before = str(out / AFTER), str(out / BEFORE)
     directories = {board: out / board.replace("/", "-") for board in args.boards}
-    progress = Progress(args.games * len(args.boards),
-                        sum(min(args.games, recorded_games(directory)) for directory in directories.values()))
+    progress = Progress(
+        args.games * len(args.boards),
+        sum(min(args.games, recorded_games(directory)) for directory in directories.values()),
+    )
     results: dict[str, MatchResult] = {}
     for target in range(args.step, args.games + args.step, args.step):
         for board, directory in directories.items():
-            results[board] = run_match(after, before, min(target, args.games), config=clocked_board(board),
-                                       seed=SEED, opening_plies=args.openings, jobs=args.jobs, out=directory,
-                                       resume=directory.exists(),
-                                       on_game=progress.on_game(board))
+            results[board] = run_match(
+                after,
+                before,
+                min(target, args.games),
+                config=clocked_board(board),
+                seed=SEED,
+                opening_plies=args.openings,
+                jobs=args.jobs,
+                out=directory,
+                resume=directory.exists(),
+                on_game=progress.on_game(board),
+            )
     progress.close()
     print(f"at the end {machine_conditions()}")
     print(table(results))

@@ -16,8 +16,9 @@ import time
 from typing import Any
 
 
-def measure(rows: int, columns: int, inarow: int, games: list[tuple[list[int], int]], plies: int,
-            depth: int) -> dict[str, Any]:
+def measure(
+    rows: int, columns: int, inarow: int, games: list[tuple[list[int], int]], plies: int, depth: int
+) -> dict[str, Any]:
     """Each position of ``games`` (moves as 0-based columns, the solver's seat) from the third ply to
     ``plies`` where the solver was to move with two safe moves or more, searched to ``depth`` (or a
     proof) with one table a game: the nodes, the seconds and a digest of every search's column and value."""
@@ -38,8 +39,12 @@ def measure(rows: int, columns: int, inarow: int, games: list[tuple[list[int], i
         table = VariationTable()
         position = Position.initial(rows, columns, inarow)
         for ply, column in enumerate(moves[:plies]):
-            if ply % 2 == seat and ply >= 2 and len(position.non_losing_columns()) > 1 \
-                    and not position.winning_columns():
+            if (
+                ply % 2 == seat
+                and ply >= 2
+                and len(position.non_losing_columns()) > 1
+                and not position.winning_columns()
+            ):
                 for result in deepening(position, table):
                     nodes += result.nodes
                     if result.depth >= depth or result.proven:

@@ -49,9 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         totals = {True: [0, 0.0], False: [0, 0.0]}
         same = unproven = 0
         # a surplus of positions, since those with a single safe move have nothing to search
-        candidates = random_positions(4 * args.positions, args.seed, lambda _, rng: rng.randrange(8, 17),
-                                      (rows, columns, inarow))
-        for position in [p for p in candidates if len(p.non_losing_columns()) > 1][:args.positions]:
+        candidates = random_positions(
+            4 * args.positions, args.seed, lambda _, rng: rng.randrange(8, 17), (rows, columns, inarow)
+        )
+        for position in [p for p in candidates if len(p.non_losing_columns()) > 1][: args.positions]:
             results = {}
             for reductions in (False, True):
                 nodes, seconds, results[reductions] = search(position, args.depth, reductions)
@@ -61,10 +62,13 @@ def main(argv: list[str] | None = None) -> int:
                 unproven += 1
                 same += results[True].column == results[False].column
         (full_nodes, full_seconds), (reduced_nodes, reduced_seconds) = totals[False], totals[True]
-        print(f"{columns}x{rows}/{inarow}, {args.positions} positions: nodes {reduced_nodes:,} reduced against "
-              f"{full_nodes:,} ({reduced_nodes / full_nodes:.2f}x), seconds {reduced_seconds:.1f} against "
-              f"{full_seconds:.1f} ({reduced_seconds / full_seconds:.2f}x); the same move in {same} of the "
-              f"{unproven} unproven", flush=True)
+        print(
+            f"{columns}x{rows}/{inarow}, {args.positions} positions: nodes {reduced_nodes:,} reduced against "
+            f"{full_nodes:,} ({reduced_nodes / full_nodes:.2f}x), seconds {reduced_seconds:.1f} against "
+            f"{full_seconds:.1f} ({reduced_seconds / full_seconds:.2f}x); the same move in {same} of the "
+            f"{unproven} unproven",
+            flush=True,
+        )
     return 0
 
 

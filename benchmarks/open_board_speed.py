@@ -70,11 +70,23 @@ def solver_games(board: str, games: int) -> list[tuple[list[int], int]]:
 def measure_in(checkout: Path, job: Job) -> Measure:
     """``open_board_measure`` in a fresh process that imports ``agents`` from ``checkout``."""
     config = clocked_board(job.board)
-    task = {"rows": config.rows, "columns": config.columns, "inarow": config.inarow,
-            "games": solver_games(job.board, job.games), "plies": job.plies, "depth": job.depth}
+    task = {
+        "rows": config.rows,
+        "columns": config.columns,
+        "inarow": config.inarow,
+        "games": solver_games(job.board, job.games),
+        "plies": job.plies,
+        "depth": job.depth,
+    }
     # -P: the script's own directory stays off sys.path, so only the checkout provides ``agents``
-    run = subprocess.run([sys.executable, "-P", str(MEASURE)], input=json.dumps(task),
-                         env={**os.environ, "PYTHONPATH": str(checkout)}, capture_output=True, text=True, check=False)
+    run = subprocess.run(
+        [sys.executable, "-P", str(MEASURE)],
+        input=json.dumps(task),
+        env={**os.environ, "PYTHONPATH": str(checkout)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if run.returncode != 0:
         raise MeasureError(f"measuring {job.board} with {checkout} failed:\n{run.stderr[-2000:]}")
     return Measure(**json.loads(run.stdout))
@@ -101,8 +113,10 @@ def same_search(after: list[Measure], before: list[Measure]) -> bool:
 def line(name: str, board: str, measures: list[Measure]) -> str:
     nodes = measures[0].nodes
     seconds = sum(measure.seconds for measure in measures) / len(measures)
-    return (f"| {board} | {name} | {nodes:,} | {seconds:.2f} | {nodes / seconds:,.0f} | "
-            f"{' '.join(sorted({measure.digest for measure in measures}))} |")
+    return (
+        f"| {board} | {name} | {nodes:,} | {seconds:.2f} | {nodes / seconds:,.0f} | "
+        f"{' '.join(sorted({measure.digest for measure in measures}))} |"
+    )
 
 
 def comparison(board: str, after: list[Measure], before: list[Measure]) -> str:

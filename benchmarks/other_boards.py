@@ -138,19 +138,23 @@ def complete_pairs(directory: Path) -> int:
 
 def table(results: dict[Matchup, MatchResult], solver: str) -> str:
     """The Markdown table of every cell played, with the targets met or not."""
-    lines = [f"| board | opponent | games | W/D/L | as first | as second | score (Wilson 95%) | target "
-             f"| {solver} mean s | max s |",
-             "|---|---|---:|---|---|---|---|---|---:|---:|"]
+    lines = [
+        f"| board | opponent | games | W/D/L | as first | as second | score (Wilson 95%) | target "
+        f"| {solver} mean s | max s |",
+        "|---|---|---:|---|---|---|---|---|---:|---:|",
+    ]
     for cell, result in results.items():
         summary = result.summary
         total, score = summary.total, summary.score
         times = summary.times[summary.first]
         target = TARGETS.get(cell.opponent)
         verdict = "gain" if target is None else f">= {target:.2f}: " + ("met" if score.value >= target else "NOT met")
-        lines.append(f"| {cell.board} | {OPPONENTS[cell.opponent]} | {total.games} | "
-                     f"{wdl(total)} | {wdl(summary.as_first)} | {wdl(summary.as_second)} | "
-                     f"{score.value:.3f} [{score.low:.3f}, {score.high:.3f}] | "
-                     f"{verdict} | {times.mean:.2f} | {times.max:.2f} |")
+        lines.append(
+            f"| {cell.board} | {OPPONENTS[cell.opponent]} | {total.games} | "
+            f"{wdl(total)} | {wdl(summary.as_first)} | {wdl(summary.as_second)} | "
+            f"{score.value:.3f} [{score.low:.3f}, {score.high:.3f}] | "
+            f"{verdict} | {times.mean:.2f} | {times.max:.2f} |"
+        )
     return "\n".join(lines)
 
 
@@ -165,8 +169,9 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--jobs", type=int, default=default_jobs(), help="games at once (default: the cores)")
     parser.add_argument("--out", type=Path, default=OUT, help=f"where the cells' games are kept (default {OUT})")
     parser.add_argument("--resume", action="store_true", help="continue the runs in their output directories")
-    parser.add_argument("--table", action="store_true",
-                        help="print the table of the complete pairs stored so far and play nothing")
+    parser.add_argument(
+        "--table", action="store_true", help="print the table of the complete pairs stored so far and play nothing"
+    )
     return parser.parse_args(argv)
 
 
@@ -193,8 +198,11 @@ def main(argv: list[str] | None = None) -> int:
     fingerprint = agents_fingerprint()
     stale = [directory for directory in existing if played_by_other_code(directory, fingerprint)]
     if stale:
-        print(f"other_boards: {stale[0]} holds games played by other agents' code (agents/ changed since); "
-              "move it aside to play the cell again", file=sys.stderr)
+        print(
+            f"other_boards: {stale[0]} holds games played by other agents' code (agents/ changed since); "
+            "move it aside to play the cell again",
+            file=sys.stderr,
+        )
         return 2
     print(f"{args.solver} on boards without a book, {jobs_phrase(args.jobs)}; at the start {machine_conditions()}")
     done = sum(min(args.games, recorded_games(directory)) for directory in directories.values())
@@ -206,10 +214,18 @@ def main(argv: list[str] | None = None) -> int:
             directory = directories[cell]
             directory.mkdir(parents=True, exist_ok=True)
             (directory / FINGERPRINT).write_text(fingerprint + "\n")
-            results[cell] = run_match(args.solver, specs[cell.opponent], games, config=cell.config, seed=15,
-                                      opening_plies=args.openings, jobs=args.jobs, out=directory,
-                                      resume=directory.exists(),
-                                      on_game=progress.on_game(f"{cell.board} vs {cell.opponent}"))
+            results[cell] = run_match(
+                args.solver,
+                specs[cell.opponent],
+                games,
+                config=cell.config,
+                seed=15,
+                opening_plies=args.openings,
+                jobs=args.jobs,
+                out=directory,
+                resume=directory.exists(),
+                on_game=progress.on_game(f"{cell.board} vs {cell.opponent}"),
+            )
     progress.close()
     print(f"\nat the end {machine_conditions()}")
     print_results(results, args.solver)
@@ -225,8 +241,17 @@ def print_stored(cells: list[Matchup], specs: dict[str, str], args: argparse.Nam
         directory = cell.directory(args.out, args.solver)
         games = min(args.games, complete_pairs(directory))
         if games:
-            results[cell] = run_match(args.solver, specs[cell.opponent], games, config=cell.config, seed=15,
-                                      opening_plies=args.openings, jobs=1, out=directory, resume=True)
+            results[cell] = run_match(
+                args.solver,
+                specs[cell.opponent],
+                games,
+                config=cell.config,
+                seed=15,
+                opening_plies=args.openings,
+                jobs=1,
+                out=directory,
+                resume=True,
+            )
             if played_by_other_code(directory, fingerprint):
                 stale.append(f"{cell.board} vs {cell.opponent}")
     if not results:
@@ -241,8 +266,9 @@ def print_stored(cells: list[Matchup], specs: dict[str, str], args: argparse.Nam
 
 def print_results(results: dict[Matchup, MatchResult], solver: str) -> None:
     print(table(results, solver))
-    slow = [cell for cell, result in results.items()
-            if result.summary.times[result.summary.first].mean >= MEAN_MOVE_TARGET]
+    slow = [
+        cell for cell, result in results.items() if result.summary.times[result.summary.first].mean >= MEAN_MOVE_TARGET
+    ]
     print(f"mean move under {MEAN_MOVE_TARGET} s in every cell: {'met' if not slow else 'NOT met'}")
 
 

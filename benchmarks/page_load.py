@@ -40,8 +40,9 @@ class Tally:
 
 def call(server: Server, path: str, body: dict[str, Any], tally: Tally, retries: int = 20) -> dict[str, Any] | None:
     """POST ``body`` and return the answer; a 429 waits its Retry-After and asks again; None after an error."""
-    request = urllib.request.Request(server.url + path.lstrip("/"), data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        server.url + path.lstrip("/"), data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
     for _ in range(retries):
         started = time.perf_counter()
         try:
@@ -69,8 +70,9 @@ def call(server: Server, path: str, body: dict[str, Any], tally: Tally, retries:
 
 def session(server: Server, moves: int, seconds: float, tally: Tally) -> None:
     """One tab: a game against random, each move followed by an analysis of the position."""
-    state = call(server, "/api/new", {"opponent": "random", "rows": 6, "columns": 7, "inarow": 4, "first": "you"},
-                 tally)
+    state = call(
+        server, "/api/new", {"opponent": "random", "rows": 6, "columns": 7, "inarow": 4, "first": "you"}, tally
+    )
     for _ in range(moves):
         if state is None or state["over"]:
             return
@@ -79,8 +81,9 @@ def session(server: Server, moves: int, seconds: float, tally: Tally) -> None:
             return
         playable = [column for column, value in enumerate(analysis["values"]) if value is not None]
         column = analysis["best"][0] if analysis["best"] else playable[0]
-        state = call(server, "/api/move", {"session": state["session"], "column": column,
-                                           "ply": len(state["moves"])}, tally)
+        state = call(
+            server, "/api/move", {"session": state["session"], "column": column, "ply": len(state["moves"])}, tally
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,19 +95,25 @@ def main(argv: list[str] | None = None) -> int:
     tally = Tally()
     started = time.perf_counter()
     analyst = ColumnAnalyst(SolvedCache(None))
-    with make_server("127.0.0.1", 0, analysis_seconds=args.seconds, analyst=analyst).in_background() as server, \
-            ThreadPoolExecutor(args.sessions) as pool:
+    with (
+        make_server("127.0.0.1", 0, analysis_seconds=args.seconds, analyst=analyst).in_background() as server,
+        ThreadPoolExecutor(args.sessions) as pool,
+    ):
         for future in [pool.submit(session, server, args.moves, args.seconds, tally) for _ in range(args.sessions)]:
             future.result()
     elapsed = time.perf_counter() - started
     times = sorted(tally.seconds)
     p95 = times[min(len(times) - 1, int(0.95 * len(times)))] if times else float("nan")
-    print(f"{args.sessions} sessions playing and analysing at once for {elapsed:.0f} s on the loopback "
-          f"({platform.machine()}, Python {platform.python_version()}, {args.seconds:g} s a position):")
+    print(
+        f"{args.sessions} sessions playing and analysing at once for {elapsed:.0f} s on the loopback "
+        f"({platform.machine()}, Python {platform.python_version()}, {args.seconds:g} s a position):"
+    )
     print(f"  requests answered {len(times)}, errors {len(tally.errors)}, told to retry (429) {tally.refused}")
     if times:
-        print(f"  answer time: median {statistics.median(times):.3f} s, 95th percentile {p95:.3f} s, "
-              f"slowest {times[-1]:.3f} s")
+        print(
+            f"  answer time: median {statistics.median(times):.3f} s, 95th percentile {p95:.3f} s, "
+            f"slowest {times[-1]:.3f} s"
+        )
     for error in tally.errors[:10]:
         print(f"  error: {error}")
     return 1 if tally.errors else 0

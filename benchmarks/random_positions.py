@@ -8,8 +8,9 @@ from collections.abc import Callable
 from connectx.agents.core.position import Position
 
 
-def random_positions(count: int, seed: int, plies_of: Callable[[int, random.Random], int],
-                     board: tuple[int, int, int] = (6, 7, 4)) -> list[Position]:
+def random_positions(
+    count: int, seed: int, plies_of: Callable[[int, random.Random], int], board: tuple[int, int, int] = (6, 7, 4)
+) -> list[Position]:
     """``count`` positions on ``board`` (rows, columns, in a row), game ``i`` of ``plies_of(i, rng)`` random
     plies; games that end or leave the mover a win at once are dropped, since a search would answer
     those without searching."""

@@ -51,15 +51,22 @@ def main(argv: list[str] | None = None) -> int:
                 for index in range(min(args.samples, plan.games)):
                     record = play_game(plan.game_spec(index))
                     seconds.append(record.cpu_seconds)
-                row = {"experiment": experiment.key, "cell": cell.slug, "games": plan.games,
-                       "sample_cpu": seconds, "estimate_cpu": plan.games * sum(seconds) / len(seconds)}
+                row = {
+                    "experiment": experiment.key,
+                    "cell": cell.slug,
+                    "games": plan.games,
+                    "sample_cpu": seconds,
+                    "estimate_cpu": plan.games * sum(seconds) / len(seconds),
+                }
                 with args.out.open("a") as handle:
                     handle.write(json.dumps(row) + "\n")
                 done[key] = row
             row = done[key]
-            print(f"{experiment.key:16} {cell.slug[:70]:70} {row['games']:4} games x "
-                  f"{sum(row['sample_cpu']) / len(row['sample_cpu']):7.2f} s = {row['estimate_cpu'] / 3600:6.2f} h",
-                  flush=True)
+            print(
+                f"{experiment.key:16} {cell.slug[:70]:70} {row['games']:4} games x "
+                f"{sum(row['sample_cpu']) / len(row['sample_cpu']):7.2f} s = {row['estimate_cpu'] / 3600:6.2f} h",
+                flush=True,
+            )
     by_experiment: dict[str, float] = {}
     for (key, _), row in done.items():
         by_experiment[key] = by_experiment.get(key, 0.0) + row["estimate_cpu"]

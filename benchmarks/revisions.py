@@ -27,8 +27,13 @@ class RevisionError(Exception):
 
 def commit_of(revision: str) -> str:
     """The full hash of ``revision`` (a hash, HEAD, a branch); RevisionError if it names no commit."""
-    found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"], cwd=ROOT,
-                           capture_output=True, text=True, check=False)
+    found = subprocess.run(
+        ["git", "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if found.returncode != 0:
         raise RevisionError(f"{revision}: not a commit of this repository; give one such as HEAD or a hash")
     return found.stdout.strip()
@@ -51,9 +56,14 @@ def build_agent(checkout: Path, spec: str, output: Path) -> None:
     if command_line is None:
         raise RevisionError(f"building {spec} from {checkout} failed: it has no {' or '.join(COMMAND_LINES)}")
     module = command_line.removesuffix(".py").replace("/", ".")
-    built = subprocess.run([sys.executable, "-m", module, "build", spec, "-o", str(output)], cwd=checkout,
-                           env={**os.environ, "PYTHONPATH": str(checkout)}, capture_output=True, text=True,
-                           check=False)
+    built = subprocess.run(
+        [sys.executable, "-m", module, "build", spec, "-o", str(output)],
+        cwd=checkout,
+        env={**os.environ, "PYTHONPATH": str(checkout)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if built.returncode != 0:
         reason = (built.stderr.strip().splitlines() or [f"exit {built.returncode}"])[-1]
         raise RevisionError(f"building {spec} from {checkout} failed: {reason}")

@@ -68,25 +68,44 @@ def game_index(seed: int, opponent: int, second: int) -> int:
 
 
 def game_specs(seeds: int, opponents: Sequence[int], seconds: Sequence[int] = range(len(SECOND))) -> list[GameSpec]:
-    return [GameSpec(game_index(seed, o, s), (OPPONENTS[o][0], SECOND[s]), STANDARD_CONFIG, game_seed(SEED, seed))
-            for seed in range(seeds) for o in opponents for s in seconds]
+    return [
+        GameSpec(game_index(seed, o, s), (OPPONENTS[o][0], SECOND[s]), STANDARD_CONFIG, game_seed(SEED, seed))
+        for seed in range(seeds)
+        for o in opponents
+        for s in seconds
+    ]
 
 
 def ceiling_specs(seeds: int, opponents: Sequence[int]) -> list[GameSpec]:
-    return [GameSpec(CEILING_GAMES + seed * len(OPPONENTS) + o,
-                     (OPPONENTS[o][0], f"solver:trap=true,assume={CEILING[o]}"), STANDARD_CONFIG, game_seed(SEED, seed))
-            for seed in range(seeds) for o in opponents if o in CEILING]
+    return [
+        GameSpec(
+            CEILING_GAMES + seed * len(OPPONENTS) + o,
+            (OPPONENTS[o][0], f"solver:trap=true,assume={CEILING[o]}"),
+            STANDARD_CONFIG,
+            game_seed(SEED, seed),
+        )
+        for seed in range(seeds)
+        for o in opponents
+        if o in CEILING
+    ]
 
 
 def points_by_seed(records: Sequence[GameRecord], opponent: int, second: int | None) -> dict[int, float]:
     """``second``'s points by seed against ``opponent`` (None: the ceiling's), of the scored games only."""
     if second is None:
-        return {(record.index - CEILING_GAMES) // len(OPPONENTS): record.points(1) for record in records
-                if record.scored and record.index >= CEILING_GAMES
-                and (record.index - CEILING_GAMES) % len(OPPONENTS) == opponent}
+        return {
+            (record.index - CEILING_GAMES) // len(OPPONENTS): record.points(1)
+            for record in records
+            if record.scored
+            and record.index >= CEILING_GAMES
+            and (record.index - CEILING_GAMES) % len(OPPONENTS) == opponent
+        }
     stride, place = len(OPPONENTS) * len(SECOND), opponent * len(SECOND) + second
-    return {record.index // stride: record.points(1) for record in records
-            if record.scored and record.index < CEILING_GAMES and record.index % stride == place}
+    return {
+        record.index // stride: record.points(1)
+        for record in records
+        if record.scored and record.index < CEILING_GAMES and record.index % stride == place
+    }
 
 
 def paired_points(records: Sequence[GameRecord], opponent: int, second: int | None) -> list[tuple[float, float]]:
@@ -112,10 +131,12 @@ def trap_readings(records: Sequence[GameRecord], opponent: int) -> tuple[int, in
 def table(records: Sequence[GameRecord]) -> str:
     """Per opponent kind: each second player's score [95%], the paired differences with the reference [95%],
     and how often the trap's model let it act."""
-    lines = ["| first player (opponent) | its slips | seeds | trap second | today's solver second | longest loss "
-             "(reference) | trap - reference [95%] | today - reference [95%] | ceiling - reference [95%] "
-             "| trap set / gate open (median ply) |",
-             "|---|---|---:|---|---|---|---|---|---|---|"]
+    lines = [
+        "| first player (opponent) | its slips | seeds | trap second | today's solver second | longest loss "
+        "(reference) | trap - reference [95%] | today - reference [95%] | ceiling - reference [95%] "
+        "| trap set / gate open (median ply) |",
+        "|---|---|---:|---|---|---|---|---|---|---|",
+    ]
     for o, (opponent, slips) in enumerate(OPPONENTS):
         reference = list(points_by_seed(records, o, REFERENCE).values())
         if not reference:
@@ -128,13 +149,24 @@ def table(records: Sequence[GameRecord]) -> str:
         for s in (*range(REFERENCE), None):
             pairs = paired_points(records, o, s)
             d = mean_interval([ours - theirs for ours, theirs in pairs]) if pairs else None
-            differences.append(f"{100 * d.value:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] points ({len(pairs)})"
-                               if d is not None else "not played")
+            differences.append(
+                f"{100 * d.value:+.1f} [{100 * d.low:+.1f}, {100 * d.high:+.1f}] points ({len(pairs)})"
+                if d is not None
+                else "not played"
+            )
         games, trapped, opened = trap_readings(records, o)
-        reading = (f"{trapped} / {len(opened)} of {games}" + (f" (ply {median(opened):g})" if opened else "")
-                   if games else "")
-        lines.append(f"| {opponent} | {slips} | {len(reference)} | " + " | ".join(cells) + " | "
-                     + _interval(score(reference)) + " | " + " | ".join(differences) + f" | {reading} |")
+        reading = (
+            f"{trapped} / {len(opened)} of {games}" + (f" (ply {median(opened):g})" if opened else "") if games else ""
+        )
+        lines.append(
+            f"| {opponent} | {slips} | {len(reference)} | "
+            + " | ".join(cells)
+            + " | "
+            + _interval(score(reference))
+            + " | "
+            + " | ".join(differences)
+            + f" | {reading} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -161,9 +193,14 @@ def plot(records: Sequence[GameRecord], path: Path) -> None:
     for place, s in enumerate(seconds):
         played = [k for k, o in enumerate(kinds) if points_by_seed(records, o, s)]
         scores = [score(list(points_by_seed(records, kinds[k], s).values())) for k in played]
-        axes.bar([k + (place - (len(seconds) - 1) / 2) * width for k in played], [v.value for v in scores], width,
-                 yerr=[[v.value - v.low for v in scores], [v.high - v.value for v in scores]], capsize=3,
-                 label=SECOND[s] if s is not None else "ceiling: solver:trap=true told the kind")
+        axes.bar(
+            [k + (place - (len(seconds) - 1) / 2) * width for k in played],
+            [v.value for v in scores],
+            width,
+            yerr=[[v.value - v.low for v in scores], [v.high - v.value for v in scores]],
+            capsize=3,
+            label=SECOND[s] if s is not None else "ceiling: solver:trap=true told the kind",
+        )
     axes.set_xticks(range(len(kinds)), [OPPONENTS[o][1] for o in kinds], rotation=20, ha="right", fontsize=8)
     axes.set_ylabel("second seat's points per game")
     axes.set_ylim(0, 1)
@@ -178,23 +215,37 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=200, help="game seeds per opponent kind (default 200)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
-    parser.add_argument("--opponents", nargs="+", metavar="TEXT",
-                        help="only the opponents whose agent contains one of these texts (default: all)")
-    parser.add_argument("--without", nargs="+", metavar="AGENT", choices=SECOND,
-                        help="second players not to play this time (the reference is always played)")
-    parser.add_argument("--ceiling", action="store_true",
-                        help="also play the ceiling: the trap told the right kind from the first move (CEILING)")
+    parser.add_argument(
+        "--opponents",
+        nargs="+",
+        metavar="TEXT",
+        help="only the opponents whose agent contains one of these texts (default: all)",
+    )
+    parser.add_argument(
+        "--without",
+        nargs="+",
+        metavar="AGENT",
+        choices=SECOND,
+        help="second players not to play this time (the reference is always played)",
+    )
+    parser.add_argument(
+        "--ceiling",
+        action="store_true",
+        help="also play the ceiling: the trap told the right kind from the first move (CEILING)",
+    )
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/second-seat-scores"))
     parser.add_argument("--plot", type=Path, help="also draw the scores by opponent kind into this PNG")
     args = parser.parse_args(argv)
-    chosen = [o for o, (agent, _) in enumerate(OPPONENTS) if not args.opponents or any(
-        text in agent for text in args.opponents)]
+    chosen = [
+        o
+        for o, (agent, _) in enumerate(OPPONENTS)
+        if not args.opponents or any(text in agent for text in args.opponents)
+    ]
     seconds = [s for s, agent in enumerate(SECOND) if not args.without or agent not in args.without]
     if not chosen or args.seeds < 1 or REFERENCE not in seconds:
         parser.error("no opponent matches --opponents, --seeds is below 1, or --without names the reference")
     store = ResultsStore(args.out)
-    plan = {"kind": "second seat", "opponents": [agent for agent, _ in OPPONENTS], "second": list(SECOND),
-            "seed": SEED}
+    plan = {"kind": "second seat", "opponents": [agent for agent, _ in OPPONENTS], "second": list(SECOND), "seed": SEED}
     done = {record.index: record for record in store.open(plan, resume=True)}
     specs = game_specs(args.seeds, chosen, seconds) + (ceiling_specs(args.seeds, chosen) if args.ceiling else [])
     pending = [spec for spec in specs if spec.index not in done]

@@ -72,13 +72,15 @@ def run_once(contender: Contender, lines: Sequence[str]) -> Timing:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as empty:  # a working directory with no opening book in it
-        result = subprocess.run(contender.command, input="\n".join(feed) + "\n", capture_output=True, text=True,
-                                cwd=empty)
+        result = subprocess.run(
+            contender.command, input="\n".join(feed) + "\n", capture_output=True, text=True, cwd=empty
+        )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if result.returncode != 0 or result.stdout.split("\n")[:len(lines)] != list(lines):
-        raise SystemExit(f"{contender.name} failed or gave another score (exit {result.returncode}): "
-                         f"{result.stderr.strip()[:300]}")
+    if result.returncode != 0 or result.stdout.split("\n")[: len(lines)] != list(lines):
+        raise SystemExit(
+            f"{contender.name} failed or gave another score (exit {result.returncode}): {result.stderr.strip()[:300]}"
+        )
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return Timing(cpu, wall)
 
@@ -86,8 +88,10 @@ def run_once(contender: Contender, lines: Sequence[str]) -> Timing:
 def build_reference(directory: Path, source: str) -> Path:
     """Pons' ``c4solver`` cloned from ``source`` and built in ``directory`` (kept for the next run)."""
     if directory.resolve().is_relative_to(REPOSITORY):
-        raise SystemExit(f"--build-reference {directory}: choose a folder outside the repository; "
-                         "the reference is AGPL and never part of it")
+        raise SystemExit(
+            f"--build-reference {directory}: choose a folder outside the repository; "
+            "the reference is AGPL and never part of it"
+        )
     checkout = directory / "connect4"
     binary = checkout / "c4solver"
     if not binary.exists():
@@ -110,8 +114,13 @@ def install_bitbully(directory: Path) -> Path:
 
 def contenders(args: argparse.Namespace) -> list[Contender]:
     """Ours first, then the reference and BitBully where the options give them."""
-    found = [Contender("connectx solve", [sys.executable, "-m", "connectx", "solve", "--no-cache",
-                                          "--time-limit", "0"], reads_scores=True)]
+    found = [
+        Contender(
+            "connectx solve",
+            [sys.executable, "-m", "connectx", "solve", "--no-cache", "--time-limit", "0"],
+            reads_scores=True,
+        )
+    ]
     reference = build_reference(args.build_reference, args.reference_source) if args.build_reference else args.reference
     if reference is not None:
         found.append(Contender("reference (c4solver)", [str(Path(reference).resolve())], reads_scores=False))
@@ -135,36 +144,57 @@ def table(solvers: Sequence[Contender], lines: Sequence[str], runs: int) -> str:
     cpu = {name: statistics.median(t.cpu for t in found) for name, found in timings.items()}
     wall = {name: statistics.median(t.wall for t in found) for name, found in timings.items()}
     bases = [next((name for name in timings if name.startswith(prefix)), None) for prefix in ("reference", "BitBully")]
-    rows = [f"  {'solver':<22} {'CPU s':>7} {'wall s':>7}   {'CPU/ref':>7} {'wall/ref':>8}   "
-            f"{'CPU/BitBully':>12} {'wall/BitBully':>13}"]
+    rows = [
+        f"  {'solver':<22} {'CPU s':>7} {'wall s':>7}   {'CPU/ref':>7} {'wall/ref':>8}   "
+        f"{'CPU/BitBully':>12} {'wall/BitBully':>13}"
+    ]
     for name in timings:
         ratios = [(ratio(cpu[name], cpu.get(base or "")), ratio(wall[name], wall.get(base or ""))) for base in bases]
-        rows.append(f"  {name:<22} {cpu[name]:7.2f} {wall[name]:7.2f}   {ratios[0][0]:>7} {ratios[0][1]:>8}   "
-                    f"{ratios[1][0]:>12} {ratios[1][1]:>13}")
+        rows.append(
+            f"  {name:<22} {cpu[name]:7.2f} {wall[name]:7.2f}   {ratios[0][0]:>7} {ratios[0][1]:>8}   "
+            f"{ratios[1][0]:>12} {ratios[1][1]:>13}"
+        )
     return "\n".join(rows)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", nargs="+", default=[f"{name}:{count}" for name, count in SETS], metavar="FILE:COUNT",
-                        help="position files of positions/ and how many of their first lines "
-                             "(default Test_L2_R2:200 Test_L1_R2:100)")
+    parser.add_argument(
+        "--sets",
+        nargs="+",
+        default=[f"{name}:{count}" for name, count in SETS],
+        metavar="FILE:COUNT",
+        help="position files of positions/ and how many of their first lines (default Test_L2_R2:200 Test_L1_R2:100)",
+    )
     parser.add_argument("--runs", type=int, default=3, help="interleaved runs of every solver; medians (default 3)")
     parser.add_argument("--reference", type=Path, help="a built c4solver (Pascal Pons' reference solver)")
-    parser.add_argument("--build-reference", type=Path, metavar="DIR",
-                        help="clone and build the reference in DIR, outside the repository (reused if built)")
-    parser.add_argument("--reference-source", default=REFERENCE_REPOSITORY,
-                        help=f"where --build-reference clones from (default {REFERENCE_REPOSITORY})")
+    parser.add_argument(
+        "--build-reference",
+        type=Path,
+        metavar="DIR",
+        help="clone and build the reference in DIR, outside the repository (reused if built)",
+    )
+    parser.add_argument(
+        "--reference-source",
+        default=REFERENCE_REPOSITORY,
+        help=f"where --build-reference clones from (default {REFERENCE_REPOSITORY})",
+    )
     parser.add_argument("--bitbully-python", type=Path, help="a Python interpreter with the bitbully package")
-    parser.add_argument("--install-bitbully", type=Path, metavar="DIR",
-                        help="make a virtual environment in DIR with bitbully from the package registry (reused)")
+    parser.add_argument(
+        "--install-bitbully",
+        type=Path,
+        metavar="DIR",
+        help="make a virtual environment in DIR with bitbully from the package registry (reused)",
+    )
     args = parser.parse_args(argv)
     solvers = contenders(args)
-    print(f"no time limit, no cache, no opening books; CPU = user + system of the process tree, "
-          f"medians of {args.runs} interleaved runs ({machine_conditions()})")
+    print(
+        f"no time limit, no cache, no opening books; CPU = user + system of the process tree, "
+        f"medians of {args.runs} interleaved runs ({machine_conditions()})"
+    )
     for spec in args.sets:
         name, _, count = spec.partition(":")
-        lines = (POSITIONS / name).read_text().splitlines()[:int(count or 1000)]
+        lines = (POSITIONS / name).read_text().splitlines()[: int(count or 1000)]
         print(f"\n{name}[:{len(lines)}], every score exact:")
         print(table(solvers, lines, args.runs))
     return 0

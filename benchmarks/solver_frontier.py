@@ -74,8 +74,9 @@ def book_edge(book: OpeningBook, side: int) -> tuple[list[str], list[str]]:
     return sorted(edge), sorted(gaps)
 
 
-def strong_line(book: OpeningBook, known: dict[int, Solved], side: int, solver: NativeSolver,
-                rng: random.Random, tolerance: int) -> str | None:
+def strong_line(
+    book: OpeningBook, known: dict[int, Solved], side: int, solver: NativeSolver, rng: random.Random, tolerance: int
+) -> str | None:
     """The moves of one line from the empty board to the book's edge for ``side``, or None if the game ended.
 
     Our side plays the book. The opponent picks at random among its replies that leave our score
@@ -108,8 +109,15 @@ def strong_line(book: OpeningBook, known: dict[int, Solved], side: int, solver: 
         position, moves = position.play(column), moves + str(column + 1)
 
 
-def edge_sample(book: OpeningBook, known: dict[int, Solved], side: int, count: int, solver: NativeSolver,
-                rng: random.Random, tolerance: int) -> list[str]:
+def edge_sample(
+    book: OpeningBook,
+    known: dict[int, Solved],
+    side: int,
+    count: int,
+    solver: NativeSolver,
+    rng: random.Random,
+    tolerance: int,
+) -> list[str]:
     """``count`` distinct edge positions of ``side`` reached by ``strong_line`` (fewer if they run out)."""
     found: dict[str, None] = {}
     for _ in range(MAX_ATTEMPTS_PER_SAMPLE * count):
@@ -148,10 +156,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", "--games", type=int, default=60, help="edge positions per side (default 60)")
     parser.add_argument("--seed", type=int, default=1, help="which edge positions are sampled")
-    parser.add_argument("--tolerance", type=int, default=2,
-                        help="score points the opponent may give away per move on the way to the edge (default 2)")
-    parser.add_argument("--jobs", type=int, default=1,
-                        help="games at once (default 1: the solver's timings mean most on a quiet core)")
+    parser.add_argument(
+        "--tolerance",
+        type=int,
+        default=2,
+        help="score points the opponent may give away per move on the way to the edge (default 2)",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="games at once (default 1: the solver's timings mean most on a quiet core)"
+    )
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--resume", action="store_true", help="continue the run in the output directory")
     args = parser.parse_args(argv)
@@ -165,15 +178,23 @@ def main(argv: list[str] | None = None) -> int:
     for side in (0, 1):
         started = time.perf_counter()
         edge, gaps = book_edge(book, side)
-        print(f"{SIDES[side]} player: the book's strategy ends at {len(edge):,} positions "
-              f"(walked in {time.perf_counter() - started:.0f} s); gaps within its depth: {len(gaps)}"
-              + (f", e.g. {gaps[:5]}" if gaps else ""), flush=True)
+        print(
+            f"{SIDES[side]} player: the book's strategy ends at {len(edge):,} positions "
+            f"(walked in {time.perf_counter() - started:.0f} s); gaps within its depth: {len(gaps)}"
+            + (f", e.g. {gaps[:5]}" if gaps else ""),
+            flush=True,
+        )
         gaps_found = gaps_found or bool(gaps)
         samples += [(side, moves) for moves in edge_sample(book, known, side, args.games, solver, rng, args.tolerance)]
     values = [solver.solve(moves).score for _, moves in samples]
     opponent = str(write_agent_file(args.out / "perfect_opponent.py").resolve())
-    plan = {"benchmark": "solver_frontier", "seed": args.seed, "games": args.games, "tolerance": args.tolerance,
-            "samples": samples}
+    plan = {
+        "benchmark": "solver_frontier",
+        "seed": args.seed,
+        "games": args.games,
+        "tolerance": args.tolerance,
+        "samples": samples,
+    }
     store = ResultsStore(args.out)
     done = {record.index: record for record in store.open(plan, args.resume)}
     total = len(samples)
@@ -184,9 +205,12 @@ def main(argv: list[str] | None = None) -> int:
         side = samples[game.index][0]
         problem = verdict(game, side, values[game.index])
         slowest = max(game.durations[side], default=0.0)
-        print(f"[{len(done)}/{total}] {SIDES[side]} player from {samples[game.index][1]} "
-              f"(value {values[game.index]:+d}): {'OK' if problem is None else problem}; "
-              f"slowest move {slowest:.2f} s", flush=True)
+        print(
+            f"[{len(done)}/{total}] {SIDES[side]} player from {samples[game.index][1]} "
+            f"(value {values[game.index]:+d}): {'OK' if problem is None else problem}; "
+            f"slowest move {slowest:.2f} s",
+            flush=True,
+        )
         return False
 
     pending = [spec for spec in game_specs(samples, opponent) if spec.index not in done]
@@ -194,12 +218,15 @@ def main(argv: list[str] | None = None) -> int:
     return report(samples, values, done, gaps_found)
 
 
-def report(samples: Sequence[tuple[int, str]], values: Sequence[int], done: dict[int, GameRecord],
-           gaps_found: bool) -> int:
+def report(
+    samples: Sequence[tuple[int, str]], values: Sequence[int], done: dict[int, GameRecord], gaps_found: bool
+) -> int:
     """Print the results by side and the solver's move times; 0 when every game met its value."""
     print(f"\nat the end {machine_conditions()}")
-    print("| side | games | positions won / drawn / lost | solver won / drawn / lost | met the value "
-          "| moves | mean s | p95 s | slowest s | over actTimeout |")
+    print(
+        "| side | games | positions won / drawn / lost | solver won / drawn / lost | met the value "
+        "| moves | mean s | p95 s | slowest s | over actTimeout |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     failures = []
     for side in (0, 1):
@@ -210,10 +237,12 @@ def report(samples: Sequence[tuple[int, str]], values: Sequence[int], done: dict
         failures += [(moves, problem) for moves, problem in problems if problem is not None]
         durations = [t for index in indices for t in done[index].durations[side]]
         times = MoveTimes.of(durations)
-        print(f"| {SIDES[side]} | {len(indices)} | {sum(v > 0 for v in worth)} / {sum(v == 0 for v in worth)} / "
-              f"{sum(v < 0 for v in worth)} | {points.count(1.0)} / {points.count(0.5)} / {points.count(0.0)} | "
-              f"{len(indices) - sum(p is not None for _, p in problems)}/{len(indices)} | {times.moves} | "
-              f"{times.mean:.3f} | {times.p95:.3f} | {times.max:.2f} | {sum(t > ACT_TIMEOUT for t in durations)} |")
+        print(
+            f"| {SIDES[side]} | {len(indices)} | {sum(v > 0 for v in worth)} / {sum(v == 0 for v in worth)} / "
+            f"{sum(v < 0 for v in worth)} | {points.count(1.0)} / {points.count(0.5)} / {points.count(0.0)} | "
+            f"{len(indices) - sum(p is not None for _, p in problems)}/{len(indices)} | {times.moves} | "
+            f"{times.mean:.3f} | {times.p95:.3f} | {times.max:.2f} | {sum(t > ACT_TIMEOUT for t in durations)} |"
+        )
     for moves, problem in failures:
         print(f"FAILED from {moves}: {problem}")
     met = not failures and not gaps_found and len(done) == len(samples)

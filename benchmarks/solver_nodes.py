@@ -41,8 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the C solver's node counts, fresh table per position; {machine_conditions()}", flush=True)
     rows, failed = [], False
     for name in args.files:
-        lines = [line.split() for line in sample((POSITIONS / name).read_text().splitlines(), args.limit)
-                 if line.strip()]
+        lines = [
+            line.split() for line in sample((POSITIONS / name).read_text().splitlines(), args.limit) if line.strip()
+        ]
         nodes, ratios, wrong, started = [], [], 0, time.perf_counter()
         for moves, expected in lines:
             native = NativeSolver(TABLE_LOG2).solve(moves)
@@ -59,12 +60,16 @@ def main(argv: list[str] | None = None) -> int:
         reference = REFERENCE_NODES.get(name)
         mean = statistics.fmean(nodes)
         checked = f"{min(ratios):.4f}-{max(ratios):.4f} ({len(ratios)})" if ratios else "- (0)"  # --check 0
-        rows.append(f"| {name} | {len(nodes)} | {mean:,.0f} | {statistics.median(nodes):,.0f} | "
-                    f"{f'{mean / reference:.2f}' if reference else '-'} | {checked} | {wrong} | "
-                    f"{time.perf_counter() - started:.0f} |")
+        rows.append(
+            f"| {name} | {len(nodes)} | {mean:,.0f} | {statistics.median(nodes):,.0f} | "
+            f"{f'{mean / reference:.2f}' if reference else '-'} | {checked} | {wrong} | "
+            f"{time.perf_counter() - started:.0f} |"
+        )
         print(rows[-1], flush=True)
-    print("\n| file | positions | mean nodes | median nodes | mean / reference | Python nodes / C nodes (positions) "
-          "| wrong | seconds |")
+    print(
+        "\n| file | positions | mean nodes | median nodes | mean / reference | Python nodes / C nodes (positions) "
+        "| wrong | seconds |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     return 1 if failed else 0

@@ -37,8 +37,13 @@ from connectx.agents.search.exact_search import solve
 
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 FILES = ("Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3")
-REFERENCE_NODES = {"Test_L3_R1": 51, "Test_L2_R1": 449, "Test_L2_R2": 39_808, "Test_L1_R1": 3_296,
-                   "Test_L1_R2": 1_190_000}
+REFERENCE_NODES = {
+    "Test_L3_R1": 51,
+    "Test_L2_R1": 449,
+    "Test_L2_R2": 39_808,
+    "Test_L1_R1": 3_296,
+    "Test_L1_R2": 1_190_000,
+}
 """Mean nodes of a reference C++ solver with the same techniques (Pons' connect4), measured on this machine."""
 
 
@@ -100,11 +105,13 @@ def summary_row(file: str, results: list[Measurement], book: OpeningBook | None)
     mean_nodes = statistics.fmean(nodes)
     reference = REFERENCE_NODES.get(file)
     ratio = f"{mean_nodes / reference:.2f}" if reference else "-"
-    return (f"| {file} | {len(results)} | {100 * within_cpu / len(results):.1f}% | "
-            f"{100 * within_wall / len(results):.1f}% | {book_cells} {statistics.fmean(times):.4f} | "
-            f"{statistics.median(times):.4f} | {mean_nodes:,.0f} | {ratio} | "
-            f"{sum(nodes) / max(sum(times), 1e-9):,.0f} | "
-            f"{len(results) - len(solved)} | {wrong} |")
+    return (
+        f"| {file} | {len(results)} | {100 * within_cpu / len(results):.1f}% | "
+        f"{100 * within_wall / len(results):.1f}% | {book_cells} {statistics.fmean(times):.4f} | "
+        f"{statistics.median(times):.4f} | {mean_nodes:,.0f} | {ratio} | "
+        f"{sum(nodes) / max(sum(times), 1e-9):,.0f} | "
+        f"{len(results) - len(solved)} | {wrong} |"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -126,8 +133,11 @@ def main(argv: list[str] | None = None) -> int:
         book: OpeningBook | None = load_opening_book()
     except FileNotFoundError:
         book = None
-    print(f"solver over {POSITIONS} ({machine_conditions()}); opening book: "
-          + (f"{len(book)} positions" if book else "none"), flush=True)
+    print(
+        f"solver over {POSITIONS} ({machine_conditions()}); opening book: "
+        + (f"{len(book)} positions" if book else "none"),
+        flush=True,
+    )
     rows = []
     failed = False
     for file in args.files:
@@ -150,17 +160,24 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(summary_row(file, results, book))
         print(rows[-1], flush=True)
     print(f"\nfinished at load {machine_conditions().rsplit('load ', 1)[1]}")
-    print("| file | positions | within 1 s CPU | within 1 s wall | in book | in book or within 1 s CPU | mean CPU s "
-          "| median CPU s | mean nodes | nodes / reference | nodes per CPU s | not solved within cap | wrong |")
+    print(
+        "| file | positions | within 1 s CPU | within 1 s wall | in book | in book or within 1 s CPU | mean CPU s "
+        "| median CPU s | mean nodes | nodes / reference | nodes per CPU s | not solved within cap | wrong |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     for file in args.files if book is not None else ():
-        shallow = [moves for moves in (line.split()[0] for line in (POSITIONS / file).read_text().split("\n")
-                                       if line.strip()) if within_book_depth(book, moves)]
+        shallow = [
+            moves
+            for moves in (line.split()[0] for line in (POSITIONS / file).read_text().split("\n") if line.strip())
+            if within_book_depth(book, moves)
+        ]
         if shallow:
             reached = sum(1 for moves in shallow if in_book(book, moves))
-            print(f"{file}: {len(shallow)} positions lie within the book's depth; its strategy reaches {reached} and "
-                  "plays them from the book, and the agent following it never meets the others")
+            print(
+                f"{file}: {len(shallow)} positions lie within the book's depth; its strategy reaches {reached} and "
+                "plays them from the book, and the agent following it never meets the others"
+            )
     return 1 if failed else 0
 
 

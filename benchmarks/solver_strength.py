@@ -47,9 +47,11 @@ def main(argv: list[str] | None = None) -> int:
         print(match_table(summary))
         times = summary.times[args.solver]
         total = summary.total
-        print(f"W/D/L {total.wins}/{total.draws}/{total.losses}, score {summary.score.value:.3f}; "
-              f"slowest solver move {times.max:.2f} s (p95 {times.p95:.2f} s, mean {times.mean:.2f} s, "
-              f"actTimeout {ACT_TIMEOUT} s)")
+        print(
+            f"W/D/L {total.wins}/{total.draws}/{total.losses}, score {summary.score.value:.3f}; "
+            f"slowest solver move {times.max:.2f} s (p95 {times.p95:.2f} s, mean {times.mean:.2f} s, "
+            f"actTimeout {ACT_TIMEOUT} s)"
+        )
         perfect = perfect and total.wins == total.games
     print(f"target: every game won: {'met' if perfect else 'NOT met'}")
     return 0

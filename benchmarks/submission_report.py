@@ -27,8 +27,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--agents", nargs="+", default=sorted(REGISTRY), help="registry specs (default: all)")
     parser.add_argument("--act-timeout", type=float, default=2.0, help="Kaggle's actTimeout (default 2)")
-    parser.add_argument("--overage-reserve", type=float, default=None, metavar="SECONDS",
-                        help="let later moves draw on the overage bank down to this (as connectx validate)")
+    parser.add_argument(
+        "--overage-reserve",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="let later moves draw on the overage bank down to this (as connectx validate)",
+    )
     args = parser.parse_args(argv)
     print(f"submission report, actTimeout {args.act_timeout:g} s; {machine_conditions()}")
     print(f"{'agent':<12}{'bytes':>10}  {'data':<24}{'load s':>8}{'first s':>9}{'slowest s':>11}{'wall s':>8}  verdict")
@@ -51,8 +56,10 @@ def main(argv: list[str] | None = None) -> int:
         load, first, slowest = (f"{value:.3f}" if value is not None else "-" for value in figures)
         verdict = "valid" if report.passed else "INVALID: " + "; ".join(c.name for c in report.failures())
         failed += not report.passed
-        print(f"{spec:<12}{report.size_bytes:>10,}  {data:<24}{load:>8}{first:>9}{slowest:>11}{wall:>8.0f}  {verdict}",
-              flush=True)
+        print(
+            f"{spec:<12}{report.size_bytes:>10,}  {data:<24}{load:>8}{first:>9}{slowest:>11}{wall:>8.0f}  {verdict}",
+            flush=True,
+        )
     return 1 if failed else 0
 
 

@@ -71,9 +71,20 @@ def fabricated_game(spec: GameSpec, rng: random.Random) -> GameRecord:
     forfeit = winner is not None and rng.random() < 0.01
     moves = tuple(rng.randrange(spec.config.columns) for _ in range(20))
     durations = tuple(tuple(rng.uniform(0.0005, 0.05) for _ in range(10)) for _ in range(2))
-    return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, moves, winner, ("DONE", "DONE"),
-                      "draw" if winner is None else "TIMEOUT" if forfeit else "line",
-                      None if not forfeit or winner is None else 1 - winner, "", (durations[0], durations[1]))
+    return GameRecord(
+        spec.index,
+        spec.names,
+        spec.config,
+        spec.seed,
+        spec.opening,
+        moves,
+        winner,
+        ("DONE", "DONE"),
+        "draw" if winner is None else "TIMEOUT" if forfeit else "line",
+        None if not forfeit or winner is None else 1 - winner,
+        "",
+        (durations[0], durations[1]),
+    )
 
 
 def seconds_per_game(games: int) -> float:
@@ -107,8 +118,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games a pairing (default 1,000: 10,000 in all)")
     parser.add_argument("--samples", type=int, default=30, help="real games timed for a game's cost (default 30)")
-    parser.add_argument("--line-every", type=float, default=1.0,
-                        help="seconds between two lines drawn, each asking for the summary (default 1, as the bar)")
+    parser.add_argument(
+        "--line-every",
+        type=float,
+        default=1.0,
+        help="seconds between two lines drawn, each asking for the summary (default 1, as the bar)",
+    )
     args = parser.parse_args(argv)
     plan = TournamentPlan(tuple(AgentSpec.parse(name) for name in STRENGTH), args.games)
     rng = random.Random(0)
@@ -120,11 +135,15 @@ def main(argv: list[str] | None = None) -> int:
         wall = plan.total_games * game / jobs
         every = max(1, round(args.line_every / (game / jobs)))
         seconds, summaries = tally_seconds(plan, records, every)
-        print(f"{plan.total_games:,} games on {jobs} worker(s), a line every {every} games ({summaries} summaries): "
-              f"tally {seconds:.2f} s of {seconds + wall:.0f} s, {100 * seconds / (seconds + wall):.2f}%")
+        print(
+            f"{plan.total_games:,} games on {jobs} worker(s), a line every {every} games ({summaries} summaries): "
+            f"tally {seconds:.2f} s of {seconds + wall:.0f} s, {100 * seconds / (seconds + wall):.2f}%"
+        )
     seconds, summaries = tally_seconds(plan, records, 1)
-    print(f"a summary (and fit) after every game instead: tally {seconds:.2f} s ({summaries} summaries), "
-          f"{100 * seconds / (seconds + plan.total_games * game):.1f}% on one worker")
+    print(
+        f"a summary (and fit) after every game instead: tally {seconds:.2f} s ({summaries} summaries), "
+        f"{100 * seconds / (seconds + plan.total_games * game):.1f}% on one worker"
+    )
     return 0
 
 

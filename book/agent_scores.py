@@ -27,10 +27,15 @@ AGENT_SCORES = REPOSITORY / "connectx" / "agents" / "data" / SCORES_FILE
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--complete-plies", type=int, default=6, help="plies whose every position is held (default 6)")
-    parser.add_argument("--partial-plies", type=int, default=7,
-                        help="deepest ply whose positions the table knows are all held (default 7)")
-    parser.add_argument("--reply-plies", type=int, default=13,
-                        help="deepest odd ply whose book positions are held (default 13)")
+    parser.add_argument(
+        "--partial-plies",
+        type=int,
+        default=7,
+        help="deepest ply whose positions the table knows are all held (default 7)",
+    )
+    parser.add_argument(
+        "--reply-plies", type=int, default=13, help="deepest odd ply whose book positions are held (default 13)"
+    )
     return parser
 
 
@@ -42,8 +47,10 @@ def selected_scores(table: ExactScores, complete: int, partial: int, replies: in
         for key, position in level.items():
             score = table.score(position)
             if score is None and ply <= complete:
-                raise ValueError(f"ply {ply} is not solved whole ({position.moves} plies deep, key {key}): "
-                                 "run `make opening-scores` for it, or lower --complete-plies")
+                raise ValueError(
+                    f"ply {ply} is not solved whole ({position.moves} plies deep, key {key}): "
+                    "run `make opening-scores` for it, or lower --complete-plies"
+                )
             if score is not None:
                 scores[key] = score
     for key, record in read_solved(BOOK_POSITIONS).items():
@@ -60,8 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     AGENT_SCORES.write_bytes(data)
     decoded = decode_opening_scores(read_data(SCORES_FILE))
     assert len(decoded) == len(scores), "the file must read back whole"
-    print(f"wrote {AGENT_SCORES.relative_to(REPOSITORY)}: {len(scores):,} positions, {len(data):,} bytes, "
-          f"in {time.perf_counter() - started:.0f} s")
+    print(
+        f"wrote {AGENT_SCORES.relative_to(REPOSITORY)}: {len(scores):,} positions, {len(data):,} bytes, "
+        f"in {time.perf_counter() - started:.0f} s"
+    )
     return 0
 
 

@@ -38,8 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--table-log2", type=int, default=26, help="C transposition table: 2^n entries, 5 B each")
     parser.add_argument("--budget-minutes", type=float, default=0.0, help="stop (resumably) after this long")
-    parser.add_argument("--checkpoint", type=Path,
-                        help="where results are appended (default: book/solved/opening_scores_ply<PLY>.jsonl.gz)")
+    parser.add_argument(
+        "--checkpoint",
+        type=Path,
+        help="where results are appended (default: book/solved/opening_scores_ply<PLY>.jsonl.gz)",
+    )
     return parser
 
 
@@ -65,8 +68,9 @@ def known_scores() -> tuple[dict[int, Solved], dict[int, int]]:
     """Every record the book's generation and the other plies' runs hold, and every score known:
     those records' and the shallower positions' derived from them (``opening_table``'s negamax)."""
     checkpoints = opening_scores_by_ply()
-    records = {key: record for path in (BOOK_POSITIONS, *checkpoints.values())
-               for key, record in read_solved(path).items()}
+    records = {
+        key: record for path in (BOOK_POSITIONS, *checkpoints.values()) for key, record in read_solved(path).items()
+    }
     scores = with_derived_scores(recorded_scores(records.values()), max(checkpoints, default=0))
     return records, scores
 

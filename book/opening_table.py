@@ -91,12 +91,21 @@ def with_derived_scores(known: dict[int, int], plies: int) -> dict[int, int]:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("checkpoints", nargs="*", type=Path, default=[BOOK_POSITIONS, *SOLVED_PLIES.values()],
-                        help="gzip JSON-lines files of solved positions (default: the book's and every ply's "
-                             "of the opening; a missing one is skipped)")
-    parser.add_argument("--derive-below", type=int, default=max(SOLVED_PLIES, default=5), metavar="PLY",
-                        help="derive the positions shallower than this from their children (default: the "
-                             "deepest ply solved)")
+    parser.add_argument(
+        "checkpoints",
+        nargs="*",
+        type=Path,
+        default=[BOOK_POSITIONS, *SOLVED_PLIES.values()],
+        help="gzip JSON-lines files of solved positions (default: the book's and every ply's "
+        "of the opening; a missing one is skipped)",
+    )
+    parser.add_argument(
+        "--derive-below",
+        type=int,
+        default=max(SOLVED_PLIES, default=5),
+        metavar="PLY",
+        help="derive the positions shallower than this from their children (default: the deepest ply solved)",
+    )
     parser.add_argument("-o", "--out", type=Path, default=OPENING_TABLE, help="the table to write")
     return parser
 
@@ -112,8 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     write_table(args.out, BOARD, scores)
     levels = positions_by_ply(args.derive_below)
     known = ", ".join(f"{sum(key in scores for key in level)}/{len(level)}" for level in levels)
-    print(f"wrote {args.out}: {len(scores):,} positions, {args.out.stat().st_size:,} bytes; "
-          f"known of plies 0-{args.derive_below}: {known}")
+    print(
+        f"wrote {args.out}: {len(scores):,} positions, {args.out.stat().st_size:,} bytes; "
+        f"known of plies 0-{args.derive_below}: {known}"
+    )
     return 0
 
 

@@ -33,5 +33,7 @@ def opening_scores(ply: int) -> Path:
 
 def opening_scores_by_ply() -> dict[int, Path]:
     """The checkpoint of every ply ``opening_scores`` has worked on, by ply."""
-    return {int(path.name.removeprefix("opening_scores_ply").partition(".")[0]): path
-            for path in SOLVED.glob("opening_scores_ply*.jsonl.gz")}
+    return {
+        int(path.name.removeprefix("opening_scores_ply").partition(".")[0]): path
+        for path in SOLVED.glob("opening_scores_ply*.jsonl.gz")
+    }

@@ -37,8 +37,9 @@ def kaggle_directory(directory: Path) -> Path:
 def execute(notebook: nbformat.NotebookNode, directory: Path) -> nbformat.NotebookNode:
     """Run every cell of ``notebook`` in a fresh kernel whose working directory is ``directory``."""
     # "python3" is ipykernel's own kernel: jupyter_client starts it with this interpreter, sys.executable.
-    client = nbclient.NotebookClient(notebook, timeout=300, kernel_name="python3",
-                                     resources={"metadata": {"path": str(directory)}})
+    client = nbclient.NotebookClient(
+        notebook, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(directory)}}
+    )
     client.execute()
     return notebook
 

@@ -20,12 +20,15 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 def run_main(capsys: pytest.CaptureFixture[str]) -> Callable[[Callable[[list[str]], int]], Run]:
     """``run_main(main)(*arguments)``: a script's ``main`` in this process, its exit status and what it printed
     as a finished command's."""
+
     def runner(main: Callable[[list[str]], int]) -> Run:
         def run(*arguments: str) -> subprocess.CompletedProcess[str]:
             status = main(list(arguments))
             printed = capsys.readouterr()
             return subprocess.CompletedProcess(arguments, status, printed.out, printed.err)
+
         return run
+
     return runner
 
 

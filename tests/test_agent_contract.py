@@ -41,21 +41,36 @@ def built(text: str) -> GuardedAgent:
     """A fresh agent from its spec's text, as the harness builds one."""
     return AgentSpec.parse(text).build()
 
+
 AGENTS = sorted(REGISTRY)
 SEARCHERS = [name for name in AGENTS if name != "random"]
 FAITHFUL = [
-    "minimax:rules=paper,memo=false,depth=3", "minimax:rules=paper",
-    "minimax:rules=paper,evaluation=h1,depth=4", "minimax:rules=paper,evaluation=h1,features=34,depth=4",
+    "minimax:rules=paper,memo=false,depth=3",
+    "minimax:rules=paper",
+    "minimax:rules=paper,evaluation=h1,depth=4",
+    "minimax:rules=paper,evaluation=h1,features=34,depth=4",
     "minimax:rules=paper,evaluation=h2,depth=4",
-    "mcts:proofs=false,reuse=false", "mcts:proofs=false,reuse=false,clock=cpu",
+    "mcts:proofs=false,reuse=false",
+    "mcts:proofs=false,reuse=false,clock=cpu",
 ]
 """The papers' agents as written (see ``make_strategy`` in ``connectx.agents.players.minimax`` and
 ``connectx.agents.players.mcts``)."""
 OPTIONS = ["solver:trap=true", "fallible:margin=1", "fallible:ties=random"]
 """Options that change how an agent chooses: the second seat's trap, thin-margin slips, random ties."""
 VARIANTS = AGENTS + FAITHFUL + OPTIONS
-GEOMETRIES = [(6, 7, 4), (4, 4, 3), (4, 5, 3), (7, 9, 5), (6, 1, 4), (1, 6, 4), (3, 3, 4), (5, 5, 6),
-              (6, 25, 4), (12, 12, 5), (40, 40, 40)]
+GEOMETRIES = [
+    (6, 7, 4),
+    (4, 4, 3),
+    (4, 5, 3),
+    (7, 9, 5),
+    (6, 1, 4),
+    (1, 6, 4),
+    (3, 3, 4),
+    (5, 5, 6),
+    (6, 25, 4),
+    (12, 12, 5),
+    (40, 40, 40),
+]
 """``(rows, columns, inarow)``: Kaggle's board, small and odd ones, one-row and one-column ones, boards
 where no line fits, and wide and large ones (where a fixed-depth search or an unbounded recursion fails)."""
 WIDE_AND_LARGE = [(6, 25, 4), (12, 12, 5), (40, 40, 40)]
@@ -101,8 +116,9 @@ def ask(agent: Any, position: Position, act_timeout: float = ACT_TIMEOUT, overag
     return agent(observation, config)
 
 
-def contract_violations(agent: GuardedAgent, positions: list[Position], act_timeout: float = ACT_TIMEOUT,
-                        overage: float = 60.0) -> list[str]:
+def contract_violations(
+    agent: GuardedAgent, positions: list[Position], act_timeout: float = ACT_TIMEOUT, overage: float = 60.0
+) -> list[str]:
     """What ``agent`` did wrong answering ``positions``: answers that are not a legal ``int``, moves
     slower than ``act_timeout`` (timed here, around Kaggle's call), and every fault its guard recorded."""
     violations = []
@@ -140,8 +156,10 @@ def half_full(rows: int, columns: int, inarow: int, seed: int) -> Position | Non
         while position.moves < position.geometry.cells // 2:
             candidates = position.legal_columns()
             rng.shuffle(candidates)
-            quiet = next((c for c in candidates
-                          if not position.is_winning_move(c) and not position.play(c).winning_columns()), None)
+            quiet = next(
+                (c for c in candidates if not position.is_winning_move(c) and not position.play(c).winning_columns()),
+                None,
+            )
             if quiet is None:
                 break
             position = position.play(quiet)
@@ -154,8 +172,11 @@ def contract_positions(rows: int, columns: int, inarow: int) -> list[Position]:
     """The empty board, a half-full one and two random positions of one geometry."""
     seed = rows * columns + inarow
     half = half_full(rows, columns, inarow, seed)
-    return ([Position.initial(rows, columns, inarow)] + ([half] if half is not None else [])
-            + list(random_positions(rows, columns, inarow, 2, seed)))
+    return (
+        [Position.initial(rows, columns, inarow)]
+        + ([half] if half is not None else [])
+        + list(random_positions(rows, columns, inarow, 2, seed))
+    )
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -167,8 +188,9 @@ def test_keeps_the_contract_on_every_geometry(name: str, rows: int, columns: int
 
 @pytest.mark.parametrize("name", VARIANTS)
 @pytest.mark.parametrize("rows,columns,inarow", WIDE_AND_LARGE)
-def test_keeps_kaggles_clock_at_its_defaults_on_wide_and_large_boards(name: str, rows: int, columns: int,
-                                                                      inarow: int) -> None:
+def test_keeps_kaggles_clock_at_its_defaults_on_wide_and_large_boards(
+    name: str, rows: int, columns: int, inarow: int
+) -> None:
     """The registry defaults (no time_budget) with a short actTimeout of 0.5 s: the search gets 0.2 s and
     the guard's margin of 0.3 s is all the slack, as on Kaggle. The bank is empty, so no move may draw."""
     agent = built(at_defaults(name))
@@ -207,9 +229,15 @@ def test_takes_an_immediate_win(name: str, moves: str, rows: int, columns: int, 
 
 
 @pytest.mark.parametrize("name", SEARCHERS)
-@pytest.mark.parametrize("moves,rows,columns,inarow", [
-    ("17171", 6, 7, 4), ("11213", 6, 7, 4), ("112", 4, 5, 3), ("11213", 5, 6, 4),
-])
+@pytest.mark.parametrize(
+    "moves,rows,columns,inarow",
+    [
+        ("17171", 6, 7, 4),
+        ("11213", 6, 7, 4),
+        ("112", 4, 5, 3),
+        ("11213", 5, 6, 4),
+    ],
+)
 def test_blocks_an_immediate_loss(name: str, moves: str, rows: int, columns: int, inarow: int) -> None:
     position = Position.from_moves(moves, rows, columns, inarow)
     forced = position.non_losing_columns()
@@ -242,10 +270,13 @@ def test_is_deterministic_under_a_seed(name: str) -> None:
 
 @pytest.mark.games
 @pytest.mark.parametrize("name", VARIANTS)
-@pytest.mark.parametrize("opponent,config,first", [
-    ("kaggle:random", BoardConfig(), True),
-    ("kaggle:negamax", BoardConfig(rows=4, columns=5, inarow=3), False),
-])
+@pytest.mark.parametrize(
+    "opponent,config,first",
+    [
+        ("kaggle:random", BoardConfig(), True),
+        ("kaggle:negamax", BoardConfig(rows=4, columns=5, inarow=3), False),
+    ],
+)
 def test_plays_full_games_in_kaggle_environments(name: str, opponent: str, config: BoardConfig, first: bool) -> None:
     agent = built(spec(name))
     builtin = resolve_agent(AgentSpec.parse(opponent), config)

@@ -45,12 +45,14 @@ def shared_positions(name: str, count: int) -> list[tuple[str, int]]:
     return [(lines[i * len(lines) // count][0], int(lines[i * len(lines) // count][1])) for i in range(count)]
 
 
-def last_ply(moves: str, column: int, solver: PythonSolver | None = None,
-             cache: SolvedCache | None = None) -> GameAnalysis:
+def last_ply(
+    moves: str, column: int, solver: PythonSolver | None = None, cache: SolvedCache | None = None
+) -> GameAnalysis:
     """The analysis of the single move ``column`` played in the position ``moves``."""
     game = game_from_digits(moves + str(column + 1))
-    return analyze_game(game, math.inf, solver or PythonSolver(), cache or SolvedCache(None, None),
-                        first_ply=len(moves))
+    return analyze_game(
+        game, math.inf, solver or PythonSolver(), cache or SolvedCache(None, None), first_ply=len(moves)
+    )
 
 
 def thrown_win() -> tuple[str, int, int, dict[int, int]]:
@@ -67,6 +69,7 @@ def thrown_win() -> tuple[str, int, int, dict[int, int]]:
 
 
 # ---- reading games ----
+
 
 def test_a_move_string_is_read_as_zero_based_columns_and_checked() -> None:
     game = game_from_digits(" 4453 ")
@@ -94,8 +97,9 @@ def test_a_move_string_is_replayed_once_and_its_positions_kept(monkeypatch: pyte
     game = game_from_digits(digits)
     positions = game.positions()
     assert len(plays) == len(digits) and game.positions() is positions  # checked once, read without replaying
-    assert [repr(position) for position in positions] == \
-        [repr(Position.from_moves(digits[:ply])) for ply in range(len(digits) + 1)]
+    assert [repr(position) for position in positions] == [
+        repr(Position.from_moves(digits[:ply])) for ply in range(len(digits) + 1)
+    ]
 
 
 def test_a_game_value_refuses_illegal_moves_and_wide_boards() -> None:
@@ -109,8 +113,10 @@ def test_a_harness_record_is_read_from_a_run_directory(tmp_path: Path) -> None:
     from connectx.evaluation.engine import BoardConfig
     from connectx.evaluation.game_record import GameRecord
 
-    records = [GameRecord(index, ("a", "b"), BoardConfig(5, 6, 4), 0, (), moves, None, ("DONE", "DONE"), "draw")
-               for index, moves in ((0, (0, 1, 2)), (3, (5, 5, 0)))]
+    records = [
+        GameRecord(index, ("a", "b"), BoardConfig(5, 6, 4), 0, (), moves, None, ("DONE", "DONE"), "draw")
+        for index, moves in ((0, (0, 1, 2)), (3, (5, 5, 0)))
+    ]
     lines = [json.dumps(record.to_json()) for record in records]
     (tmp_path / "games.jsonl").write_text("\n".join(lines) + '\n{"index": 4, "mov')  # a torn last line
     game = read_record(tmp_path, 3)
@@ -129,10 +135,12 @@ def test_a_harness_record_is_read_from_a_run_directory(tmp_path: Path) -> None:
 def episode(moves: list[int]) -> dict[str, object]:
     """A minimal Kaggle episode of ``moves`` on the standard board, shaped like ``env.toJSON()``."""
     position = Position.initial()
-    steps: list[list[dict[str, object]]] = [[
-        {"action": 0, "status": "ACTIVE", "observation": {"board": board_of(position), "mark": 1}},
-        {"action": 0, "status": "INACTIVE", "observation": {"mark": 2}},
-    ]]
+    steps: list[list[dict[str, object]]] = [
+        [
+            {"action": 0, "status": "ACTIVE", "observation": {"board": board_of(position), "mark": 1}},
+            {"action": 0, "status": "INACTIVE", "observation": {"mark": 2}},
+        ]
+    ]
     for ply, column in enumerate(moves):
         position = position.play(column)
         mover = ply % 2
@@ -167,8 +175,10 @@ def test_an_episode_gives_the_moves_of_the_active_agents_and_is_checked() -> Non
 def test_a_faulted_action_is_not_a_move() -> None:
     data = episode([3, 3])
     board = board_of(Position.from_moves("44"))
-    invalid = [{"action": 9, "status": "INVALID", "observation": {"board": board, "mark": 1}},
-               {"action": 0, "status": "DONE", "observation": {"mark": 2}}]
+    invalid = [
+        {"action": 9, "status": "INVALID", "observation": {"board": board, "mark": 1}},
+        {"action": 0, "status": "DONE", "observation": {"mark": 2}},
+    ]
     data["steps"].append(invalid)  # type: ignore[attr-defined]
     assert game_from_episode(data).moves == (3, 3)
 
@@ -199,6 +209,7 @@ def test_a_file_that_is_not_an_episode_is_refused(tmp_path: Path) -> None:
 
 
 # ---- values, flags and the JSON schema ----
+
 
 def test_the_json_follows_the_schema_and_flags_a_thrown_win() -> None:
     moves, thrown, best, scores = thrown_win()
@@ -258,8 +269,14 @@ def test_a_whole_game_ends_with_its_winning_move_and_reports_progress() -> None:
         if position.is_over():
             break
     calls: list[tuple[int, int]] = []
-    analysis = analyze_game(game, math.inf, PythonSolver(), SolvedCache(None, None),
-                            progress=lambda done, total: calls.append((done, total)), first_ply=37)
+    analysis = analyze_game(
+        game,
+        math.inf,
+        PythonSolver(),
+        SolvedCache(None, None),
+        progress=lambda done, total: calls.append((done, total)),
+        first_ply=37,
+    )
     total = len(game.moves) - 37
     assert calls == [(done, total) for done in range(1, total + 1)]
     assert [ply.ply for ply in analysis.plies] == list(range(37, len(game.moves)))
@@ -270,6 +287,7 @@ def test_a_whole_game_ends_with_its_winning_move_and_reports_progress() -> None:
 
 
 # ---- the time limit ----
+
 
 def test_a_search_cut_by_its_node_limit_leaves_a_true_bound_promptly() -> None:
     moves, score = shared_positions("Test_L1_R3", 1)[0]  # an opening position: far beyond 2,000 nodes
@@ -309,8 +327,10 @@ def test_the_c_solver_is_chosen_for_the_boards_it_plays_where_it_builds() -> Non
         assert make_solver(BoardSpec(rows, columns)).name == expected
 
 
-@pytest.mark.skipif(native_unavailable_reason(BoardSpec(7, 8)) is not None,
-                    reason=f"no C solver: {native_unavailable_reason(BoardSpec(7, 8))}")
+@pytest.mark.skipif(
+    native_unavailable_reason(BoardSpec(7, 8)) is not None,
+    reason=f"no C solver: {native_unavailable_reason(BoardSpec(7, 8))}",
+)
 def test_on_another_board_the_c_solver_and_the_python_solver_give_the_stored_scores() -> None:
     stored = [line.split()[1:] for line in OTHER_BOARDS.read_text().splitlines() if line.startswith("8x7/4")]
     native, python = make_solver(BoardSpec(7, 8, 4)), PythonSolver()
@@ -343,6 +363,7 @@ def test_the_c_solver_and_the_python_solver_give_the_same_scores(name: str) -> N
 
 
 # ---- the cache ----
+
 
 def test_a_second_analysis_reads_every_value_from_the_cache(tmp_path: Path) -> None:
     moves, thrown, _, _ = thrown_win()
@@ -460,8 +481,9 @@ def test_a_table_of_exact_scores_seeds_the_cache_for_a_position_and_its_mirror_i
         assert table.score(position) == table.score(mirrored) == record["score"], record["moves"]
     assert table.score(Position.from_moves(records[40]["moves"])) is None
     assert table.score(Position.from_moves("4", rows=5)) is None  # another board
-    assert SolvedCache(None, table).get(Position.from_moves(records[4]["moves"])) == \
-        CachedRange(ScoreRange.exactly(records[4]["score"]))
+    assert SolvedCache(None, table).get(Position.from_moves(records[4]["moves"])) == CachedRange(
+        ScoreRange.exactly(records[4]["score"])
+    )
     missing = ExactScores(tmp_path / "missing.npz")
     assert len(missing) == 0 and missing.score(Position.initial()) is None
 
@@ -475,8 +497,9 @@ def test_the_shipped_table_holds_the_opening_and_the_books_positions() -> None:
     assert SolvedCache(None).get(Position.initial()) == CachedRange(ScoreRange.exactly(1))
 
 
-def test_the_cache_lives_in_the_users_cache_directory_unless_told(tmp_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_cache_lives_in_the_users_cache_directory_unless_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path / "cache"))
     cache = SolvedCache()
     assert cache.directory == tmp_path / "cache" / "analysis"
@@ -489,6 +512,7 @@ def test_the_cache_lives_in_the_users_cache_directory_unless_told(tmp_path: Path
 
 
 # ---- the pages ----
+
 
 def test_the_text_and_the_page_show_the_flagged_move_and_the_best_one() -> None:
     moves, thrown, best, _ = thrown_win()

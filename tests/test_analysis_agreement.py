@@ -14,8 +14,9 @@ from connectx.analysis.text_report import render_text
 from connectx.solver.interface import make_solver, native_unavailable_reason
 from connectx.solver.score_range import ScoreRange, describe
 
-native = pytest.mark.skipif(native_unavailable_reason() is not None,
-                            reason=f"no C solver: {native_unavailable_reason()}")
+native = pytest.mark.skipif(
+    native_unavailable_reason() is not None, reason=f"no C solver: {native_unavailable_reason()}"
+)
 
 
 def exactly(score: int) -> ScoreRange:
@@ -39,8 +40,10 @@ def test_a_childs_value_settles_its_parents_column_and_flows_back() -> None:
 
 
 def test_one_estimate_per_position_the_deeper_search() -> None:
-    rows = [((ScoreRange(-10, 10, 0.3, 9), exactly(-12)), None, 0),
-            ((ScoreRange(-10, 10, 0.1, 4), exactly(-12)), None, 0)]
+    rows = [
+        ((ScoreRange(-10, 10, 0.3, 9), exactly(-12)), None, 0),
+        ((ScoreRange(-10, 10, 0.1, 4), exactly(-12)), None, 0),
+    ]
     (first, _), (_, second_value) = reconcile(rows)
     assert first[0].estimate == 0.3 and first[0].depth == 9
     assert second_value.estimate == -0.3 and second_value.depth == 9

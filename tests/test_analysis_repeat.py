@@ -31,8 +31,9 @@ LIMIT = "0.3"
 def analyse(cache: Path, capsys: pytest.CaptureFixture[str], limit: str = LIMIT) -> tuple[dict[str, Any], float]:
     """``connectx analyze --json`` of the game with ``cache``: its JSON and the seconds it took."""
     started = time.perf_counter()
-    status = main(["analyze", "--moves", GAME, "--from-ply", FIRST_PLY, "--time-limit", limit, "--json",
-                   "--cache", str(cache)])
+    status = main(
+        ["analyze", "--moves", GAME, "--from-ply", FIRST_PLY, "--time-limit", limit, "--json", "--cache", str(cache)]
+    )
     seconds = time.perf_counter() - started
     out, err = capsys.readouterr()
     assert status == 0, err
@@ -55,16 +56,19 @@ def count_searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the solvers' searches (one element per search) while letting them run."""
     searches: list[int] = []
     for solver in (NativeSearchSolver, PythonSolver):
+
         def counted(self: Any, *args: Any, original: Any = solver.bound) -> ScoreRange:
             searches.append(1)
             result: ScoreRange = original(self, *args)
             return result
+
         monkeypatch.setattr(solver, "bound", counted)
     return searches
 
 
 def test_the_same_analysis_again_searches_nothing_and_gives_the_same_rows(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     first, first_seconds = analyse(tmp_path, capsys)
     inexact = [ply for ply in first["plies"] if not ply["exact"]]
     assert inexact and any(estimate is not None for ply in inexact for estimate in ply["estimates"])
@@ -77,7 +81,8 @@ def test_the_same_analysis_again_searches_nothing_and_gives_the_same_rows(
 
 
 def test_a_higher_limit_searches_again_and_keeps_what_it_finds(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     first, _ = analyse(tmp_path, capsys)
     with monkeypatch.context() as patched:
         searches = count_searches(patched)
@@ -94,7 +99,8 @@ def test_a_higher_limit_searches_again_and_keeps_what_it_finds(
 
 
 def test_a_cache_file_of_the_first_format_is_read_and_a_damaged_line_skipped(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     first, _ = analyse(tmp_path, capsys)
     path = tmp_path / "solved-7x6x4.jsonl"
     lines = path.read_text().splitlines()

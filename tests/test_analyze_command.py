@@ -73,7 +73,7 @@ def check_against_solve(analysis: dict[str, Any], board: list[str], capsys: pyte
     """Every ply of an exact ``--json`` analysis: the column played, every score as ``solve --analyze`` gives
     it, and ``changed_outcome`` exactly when the move's score has a lower sign than the best column's."""
     for ply in analysis["plies"]:
-        before = analysis["moves"][:ply["ply"]]
+        before = analysis["moves"][: ply["ply"]]
         expected = solve_columns(before, board, capsys)
         assert ply["column"] == int(analysis["moves"][ply["ply"]]) - 1
         assert ply["scores"] == expected, before
@@ -86,13 +86,15 @@ def check_against_solve(analysis: dict[str, Any], board: list[str], capsys: pyte
 
 @pytest.mark.parametrize("score_sign, lost", [(1, "threw a win away"), (0, "threw a draw away (a loss)")])
 def test_a_thrown_outcome_is_flagged_with_the_best_move_the_position_file_scores(
-        score_sign: int, lost: str, capsys: pytest.CaptureFixture[str]) -> None:
+    score_sign: int, lost: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     moves, score, columns = position_with(score_sign, capsys)
     assert max(value for value in columns if value is not None) == score  # solve agrees with the file
     thrown = min(column for column, value in enumerate(columns) if value is not None and sign(value) < score_sign)
     ply = len(moves)
-    status, out, err = run(["analyze", "--moves", moves + str(thrown + 1), "--from-ply", str(ply), "--no-cache"],
-                           capsys)
+    status, out, err = run(
+        ["analyze", "--moves", moves + str(thrown + 1), "--from-ply", str(ply), "--no-cache"], capsys
+    )
     assert status == 0
     if native_unavailable_reason() is None:
         assert err == ""
@@ -108,8 +110,10 @@ def test_a_thrown_outcome_is_flagged_with_the_best_move_the_position_file_scores
     assert f"1 move changed the outcome: ply {ply} ({mover} {thrown + 1})" in out
 
 
-@pytest.mark.skipif(native_unavailable_reason(BoardSpec(7, 8)) is not None,
-                    reason=f"no C solver: {native_unavailable_reason(BoardSpec(7, 8))}")
+@pytest.mark.skipif(
+    native_unavailable_reason(BoardSpec(7, 8)) is not None,
+    reason=f"no C solver: {native_unavailable_reason(BoardSpec(7, 8))}",
+)
 def test_another_board_of_four_in_a_row_is_analysed_by_the_compiled_solver(capsys: pytest.CaptureFixture[str]) -> None:
     board = ["--rows", "7", "--columns", "8", "--inarow", "4"]
     stored = [line.split()[1:] for line in OTHER_BOARDS.read_text().splitlines() if line.startswith("8x7/4")]
@@ -131,8 +135,21 @@ def test_json_gives_the_documented_object_with_the_scores_solve_gives(capsys: py
     thrown = min(column for column, value in enumerate(columns) if value is not None and value <= 0)
     game = moves + str(thrown + 1)
     for solver in ([], ["--no-native"]):
-        status, out, _ = run(["analyze", "--moves", game, "--from-ply", str(len(moves) - 2), "--json",
-                              "--no-cache", "--time-limit", "0", *solver], capsys)
+        status, out, _ = run(
+            [
+                "analyze",
+                "--moves",
+                game,
+                "--from-ply",
+                str(len(moves) - 2),
+                "--json",
+                "--no-cache",
+                "--time-limit",
+                "0",
+                *solver,
+            ],
+            capsys,
+        )
         assert status == 0
         analysis = json.loads(out)
         assert analysis["moves"] == game
@@ -147,9 +164,11 @@ def test_json_gives_the_documented_object_with_the_scores_solve_gives(capsys: py
 
 
 def test_a_position_the_limit_cuts_short_gives_bounds_that_hold_the_exact_scores(
-        capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(["analyze", "--moves", "44", "--json", "--no-cache", "--no-native", "--time-limit", "0.05"],
-                         capsys)
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(
+        ["analyze", "--moves", "44", "--json", "--no-cache", "--no-native", "--time-limit", "0.05"], capsys
+    )
     assert status == 0
     first = json.loads(out)["plies"][0]
     assert first["exact"] is False
@@ -161,16 +180,31 @@ def test_a_position_the_limit_cuts_short_gives_bounds_that_hold_the_exact_scores
 
 @pytest.mark.games
 def test_an_episode_written_by_play_and_its_record_analyse_to_the_same_exact_values(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     episode, run_directory = tmp_path / "game.json", tmp_path / "play"
-    status, _, _ = run(["play", "kaggle:negamax", "random", "--seed", "3", *SMALL_BOARD, "--json", str(episode),
-                        "--out", str(run_directory)], capsys)
+    status, _, _ = run(
+        [
+            "play",
+            "kaggle:negamax",
+            "random",
+            "--seed",
+            "3",
+            *SMALL_BOARD,
+            "--json",
+            str(episode),
+            "--out",
+            str(run_directory),
+        ],
+        capsys,
+    )
     assert status == 0
     record = json.loads((run_directory / "games.jsonl").read_text().splitlines()[0])
     analyses = []
     for source in ([str(episode)], [str(run_directory), "--game", "0"]):
-        status, out, err = run(["analyze", *source, "--json", "--time-limit", "0", "--cache", str(tmp_path / "cache")],
-                               capsys)
+        status, out, err = run(
+            ["analyze", *source, "--json", "--time-limit", "0", "--cache", str(tmp_path / "cache")], capsys
+        )
         assert (status, err) == (0, "")
         analyses.append(json.loads(out))
     assert analyses[0] == analyses[1]
@@ -182,11 +216,27 @@ def test_an_episode_written_by_play_and_its_record_analyse_to_the_same_exact_val
 
 
 @pytest.mark.games
-def test_a_match_game_is_analysed_and_its_flagged_moves_listed(tmp_path: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_match_game_is_analysed_and_its_flagged_moves_listed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out_dir = tmp_path / "match"
-    status, _, _ = run(["match", "random", "kaggle:random", "-n", "2", "--jobs", "1", "--seed", "5", *SMALL_BOARD,
-                        "--out", str(out_dir)], capsys)
+    status, _, _ = run(
+        [
+            "match",
+            "random",
+            "kaggle:random",
+            "-n",
+            "2",
+            "--jobs",
+            "1",
+            "--seed",
+            "5",
+            *SMALL_BOARD,
+            "--out",
+            str(out_dir),
+        ],
+        capsys,
+    )
     assert status == 0
     records = [json.loads(line) for line in (out_dir / "games.jsonl").read_text().splitlines()]
     record = next(record for record in records if record["index"] == 1)
@@ -203,13 +253,25 @@ def test_a_match_game_is_analysed_and_its_flagged_moves_listed(tmp_path: Path,
     assert f"{len(flagged)} move{'' if len(flagged) == 1 else 's'} changed the outcome" in text
 
 
-def test_html_writes_the_page_with_the_flagged_move_highlighted(tmp_path: Path,
-                                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_html_writes_the_page_with_the_flagged_move_highlighted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     moves, score, columns = position_with(1, capsys)
     thrown = min(column for column, value in enumerate(columns) if value is not None and value <= 0)
     page = tmp_path / "pages" / "game.html"
-    status, out, _ = run(["analyze", "--moves", moves + str(thrown + 1), "--from-ply", str(len(moves)),
-                          "--no-cache", "--html", str(page)], capsys)
+    status, out, _ = run(
+        [
+            "analyze",
+            "--moves",
+            moves + str(thrown + 1),
+            "--from-ply",
+            str(len(moves)),
+            "--no-cache",
+            "--html",
+            str(page),
+        ],
+        capsys,
+    )
     assert status == 0
     assert out.splitlines()[-1] == f"wrote {page}"
     html = page.read_text(encoding="utf-8")
@@ -225,28 +287,33 @@ def test_html_writes_the_page_with_the_flagged_move_highlighted(tmp_path: Path,
 
 def test_json_with_html_keeps_stdout_pure_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     page = tmp_path / "game.html"
-    status, out, err = run(["analyze", "--moves", "1213", *SMALL_BOARD, "--json", "--no-cache", "--html", str(page)],
-                           capsys)
+    status, out, err = run(
+        ["analyze", "--moves", "1213", *SMALL_BOARD, "--json", "--no-cache", "--html", str(page)], capsys
+    )
     assert status == 0
     assert json.loads(out)["moves"] == "1213"
     assert err == f"wrote {page}\n"
     assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
 
 
-def test_without_the_compiled_solver_one_notice_and_the_python_solver(monkeypatch: pytest.MonkeyPatch,
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_without_the_compiled_solver_one_notice_and_the_python_solver(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     moves = POSITIONS.read_text().split()[0]
     monkeypatch.setattr(connectx.solver.interface, "native_unavailable_reason", lambda board: "no C compiler found")
     status, out, err = run(["analyze", "--moves", moves, "--from-ply", str(len(moves) - 1), "--no-cache"], capsys)
     assert status == 0
-    assert err == ("connectx analyze: the compiled solver is unavailable (no C compiler found); "
-                   "using the pure-Python one, which is much slower\n")
+    assert err == (
+        "connectx analyze: the compiled solver is unavailable (no C compiler found); "
+        "using the pure-Python one, which is much slower\n"
+    )
     assert "with the pure-Python solver" in out.splitlines()[-1]
     # Asked for, or on a board the compiled solver does not play: no notice.
     for options in (["--no-native"], SMALL_BOARD):
         game = moves if options != SMALL_BOARD else "1213"
-        status, out, err = run(["analyze", "--moves", game, "--from-ply", str(len(game) - 1), "--no-cache", *options],
-                               capsys)
+        status, out, err = run(
+            ["analyze", "--moves", game, "--from-ply", str(len(game) - 1), "--no-cache", *options], capsys
+        )
         assert (status, err) == (0, "")
         assert "with the pure-Python solver" in out.splitlines()[-1]
 
@@ -256,8 +323,9 @@ class Terminal(io.StringIO):
         return True
 
 
-def test_the_progress_bar_shows_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_progress_bar_shows_on_a_terminal_only(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     argv = ["analyze", "--moves", "12132", *SMALL_BOARD, "--no-cache", "--json"]
     status, out, err = run(argv, capsys)
     assert (status, err) == (0, "")
@@ -268,8 +336,9 @@ def test_the_progress_bar_shows_on_a_terminal_only(monkeypatch: pytest.MonkeyPat
     assert json.loads(capsys.readouterr().out) == json.loads(out)
 
 
-def test_ctrl_c_stops_the_analysis_with_exit_130(monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_ctrl_c_stops_the_analysis_with_exit_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
@@ -280,7 +349,8 @@ def test_ctrl_c_stops_the_analysis_with_exit_130(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_opening_is_answered_from_the_shipped_table_and_the_cache_defaults_to_the_users(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path))
     status, out, err = run(["analyze", "--moves", "44444", "--json", "--no-native", "--time-limit", "0.01"], capsys)
     assert (status, err) == (0, "")
@@ -291,14 +361,16 @@ def test_the_opening_is_answered_from_the_shipped_table_and_the_cache_defaults_t
 
 
 def test_without_a_compiler_a_one_line_notice_and_the_python_solver(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.delenv("CC", raising=False)
     native_unavailable_reason.cache_clear()
     try:
-        status, out, err = run(["analyze", "--moves", "1213", "--rows", "5", "--columns", "6", "--from-ply", "3"],
-                               capsys)
+        status, out, err = run(
+            ["analyze", "--moves", "1213", "--rows", "5", "--columns", "6", "--from-ply", "3"], capsys
+        )
     finally:
         native_unavailable_reason.cache_clear()  # the next test finds the compiler again
     assert status == 0
@@ -310,9 +382,15 @@ def test_ctrl_c_at_a_terminal_stops_the_solver_too_with_one_line(tmp_path: Path)
     """A real Ctrl-C: SIGINT to the whole foreground group, the compiled solver's worker included."""
     master, follower = pty.openpty()
     command = [sys.executable, "-m", "connectx", "analyze", "--moves", "1771662233", "--no-cache"]
-    process = subprocess.Popen(command, stdin=follower, stdout=follower, stderr=follower, start_new_session=True,
-                               env={**os.environ, "CONNECTX_CACHE_DIR": str(tmp_path)},
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as at a shell
+    process = subprocess.Popen(
+        command,
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        start_new_session=True,
+        env={**os.environ, "CONNECTX_CACHE_DIR": str(tmp_path)},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # as at a shell
     os.close(follower)
     seen = b""
     while b"before" not in seen:  # the table's head: the analysis is under way

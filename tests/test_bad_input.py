@@ -49,10 +49,22 @@ def scratch(root: Path) -> None:
     stray.mkdir()
     (stray / "games.jsonl").write_text(json.dumps(RECORD.to_json()) + "\n")
     (root / "list.json").write_text("[1, 2, 3]\n")
-    (root / "full.json").write_text(json.dumps({"configuration": {"rows": 6, "columns": 7, "inarow": 4},
-                                                 "steps": [[{"status": "ACTIVE"}, {"status": "INACTIVE"}]]}))
-    (root / "impossible.json").write_text(json.dumps({"configuration": {"rows": 3, "columns": 3, "inarow": 4},
-                                                       "steps": [[{"status": "ACTIVE"}, {"status": "INACTIVE"}]]}))
+    (root / "full.json").write_text(
+        json.dumps(
+            {
+                "configuration": {"rows": 6, "columns": 7, "inarow": 4},
+                "steps": [[{"status": "ACTIVE"}, {"status": "INACTIVE"}]],
+            }
+        )
+    )
+    (root / "impossible.json").write_text(
+        json.dumps(
+            {
+                "configuration": {"rows": 3, "columns": 3, "inarow": 4},
+                "steps": [[{"status": "ACTIVE"}, {"status": "INACTIVE"}]],
+            }
+        )
+    )
     badplan = root / "badplan"
     badplan.mkdir()
     (badplan / "run.json").write_bytes(b"\xff{")
@@ -96,8 +108,11 @@ CASES: list[tuple[str, list[str], str]] = [
     ("match", ["match", "random", "kaggle:random", "--sprt", "0", "nan"], "is not a finite number"),
     ("match", ["match", "random", "kaggle:random", "--alpha", "0"], "--alpha: 0 is not between 0 and 1"),
     ("match", ["match", "random", "kaggle:random", "--beta", "1.5"], "--beta: 1.5 is not between 0 and 1"),
-    ("match", ["match", "random", "kaggle:random", "--sprt", "0", "10", "--alpha", "0.6", "--beta", "0.5"],
-     "sum below 1"),
+    (
+        "match",
+        ["match", "random", "kaggle:random", "--sprt", "0", "10", "--alpha", "0.6", "--beta", "0.5"],
+        "sum below 1",
+    ),
     ("match", ["match", "random", "kaggle:random", "--out", "run"], "already holds a run; pass --resume"),
     ("match", ["match", "random", "kaggle:random", "--out", "run", "--resume"], "holds a different run"),
     ("match", ["match", "random", "kaggle:random", "--out", "corrupt", "--resume"], "games.jsonl:1 is not a game"),
@@ -126,8 +141,11 @@ CASES: list[tuple[str, list[str], str]] = [
     ("tournament", ["tournament", "random", "negamax", "broken.py"], "is not valid Python"),
     ("tournament", ["tournament", "random", "negamax", "--jobs", "0"], "--jobs: 0 is too small"),
     ("tournament", ["tournament", "random", "negamax", "--out", "run"], "already holds a run"),
-    ("tournament", ["tournament", "random", "negamax", "--openings", "12", *("--rows", "3", "--columns", "4")],
-     "a 4x3 board has 12 cells"),
+    (
+        "tournament",
+        ["tournament", "random", "negamax", "--openings", "12", *("--rows", "3", "--columns", "4")],
+        "a 4x3 board has 12 cells",
+    ),
     # ladder
     ("ladder", ["ladder", "random", "--pool", "none"], "a ladder needs at least two agents"),
     ("ladder", ["ladder", "random", "random:", "--pool", "fast"], "each agent may appear once"),
@@ -210,24 +228,39 @@ CASES: list[tuple[str, list[str], str]] = [
     ("solve", ["solve", "--rows", "x"], "--rows"),
     # boards where nobody can ever win (no line of inarow fits), and boards out of the limits, in every command
     # that takes a board (build and validate take none: they check against Kaggle's 7x6/4)
-    ("play", ["play", "solver", "random", "--inarow", "99"],
-     "--inarow 99: choose a whole number from 2 to 7, the longer side of the board (no line of 99 fits on 7x6, "
-     "so nobody could ever win)"),
-    ("play", ["play", "random", "random", "--rows", "3", "--columns", "3", "--inarow", "4"],
-     "no line of 4 fits on 3x3"),
+    (
+        "play",
+        ["play", "solver", "random", "--inarow", "99"],
+        "--inarow 99: choose a whole number from 2 to 7, the longer side of the board (no line of 99 fits on 7x6, "
+        "so nobody could ever win)",
+    ),
+    (
+        "play",
+        ["play", "random", "random", "--rows", "3", "--columns", "3", "--inarow", "4"],
+        "no line of 4 fits on 3x3",
+    ),
     ("play", ["play", "human", "solver", "--columns", "2", "--rows", "2", "--inarow", "3"], "no line of 3 fits on 2x2"),
     ("play", ["play", "random", "random", "--inarow", "1"], "--inarow 1: choose a whole number from 2 to 7"),
     ("play", ["play", "random", "random", "--rows", "13"], "--rows 13: choose a whole number from 1 to 12"),
-    ("match", ["match", "random", "kaggle:random", "--rows", "5", "--columns", "4", "--inarow", "6"],
-     "no line of 6 fits on 4x5"),
-    ("match", ["match", "random", "kaggle:random", "--rows", "1", "--columns", "1"],
-     "--inarow 4: a 1x1 board has room for no line of 2, so nobody could ever win"),
+    (
+        "match",
+        ["match", "random", "kaggle:random", "--rows", "5", "--columns", "4", "--inarow", "6"],
+        "no line of 6 fits on 4x5",
+    ),
+    (
+        "match",
+        ["match", "random", "kaggle:random", "--rows", "1", "--columns", "1"],
+        "--inarow 4: a 1x1 board has room for no line of 2, so nobody could ever win",
+    ),
     ("tournament", ["tournament", "random", "negamax", "--inarow", "8"], "no line of 8 fits on 7x6"),
     ("tournament", ["tournament", "random", "negamax", "--columns", "40"], "--columns 40: choose a whole number"),
     ("solve", ["solve", "--rows", "3", "--columns", "3", "--inarow", "4", "1"], "no line of 4 fits on 3x3"),
     ("solve", ["solve", "--rows", "0", "4"], "--rows: 0 is too small; give 1 or more"),
-    ("analyze", ["analyze", "--moves", "1", "--rows", "2", "--columns", "3", "--inarow", "5"],
-     "--inarow 5: choose a whole number from 2 to 3"),
+    (
+        "analyze",
+        ["analyze", "--moves", "1", "--rows", "2", "--columns", "3", "--inarow", "5"],
+        "--inarow 5: choose a whole number from 2 to 3",
+    ),
     ("analyze", ["analyze", "impossible.json"], "has inarow = 4: choose a whole number from 2 to 3"),
     # a person plays only in play
     ("match", ["match", "human", "solver"], "human (a person at the keyboard) plays only in connectx play"),
@@ -245,9 +278,14 @@ def snapshot(root: Path) -> dict[str, bytes | None]:
 
 
 @pytest.mark.parametrize("command, argv, message", CASES, ids=[" ".join(case[1]) for case in CASES])
-def test_bad_input_is_one_line_exit_2_and_nothing_written(command: str, argv: list[str], message: str,
-                                                         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_input_is_one_line_exit_2_and_nothing_written(
+    command: str,
+    argv: list[str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     scratch(tmp_path)
     monkeypatch.chdir(tmp_path)
     before = snapshot(tmp_path)
@@ -269,21 +307,41 @@ def test_the_table_covers_every_command() -> None:
 
 
 @pytest.mark.games
-def test_a_refused_command_leaves_the_directory_free_for_the_corrected_one(tmp_path: Path,
-                                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    command = ["match", "random", "kaggle:random", "-n", "2", "--out", str(tmp_path / "run"),
-               "--rows", "4", "--columns", "5", "--inarow", "3"]
+def test_a_refused_command_leaves_the_directory_free_for_the_corrected_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    command = [
+        "match",
+        "random",
+        "kaggle:random",
+        "-n",
+        "2",
+        "--out",
+        str(tmp_path / "run"),
+        "--rows",
+        "4",
+        "--columns",
+        "5",
+        "--inarow",
+        "3",
+    ]
     assert main([*command, "--jobs", "0"]) == 2
     assert main([*command, "--jobs", "1"]) == 0
     assert "| total | 2 |" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("board, message", [
-    ({"rows": 3, "columns": 3, "inarow": 4}, "in a row 4: choose a whole number from 2 to 3, the longer side of the "
-                                             "board (no line of 4 fits on 3x3, so nobody could ever win)"),
-    ({"rows": 6, "columns": 7, "inarow": 99}, "no line of 99 fits on 7x6"),
-    ({"rows": 13, "columns": 7, "inarow": 4}, "rows 13: choose a whole number from 1 to 12"),
-])
+@pytest.mark.parametrize(
+    "board, message",
+    [
+        (
+            {"rows": 3, "columns": 3, "inarow": 4},
+            "in a row 4: choose a whole number from 2 to 3, the longer side of the "
+            "board (no line of 4 fits on 3x3, so nobody could ever win)",
+        ),
+        ({"rows": 6, "columns": 7, "inarow": 99}, "no line of 99 fits on 7x6"),
+        ({"rows": 13, "columns": 7, "inarow": 4}, "rows 13: choose a whole number from 1 to 12"),
+    ],
+)
 def test_the_page_refuses_the_boards_the_commands_refuse(board: dict[str, int], message: str) -> None:
     from connectx.play.api import App, RequestError
 
@@ -293,8 +351,9 @@ def test_the_page_refuses_the_boards_the_commands_refuse(board: dict[str, int], 
     assert message in str(caught.value) and caught.value.status == 400
 
 
-def test_a_missing_dask_is_exit_2_with_the_install_command(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_dask_is_exit_2_with_the_install_command(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed: importing it raises ImportError
     assert main(["match", "random", "random", "-n", "2", "--cluster", "local:1", "--out", "m"]) == 2
@@ -303,8 +362,9 @@ def test_a_missing_dask_is_exit_2_with_the_install_command(monkeypatch: pytest.M
     assert not (tmp_path / "m").exists()
 
 
-def test_ctrl_c_anywhere_is_one_line_and_exit_130(monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_ctrl_c_anywhere_is_one_line_and_exit_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def interrupted(args: object) -> int:
         raise KeyboardInterrupt
 
@@ -313,8 +373,9 @@ def test_ctrl_c_anywhere_is_one_line_and_exit_130(monkeypatch: pytest.MonkeyPatc
     assert capsys.readouterr().err == "\nconnectx build: interrupted\n"
 
 
-def test_ctrl_c_while_a_command_loads_is_the_same_one_line(monkeypatch: pytest.MonkeyPatch,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_ctrl_c_while_a_command_loads_is_the_same_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def loading(only: str | None = None) -> object:
         raise KeyboardInterrupt  # as if pressed while the command's libraries import
 

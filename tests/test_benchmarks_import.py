@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = sorted(path.stem for path in (Path(__file__).resolve().parents[1] / "benchmarks").glob("*.py")
-                    if path.stem != "__init__")
+BENCHMARKS = sorted(
+    path.stem for path in (Path(__file__).resolve().parents[1] / "benchmarks").glob("*.py") if path.stem != "__init__"
+)
 
 
 def test_the_benchmarks_are_found() -> None:

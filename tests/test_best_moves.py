@@ -50,16 +50,20 @@ def test_a_thrown_win_never_calls_a_losing_column_best() -> None:
     assert ply.to_json()["best"] == [] and ply.to_json()["open"] == [2, 5]
 
 
-@pytest.mark.parametrize("values, known, best, still_open", [
-    ((ScoreRange.exactly(3), ScoreRange.exactly(3), ScoreRange.exactly(-2), None), None, (0, 1), (0, 1)),
-    ((ScoreRange(3, 5), ScoreRange.exactly(3), ScoreRange(-4, 2)), None, (0,), (0, 1)),
-    ((ScoreRange(0, 5), ScoreRange.exactly(0), ScoreRange(-4, 0)), None, (0,), (0, 1, 2)),
-    ((ScoreRange(-1, 5), ScoreRange.exactly(0), ScoreRange(-4, 1)), None, (), (0, 1, 2)),
-    ((ScoreRange(-3, 5), ScoreRange.exactly(-1)), ScoreRange(0, 0), (0,), (0,)),
-    ((ScoreRange.exactly(-1), ScoreRange.exactly(-1)), ScoreRange(-1, -1), (0, 1), (0, 1)),
-])
-def test_best_and_open_columns_follow_the_proofs(values: tuple[ScoreRange | None, ...], known: ScoreRange | None,
-                                                 best: tuple[int, ...], still_open: tuple[int, ...]) -> None:
+@pytest.mark.parametrize(
+    "values, known, best, still_open",
+    [
+        ((ScoreRange.exactly(3), ScoreRange.exactly(3), ScoreRange.exactly(-2), None), None, (0, 1), (0, 1)),
+        ((ScoreRange(3, 5), ScoreRange.exactly(3), ScoreRange(-4, 2)), None, (0,), (0, 1)),
+        ((ScoreRange(0, 5), ScoreRange.exactly(0), ScoreRange(-4, 0)), None, (0,), (0, 1, 2)),
+        ((ScoreRange(-1, 5), ScoreRange.exactly(0), ScoreRange(-4, 1)), None, (), (0, 1, 2)),
+        ((ScoreRange(-3, 5), ScoreRange.exactly(-1)), ScoreRange(0, 0), (0,), (0,)),
+        ((ScoreRange.exactly(-1), ScoreRange.exactly(-1)), ScoreRange(-1, -1), (0, 1), (0, 1)),
+    ],
+)
+def test_best_and_open_columns_follow_the_proofs(
+    values: tuple[ScoreRange | None, ...], known: ScoreRange | None, best: tuple[int, ...], still_open: tuple[int, ...]
+) -> None:
     assert best_columns(values, known) == best
     assert open_columns(values, known) == still_open
 
@@ -90,8 +94,9 @@ def test_a_flagged_move_shows_the_line_that_punishes_it_and_every_move_of_it_is_
         position = Position.from_moves(moves)
         exact = analyze(position, TranspositionTable())
         assert exact is not None
-        thrown = [column for column, value in exact.items()
-                  if (value > 0) - (value < 0) < (int(score) > 0) - (int(score) < 0)]
+        thrown = [
+            column for column, value in exact.items() if (value > 0) - (value < 0) < (int(score) > 0) - (int(score) < 0)
+        ]
         if thrown:
             break
     else:

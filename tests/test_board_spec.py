@@ -11,10 +11,18 @@ from connectx.agents.core.position import geometry
 from connectx.evaluation.engine import BoardConfig
 
 
-@pytest.mark.parametrize("text, rows, columns, inarow", [
-    ("7x6/4", 6, 7, 4), ("8x7/4", 7, 8, 4), ("10x8/5", 8, 10, 5), ("1x6/4", 6, 1, 4), ("3x1/3", 1, 3, 3),
-    ("12x12/12", 12, 12, 12), (" 5x4/3 ", 4, 5, 3),
-])
+@pytest.mark.parametrize(
+    "text, rows, columns, inarow",
+    [
+        ("7x6/4", 6, 7, 4),
+        ("8x7/4", 7, 8, 4),
+        ("10x8/5", 8, 10, 5),
+        ("1x6/4", 6, 1, 4),
+        ("3x1/3", 1, 3, 3),
+        ("12x12/12", 12, 12, 12),
+        (" 5x4/3 ", 4, 5, 3),
+    ],
+)
 def test_text_is_columns_by_rows_over_inarow_and_round_trips(text: str, rows: int, columns: int, inarow: int) -> None:
     board = BoardSpec.parse(text)
     assert (board.rows, board.columns, board.inarow) == (rows, columns, inarow)
@@ -34,21 +42,30 @@ def test_text_of_another_form_is_refused_naming_the_form(text: str) -> None:
     assert caught.value.field is None and repr(text) in str(caught.value)
 
 
-@pytest.mark.parametrize("rows, columns, inarow, field, message", [
-    (0, 7, 4, "rows", f"rows 0: choose a whole number from {MIN_SIDE} to {MAX_SIDE}"),
-    (6, MAX_SIDE + 1, 4, "columns", f"columns {MAX_SIDE + 1}: choose a whole number from {MIN_SIDE} to {MAX_SIDE}"),
-    (6, 7, 1, "inarow", f"in a row 1: choose a whole number from {MIN_INAROW} to 7, the longer side of the board"),
-    # Nobody can ever win: no line of inarow fits anywhere (Kaggle would play these to a draw).
-    (6, 7, 99, "inarow", "in a row 99: choose a whole number from 2 to 7, the longer side of the board "
-                         "(no line of 99 fits on 7x6, so nobody could ever win)"),
-    (3, 3, 4, "inarow", "no line of 4 fits on 3x3, so nobody could ever win"),
-    (1, 1, 2, "inarow", "a 1x1 board has room for no line of 2, so nobody could ever win; give it 2 or more rows"),
-    # Values read from JSON can be anything.
-    ("6", 7, 4, "rows", "rows 6: choose a whole number"),
-    (6, 7.0, 4, "columns", "columns 7.0: choose a whole number"),
-    (6, True, 4, "columns", "columns True: choose a whole number"),
-    (6, 7, None, "inarow", "in a row None: choose a whole number from 2 to 7"),
-])
+@pytest.mark.parametrize(
+    "rows, columns, inarow, field, message",
+    [
+        (0, 7, 4, "rows", f"rows 0: choose a whole number from {MIN_SIDE} to {MAX_SIDE}"),
+        (6, MAX_SIDE + 1, 4, "columns", f"columns {MAX_SIDE + 1}: choose a whole number from {MIN_SIDE} to {MAX_SIDE}"),
+        (6, 7, 1, "inarow", f"in a row 1: choose a whole number from {MIN_INAROW} to 7, the longer side of the board"),
+        # Nobody can ever win: no line of inarow fits anywhere (Kaggle would play these to a draw).
+        (
+            6,
+            7,
+            99,
+            "inarow",
+            "in a row 99: choose a whole number from 2 to 7, the longer side of the board "
+            "(no line of 99 fits on 7x6, so nobody could ever win)",
+        ),
+        (3, 3, 4, "inarow", "no line of 4 fits on 3x3, so nobody could ever win"),
+        (1, 1, 2, "inarow", "a 1x1 board has room for no line of 2, so nobody could ever win; give it 2 or more rows"),
+        # Values read from JSON can be anything.
+        ("6", 7, 4, "rows", "rows 6: choose a whole number"),
+        (6, 7.0, 4, "columns", "columns 7.0: choose a whole number"),
+        (6, True, 4, "columns", "columns True: choose a whole number"),
+        (6, 7, None, "inarow", "in a row None: choose a whole number from 2 to 7"),
+    ],
+)
 def test_boards_out_of_the_limits_are_refused(rows: Any, columns: Any, inarow: Any, field: str, message: str) -> None:
     with pytest.raises(BoardSpecError) as caught:
         BoardSpec(rows, columns, inarow)

@@ -34,9 +34,11 @@ def test_it_replaces_a_file_it_wrote_earlier(tmp_path: Path, capsys: pytest.Capt
 
 
 @pytest.mark.parametrize("content", [USERS_AGENT.encode(), b"", b"\xff\xfe not text", b"def agent(:\n"])
-def test_it_refuses_to_replace_a_file_it_did_not_write(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                       monkeypatch: pytest.MonkeyPatch, content: bytes) -> None:
+def test_it_refuses_to_replace_a_file_it_did_not_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, content: bytes
+) -> None:
     """The user's agent, an empty file, a binary one, broken Python: none is recognisably ours."""
+
     def no_build(*args: object, **kwargs: object) -> None:
         raise AssertionError("the refusal must come before building")
 
@@ -71,8 +73,9 @@ def test_force_replaces_a_file_it_did_not_write(tmp_path: Path, capsys: pytest.C
     assert path.read_text() == build_source("random")
 
 
-def test_the_default_output_is_guarded_too(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_default_output_is_guarded_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "submission.py").write_text(USERS_AGENT)

@@ -63,16 +63,18 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
     return root
 
 
-BASE_FILES = {name: textwrap.dedent(text) for name, text in {
-    "agents/__init__.py": "",
-    # The data module sits where the bundler looks for it: connectx.agents.core.data_files.
-    "connectx/__init__.py": "",
-    "connectx/agents/core/data_files.py": '''
+BASE_FILES = {
+    name: textwrap.dedent(text)
+    for name, text in {
+        "agents/__init__.py": "",
+        # The data module sits where the bundler looks for it: connectx.agents.core.data_files.
+        "connectx/__init__.py": "",
+        "connectx/agents/core/data_files.py": """
         def read_data(name: str) -> bytes:
             raise AssertionError("the bundle must replace this module")
-    ''',
-    # binds ``field`` (dataclasses') and ``helper``; both collide with boundary's below
-    "agents/core.py": '''
+    """,
+        # binds ``field`` (dataclasses') and ``helper``; both collide with boundary's below
+        "agents/core.py": '''
         """Core."""
         from __future__ import annotations
 
@@ -87,7 +89,7 @@ BASE_FILES = {name: textwrap.dedent(text) for name, text in {
         def helper() -> str:
             return "core"
     ''',
-    "agents/boundary.py": '''
+        "agents/boundary.py": """
         from __future__ import annotations
 
         import random
@@ -103,8 +105,8 @@ BASE_FILES = {name: textwrap.dedent(text) for name, text in {
 
         def describe(record: dict) -> tuple:
             return helper(), field(record, "a")
-    ''',
-    "agents/toy.py": '''
+    """,
+        "agents/toy.py": '''
         """A toy agent using both modules and a data file."""
         from __future__ import annotations
 
@@ -133,7 +135,8 @@ BASE_FILES = {name: textwrap.dedent(text) for name, text in {
         def make_agent(column: int = 0) -> Toy:
             return Toy(column)
     ''',
-}.items()}
+    }.items()
+}
 
 
 def build_fixture(root: Path, extra: dict[str, str] | None = None, module: str = "agents.toy") -> str:
@@ -176,8 +179,10 @@ def test_a_third_party_import_fails_the_build_naming_it_and_its_module(tmp_path:
 
 
 def test_a_third_party_import_inside_a_function_fails_too(tmp_path: Path) -> None:
-    extra = {"agents/boundary.py": BASE_FILES["agents/boundary.py"]
-             + "\n\ndef plot() -> None:\n    from matplotlib import pyplot\n"}
+    extra = {
+        "agents/boundary.py": BASE_FILES["agents/boundary.py"]
+        + "\n\ndef plot() -> None:\n    from matplotlib import pyplot\n"
+    }
     with pytest.raises(BuildError, match="'matplotlib'"):
         build_fixture(tmp_path, extra)
 
@@ -202,11 +207,14 @@ def test_a_data_name_from_a_constant_that_is_rebound_fails_the_build(tmp_path: P
         build_fixture(tmp_path, {"agents/toy.py": toy})
 
 
-@pytest.mark.parametrize("line, message", [
-    ("import agents.core", "cannot be bundled"),
-    ("from agents import core", "imports modules by name"),
-    ("HERE = __file__", "uses __file__"),
-])
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("import agents.core", "cannot be bundled"),
+        ("from agents import core", "imports modules by name"),
+        ("HERE = __file__", "uses __file__"),
+    ],
+)
 def test_code_that_cannot_live_in_one_file_fails_the_build(tmp_path: Path, line: str, message: str) -> None:
     toy = BASE_FILES["agents/toy.py"] + f"\n{line}\n"
     with pytest.raises(BuildError, match=message):
@@ -281,8 +289,7 @@ def test_a_missing_data_file_fails_the_build_unless_allowed(tmp_path: Path) -> N
 
     with pytest.raises(BuildError, match="'table.bin', read by the agent, is missing"):
         bundle_factory("toy", "agents.toy", "make_agent", {}, root=tmp_path, read=nothing)
-    bundle = bundle_factory("toy", "agents.toy", "make_agent", {}, root=tmp_path, read=nothing,
-                            allow_missing_data=True)
+    bundle = bundle_factory("toy", "agents.toy", "make_agent", {}, root=tmp_path, read=nothing, allow_missing_data=True)
     assert bundle.missing_data == ("table.bin",) and bundle.data_files == ()
     with pytest.raises(FileNotFoundError, match="table.bin was missing"):
         run_bundle(bundle.source)["new_agent"]().facts()
@@ -316,8 +323,12 @@ def test_the_bundle_keeps_what_it_loads_and_its_book_out_of_the_collectors_scans
     """Loading freezes what is loaded; the first move decodes the book, and the move's end freezes that too."""
     path = tmp_path / "submission.py"
     path.write_text(build_source("solver"))
-    completed = subprocess.run([sys.executable, "-I", "-S", "-c", COLLECTOR_AFTER_LOADING, str(path)],
-                               capture_output=True, text=True, check=True)
+    completed = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", COLLECTOR_AFTER_LOADING, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     facts = json.loads(completed.stdout)
     assert facts["frozen_at_load"] > 0
     assert facts["column"] == 3 and facts["entries"] > 100_000, "the first move must come from the book"

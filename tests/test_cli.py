@@ -49,8 +49,10 @@ def test_bare_connectx_runs_as_a_program() -> None:
 @pytest.mark.games
 def test_play_writes_the_replay_and_shows_the_result(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     html, replay, out = tmp_path / "game.html", tmp_path / "game.json", tmp_path / "play"
-    assert main(["play", "negamax:seed=1", "random:seed=2", "--html", str(html), "--json", str(replay),
-                 "--out", str(out)]) == 0
+    assert (
+        main(["play", "negamax:seed=1", "random:seed=2", "--html", str(html), "--json", str(replay), "--out", str(out)])
+        == 0
+    )
     out_text = capsys.readouterr().out
     data = json.loads(replay.read_text())
     assert data["statuses"] == ["DONE", "DONE"]
@@ -65,8 +67,9 @@ def test_play_writes_the_replay_and_shows_the_result(tmp_path: Path, capsys: pyt
         assert f"{name} (player {winner + 1}) wins after {moves} moves." in out_text
     board = data["steps"][-1][0]["observation"]["board"]
     shown = [line.split() for line in out_text.splitlines()[:6]]
-    assert [["." if cell == 0 else str(cell) for cell in board[row * 7:(row + 1) * 7]] for row in range(6)] == [
-        [{"X": "1", "O": "2"}.get(token, token) for token in line] for line in shown]
+    assert [["." if cell == 0 else str(cell) for cell in board[row * 7 : (row + 1) * 7]] for row in range(6)] == [
+        [{"X": "1", "O": "2"}.get(token, token) for token in line] for line in shown
+    ]
     assert "1 2 3 4 5 6 7" in out_text
     page = html.read_text()
     assert page.lower().startswith("<!doctype html") or "<html" in page.lower()
@@ -81,8 +84,9 @@ def test_play_writes_the_replay_and_shows_the_result(tmp_path: Path, capsys: pyt
 
 
 @pytest.mark.games
-def test_play_runs_on_other_boards_and_agent_files(tmp_path: Path, capsys: pytest.CaptureFixture,
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_play_runs_on_other_boards_and_agent_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     agent_file = tmp_path / "leftmost.py"
     agent_file.write_text(
         "def agent(obs, config):\n    return [c for c in range(config.columns) if obs.board[c] == 0][0]\n"
@@ -97,8 +101,12 @@ def test_play_runs_on_other_boards_and_agent_files(tmp_path: Path, capsys: pytes
 
 @pytest.mark.games
 def test_play_takes_parameters_with_slashes(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    assert main(["play", "minimax:weights=1/3/9/81,seed=1", "kaggle:random", "--seed", "3",
-                 "--out", str(tmp_path / "play")]) == 0
+    assert (
+        main(
+            ["play", "minimax:weights=1/3/9/81,seed=1", "kaggle:random", "--seed", "3", "--out", str(tmp_path / "play")]
+        )
+        == 0
+    )
     assert "minimax:weights=1/3/9/81,seed=1 (player 1) wins" in capsys.readouterr().out
 
 
@@ -119,8 +127,13 @@ def test_a_seeded_play_is_the_game_a_match_plays_with_that_game_seed(tmp_path: P
 def test_a_closed_pipe_ends_the_output_quietly() -> None:
     # `connectx solve < file | head -1`: the reader stops after one line while positions remain.
     lines = (REPO / "positions" / "Test_L3_R1").read_text().splitlines() * 5
-    process = subprocess.Popen([sys.executable, "-m", "connectx.cli.main", "solve"], cwd=REPO, stdin=subprocess.PIPE,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "connectx.cli.main", "solve"],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert process.stdin is not None and process.stdout is not None and process.stderr is not None
     process.stdin.write("\n".join(lines).encode())
     process.stdin.close()

@@ -18,8 +18,26 @@ SMALL_BOARD = ["--rows", "4", "--columns", "5", "--inarow", "3"]
 @pytest.mark.games
 def test_match_prints_the_table_and_writes_every_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "match"
-    code = main(["match", "negamax:depth=1", "kaggle:random", "-n", "6", "--jobs", "2", "--out", str(out),
-                 "--openings", "2", "--replays", "--sprt", "0", "100", *SMALL_BOARD])
+    code = main(
+        [
+            "match",
+            "negamax:depth=1",
+            "kaggle:random",
+            "-n",
+            "6",
+            "--jobs",
+            "2",
+            "--out",
+            str(out),
+            "--openings",
+            "2",
+            "--replays",
+            "--sprt",
+            "0",
+            "100",
+            *SMALL_BOARD,
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "| total | 6 |" in printed and "Elo difference (95%)" in printed and "SPRT [0, 100]" in printed
@@ -27,8 +45,14 @@ def test_match_prints_the_table_and_writes_every_file(tmp_path: Path, capsys: py
         assert (out / name).stat().st_size > 0, name
     games = {g["index"]: g for g in map(json.loads, (out / "games.jsonl").read_text().splitlines())}
     assert sorted(games) == list(range(6))
-    plan = MatchPlan(AgentSpec.parse("negamax:depth=1"), AgentSpec.parse("kaggle:random"), 6, BoardConfig(4, 5, 3),
-                     seed=0, opening_plies=2)
+    plan = MatchPlan(
+        AgentSpec.parse("negamax:depth=1"),
+        AgentSpec.parse("kaggle:random"),
+        6,
+        BoardConfig(4, 5, 3),
+        seed=0,
+        opening_plies=2,
+    )
     openings = [plan.game_spec(i).opening for i in range(6)]
     assert [tuple(games[i]["opening"]) for i in range(6)] == openings
     assert all(len(opening) == 2 for opening in openings) and len(set(openings)) > 1
@@ -50,8 +74,9 @@ def test_match_prints_the_table_and_writes_every_file(tmp_path: Path, capsys: py
     assert "kaggle" in html.read_text().lower() and "negamax:depth=1" in html.read_text()
 
 
-def test_match_refuses_to_mix_runs_and_explains_how_to_resume(tmp_path: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_match_refuses_to_mix_runs_and_explains_how_to_resume(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "run"
     out.mkdir()
     (out / "run.json").write_text(json.dumps({"kind": "match"}))
@@ -70,14 +95,32 @@ def test_match_refuses_to_mix_runs_and_explains_how_to_resume(tmp_path: Path,
 @pytest.mark.games
 def test_tournament_prints_ratings_and_a_cross_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "rr"
-    code = main(["tournament", "random", "negamax:depth=1", "kaggle:random", "-n", "2", "--jobs", "2",
-                 "--out", str(out), "--anchor", "kaggle:random", *SMALL_BOARD])
+    code = main(
+        [
+            "tournament",
+            "random",
+            "negamax:depth=1",
+            "kaggle:random",
+            "-n",
+            "2",
+            "--jobs",
+            "2",
+            "--out",
+            str(out),
+            "--anchor",
+            "kaggle:random",
+            *SMALL_BOARD,
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "Elo (anchor kaggle:random = 0)" in printed and "| pairing |" in printed
     summary = json.loads((out / "summary.json").read_text())
     assert len(summary["pairings"]) == 3 and {r["agent"] for r in summary["ratings"]} == {
-        "random", "negamax:depth=1", "kaggle:random"}
+        "random",
+        "negamax:depth=1",
+        "kaggle:random",
+    }
     games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert sorted(g["index"] for g in games) == list(range(6))
 
@@ -88,8 +131,9 @@ def test_replay_of_a_game_that_was_not_saved_is_rebuilt_from_its_moves(tmp_path:
     from connectx.evaluation.replays import rebuilt_environment
     from connectx.evaluation.results_store import ResultsStore
 
-    record = GameRecord(0, ("a.py", "random"), BoardConfig(6, 7, 4), 1, (), (3, 3), 1, ("INVALID", "DONE"),
-                        "INVALID", 0, "")
+    record = GameRecord(
+        0, ("a.py", "random"), BoardConfig(6, 7, 4), 1, (), (3, 3), 1, ("INVALID", "DONE"), "INVALID", 0, ""
+    )
     env = rebuilt_environment(record)
     assert [state.status for state in env.steps[-1]] == ["INVALID", "DONE"]
     assert env.steps[-1][0].observation.board.count(0) == 42 - 2
@@ -102,8 +146,9 @@ def test_replay_of_a_game_that_was_not_saved_is_rebuilt_from_its_moves(tmp_path:
 
 
 @pytest.mark.games
-def test_resume_continues_a_match_in_the_out_directory_that_holds_it(tmp_path: Path,
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_resume_continues_a_match_in_the_out_directory_that_holds_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "match"
     command = ["match", "random", "kaggle:random", "--jobs", "1", "--out", str(out), *SMALL_BOARD]
     assert main([*command, "-n", "2"]) == 0
@@ -112,8 +157,9 @@ def test_resume_continues_a_match_in_the_out_directory_that_holds_it(tmp_path: P
     assert sorted(json.loads(line)["index"] for line in (out / "games.jsonl").read_text().splitlines()) == [0, 1, 2, 3]
 
 
-def test_report_resume_goes_on_when_a_cell_of_the_report_is_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_resume_goes_on_when_a_cell_of_the_report_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from connectx.papers.experiments import QUICK
     from connectx.papers.runner import cell_directory, cell_plan, chosen_experiments
 

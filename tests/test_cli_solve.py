@@ -23,8 +23,10 @@ HARD = "1111222333"  # an early position pure Python cannot solve in minutes
 PYTHON = ["--no-native", "--no-cache"]  # the pure-Python engine, nothing remembered: stopped by any short limit
 DRAWN_FULL_BOARD = "736725214245131336345676626575117713522444"
 SCORE = r"(-?\d+|\?|-?\d+\.\.-?\d+)"
-STOPPED_LINE = re.compile(rf"^(?P<moves>\S+) (?P<scores>{SCORE})(?P<stats>( \S+)*) \((?P<words>[^;]+); "
-                          rf"stopped at the (?P<limit>\S+) s limit\)$")
+STOPPED_LINE = re.compile(
+    rf"^(?P<moves>\S+) (?P<scores>{SCORE})(?P<stats>( \S+)*) \((?P<words>[^;]+); "
+    rf"stopped at the (?P<limit>\S+) s limit\)$"
+)
 
 
 def proven(text: str, possible: ScoreRange) -> ScoreRange:
@@ -41,8 +43,9 @@ def test_prints_moves_and_score_and_checks_expected_scores(capsys: pytest.Captur
     assert capsys.readouterr().out.splitlines() == lines
 
 
-def test_every_end_game_benchmark_position_still_checks(capsys: pytest.CaptureFixture[str],
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_every_end_game_benchmark_position_still_checks(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     text = (POSITIONS / "Test_L3_R1").read_text()
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
     assert main(["solve"]) == 0
@@ -50,8 +53,9 @@ def test_every_end_game_benchmark_position_still_checks(capsys: pytest.CaptureFi
     assert captured.out.splitlines() == text.splitlines() and captured.err == ""
 
 
-def test_reads_standard_input_and_reports_a_wrong_expectation(capsys: pytest.CaptureFixture[str],
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reads_standard_input_and_reports_a_wrong_expectation(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("6146 18\n\n6146 17\n32164625\n"))
     assert main(["solve"]) == 1
     captured = capsys.readouterr()
@@ -84,9 +88,11 @@ def test_analyze_words_every_column_as_the_analysis_does(capsys: pytest.CaptureF
     scores = capsys.readouterr().out.split()[1:]
     assert main(["solve", "--analyze", moves]) == 0
     position = Position.from_moves(moves)
-    expected = "  ".join(f"{column + 1}: " + ("full" if score == "-" else
-                                              describe(ScoreRange.exactly(int(score)), position.geometry, len(moves)))
-                         for column, score in enumerate(scores))
+    expected = "  ".join(
+        f"{column + 1}: "
+        + ("full" if score == "-" else describe(ScoreRange.exactly(int(score)), position.geometry, len(moves)))
+        for column, score in enumerate(scores)
+    )
     assert capsys.readouterr().out == f"{moves}  {expected}\n"
     assert "5: full" in expected and "win in " in expected and "loss in " in expected
 
@@ -132,7 +138,7 @@ def test_a_hard_position_ends_at_the_limit_saying_what_is_proven(capsys: pytest.
 
 
 def test_a_stopped_position_is_reported_when_its_expected_score_is_already_excluded(
-    capsys: pytest.CaptureFixture[str]
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["solve", f"{HARD} 30", "--time-limit", "0.2", *PYTHON]) == 1
     err = capsys.readouterr().err
@@ -182,10 +188,19 @@ def test_no_time_limit_solves_a_medium_position(capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().out == line + "\n"
 
 
-@pytest.mark.parametrize("low,high,text", [
-    (3, 3, "3"), (2, 9, "2..9"), (-9, -1, "-9..-1"), (0, 0, "0"), (0, 4, "0..4"), (-5, 0, "-5..0"), (-7, 8, "-7..8"),
-    (-16, 16, "?"),
-])
+@pytest.mark.parametrize(
+    "low,high,text",
+    [
+        (3, 3, "3"),
+        (2, 9, "2..9"),
+        (-9, -1, "-9..-1"),
+        (0, 0, "0"),
+        (0, 4, "0..4"),
+        (-5, 0, "-5..0"),
+        (-7, 8, "-7..8"),
+        (-16, 16, "?"),
+    ],
+)
 def test_score_ranges_print_what_they_prove(low: int, high: int, text: str) -> None:
     assert range_text(ScoreRange(low, high), ScoreRange(-16, 16)) == text
 
@@ -195,8 +210,9 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-def test_ctrl_c_ends_with_one_line_and_the_shell_status(capsys: pytest.CaptureFixture[str],
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_ctrl_c_ends_with_one_line_and_the_shell_status(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
@@ -205,44 +221,53 @@ def test_ctrl_c_ends_with_one_line_and_the_shell_status(capsys: pytest.CaptureFi
     assert capsys.readouterr().err == "connectx solve: interrupted\n"
 
 
-@pytest.mark.parametrize("argv,message", [
-    (["4x"], "move 2 of '4x' is 'x': expected a column digit 1-7"),
-    (["48"], "move 2 of '48' is '8'"),
-    (["4", "1111111"], "move 7 of '1111111' plays into full column 1"),
-    (["12121212"], "move 8 of '12121212' comes after the game was won"),
-    (["12 x"], "the expected score 'x' is not an integer"),
-    (["1 2 3"], "expected MOVES or MOVES EXPECTED_SCORE"),
-    (["--analyze", "4", "1212121"], "--analyze 1212121: the game is already won"),
-    (["--analyze", DRAWN_FULL_BOARD], f"--analyze {DRAWN_FULL_BOARD}: the board is full"),
-    (["--analyze", "--rows", "1", "--columns", "2", "--inarow", "2", "12"], "--analyze 12: the board is full"),
-    (["--scores", "4"], "--scores goes with --analyze"),
-    (["--time-limit", "-1", "4"], "--time-limit -1: expected seconds per position, or 0 for no limit"),
-    (["--time-limit", "nan", "4"], "--time-limit nan"),
-    (["--columns", "10", "4"], "--columns 10: moves are column digits 1-9"),
-    (["--rows", "0", "4"], "--rows: 0 is too small"),
-    (["--inarow", "9", "4"], "--inarow 9: choose a whole number from 2 to 7"),
-])
-def test_bad_input_is_one_line_exit_2_and_nothing_solved(argv: list[str], message: str,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["4x"], "move 2 of '4x' is 'x': expected a column digit 1-7"),
+        (["48"], "move 2 of '48' is '8'"),
+        (["4", "1111111"], "move 7 of '1111111' plays into full column 1"),
+        (["12121212"], "move 8 of '12121212' comes after the game was won"),
+        (["12 x"], "the expected score 'x' is not an integer"),
+        (["1 2 3"], "expected MOVES or MOVES EXPECTED_SCORE"),
+        (["--analyze", "4", "1212121"], "--analyze 1212121: the game is already won"),
+        (["--analyze", DRAWN_FULL_BOARD], f"--analyze {DRAWN_FULL_BOARD}: the board is full"),
+        (["--analyze", "--rows", "1", "--columns", "2", "--inarow", "2", "12"], "--analyze 12: the board is full"),
+        (["--scores", "4"], "--scores goes with --analyze"),
+        (["--time-limit", "-1", "4"], "--time-limit -1: expected seconds per position, or 0 for no limit"),
+        (["--time-limit", "nan", "4"], "--time-limit nan"),
+        (["--columns", "10", "4"], "--columns 10: moves are column digits 1-9"),
+        (["--rows", "0", "4"], "--rows: 0 is too small"),
+        (["--inarow", "9", "4"], "--inarow 9: choose a whole number from 2 to 7"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_nothing_solved(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["solve", *argv]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and message in captured.err and len(captured.err.splitlines()) == 1
 
 
-@pytest.mark.parametrize("data,message", [
-    (b"44\n\n4x 3\n", "standard input line 3: move 2 of '4x' is 'x'"),
-    (b"44 1\n44 \xff\n", "standard input line 2 is not UTF-8 text"),
-])
-def test_bad_standard_input_names_the_line(data: bytes, message: str, capsys: pytest.CaptureFixture[str],
-                                           monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        (b"44\n\n4x 3\n", "standard input line 3: move 2 of '4x' is 'x'"),
+        (b"44 1\n44 \xff\n", "standard input line 2 is not UTF-8 text"),
+    ],
+)
+def test_bad_standard_input_names_the_line(
+    data: bytes, message: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
     assert main(["solve"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and message in captured.err and len(captured.err.splitlines()) == 1
 
 
-def test_a_terminal_on_standard_input_is_not_waited_on(capsys: pytest.CaptureFixture[str],
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_terminal_on_standard_input_is_not_waited_on(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("sys.stdin", FakeTerminal())
     assert main(["solve"]) == 2
     assert "no positions: give them as arguments" in capsys.readouterr().err

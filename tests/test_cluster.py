@@ -29,8 +29,10 @@ from connectx.evaluation.game_record import GameRecord
 from connectx.evaluation.match import MatchSummary, run_match
 from connectx.evaluation.scheduling import InlineExecutor
 
-needs_dask = pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
-                                reason="Dask's distributed is not installed: make install-cluster (make test does it)")
+needs_dask = pytest.mark.skipif(
+    importlib.util.find_spec("distributed") is None,
+    reason="Dask's distributed is not installed: make install-cluster (make test does it)",
+)
 
 PAIR = ("negamax:depth=2", "random")
 """Seeded and node-capped: a game depends on its seed only, wherever it is played."""
@@ -41,8 +43,17 @@ HUNG = "import time\n\n\ndef agent(observation, configuration):\n    time.sleep(
 
 def outcome(record: GameRecord) -> tuple[Any, ...]:
     """Everything that decides a game and its result (not its timings)."""
-    return (record.index, record.agents, record.seed, record.opening, record.moves, record.winner, record.statuses,
-            record.cause, record.offender)
+    return (
+        record.index,
+        record.agents,
+        record.seed,
+        record.opening,
+        record.moves,
+        record.winner,
+        record.statuses,
+        record.cause,
+        record.offender,
+    )
 
 
 def stored_indices(directory: Path) -> list[int]:
@@ -60,6 +71,7 @@ def interrupt_after(count: int):
         played.append(record.index)
         if len(played) == count:
             raise Interrupted
+
     return on_game
 
 
@@ -77,20 +89,39 @@ def local_games() -> tuple[GameRecord, ...]:
     return result.records
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("local:2", ClusterTarget(workers=2)), (" local:16 ", ClusterTarget(workers=16)),
-    ("tcp://scheduler-host:8786", ClusterTarget(address="tcp://scheduler-host:8786")),
-    ("tls://10.0.0.5:8786", ClusterTarget(address="tls://10.0.0.5:8786")),
-    ("tcp://127.0.0.1", ClusterTarget(address="tcp://127.0.0.1")),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("local:2", ClusterTarget(workers=2)),
+        (" local:16 ", ClusterTarget(workers=16)),
+        ("tcp://scheduler-host:8786", ClusterTarget(address="tcp://scheduler-host:8786")),
+        ("tls://10.0.0.5:8786", ClusterTarget(address="tls://10.0.0.5:8786")),
+        ("tcp://127.0.0.1", ClusterTarget(address="tcp://127.0.0.1")),
+    ],
+)
 def test_the_flag_names_a_local_cluster_or_a_scheduler(text: str, expected: ClusterTarget) -> None:
     assert ClusterTarget.parse(text) == expected
     assert ClusterTarget.parse(expected.text) == expected
 
 
-@pytest.mark.parametrize("text", ["local:0", "local:-1", "local:", "local:two", "local:2.5", "", "scheduler:8786",
-                                  "http://scheduler-host:8786", "tcp://", "tcp://host:port", "tcp://host:99999",
-                                  "tcp://host:8786/path", "8786"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "local:0",
+        "local:-1",
+        "local:",
+        "local:two",
+        "local:2.5",
+        "",
+        "scheduler:8786",
+        "http://scheduler-host:8786",
+        "tcp://",
+        "tcp://host:port",
+        "tcp://host:99999",
+        "tcp://host:8786/path",
+        "8786",
+    ],
+)
 def test_a_bad_flag_is_one_line_that_gives_both_forms(text: str) -> None:
     with pytest.raises(ValueError) as error:
         ClusterTarget.parse(text)
@@ -101,10 +132,12 @@ def test_a_bad_flag_is_one_line_that_gives_both_forms(text: str) -> None:
 
 
 def test_without_a_cluster_dask_is_never_imported() -> None:
-    code = ("import sys; import connectx.evaluation.cluster as c, connectx.evaluation.match; "
-            "import connectx.evaluation.tournament; "
-            "c.ClusterTarget.parse('local:2'); c.ClusterTarget.parse('tcp://h:1'); "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
+    code = (
+        "import sys; import connectx.evaluation.cluster as c, connectx.evaluation.match; "
+        "import connectx.evaluation.tournament; "
+        "c.ClusterTarget.parse('local:2'); c.ClusterTarget.parse('tcp://h:1'); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))"
+    )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "[]"
 
@@ -125,12 +158,13 @@ def test_an_unreachable_scheduler_is_one_clear_error() -> None:
 def test_a_scheduler_without_workers_is_one_clear_error() -> None:
     from distributed import LocalCluster
 
-    with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1",
-                      dashboard_address=None) as empty:
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1", dashboard_address=None) as empty:
         with pytest.raises(ClusterError) as error, open_cluster(empty.scheduler_address, timeout=1):
             pass
-    assert str(error.value) == (f"the Dask scheduler at {empty.scheduler_address} has no worker (none joined in 1 s); "
-                                f"start one with `dask worker {empty.scheduler_address}` on each machine")
+    assert str(error.value) == (
+        f"the Dask scheduler at {empty.scheduler_address} has no worker (none joined in 1 s); "
+        f"start one with `dask worker {empty.scheduler_address}` on each machine"
+    )
 
 
 @needs_dask
@@ -145,16 +179,21 @@ def test_a_local_cluster_listens_on_127_0_0_1_only(cluster: ClusterExecutor) -> 
     assert len(info["workers"]) == 2 and cluster.jobs == 2
     assert {urlsplit(address).hostname for address in addresses} == {"127.0.0.1"}
     processes = [os.getpid(), *cluster.client.run(os.getpid).values()]
-    listening = [connection.laddr for pid in processes for connection in psutil.Process(pid).net_connections("inet")
-                 if connection.status == psutil.CONN_LISTEN]
+    listening = [
+        connection.laddr
+        for pid in processes
+        for connection in psutil.Process(pid).net_connections("inet")
+        if connection.status == psutil.CONN_LISTEN
+    ]
     assert len(listening) >= 5  # scheduler, two workers, two nannies (and dashboards)
     assert {address.ip for address in listening} == {"127.0.0.1"}
 
 
 @needs_dask
 @pytest.mark.games
-def test_a_cluster_run_reproduces_the_local_run_game_for_game(cluster: ClusterExecutor,
-                                                             local_games: tuple[GameRecord, ...]) -> None:
+def test_a_cluster_run_reproduces_the_local_run_game_for_game(
+    cluster: ClusterExecutor, local_games: tuple[GameRecord, ...]
+) -> None:
     result = run_match(*PAIR, GAMES, seed=SEED, opening_plies=OPENING_PLIES, jobs=cluster.jobs, executor=cluster)
     assert [outcome(record) for record in result.records] == [outcome(record) for record in local_games]
     assert all(record.cpu_seconds > 0 for record in result.records)  # each game ran in a process of its own
@@ -162,8 +201,9 @@ def test_a_cluster_run_reproduces_the_local_run_game_for_game(cluster: ClusterEx
 
 @needs_dask
 @pytest.mark.games
-def test_a_run_moves_between_local_and_cluster_with_resume(cluster: ClusterExecutor,
-                                                          local_games: tuple[GameRecord, ...], tmp_path: Path) -> None:
+def test_a_run_moves_between_local_and_cluster_with_resume(
+    cluster: ClusterExecutor, local_games: tuple[GameRecord, ...], tmp_path: Path
+) -> None:
     match = dict(seed=SEED, opening_plies=OPENING_PLIES, out=tmp_path, resume=True)
     with pytest.raises(Interrupted):
         run_match(*PAIR, GAMES, jobs=2, on_game=interrupt_after(3), **match)
@@ -180,21 +220,32 @@ def test_a_run_moves_between_local_and_cluster_with_resume(cluster: ClusterExecu
 
 @needs_dask
 @pytest.mark.games
-def test_an_agent_file_is_shipped_to_the_workers_as_source(cluster: ClusterExecutor, tmp_path: Path,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_agent_file_is_shipped_to_the_workers_as_source(
+    cluster: ClusterExecutor, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # The workers' working directory is not this one, so they cannot open the relative path
     # themselves; and the file is deleted once the first game is back, before the last ones start.
     monkeypatch.chdir(tmp_path)
     agent = Path("leftmost.py")
     agent.write_text(LEFTMOST)
     local = run_match(agent.name, "random", 6, seed=SEED, executor=InlineExecutor())
-    result = run_match(agent.name, "random", 6, seed=SEED, jobs=cluster.jobs, executor=cluster, out="run",
-                       on_game=lambda record, summary: agent.unlink(missing_ok=True))
+    result = run_match(
+        agent.name,
+        "random",
+        6,
+        seed=SEED,
+        jobs=cluster.jobs,
+        executor=cluster,
+        out="run",
+        on_game=lambda record, summary: agent.unlink(missing_ok=True),
+    )
     assert not agent.exists()
     assert [outcome(record) for record in result.records] == [outcome(record) for record in local.records]
     assert {record.cause for record in result.records} <= {"line", "draw"}
-    assert all(json.loads(line)["agents"] in (["leftmost.py", "random"], ["random", "leftmost.py"])
-               for line in Path("run/games.jsonl").read_text().splitlines())
+    assert all(
+        json.loads(line)["agents"] in (["leftmost.py", "random"], ["random", "leftmost.py"])
+        for line in Path("run/games.jsonl").read_text().splitlines()
+    )
 
 
 @needs_dask
@@ -203,10 +254,13 @@ def test_a_hung_agent_costs_its_own_game_not_a_worker(cluster: ClusterExecutor, 
     hung = tmp_path / "hung.py"
     hung.write_text(HUNG)
     workers = set(cluster.client.run(os.getpid).values())
-    result = run_match(str(hung), "random", 2, seed=SEED, jobs=cluster.jobs, executor=cluster,
-                       watchdog=Watchdog(move_limit=1.0))
+    result = run_match(
+        str(hung), "random", 2, seed=SEED, jobs=cluster.jobs, executor=cluster, watchdog=Watchdog(move_limit=1.0)
+    )
     assert [(record.cause, record.offender, record.agents[record.offender]) for record in result.records] == [
-        ("TIMEOUT", 0, str(hung)), ("TIMEOUT", 1, str(hung))]
+        ("TIMEOUT", 0, str(hung)),
+        ("TIMEOUT", 1, str(hung)),
+    ]
     assert workers <= set(cluster.client.run(os.getpid).values())
 
 
@@ -214,8 +268,7 @@ def test_a_hung_agent_costs_its_own_game_not_a_worker(cluster: ClusterExecutor, 
 @pytest.mark.games
 def test_workers_with_other_versions_are_refused(cluster: ClusterExecutor, monkeypatch: pytest.MonkeyPatch) -> None:
     real = importlib.metadata.version
-    monkeypatch.setattr(importlib.metadata, "version",
-                        lambda name: "0.0.1" if name == "connectx" else real(name))
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.0.1" if name == "connectx" else real(name))
     cluster_module.package_versions.cache_clear()
     try:
         with pytest.raises(ClusterError) as error, open_cluster(cluster.address, timeout=10):
@@ -231,9 +284,9 @@ def test_workers_with_other_versions_are_refused(cluster: ClusterExecutor, monke
 
 @needs_dask
 @pytest.mark.games
-def test_a_worker_killed_mid_match_costs_only_the_games_it_held(cluster: ClusterExecutor,
-                                                                local_games: tuple[GameRecord, ...],
-                                                                tmp_path: Path) -> None:
+def test_a_worker_killed_mid_match_costs_only_the_games_it_held(
+    cluster: ClusterExecutor, local_games: tuple[GameRecord, ...], tmp_path: Path
+) -> None:
     pids = cluster.client.run(os.getpid)
     killed: list[int] = []
 
@@ -244,8 +297,16 @@ def test_a_worker_killed_mid_match_costs_only_the_games_it_held(cluster: Cluster
             os.kill(killed[0], signal.SIGKILL)
 
     games = GAMES + 6
-    result = run_match(*PAIR, games, seed=SEED, opening_plies=OPENING_PLIES, jobs=cluster.jobs, executor=cluster,
-                       out=tmp_path, on_game=kill_a_busy_worker)
+    result = run_match(
+        *PAIR,
+        games,
+        seed=SEED,
+        opening_plies=OPENING_PLIES,
+        jobs=cluster.jobs,
+        executor=cluster,
+        out=tmp_path,
+        on_game=kill_a_busy_worker,
+    )
     assert killed and killed[0] not in cluster.client.run(os.getpid).values()
     assert stored_indices(tmp_path) == list(range(games))
     assert [outcome(record) for record in result.records[:GAMES]] == [outcome(record) for record in local_games]
@@ -258,10 +319,16 @@ def scheduler_and_worker(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen
     dask = str(Path(sys.executable).parent / "dask")
     address_file = tmp_path / "scheduler.json"
     local = ["--host", "127.0.0.1", "--no-dashboard"]
-    scheduler = subprocess.Popen([dask, "scheduler", "--port", "0", "--scheduler-file", str(address_file), *local],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    worker = subprocess.Popen([dask, "worker", "--nthreads", "1", "--scheduler-file", str(address_file), *local],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen(
+        [dask, "scheduler", "--port", "0", "--scheduler-file", str(address_file), *local],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    worker = subprocess.Popen(
+        [dask, "worker", "--nthreads", "1", "--scheduler-file", str(address_file), *local],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 120
         while not address_file.exists() and time.monotonic() < deadline and scheduler.poll() is None:
@@ -276,7 +343,8 @@ def scheduler_and_worker(tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen
 @needs_dask
 @pytest.mark.games
 def test_a_lost_scheduler_ends_the_run_clearly_and_resume_finishes_it(
-        scheduler_and_worker: tuple[str, subprocess.Popen[bytes]], tmp_path: Path) -> None:
+    scheduler_and_worker: tuple[str, subprocess.Popen[bytes]], tmp_path: Path
+) -> None:
     address, scheduler = scheduler_and_worker
 
     def kill_the_scheduler(record: GameRecord, summary: Callable[[], MatchSummary]) -> None:
@@ -284,8 +352,9 @@ def test_a_lost_scheduler_ends_the_run_clearly_and_resume_finishes_it(
             scheduler.kill()
 
     with pytest.raises(ClusterLostError) as error, open_cluster(address, timeout=60) as executor:
-        run_match(*PAIR, GAMES, seed=SEED, jobs=executor.jobs, executor=executor, out=tmp_path,
-                  on_game=kill_the_scheduler)
+        run_match(
+            *PAIR, GAMES, seed=SEED, jobs=executor.jobs, executor=executor, out=tmp_path, on_game=kill_the_scheduler
+        )
     assert f"lost the Dask scheduler at {address}" in str(error.value) and "--resume" in str(error.value)
     assert len(stored_indices(tmp_path)) == 2
     run_match(*PAIR, GAMES, seed=SEED, executor=InlineExecutor(), out=tmp_path, resume=True)

@@ -30,7 +30,7 @@ def test_clustered_scores_count_agreeing_pairs_once_with_the_small_sample_correc
     assert independent.interval() == st.wilson_interval(20, 0, 20)
     perfect = cs.clustered_score([1.0] * 40, pairs)
     # Every game won: nothing measures how alike a pair's games are, so each pair counts once.
-    assert perfect.effective == 20 and perfect.interval().low == pytest.approx(20 / (20 + st.Z95 ** 2))
+    assert perfect.effective == 20 and perfect.interval().low == pytest.approx(20 / (20 + st.Z95**2))
     assert cs.clustered_score([1.0] * 40, [[i] for i in range(40)]).effective == 40
 
 
@@ -44,9 +44,9 @@ def test_pooled_cells_are_clustered_about_their_own_means() -> None:
     grand = cs.clustered_score(first + second, pairs)
     correction = 40 / 39  # CR1 over 40 clusters
     # 40 pairs at one point each
-    assert grand.effective == pytest.approx(shrunk(0.25 * 80 ** 2 / (40 * correction), 80, 40, 40))
+    assert grand.effective == pytest.approx(shrunk(0.25 * 80**2 / (40 * correction), 80, 40, 40))
     # A won pair's residuals sum to 0.6 and a lost one's to -1.4: 14 * 0.36 + 6 * 1.96 = 16.8 a cell, 33.6 in all.
-    assert pooled.effective == pytest.approx(shrunk(0.25 * 80 ** 2 / (33.6 * correction), 80, 40, 40))
+    assert pooled.effective == pytest.approx(shrunk(0.25 * 80**2 / (33.6 * correction), 80, 40, 40))
     assert pooled.effective > grand.effective
     # Each cell scored alike within itself (all won, all lost): nothing to estimate from but the clusters.
     assert cs.clustered_score([1.0] * 4 + [0.0] * 4, pairs[:4], strata=[0] * 4 + [1] * 4).effective == 4

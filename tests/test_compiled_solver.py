@@ -53,8 +53,13 @@ def test_the_library_is_for_linux_x86_64_and_needs_glibc_2_28_at_most() -> None:
 
 def run_core(environment: dict[str, str]) -> tuple[str, str]:
     """``SAY_AND_SEARCH`` in a fresh process with ``environment`` added: what it printed and said on stderr."""
-    done = subprocess.run([sys.executable, "-c", SAY_AND_SEARCH], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **environment})
+    done = subprocess.run(
+        [sys.executable, "-c", SAY_AND_SEARCH],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **environment},
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip(), done.stderr
 
@@ -81,8 +86,9 @@ def test_without_the_library_or_a_compiler_it_falls_back_to_python_saying_why(tm
 
 def test_a_library_that_does_not_load_falls_back_to_the_source(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(compiled_solver, "_loading", [])
-    monkeypatch.setattr(compiled_solver, "read_data",
-                        lambda name: b"not a library" if name == LIBRARY else read_data(name))
+    monkeypatch.setattr(
+        compiled_solver, "read_data", lambda name: b"not a library" if name == LIBRARY else read_data(name)
+    )
     assert new_compiled_solver() is None, "compiling in the background: the pure-Python search plays meanwhile"
     wait_for_core(60)
     solver = new_compiled_solver()

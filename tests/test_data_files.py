@@ -12,6 +12,9 @@ def test_a_shipped_file_is_read_whole() -> None:
 
 
 def test_a_missing_file_names_the_reinstall_for_a_wheel_and_for_a_clone() -> None:
-    with pytest.raises(FileNotFoundError, match=r"no_such_table\.bin is missing.*pip install --force-reinstall.*"
-                                                r"make install` in a clone"):
+    with pytest.raises(
+        FileNotFoundError,
+        match=r"no_such_table\.bin is missing.*pip install --force-reinstall.*"
+        r"make install` in a clone",
+    ):
         read_data("no_such_table.bin")

@@ -38,8 +38,9 @@ REPOSITORY = Path(__file__).resolve().parent.parent
 DECLARED = tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["project"]["dependencies"]
 OPTIONAL = {progress.BAR, progress.FIGURES}
 """What a command that reaches ``connectx.cli.progress`` uses where it is installed and does without."""
-OTHERS = sorted(import_name(requirement) for requirement in DECLARED
-                if distribution_name(requirement) not in main.NEEDS)
+OTHERS = sorted(
+    import_name(requirement) for requirement in DECLARED if distribution_name(requirement) not in main.NEEDS
+)
 """The modules of the declared dependencies beyond the command line's own: a Kaggle image may lack any of them."""
 
 BLOCKED_RUN = textwrap.dedent("""
@@ -64,8 +65,13 @@ PLAY = ("play", "random", "kaggle:random", "--json", "game.json")
 def run_without(modules: list[str], cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     """``connectx ARGV`` (by default a game written to game.json) in ``cwd``, in a fresh interpreter that cannot
     import ``modules``."""
-    return subprocess.run([sys.executable, "-c", BLOCKED_RUN, ",".join(modules), *(argv or PLAY)], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", BLOCKED_RUN, ",".join(modules), *(argv or PLAY)],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def source_of(module: str) -> Path | None:
@@ -97,7 +103,7 @@ def imports_of(module: str) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            within = package[:len(package) - node.level + 1] if node.level else []
+            within = package[: len(package) - node.level + 1] if node.level else []
             base = ".".join([*within, *([node.module] if node.module else [])])
             found |= {base, *(f"{base}.{alias.name}" for alias in node.names)}
         todo += [child for child in ast.iter_child_nodes(node) if not is_type_checking(child)]
@@ -122,8 +128,9 @@ def reached(module: str) -> set[str]:
 def dependencies_imported(modules: set[str]) -> set[str]:
     """The declared dependencies (distribution names; an extra's left out) that ``modules`` import."""
     roots = {name.split(".")[0] for module in modules for name in imports_of(module)}
-    return {distribution_name(requirement) for requirement in declared_requirements()
-            if import_name(requirement) in roots}
+    return {
+        distribution_name(requirement) for requirement in declared_requirements() if import_name(requirement) in roots
+    }
 
 
 def declared(name: str) -> str:
@@ -134,8 +141,9 @@ def declared(name: str) -> str:
 def test_the_installed_metadata_declares_what_pyproject_declares() -> None:
     """The check reads the installed metadata, so it follows pyproject.toml (after `make install`) without a copy."""
     assert declared_requirements() == [requirement.replace(" ", "") for requirement in DECLARED]
-    assert not [requirement for requirement in declared_requirements() if "distributed" in requirement], \
+    assert not [requirement for requirement in declared_requirements() if "distributed" in requirement], (
         "the cluster extra is optional: --cluster says when it is missing"
+    )
 
 
 def test_each_requirement_installs_the_module_the_check_looks_for() -> None:
@@ -206,13 +214,25 @@ def test_a_command_is_not_held_back_by_what_only_others_import(tmp_path: Path) -
 
 @pytest.mark.games
 def test_a_match_without_the_bar_and_the_figures_writes_its_games_and_report(tmp_path: Path) -> None:
-    done = run_without([progress.BAR, progress.FIGURES], tmp_path, "match", "random", "kaggle:random", "-n", "2",
-                       "--jobs", "1", "--out", "match")
+    done = run_without(
+        [progress.BAR, progress.FIGURES],
+        tmp_path,
+        "match",
+        "random",
+        "kaggle:random",
+        "-n",
+        "2",
+        "--jobs",
+        "1",
+        "--out",
+        "match",
+    )
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     *_, last_game, skipped = done.stderr.splitlines()
     assert last_game.startswith("2/2 games: ")
-    assert skipped == ("connectx match: figures skipped; matplotlib is not installed: "
-                       f'pip install "{declared("matplotlib")}"')
+    assert skipped == (
+        f'connectx match: figures skipped; matplotlib is not installed: pip install "{declared("matplotlib")}"'
+    )
     out = tmp_path / "match"
     assert (out / "games.jsonl").read_text().count("\n") == 2 and json.loads((out / "summary.json").read_text())
     assert "| total |" in (out / "report.md").read_text() and "![" not in (out / "report.md").read_text()
@@ -224,25 +244,30 @@ def test_only_the_named_distributions_are_checked() -> None:
     assert unmet(["numpy"]) == [] and unmet([]) == []
 
 
-@pytest.mark.parametrize("requirement, name, module", [
-    ("kaggle-environments>=1.9.7", "kaggle-environments", "kaggle_environments"),
-    ("Some.Package>=2", "Some.Package", "some_package"),
-    ("numpy", "numpy", "numpy"),
-])
+@pytest.mark.parametrize(
+    "requirement, name, module",
+    [
+        ("kaggle-environments>=1.9.7", "kaggle-environments", "kaggle_environments"),
+        ("Some.Package>=2", "Some.Package", "some_package"),
+        ("numpy", "numpy", "numpy"),
+    ],
+)
 def test_a_requirement_names_its_distribution_and_module(requirement: str, name: str, module: str) -> None:
     assert distribution_name(requirement) == name and import_name(requirement) == module
 
 
 def test_a_module_the_interpreter_finds_is_not_missing() -> None:
     assert problem_lines(["json>=0", "no_such_module_here>=1.0"]) == [
-        'no_such_module_here is not installed: pip install "no_such_module_here>=1.0"']
+        'no_such_module_here is not installed: pip install "no_such_module_here>=1.0"'
+    ]
 
 
 def test_an_installed_version_below_the_floor_is_named_with_its_install() -> None:
     numpy = importlib.metadata.version("numpy")
     assert problem_lines([f"numpy>={numpy}"]) == []
     assert problem_lines([f"numpy>={numpy}.1"]) == [
-        f'numpy {numpy} is older than connectx needs: pip install "numpy>={numpy}.1"']
+        f'numpy {numpy} is older than connectx needs: pip install "numpy>={numpy}.1"'
+    ]
 
 
 @pytest.mark.parametrize("older, newer", [("1.26", "2.0"), ("1.9.7", "1.33.2"), ("1.26rc1", "1.26.1"), ("3.9", "3.10")])
@@ -277,8 +302,9 @@ def test_the_notebook_and_the_install_page_give_the_same_install_and_file_names(
     for page in (REPOSITORY / "docs" / "kaggle.md", REPOSITORY / "README.md"):
         assert install in [line.strip() for line in page.read_text().splitlines()], page
     built = re.search(r'"build", "[^"]+", "-o", "([^"]+)"', code[-1])
-    command = re.search(r"!connectx build \S+ -o (\S+) && connectx validate (\S+)",
-                        (REPOSITORY / "docs" / "kaggle.md").read_text())
+    command = re.search(
+        r"!connectx build \S+ -o (\S+) && connectx validate (\S+)", (REPOSITORY / "docs" / "kaggle.md").read_text()
+    )
     assert built is not None and command is not None and command.groups() == (built[1], built[1])
 
 

@@ -28,15 +28,21 @@ ROW = re.compile(r"^\|\s*`([^`|]+\.py)`\s*\|", re.MULTILINE)
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 CODE = re.compile(r"`([^`\n]+)`")
-REPOSITORY_PATH = re.compile(r"(?:agents|submission|evaluation|connectx|benchmarks|book|tests|positions|reports|docs|"
-                             r"examples)/[\w./-]*")
+REPOSITORY_PATH = re.compile(
+    r"(?:agents|submission|evaluation|connectx|benchmarks|book|tests|positions|reports|docs|"
+    r"examples)/[\w./-]*"
+)
 HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*$", re.MULTILINE)
 
 
 def modules() -> set[str]:
     """Every module of the documented folders (a package's ``__init__.py`` is described by the package's row)."""
-    return {str(path.relative_to(REPO)) for folder in DOCUMENTED for path in (REPO / folder).rglob("*.py")
-            if path.name != "__init__.py" and "__pycache__" not in path.parts}
+    return {
+        str(path.relative_to(REPO))
+        for folder in DOCUMENTED
+        for path in (REPO / folder).rglob("*.py")
+        if path.name != "__init__.py" and "__pycache__" not in path.parts
+    }
 
 
 def table_rows() -> list[str]:
@@ -44,7 +50,7 @@ def table_rows() -> list[str]:
     text = ARCHITECTURE.read_text(encoding="utf-8")
     start = text.index("\n## Every module")
     end = text.find("\n## ", start + 1)
-    return ROW.findall(text[start:end if end != -1 else len(text)])
+    return ROW.findall(text[start : end if end != -1 else len(text)])
 
 
 def prose(path: Path, text: str | None = None) -> str:
@@ -117,9 +123,11 @@ def test_links_and_paths_point_somewhere(page: Path) -> None:
 
 def test_the_checks_catch_a_dead_link_a_missing_heading_and_a_stale_path() -> None:
     page = REPO / "docs" / "example.md"
-    text = ("[gone](nowhere.md) [anchor](agents.md#no-such-heading) [fine](agents.md#the-contract) "
-            "[root](/reports/gone.md) `agents/core/gone.py` `agents/core/position.py`\n"
-            "```sh\n[ignored](in-a-code-block.md) `agents/ignored.py`\n```\n")
+    text = (
+        "[gone](nowhere.md) [anchor](agents.md#no-such-heading) [fine](agents.md#the-contract) "
+        "[root](/reports/gone.md) `agents/core/gone.py` `agents/core/position.py`\n"
+        "```sh\n[ignored](in-a-code-block.md) `agents/ignored.py`\n```\n"
+    )
     assert len(link_problems(page, text)) == 3
     assert path_problems(page, text) == ["docs/example.md: `agents/core/gone.py` names a path that does not exist"]
 
@@ -133,6 +141,10 @@ def test_the_readme_is_a_front_door() -> None:
 
 def test_the_docs_build_strictly(tmp_path: Path) -> None:
     pytest.importorskip("mkdocs", reason="mkdocs is in the docs group: make docs installs it")
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
-                             "--site-dir", str(tmp_path / "site")], cwd=REPO, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(tmp_path / "site")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -30,7 +30,8 @@ REFERENCE = re.compile(r"``([^`\s]+)``")
 EXTERNAL = {
     "c4solver": "Pons' solver program, which a benchmark compares against",
     "test_proportions_2indep": "statsmodels' function, which the reference values came from",
-    "Host": "an HTTP header", "Origin": "an HTTP header",
+    "Host": "an HTTP header",
+    "Origin": "an HTTP header",
     "packages.find": "pyproject.toml's setuptools table",
     "--help": "argparse's own option",
     "obs": "Kaggle's name for an agent's observation",
@@ -76,8 +77,11 @@ def read_code(sources: dict[Path, str]) -> Code:
                 text_of = ast.get_docstring(node, clean=False)
                 if text_of:
                     code.docstrings.append((str(path.relative_to(REPO)), module, text_of))
-            elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
-                    and isinstance(node.value.value, str):  # an attribute's docstring, below its assignment
+            elif (
+                isinstance(node, ast.Expr)
+                and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)
+            ):  # an attribute's docstring, below its assignment
                 code.docstrings.append((str(path.relative_to(REPO)), module, node.value.value))
     return code
 
@@ -131,8 +135,11 @@ def stale(reference: str, module: str, code: Code) -> bool:
     first, _, rest = name.partition(".")
     if first in EXTERNAL:
         return False
-    candidates = [name, *(f"{dotted}.{rest}" for dotted in code.modules.get(first, [])),
-                  f"{module.rpartition('.')[0]}.{name}"]
+    candidates = [
+        name,
+        *(f"{dotted}.{rest}" for dotted in code.modules.get(first, [])),
+        f"{module.rpartition('.')[0]}.{name}",
+    ]
     if first in code.top_level:
         candidates.append(f"{code.top_level[first]}.{name}")
     if any(resolves(candidate, code) for candidate in candidates):
@@ -142,14 +149,26 @@ def stale(reference: str, module: str, code: Code) -> bool:
 
 
 def stale_references(code: Code) -> list[str]:
-    return sorted({f"{path}: ``{reference}`` names nothing that exists" for path, module, text in code.docstrings
-                   for reference in REFERENCE.findall(text) if stale(reference, module, code)})
+    return sorted(
+        {
+            f"{path}: ``{reference}`` names nothing that exists"
+            for path, module, text in code.docstrings
+            for reference in REFERENCE.findall(text)
+            if stale(reference, module, code)
+        }
+    )
 
 
 @pytest.fixture(scope="module")
 def code() -> Code:
-    return read_code({path: path.read_text(encoding="utf-8") for folder in FOLDERS
-                      for path in sorted((REPO / folder).rglob("*.py")) if "__pycache__" not in path.parts})
+    return read_code(
+        {
+            path: path.read_text(encoding="utf-8")
+            for folder in FOLDERS
+            for path in sorted((REPO / folder).rglob("*.py"))
+            if "__pycache__" not in path.parts
+        }
+    )
 
 
 def test_every_name_a_docstring_cites_exists(code: Code) -> None:
@@ -158,12 +177,15 @@ def test_every_name_a_docstring_cites_exists(code: Code) -> None:
 
 def test_the_check_catches_a_renamed_function_module_and_option(code: Code) -> None:
     module = REPO / "connectx" / "evaluation" / "example.py"
-    text = ('"""See ``results_store.check_same_code``, ``results_store.check_old_code``, ``gone_module.run``,\n'
-            '``no_such_function()``, ``--allow-code-change`` and ``--no-such-option``."""\n')
+    text = (
+        '"""See ``results_store.check_same_code``, ``results_store.check_old_code``, ``gone_module.run``,\n'
+        '``no_such_function()``, ``--allow-code-change`` and ``--no-such-option``."""\n'
+    )
     problems = stale_references(_with(code, module, text))
-    assert problems == [f"connectx/evaluation/example.py: ``{name}`` names nothing that exists"
-                        for name in ("--no-such-option", "gone_module.run", "no_such_function()",
-                                     "results_store.check_old_code")]
+    assert problems == [
+        f"connectx/evaluation/example.py: ``{name}`` names nothing that exists"
+        for name in ("--no-such-option", "gone_module.run", "no_such_function()", "results_store.check_old_code")
+    ]
 
 
 def _with(code: Code, path: Path, text: str) -> Code:

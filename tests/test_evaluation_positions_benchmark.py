@@ -18,8 +18,10 @@ from connectx.cli.main import main
 ROWS, COLUMNS = 5, 6
 """6x5, four in a row: the C solver plays it and the Python exact search checks its positions at once."""
 
-pytestmark = [pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="no C compiler"),
-              pytest.mark.games]  # each test records a run of real games first
+pytestmark = [
+    pytest.mark.skipif(not (shutil.which("cc") or shutil.which("gcc")), reason="no C compiler"),
+    pytest.mark.games,
+]  # each test records a run of real games first
 
 
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -28,18 +30,42 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 @pytest.fixture
 def run_script(capsys: pytest.CaptureFixture[str]) -> Run:
     """The benchmark's ``main`` in this process: its exit status and what it printed, as a finished command's."""
+
     def run(*arguments: object) -> subprocess.CompletedProcess[str]:
         capsys.readouterr()  # what the games' recording printed is not the benchmark's
         status = benchmark([str(argument) for argument in arguments])
         printed = capsys.readouterr()
         return subprocess.CompletedProcess(arguments, status, printed.out, printed.err)
+
     return run
 
 
 def record_games(directory: Path, count: int, rows: int = ROWS, columns: int = COLUMNS, inarow: int = 4) -> Path:
     """A run directory of ``count`` random games, played and recorded by ``connectx match``."""
-    assert main(["match", "random", "kaggle:random", "-n", str(count), "--jobs", "1", "--seed", "7",
-                 "--rows", str(rows), "--columns", str(columns), "--inarow", str(inarow), "--out", str(directory)]) == 0
+    assert (
+        main(
+            [
+                "match",
+                "random",
+                "kaggle:random",
+                "-n",
+                str(count),
+                "--jobs",
+                "1",
+                "--seed",
+                "7",
+                "--rows",
+                str(rows),
+                "--columns",
+                str(columns),
+                "--inarow",
+                str(inarow),
+                "--out",
+                str(directory),
+            ]
+        )
+        == 0
+    )
     return directory
 
 
@@ -70,11 +96,13 @@ def test_bad_input_is_one_line_with_exit_2_and_nothing_written(run_script: Run, 
     games = record_games(tmp_path / "run", 2)
     five = record_games(tmp_path / "five", 1, rows=6, columns=7, inarow=5)
     out = tmp_path / "positions.txt"
-    for arguments, message in (((games, "--count", 1, "--plies", "12"), "--plies 12: give LOW-HIGH"),
-                               ((games, "--count", 0), "give a positive count"),
-                               ((tmp_path / "missing", "--count", 1), "cannot read"),
-                               ((five, "--count", 1), "the C solver does not play 7x6/5"),
-                               ((games, "--count", 1, "--plies", "40-50"), "no game is longer than 40 plies")):
+    for arguments, message in (
+        ((games, "--count", 1, "--plies", "12"), "--plies 12: give LOW-HIGH"),
+        ((games, "--count", 0), "give a positive count"),
+        ((tmp_path / "missing", "--count", 1), "cannot read"),
+        ((five, "--count", 1), "the C solver does not play 7x6/5"),
+        ((games, "--count", 1, "--plies", "40-50"), "no game is longer than 40 plies"),
+    ):
         run = run_script(*arguments, "--out", out)
         assert run.returncode == 2, (arguments, run.stderr)
         assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr

@@ -31,18 +31,22 @@ def test_the_stored_scores_are_the_exact_solvers(board: str, rows: int, columns:
 
 
 def test_the_evaluation_ranks_better_than_the_fill_up_game_alone_and_the_fit_reports_both(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     status, out, err = run_benchmark(capsys, "--weights", "0,0,0,240", "--fit")
     assert status == 0, err
-    found = re.findall(r"^(\dx\d/4): (\d+) positions; default weights ([\d.]+) / ([\d.]+); "
-                       r"--weights ([\d.]+) / ([\d.]+)$", out, re.MULTILINE)
+    found = re.findall(
+        r"^(\dx\d/4): (\d+) positions; default weights ([\d.]+) / ([\d.]+); "
+        r"--weights ([\d.]+) / ([\d.]+)$",
+        out,
+        re.MULTILINE,
+    )
     assert [board for board, *_ in found] == ["7x7/4", "8x7/4"]
     for _, _, default_all, default_same_ply, alone_all, alone_same_ply in found:
         # the open lines and threats tell apart what the fill-up game alone leaves tied
         assert float(default_all) > float(alone_all) + 0.01 and float(default_same_ply) > float(alone_same_ply)
         assert float(default_same_ply) > 0.7
-    assert len(re.findall(r"^  \dx\d/4: all pairs 0\.\d+ / 0\.\d+; same ply 0\.\d+ / 0\.\d+$", out,
-                          re.MULTILINE)) == 2
+    assert len(re.findall(r"^  \dx\d/4: all pairs 0\.\d+ / 0\.\d+; same ply 0\.\d+ / 0\.\d+$", out, re.MULTILINE)) == 2
     fitted = re.search(r"^fitted weights, scaled to the default zugzwang weight: (.+)$", out, re.MULTILINE)
     assert fitted is not None and fitted.group(1).split(",")[-1] == "240" and len(fitted.group(1).split(",")) == 4
 
@@ -50,9 +54,11 @@ def test_the_evaluation_ranks_better_than_the_fill_up_game_alone_and_the_fit_rep
 def test_bad_input_is_one_line_with_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     broken = tmp_path / "positions.txt"
     broken.write_text("7x7/4 4455 -2\n7x7 44 1\n")
-    for arguments, message in ((("--weights", "1,2,3"), "give 4 numbers"),
-                               (("--weights", "1,x,3,4"), "--weights 1,x,3,4"),
-                               (("--positions", str(broken)), "positions.txt:2: board '7x7'")):
+    for arguments, message in (
+        (("--weights", "1,2,3"), "give 4 numbers"),
+        (("--weights", "1,x,3,4"), "--weights 1,x,3,4"),
+        (("--positions", str(broken)), "positions.txt:2: board '7x7'"),
+    ):
         status, _, err = run_benchmark(capsys, *arguments)
         assert status == 2, (arguments, err)
         assert message in err and len(err.strip().splitlines()) == 1, err

@@ -66,8 +66,9 @@ def test_solves_the_shared_positions_exactly(name: str, count: int) -> None:
         assert solution is not None and solution.score == expected, moves
 
 
-@pytest.mark.parametrize("rows,columns,inarow,plies", [(4, 4, 3, 3), (4, 5, 3, 6), (3, 5, 3, 3), (5, 4, 4, 8),
-                                                       (2, 6, 3, 2), (4, 4, 5, 6)])
+@pytest.mark.parametrize(
+    "rows,columns,inarow,plies", [(4, 4, 3, 3), (4, 5, 3, 6), (3, 5, 3, 3), (5, 4, 4, 8), (2, 6, 3, 2), (4, 4, 5, 6)]
+)
 def test_agrees_with_a_plain_search_on_small_boards(rows: int, columns: int, inarow: int, plies: int) -> None:
     plain = plain_scores(rows, columns, inarow)
     rng = random.Random(rows * 100 + columns * 10 + inarow)
@@ -91,8 +92,9 @@ def test_agrees_with_a_plain_search_on_small_boards(rows: int, columns: int, ina
 
 
 @pytest.mark.parametrize("rows,columns,inarow,plies", [(4, 5, 3, 6), (5, 4, 4, 8), (6, 7, 4, 30)])
-def test_proofs_agree_with_the_exact_score_and_their_moves_keep_the_outcome(rows: int, columns: int, inarow: int,
-                                                                            plies: int) -> None:
+def test_proofs_agree_with_the_exact_score_and_their_moves_keep_the_outcome(
+    rows: int, columns: int, inarow: int, plies: int
+) -> None:
     rng = random.Random(plies)
     checked = 0
     while checked < 15:
@@ -228,16 +230,23 @@ def test_iterative_deepening_yields_deeper_results_then_the_exact_one() -> None:
 
 def test_iterative_deepening_under_a_node_limit_is_reproducible() -> None:
     position = Position.from_moves("4")
-    runs = [list(iterative_deepening(position, TranspositionTable(), SearchLimit(max_nodes=4000),
-                                     SearchLimit(max_nodes=3000))) for _ in range(2)]
+    runs = [
+        list(
+            iterative_deepening(
+                position, TranspositionTable(), SearchLimit(max_nodes=4000), SearchLimit(max_nodes=3000)
+            )
+        )
+        for _ in range(2)
+    ]
     assert runs[0] == runs[1]
     assert runs[0] and not runs[0][-1].exact
 
 
 def test_a_proven_win_is_the_last_result_when_the_exact_score_is_out_of_reach() -> None:
     hard = Position.from_moves("444446666151422221")  # won, but only with the last stones (score 1)
-    results = list(iterative_deepening(hard, TranspositionTable(), SearchLimit(max_nodes=300_000),
-                                       SearchLimit(max_nodes=20_000)))
+    results = list(
+        iterative_deepening(hard, TranspositionTable(), SearchLimit(max_nodes=300_000), SearchLimit(max_nodes=20_000))
+    )
     assert results[-1].proven and not results[-1].exact and results[-1].score == 1
     child = solve(hard.play(results[-1].column))
     assert child is not None and child.score < 0, "the proven move keeps the win"

@@ -45,7 +45,8 @@ def test_the_notebook_is_stored_with_its_outputs() -> None:
 
 @pytest.mark.games
 def test_the_tour_notebook_runs_beside_kaggle_files_and_builds_a_valid_submission(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path / "cache"))  # the kernel inherits it: no user cache touched
     directory = runner.kaggle_directory(tmp_path)
     notebook = nbformat.read(runner.NOTEBOOK, as_version=4)

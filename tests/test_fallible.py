@@ -61,8 +61,10 @@ def test_the_depth_limited_search_takes_a_win_and_blocks_one():
     assert strategy.choose(Position.from_moves("11223"), Deadline.after(1.0)) == 3  # blocks it
 
 
-@pytest.mark.parametrize("text", ["fallible:epsilon=1.5", "fallible:lapse=-0.1", "fallible:book_plies=-1",
-                                  "fallible:depth=0", "fallible:margin=-1"])
+@pytest.mark.parametrize(
+    "text",
+    ["fallible:epsilon=1.5", "fallible:lapse=-0.1", "fallible:book_plies=-1", "fallible:depth=0", "fallible:margin=-1"],
+)
 def test_bad_parameters_say_what_is_expected(text: str):
     with pytest.raises(AgentSpecError, match="fallible"):
         AgentSpec.parse(text).build(None)
@@ -130,7 +132,8 @@ def test_margin_slips_are_seeded_and_labelled() -> None:
 def test_margin_slips_wait_for_the_end_of_the_book() -> None:
     strategy = make_strategy(margin=4.0, seed=1)
     assert strategy.choose(Position.from_moves("445"), Deadline.after(1.0)) == make_solver().choose(
-        Position.from_moves("445"), Deadline.after(1.0))
+        Position.from_moves("445"), Deadline.after(1.0)
+    )
     assert strategy.last_stats["source"] == "book"
 
 

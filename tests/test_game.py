@@ -135,8 +135,9 @@ def repeats_of_the_previous_column(agents: tuple[str, str], games: int) -> float
 
 
 @pytest.mark.games
-@pytest.mark.parametrize("agents", [("random", "kaggle:random"), ("random", "random"),
-                                    ("kaggle:random", "kaggle:random")])
+@pytest.mark.parametrize(
+    "agents", [("random", "kaggle:random"), ("random", "random"), ("kaggle:random", "kaggle:random")]
+)
 def test_seeded_seats_draw_from_independent_streams(agents: tuple[str, str]) -> None:
     # With one stream for both seats the second seat copied every move (a share of 1); independent
     # uniform choices among 7 columns repeat about one move in 7 (a little more as columns fill).
@@ -158,14 +159,17 @@ def test_game_specs_hold_parsed_agents_and_records_their_text() -> None:
 
 
 @pytest.mark.games
-@pytest.mark.parametrize("name, cause, detail", [
-    ("crashes", "ERROR", "boom"),
-    ("illegal", "INVALID", ""),
-    ("numpy_int", "INVALID", ""),
-    ("float", "ERROR", "float"),
-    ("dies", "ERROR", "exit code 7"),
-    ("exits", "ERROR", "exit code 4"),
-])
+@pytest.mark.parametrize(
+    "name, cause, detail",
+    [
+        ("crashes", "ERROR", "boom"),
+        ("illegal", "INVALID", ""),
+        ("numpy_int", "INVALID", ""),
+        ("float", "ERROR", "float"),
+        ("dies", "ERROR", "exit code 7"),
+        ("exits", "ERROR", "exit code 4"),
+    ],
+)
 def test_a_faulty_agent_loses_with_its_cause(agent_files: dict[str, str], name: str, cause: str, detail: str) -> None:
     for seat in (0, 1):
         agents = (agent_files[name], "random") if seat == 0 else ("random", agent_files[name])
@@ -187,8 +191,9 @@ def test_filling_a_column_is_invalid_once_it_is_full(agent_files: dict[str, str]
 
 @pytest.mark.games
 def test_a_hung_agent_is_killed_by_the_watchdog_and_blamed(agent_files: dict[str, str]) -> None:
-    record = play_isolated(GameSpec(0, ("random", agent_files["hangs"]), BoardConfig(), seed=1),
-                           Watchdog(move_limit=1.0))
+    record = play_isolated(
+        GameSpec(0, ("random", agent_files["hangs"]), BoardConfig(), seed=1), Watchdog(move_limit=1.0)
+    )
     assert (record.cause, record.offender, record.winner) == ("TIMEOUT", 1, 0)
     assert "watchdog" in record.detail and record.wall_seconds < 30
     assert record.durations[1][-1] >= 1.0
@@ -268,14 +273,18 @@ class ReportingAgent:
 def reporting_agents(monkeypatch: pytest.MonkeyPatch, hang_after: int | None = None) -> None:
     """Every seat of the next games gets a fresh ReportingAgent (through the engine, so the seat's seeding wraps it)."""
     seats = iter(range(1_000_000))
-    monkeypatch.setattr(engine, "kaggle_callable", lambda spec, env, config: ReportingAgent(next(seats) % 2,
-                                                                                           hang_after))
+    monkeypatch.setattr(
+        engine, "kaggle_callable", lambda spec, env, config: ReportingAgent(next(seats) % 2, hang_after)
+    )
 
 
 def expected_stats(record: GameRecord, seat: int) -> list[tuple[tuple[str, int | float | str], ...]]:
     """What the ReportingAgent in ``seat`` reported on each of its moves of ``record``."""
-    return [(("nodes", 1000 + ply), ("depth", seat + 1), ("source", "fake"))
-            for ply in range(len(record.opening), len(record.moves)) if ply % 2 == seat]
+    return [
+        (("nodes", 1000 + ply), ("depth", seat + 1), ("source", "fake"))
+        for ply in range(len(record.opening), len(record.moves))
+        if ply % 2 == seat
+    ]
 
 
 def test_a_seeded_seat_still_shows_its_agents_stats() -> None:
@@ -288,8 +297,9 @@ def test_a_seeded_seat_still_shows_its_agents_stats() -> None:
 
 
 def test_move_stats_keeps_numbers_and_text_in_the_agents_order() -> None:
-    assert move_stats({"nodes": 12, "seconds": 0.5, "source": "book", "ok": True, "tree": [1], "bad": float("nan")}) \
-        == (("nodes", 12), ("seconds", 0.5), ("source", "book"), ("ok", 1))
+    assert move_stats(
+        {"nodes": 12, "seconds": 0.5, "source": "book", "ok": True, "tree": [1], "bad": float("nan")}
+    ) == (("nodes", 12), ("seconds", 0.5), ("source", "book"), ("ok", 1))
     assert move_stats(None) == () and move_stats([("nodes", 1)]) == ()
 
 
@@ -330,12 +340,14 @@ def test_a_game_records_the_cpu_it_used_and_the_load_around_it() -> None:
         assert record.load_average is not None and all(value >= 0 for value in record.load_average)
         assert 0 < record.cpu_seconds
         assert GameRecord.from_json(record.to_json()).load_average == tuple(
-            round(value, 2) for value in record.load_average)
+            round(value, 2) for value in record.load_average
+        )
 
 
 @pytest.mark.games
 def test_one_game_process_plays_game_after_game_and_a_fault_costs_only_its_own_game(
-        agent_files: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    agent_files: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from connectx.evaluation import game
 
     host = game.GameProcess()

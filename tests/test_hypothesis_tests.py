@@ -73,8 +73,9 @@ def test_the_equivalence_test_and_its_power_match_simulation() -> None:
     trials, n, claimed, margin = 4000, 400, 0.9375, 0.05
     # The rate really is the claimed one: TOST at 5% shows the +-5 point margin this often.
     z = np.array([ht.equivalence_z(w / n, claimed, margin, n) for w in rng.binomial(n, claimed, trials)])
-    assert ht.equivalence_power(claimed, margin, n, 0.05) == pytest.approx((z > NormalDist().inv_cdf(0.95)).mean(),
-                                                                           abs=0.03)
+    assert ht.equivalence_power(claimed, margin, n, 0.05) == pytest.approx(
+        (z > NormalDist().inv_cdf(0.95)).mean(), abs=0.03
+    )
     # At the boundary (88.75%) it shows equivalence at most 5% of the time: the test keeps its size.
     z = np.array([ht.equivalence_z(w / n, claimed, margin, n) for w in rng.binomial(n, claimed - margin, trials)])
     assert (z > NormalDist().inv_cdf(0.95)).mean() <= 0.06
@@ -108,7 +109,7 @@ def test_the_stated_powers_match_simulation() -> None:
     z = np.array([ht.cochran_armitage(row, [150] * 4, scores) for row in counts])
     assert ht.trend_power([150] * 4, scores, truth, 0.05) == pytest.approx((np.abs(z) > st.Z95).mean(), abs=0.03)
     # A claim of 100% is refuted by one loss: at a true 99%, 100 games show one with probability 1 - 0.99^100.
-    assert ht.rate_power(1.0, 0.99, 100, 0.05) == pytest.approx(1 - 0.99 ** 100)
+    assert ht.rate_power(1.0, 0.99, 100, 0.05) == pytest.approx(1 - 0.99**100)
     assert math.isnan(ht.rate_z(1.0, 1.0, 100)) and ht.rate_z(0.99, 1.0, 100) == -math.inf
     # Fisher's z: r = 0.3 over 84 pairs gives atanh(0.3) * 9 = 2.79 standard errors, power 0.79.
     assert ht.correlation_power(0.3, 84, 0.05) == pytest.approx(0.79, abs=0.01)
@@ -130,7 +131,7 @@ def test_a_trend_is_tested_within_strata_and_its_strata_compared() -> None:
     falling = ht.trend(successes, totals, [-s for s in scores])
     assert ht.stratified_trend_z([one, falling]) == pytest.approx(0.0, abs=1e-12)
     q, df, p = ht.heterogeneity([one.slope, falling.slope], [one.error, falling.error])
-    weights = [1 / one.error ** 2, 1 / falling.error ** 2]
+    weights = [1 / one.error**2, 1 / falling.error**2]
     centre = (weights[0] * one.slope + weights[1] * falling.slope) / sum(weights)
     assert q == pytest.approx(weights[0] * (one.slope - centre) ** 2 + weights[1] * (falling.slope - centre) ** 2)
     assert df == 1 and p == pytest.approx(ht.chi_square_p_value(q, 1)) and p < 0.001

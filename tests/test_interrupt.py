@@ -28,11 +28,16 @@ def interrupt_at_a_terminal(command: list[str], after: float | None) -> tuple[in
     master, follower = pty.openpty()
     # A terminal 120 columns wide: at the new terminal's 0 columns the progress bar would draw nothing.
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
-    process = subprocess.Popen([sys.executable, "-m", "connectx", *command], stdin=follower, stdout=follower,
-                               stderr=follower, start_new_session=True,
-                               # As at a shell: a test run started in the background (CI) ignores SIGINT, and
-                               # exec would keep that.
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    process = subprocess.Popen(
+        [sys.executable, "-m", "connectx", *command],
+        stdin=follower,
+        stdout=follower,
+        stderr=follower,
+        start_new_session=True,
+        # As at a shell: a test run started in the background (CI) ignores SIGINT, and
+        # exec would keep that.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     os.close(follower)
     if after is not None:
         time.sleep(after)
@@ -60,7 +65,8 @@ def interrupt_at_a_terminal(command: list[str], after: float | None) -> tuple[in
 def test_ctrl_c_stops_a_match_at_any_instant_with_one_line(tmp_path: Path, after: float) -> None:
     out = tmp_path / "match"
     status, stopped, written = interrupt_at_a_terminal(
-        ["match", "mcts:time_budget=0.3", "random", "-n", "2", "--out", str(out)], after)
+        ["match", "mcts:time_budget=0.3", "random", "-n", "2", "--out", str(out)], after
+    )
     assert status == 130, written
     assert stopped < 1.5, written  # within a second, and a margin for a loaded machine
     assert "Traceback" not in written and "Error" not in written, written
@@ -81,7 +87,8 @@ def test_a_refused_resume_ends_with_its_line_and_draws_no_bar(tmp_path: Path) ->
     games.write_text(games.read_text().replace('"code":"', '"code":"0'))  # as if played by other code
     recorded = games.read_bytes()
     status, _, written = interrupt_at_a_terminal(
-        ["match", "random", "kaggle:random", "-n", "4", "--out", str(tmp_path), "--resume"], None)
+        ["match", "random", "kaggle:random", "-n", "4", "--out", str(tmp_path), "--resume"], None
+    )
     assert status == 2, written
     assert last_line_shown(written).startswith("connectx match: the games recorded here were played by other code")
     assert "game/s" not in written and "%|" not in written, written  # refused before any progress bar
@@ -99,10 +106,16 @@ def test_python_m_connectx_ends_with_130_after_a_ctrl_c_inside_library_generated
     (tmp_path / "interrupted_connectx.py").write_text(
         "import connectx.cli.main as cli\n"
         "cli._run = lambda *arguments: exec('raise KeyboardInterrupt')\n"
-        "import connectx.__main__\n")
-    finished = subprocess.run([sys.executable, "-m", "interrupted_connectx", "match"], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=60,
-                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        "import connectx.__main__\n"
+    )
+    finished = subprocess.run(
+        [sys.executable, "-m", "interrupted_connectx", "match"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert (finished.returncode, finished.stderr) == (130, "\nconnectx match: interrupted\n")
 
 

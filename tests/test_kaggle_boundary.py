@@ -146,8 +146,10 @@ def test_guard_records_a_strategy_that_raises_on_every_call(capsys: pytest.Captu
     assert "RuntimeError: boom" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("answer,detail", [(9, "illegal column 9"), (-1, "illegal column -1"),
-                                           (3.0, "answered 3.0"), (None, "answered None")])
+@pytest.mark.parametrize(
+    "answer,detail",
+    [(9, "illegal column 9"), (-1, "illegal column -1"), (3.0, "answered 3.0"), (None, "answered None")],
+)
 def test_guard_records_an_illegal_answer(answer: object, detail: str) -> None:
     agent = GuardedAgent("illegal", Scripted(answer))
     agent(observation("444444"), CONFIG)
@@ -262,10 +264,15 @@ def test_from_board_reads_kaggle_observations() -> None:
         position_from_board(board, 6, 7, 4, mark=2)
 
 
-@pytest.mark.parametrize("board,message", [
-    ([0] * 41, "cells"), ([3] + [0] * 41, "0, 1 or 2"), ([1] + [0] * 41, "floating"),
-    ([0] * 35 + [1, 1, 0, 0, 0, 0, 0], "first"),
-])
+@pytest.mark.parametrize(
+    "board,message",
+    [
+        ([0] * 41, "cells"),
+        ([3] + [0] * 41, "0, 1 or 2"),
+        ([1] + [0] * 41, "floating"),
+        ([0] * 35 + [1, 1, 0, 0, 0, 0, 0], "first"),
+    ],
+)
 def test_from_board_rejects_impossible_boards(board: list[int], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         position_from_board(board, 6, 7, 4)
@@ -274,10 +281,13 @@ def test_from_board_rejects_impossible_boards(board: list[int], message: str) ->
 def test_played_actions_reads_the_active_seats_action_and_skips_a_fault() -> None:
     def state(status: str, action: object = 0) -> dict:
         return {"status": status, "action": action}
-    steps = [[state("ACTIVE"), state("INACTIVE")],
-             [state("INACTIVE", 3), state("ACTIVE")],        # seat 0 played 3
-             [state("ACTIVE", 3), state("INACTIVE", 2)],     # seat 1 played 2
-             [state("INVALID", 9), state("DONE", 2)]]        # seat 0's 9 was never played
+
+    steps = [
+        [state("ACTIVE"), state("INACTIVE")],
+        [state("INACTIVE", 3), state("ACTIVE")],  # seat 0 played 3
+        [state("ACTIVE", 3), state("INACTIVE", 2)],  # seat 1 played 2
+        [state("INVALID", 9), state("DONE", 2)],
+    ]  # seat 0's 9 was never played
     assert list(played_actions(steps)) == [(1, 0, 3), (2, 1, 2)]
 
 

@@ -77,8 +77,12 @@ def record(index: int, first: str, second: str, winner: int | None, cause: str =
 
 def test_the_summary_folds_the_records_in_order_and_scores_each_seat_against_each_kind():
     plan = LadderPlan((AgentSpec.parse("negamax"),), pool="fast", episodes=10)
-    records = [record(0, "negamax", "kaggle:random", 0), record(1, "kaggle:random", "negamax", 1),
-               record(2, "negamax", "negamax:depth=1", None), record(3, "negamax", "kaggle:random", None, "aborted")]
+    records = [
+        record(0, "negamax", "kaggle:random", 0),
+        record(1, "kaggle:random", "negamax", 1),
+        record(2, "negamax", "negamax:depth=1", None),
+        record(3, "negamax", "kaggle:random", None, "aborted"),
+    ]
     summary = summarize_ladder(plan, records)
     negamax = summary.standing("negamax")
     assert (negamax.kind, negamax.episodes, negamax.wins, negamax.draws, negamax.losses) == (CANDIDATE, 3, 2, 1, 0)
@@ -96,8 +100,12 @@ def test_the_terminal_table_says_what_its_cells_mean():
     from connectx.evaluation.results_text import ladder_table
 
     plan = LadderPlan((AgentSpec.parse("negamax"),), pool="fast", episodes=10)
-    records = [record(0, "negamax", "kaggle:random", 0), record(1, "kaggle:random", "negamax", None),
-               record(2, "kaggle:random", "negamax", 1), record(3, "kaggle:random", "negamax", 1)]
+    records = [
+        record(0, "negamax", "kaggle:random", 0),
+        record(1, "kaggle:random", "negamax", None),
+        record(2, "kaggle:random", "negamax", 1),
+        record(3, "kaggle:random", "negamax", 1),
+    ]
     table = ladder_table(summarize_ladder(plan, records))
     row = next(line for line in table.splitlines() if line.startswith("| 1 | negamax |"))
     assert "1.00 (1) / 0.83 (3)" in row
@@ -127,27 +135,39 @@ def fake_episode(spec: GameSpec) -> GameRecord:
     """An episode without kaggle-environments: the seat whose agent's text is longer wins (a draw on a tie)."""
     first, second = (len(name) for name in spec.names)
     winner = None if first == second else (0 if first > second else 1)
-    return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (3, 3), winner, ("DONE", "DONE"),
-                      "draw" if winner is None else "line")
+    return GameRecord(
+        spec.index,
+        spec.names,
+        spec.config,
+        spec.seed,
+        (),
+        (3, 3),
+        winner,
+        ("DONE", "DONE"),
+        "draw" if winner is None else "line",
+    )
 
 
 def test_the_ratings_updated_episode_by_episode_equal_the_full_refold_of_every_episode_so_far():
     plan = LadderPlan((AgentSpec.parse("negamax"),), pool="fast", episodes=30, seed=5)
     seen: list[tuple[GameRecord, LadderSummary]] = []
-    result = play_ladder(plan, executor=InlineExecutor(), play=fake_episode,
-                         on_game=lambda game, summary: seen.append((game, summary())))
+    result = play_ladder(
+        plan, executor=InlineExecutor(), play=fake_episode, on_game=lambda game, summary: seen.append((game, summary()))
+    )
     assert len(seen) == 30 and len({frozenset(game.agents) for game, _ in seen}) > 3
     for count, (_, summary) in enumerate(seen, start=1):
         refold = Ratings(plan.agents)  # the old way: every rating from μ = 600 again, over all episodes so far
         for game, _ in seen[:count]:
             refold.add(game)
         assert {(s.agent, s.mu, s.sigma) for s in summary.standings} == {
-            (agent, refold.mu(agent), refold.sigma(agent)) for agent in plan.agents}
+            (agent, refold.mu(agent), refold.sigma(agent)) for agent in plan.agents
+        }
     assert result.summary == summarize_ladder(plan, [game for game, _ in seen])
 
 
-def test_a_resumed_ladder_refuses_episodes_played_by_other_code_unless_told(tmp_path: Path,
-                                                                          capsys: pytest.CaptureFixture[str]):
+def test_a_resumed_ladder_refuses_episodes_played_by_other_code_unless_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     plan = LadderPlan((AgentSpec.parse("negamax"),), pool="fast", episodes=4)
     play_ladder(plan, out=tmp_path, executor=InlineExecutor(), play=fake_episode)
     games = tmp_path / "games.jsonl"
@@ -164,8 +184,9 @@ def test_a_resumed_ladder_refuses_episodes_played_by_other_code_unless_told(tmp_
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "other code" in err and "--allow-code-change" in err
     assert len(games.read_text().splitlines()) == 4  # refused before anything was written
-    mixed = play_ladder(longer, out=tmp_path, resume=True, executor=InlineExecutor(), play=fake_episode,
-                        allow_code_change=True)
+    mixed = play_ladder(
+        longer, out=tmp_path, resume=True, executor=InlineExecutor(), play=fake_episode, allow_code_change=True
+    )
     assert {r.provenance.code for r in mixed.records if r.provenance} == {"000000000000", code_digest()}
 
 
@@ -174,13 +195,16 @@ def test_a_candidate_that_is_also_in_the_pool_plays_once_as_a_candidate():
     assert plan.agents.count("kaggle:random") == 1 and plan.kind("kaggle:random") == CANDIDATE
 
 
-AGENT_FILE = "def agent(observation, configuration):\n    return [c for c in range(configuration.columns)\n" \
-             "            if observation.board[c] == 0][0]\n"
+AGENT_FILE = (
+    "def agent(observation, configuration):\n    return [c for c in range(configuration.columns)\n"
+    "            if observation.board[c] == 0][0]\n"
+)
 
 
 @pytest.mark.games
-def test_a_small_ladder_with_an_agent_file_plays_writes_everything_and_resumes(tmp_path: Path,
-                                                                             capsys: pytest.CaptureFixture[str]):
+def test_a_small_ladder_with_an_agent_file_plays_writes_everything_and_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
     leftmost = tmp_path / "leftmost.py"
     leftmost.write_text(AGENT_FILE)
     out = tmp_path / "ladder"
@@ -204,6 +228,7 @@ def test_a_small_ladder_with_an_agent_file_plays_writes_everything_and_resumes(t
 def test_an_interrupted_ladder_continues_from_the_ratings_it_stopped_at(tmp_path: Path):
     out = tmp_path / "ladder"
     plan = LadderPlan((AgentSpec.parse("negamax:depth=1"),), pool="fast", episodes=4, seed=3)
+
     class Interrupt(Exception):
         pass
 
@@ -229,13 +254,31 @@ def test_the_ladders_page_describes_every_member_of_the_default_pool():
 
 
 @pytest.mark.games
-@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
-                    reason="Dask's distributed is not installed: make install-cluster (make test does it)")
+@pytest.mark.skipif(
+    importlib.util.find_spec("distributed") is None,
+    reason="Dask's distributed is not installed: make install-cluster (make test does it)",
+)
 def test_a_ladder_plays_on_a_local_cluster_with_an_agent_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.chdir(tmp_path)  # the workers cannot open the relative path: the file travels as source
     Path("leftmost.py").write_text(AGENT_FILE)
-    assert main(["ladder", "leftmost.py", "negamax:depth=1", "--pool", "none", "--episodes", "6",
-                 "--cluster", "local:1", "--out", "run"]) == 0
+    assert (
+        main(
+            [
+                "ladder",
+                "leftmost.py",
+                "negamax:depth=1",
+                "--pool",
+                "none",
+                "--episodes",
+                "6",
+                "--cluster",
+                "local:1",
+                "--out",
+                "run",
+            ]
+        )
+        == 0
+    )
     records = [json.loads(line) for line in Path("run/games.jsonl").read_text().splitlines()]
     assert len(records) == 6 and all(record["cause"] in ("line", "draw") for record in records)
     assert all("leftmost.py" in record["agents"] for record in records)

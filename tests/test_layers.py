@@ -21,12 +21,16 @@ SOURCE_FOLDERS = {"connectx": "connectx", "benchmarks": "benchmarks", "book": "b
 ``connectx/`` (the top-level ``agents`` and the like are links into it, never read here, so each file is read
 once). Named, never discovered: a stray ``build/`` or ``dist/`` must not change what is tested."""
 
-AGENT_LAYERS = ["connectx.agents.core", "connectx.agents.heuristics", "connectx.agents.search",
-                "connectx.agents.players"]
+AGENT_LAYERS = [
+    "connectx.agents.core",
+    "connectx.agents.heuristics",
+    "connectx.agents.search",
+    "connectx.agents.players",
+]
 """``agents``' subpackages, bottom up: each may import those before it (and ``agents``' own modules none of them)."""
 AGENTS = {*AGENT_LAYERS, "connectx.agents"}
 MAY_IMPORT: dict[str, set[str]] = {
-    **{layer: set(AGENT_LAYERS[:number + 1]) for number, layer in enumerate(AGENT_LAYERS)},
+    **{layer: set(AGENT_LAYERS[: number + 1]) for number, layer in enumerate(AGENT_LAYERS)},
     "connectx.agents": AGENTS,
     "connectx.submission": AGENTS | {"connectx.submission"},
     "connectx.evaluation": AGENTS | {"connectx.evaluation"},
@@ -35,12 +39,29 @@ MAY_IMPORT: dict[str, set[str]] = {
     "book": AGENTS | {"connectx.solver", "connectx.analysis", "book"},
     "connectx.papers": AGENTS | {"connectx.evaluation", "connectx.papers"},
     "connectx.play": AGENTS | {"connectx.evaluation", "connectx.solver", "connectx.analysis", "connectx.play"},
-    "connectx.cli": AGENTS | {"connectx.submission", "connectx.evaluation", "connectx.solver", "connectx.analysis",
-                              "connectx.papers", "connectx.play", "connectx.cli", "connectx"},
+    "connectx.cli": AGENTS
+    | {
+        "connectx.submission",
+        "connectx.evaluation",
+        "connectx.solver",
+        "connectx.analysis",
+        "connectx.papers",
+        "connectx.play",
+        "connectx.cli",
+        "connectx",
+    },
     "connectx": {"connectx.cli", "connectx"},
-    "benchmarks": AGENTS | {"connectx.submission", "connectx.evaluation", "connectx.solver", "connectx.analysis",
-                            "book",
-                            "connectx.papers", "connectx.play", "benchmarks"},
+    "benchmarks": AGENTS
+    | {
+        "connectx.submission",
+        "connectx.evaluation",
+        "connectx.solver",
+        "connectx.analysis",
+        "book",
+        "connectx.papers",
+        "connectx.play",
+        "benchmarks",
+    },
 }
 """Which of our layers each layer (a package, or ``agents``' and ``connectx``' subpackages) may import; only
 ``connectx`` itself (``python -m connectx``) imports the command line, which reads its version there."""
@@ -81,7 +102,7 @@ def imported_names(path: str, source: str) -> Iterator[tuple[int, str]]:
             for alias in node.names:
                 yield node.lineno, alias.name
         elif isinstance(node, ast.ImportFrom):
-            base = package[:len(package) - node.level + 1] if node.level else []
+            base = package[: len(package) - node.level + 1] if node.level else []
             module = ".".join(base + ([node.module] if node.module else []))
             for alias in node.names:
                 # `from connectx.cli import match` imports a module; `from connectx.cli.options import X` a name.
@@ -114,16 +135,23 @@ def violations(path: str, source: str) -> list[str]:
         if name.split(".")[0] == "kaggle_environments" and path not in KAGGLE_IMPORTERS:
             found.append(f"{where}: only {', '.join(sorted(KAGGLE_IMPORTERS))} may import it")
         command = ".".join(name.split(".")[:3])
-        if (layer == "connectx.cli" and target == "connectx.cli" and path != "connectx/cli/main.py"
-                and command not in CLI_SHARED | {"connectx.cli"}):
+        if (
+            layer == "connectx.cli"
+            and target == "connectx.cli"
+            and path != "connectx/cli/main.py"
+            and command not in CLI_SHARED | {"connectx.cli"}
+        ):
             found.append(f"{where}: a command imports no other command; share it through connectx.cli.options")
     return found
 
 
 def packages() -> list[str]:
     """Every package of ours (dotted), subpackages included: each folder of ``SOURCE_FOLDERS`` with an ``__init__``."""
-    return sorted(module_name(str(path.parent.relative_to(REPO)) + ".py")
-                  for folder in SOURCE_FOLDERS for path in (REPO / folder).rglob("__init__.py"))
+    return sorted(
+        module_name(str(path.parent.relative_to(REPO)) + ".py")
+        for folder in SOURCE_FOLDERS
+        for path in (REPO / folder).rglob("__init__.py")
+    )
 
 
 def modules() -> list[str]:
@@ -132,8 +160,14 @@ def modules() -> list[str]:
 
 
 def test_every_package_has_a_place_in_the_layers() -> None:
-    assert {"connectx.agents", "connectx.agents.core", "connectx.submission", "connectx.evaluation", "connectx.cli",
-            "benchmarks"} <= set(packages())
+    assert {
+        "connectx.agents",
+        "connectx.agents.core",
+        "connectx.submission",
+        "connectx.evaluation",
+        "connectx.cli",
+        "benchmarks",
+    } <= set(packages())
     unplaced = {package for package in packages() if package not in MAY_IMPORT and layer_of(package) is None}
     assert not unplaced, f"give {', '.join(sorted(unplaced))} a row in MAY_IMPORT and a place in docs/architecture.md"
 
@@ -145,66 +179,110 @@ def test_no_module_imports_across_the_layers() -> None:
 
 
 def test_exactly_the_allowed_modules_import_kaggle_environments() -> None:
-    importers = {module for module in modules()
-                 if any(name.split(".")[0] == "kaggle_environments"
-                        for _, name in imported_names(module, (REPO / module).read_text()))}
+    importers = {
+        module
+        for module in modules()
+        if any(
+            name.split(".")[0] == "kaggle_environments"
+            for _, name in imported_names(module, (REPO / module).read_text())
+        )
+    }
     assert importers == KAGGLE_IMPORTERS
 
 
-@pytest.mark.parametrize("path, source, problem", [
-    ("connectx/agents/core/position.py", "from connectx.evaluation.engine import BoardConfig",
-     "connectx.agents.core may import only connectx.agents.core"),
-    ("connectx/agents/core/position.py", "from connectx.agents.search.exact_search import solve",
-     "connectx.agents.core may import only"),
-    ("connectx/agents/heuristics/window_table.py", "from connectx.agents.players import mcts",
-     "connectx.agents.heuristics may import only"),
-    ("connectx/agents/players/solver_agent.py", "def f():\n    import connectx.solver.native\n",
-     "imports connectx.solver"),
-    ("connectx/agents/players/solver_agent.py", "from connectx.agents.registry import REGISTRY",
-     "connectx.agents.players may import only"),
-    ("book/generate.py", "from connectx.submission.bundler import build_bundle",
-     "book may import only"),
-    ("book/generate.py", "from connectx.evaluation import game", "imports connectx.evaluation.game"),
-    ("connectx/cli/match.py", "from evaluation.match import run_match", "import it as connectx.evaluation.match"),
-    ("connectx/play/api.py", "import agents.registry", "the one name it has"),
-    ("connectx/evaluation/match.py", "from connectx.papers import runner", "connectx.evaluation may import only"),
-    ("connectx/evaluation/match.py", "from connectx.cli.options import InputError", "imports connectx.cli.options"),
-    ("connectx/papers/runner.py", "import connectx.cli.main", "connectx.papers may import only"),
-    ("connectx/submission/bundler.py", "from connectx.cli import build", "imports connectx.cli.build"),
-    ("benchmarks/speed.py", "from connectx.cli.main import main", "imports connectx.cli.main"),
-    ("connectx/analysis/games.py", "from connectx.evaluation.game import GameRecord",
-     "connectx.analysis may import only"),
-    ("connectx/evaluation/game.py", "import kaggle_environments", "only connectx/evaluation/engine"),
-    ("connectx/evaluation/game.py", "from kaggle_environments.agent import build_agent",
-     "only connectx/evaluation/engine"),
-    ("connectx/papers/runner.py", "importlib.import_module('kaggle_environments.utils')",
-     "only connectx/evaluation/engine"),
-    ("connectx/cli/match.py", "from connectx.cli.play import board_config", "a command imports no other command"),
-    ("connectx/cli/tournament.py", "from connectx.cli import match", "a command imports no other command"),
-    ("connectx/cli/options.py", "from . import play", "a command imports no other command"),
-])
+@pytest.mark.parametrize(
+    "path, source, problem",
+    [
+        (
+            "connectx/agents/core/position.py",
+            "from connectx.evaluation.engine import BoardConfig",
+            "connectx.agents.core may import only connectx.agents.core",
+        ),
+        (
+            "connectx/agents/core/position.py",
+            "from connectx.agents.search.exact_search import solve",
+            "connectx.agents.core may import only",
+        ),
+        (
+            "connectx/agents/heuristics/window_table.py",
+            "from connectx.agents.players import mcts",
+            "connectx.agents.heuristics may import only",
+        ),
+        (
+            "connectx/agents/players/solver_agent.py",
+            "def f():\n    import connectx.solver.native\n",
+            "imports connectx.solver",
+        ),
+        (
+            "connectx/agents/players/solver_agent.py",
+            "from connectx.agents.registry import REGISTRY",
+            "connectx.agents.players may import only",
+        ),
+        ("book/generate.py", "from connectx.submission.bundler import build_bundle", "book may import only"),
+        ("book/generate.py", "from connectx.evaluation import game", "imports connectx.evaluation.game"),
+        ("connectx/cli/match.py", "from evaluation.match import run_match", "import it as connectx.evaluation.match"),
+        ("connectx/play/api.py", "import agents.registry", "the one name it has"),
+        ("connectx/evaluation/match.py", "from connectx.papers import runner", "connectx.evaluation may import only"),
+        ("connectx/evaluation/match.py", "from connectx.cli.options import InputError", "imports connectx.cli.options"),
+        ("connectx/papers/runner.py", "import connectx.cli.main", "connectx.papers may import only"),
+        ("connectx/submission/bundler.py", "from connectx.cli import build", "imports connectx.cli.build"),
+        ("benchmarks/speed.py", "from connectx.cli.main import main", "imports connectx.cli.main"),
+        (
+            "connectx/analysis/games.py",
+            "from connectx.evaluation.game import GameRecord",
+            "connectx.analysis may import only",
+        ),
+        ("connectx/evaluation/game.py", "import kaggle_environments", "only connectx/evaluation/engine"),
+        (
+            "connectx/evaluation/game.py",
+            "from kaggle_environments.agent import build_agent",
+            "only connectx/evaluation/engine",
+        ),
+        (
+            "connectx/papers/runner.py",
+            "importlib.import_module('kaggle_environments.utils')",
+            "only connectx/evaluation/engine",
+        ),
+        ("connectx/cli/match.py", "from connectx.cli.play import board_config", "a command imports no other command"),
+        ("connectx/cli/tournament.py", "from connectx.cli import match", "a command imports no other command"),
+        ("connectx/cli/options.py", "from . import play", "a command imports no other command"),
+    ],
+)
 def test_the_checker_catches_each_kind_of_bad_import(path: str, source: str, problem: str) -> None:
     (found,) = violations(path, source)
     assert problem in found
 
 
-@pytest.mark.parametrize("path, source", [
-    ("connectx/evaluation/engine.py", "import kaggle_environments"),
-    ("connectx/submission/isolated_runner.py", "from kaggle_environments.agent import get_last_callable"),
-    ("connectx/cli/main.py", "from connectx.cli import agents, match, play"),
-    ("connectx/__main__.py", "from connectx.cli.main import main"),
-    ("connectx/agents/registry.py",
-     "from connectx.agents.players import mcts\nfrom connectx.agents.core.strategy import Strategy"),
-    ("connectx/cli/match.py", "from connectx.cli.options import InputError\nfrom connectx.cli import progress"),
-    ("connectx/cli/report.py",
-     "from connectx.papers.runner import run_experiments\nfrom connectx.evaluation import match"),
-    ("connectx/papers/runner.py",
-     "from connectx.evaluation.match import play_match\nfrom connectx.agents.agent_spec import AgentSpec"),
-    ("connectx/play/session.py",
-     "from connectx.analysis.games import Game\nfrom connectx.evaluation.game import play_game"),
-    ("connectx/agents/players/solver_agent.py", "from connectx.agents.search import exact_search\nimport random"),
-    ("connectx/agents/search/exact_search.py",
-     "from . import move_order\nfrom connectx.agents.heuristics import zugzwang"),
-])
+@pytest.mark.parametrize(
+    "path, source",
+    [
+        ("connectx/evaluation/engine.py", "import kaggle_environments"),
+        ("connectx/submission/isolated_runner.py", "from kaggle_environments.agent import get_last_callable"),
+        ("connectx/cli/main.py", "from connectx.cli import agents, match, play"),
+        ("connectx/__main__.py", "from connectx.cli.main import main"),
+        (
+            "connectx/agents/registry.py",
+            "from connectx.agents.players import mcts\nfrom connectx.agents.core.strategy import Strategy",
+        ),
+        ("connectx/cli/match.py", "from connectx.cli.options import InputError\nfrom connectx.cli import progress"),
+        (
+            "connectx/cli/report.py",
+            "from connectx.papers.runner import run_experiments\nfrom connectx.evaluation import match",
+        ),
+        (
+            "connectx/papers/runner.py",
+            "from connectx.evaluation.match import play_match\nfrom connectx.agents.agent_spec import AgentSpec",
+        ),
+        (
+            "connectx/play/session.py",
+            "from connectx.analysis.games import Game\nfrom connectx.evaluation.game import play_game",
+        ),
+        ("connectx/agents/players/solver_agent.py", "from connectx.agents.search import exact_search\nimport random"),
+        (
+            "connectx/agents/search/exact_search.py",
+            "from . import move_order\nfrom connectx.agents.heuristics import zugzwang",
+        ),
+    ],
+)
 def test_the_checker_allows_what_the_layers_allow(path: str, source: str) -> None:
     assert violations(path, source) == []

@@ -32,19 +32,32 @@ from connectx.evaluation.scheduling import InlineExecutor
 
 def fake_game(winner_name: str | None = None, fault: str | None = None):
     """A game function where ``winner_name`` always wins (None: draw); ``fault`` makes the loser forfeit."""
+
     def play(spec: GameSpec) -> GameRecord:
         winner = None if winner_name is None else spec.names.index(winner_name)
         cause = "draw" if winner is None else (fault or "line")
         offender = None if winner is None or fault is None else 1 - winner
-        return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, spec.opening,
-                          winner, ("DONE", "DONE"), cause, offender, "", ((0.01, 0.02), (0.5,)))
+        return GameRecord(
+            spec.index,
+            spec.names,
+            spec.config,
+            spec.seed,
+            spec.opening,
+            spec.opening,
+            winner,
+            ("DONE", "DONE"),
+            cause,
+            offender,
+            "",
+            ((0.01, 0.02), (0.5,)),
+        )
+
     return play
 
 
 def seat_biased_game(spec: GameSpec) -> GameRecord:
     """The first mover always wins: a fair match must come out exactly even."""
-    return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, (), 0,
-                      ("DONE", "DONE"), "line")
+    return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, (), 0, ("DONE", "DONE"), "line")
 
 
 RANDOM, NEGAMAX = AgentSpec.parse("random"), AgentSpec.parse("negamax")
@@ -59,8 +72,9 @@ def test_games_come_in_colour_swapped_pairs_sharing_an_opening() -> None:
         assert first.opening == second.opening and len(first.opening) == 4
     assert len({s.opening for s in specs}) > 1
     assert len({s.seed for s in specs}) == 6
-    assert [s.seed for s in specs] == [MatchPlan(RANDOM, NEGAMAX, 6, seed=3, opening_plies=4).game_spec(i).seed
-                                       for i in range(6)]
+    assert [s.seed for s in specs] == [
+        MatchPlan(RANDOM, NEGAMAX, 6, seed=3, opening_plies=4).game_spec(i).seed for i in range(6)
+    ]
     assert specs[0].seed != MatchPlan(RANDOM, NEGAMAX, 6, seed=4).game_spec(0).seed
 
 
@@ -101,8 +115,12 @@ def test_forfeits_are_counted_by_cause_and_offender() -> None:
 
 def test_aborted_games_are_kept_but_not_scored() -> None:
     plan = MatchPlan(NEGAMAX, RANDOM, 4)
-    records = [GameRecord(i, plan.game_spec(i).names, plan.config, 0, (), (), None, ("DONE", "DONE"),
-                          ABORTED if i == 3 else "draw") for i in range(4)]
+    records = [
+        GameRecord(
+            i, plan.game_spec(i).names, plan.config, 0, (), (), None, ("DONE", "DONE"), ABORTED if i == 3 else "draw"
+        )
+        for i in range(4)
+    ]
     summary = summarize(plan, records)
     assert summary.total.games == 3 and summary.aborted == 1
     assert summary.pentanomial == (0, 0, 1, 0, 0)
@@ -120,16 +138,22 @@ def test_time_per_move_is_reported_per_agent_whatever_its_seat() -> None:
 
 def test_sprt_stops_a_lopsided_match_early() -> None:
     seen = []
-    result = run_match("negamax", "random", 400, executor=InlineExecutor(), play=fake_game("negamax"),
-                       sprt=Sprt(0, 50), on_game=lambda record, summary: seen.append(summary().llr))
+    result = run_match(
+        "negamax",
+        "random",
+        400,
+        executor=InlineExecutor(),
+        play=fake_game("negamax"),
+        sprt=Sprt(0, 50),
+        on_game=lambda record, summary: seen.append(summary().llr),
+    )
     assert result.stopped_early and result.summary.decision == "H1"
     assert 2 < len(result.records) < 60 and len(seen) == len(result.records)
     assert seen[-1] >= Sprt(0, 50).bounds.upper
 
 
 def test_sprt_accepts_h0_for_an_agent_that_keeps_losing() -> None:
-    result = run_match("negamax", "random", 400, executor=InlineExecutor(), play=fake_game("random"),
-                       sprt=Sprt(0, 50))
+    result = run_match("negamax", "random", 400, executor=InlineExecutor(), play=fake_game("random"), sprt=Sprt(0, 50))
     assert result.summary.decision == "H0" and result.stopped_early
 
 
@@ -159,8 +183,16 @@ def test_a_directory_with_results_needs_resume_and_the_same_plan(tmp_path: Path)
     with pytest.raises(RunDirectoryError, match="--resume"):
         run_match("negamax", "random", 2, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path)
     with pytest.raises(RunDirectoryError, match="different run"):
-        run_match("negamax", "random", 2, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path,
-                  resume=True, seed=9)
+        run_match(
+            "negamax",
+            "random",
+            2,
+            executor=InlineExecutor(),
+            play=fake_game("negamax"),
+            out=tmp_path,
+            resume=True,
+            seed=9,
+        )
 
 
 def test_unknown_agents_are_refused_before_any_game() -> None:
@@ -172,8 +204,9 @@ def test_unknown_agents_are_refused_before_any_game() -> None:
 
 def test_a_match_can_be_extended_with_more_games_on_resume(tmp_path: Path) -> None:
     first = run_match("negamax", "random", 4, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path)
-    longer = run_match("negamax", "random", 8, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path,
-                       resume=True)
+    longer = run_match(
+        "negamax", "random", 8, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path, resume=True
+    )
     assert longer.records[:4] == first.records
     assert [r.index for r in longer.records] == list(range(8))
     assert [r.seed for r in longer.records] == [MatchPlan(NEGAMAX, RANDOM, 8).game_spec(i).seed for i in range(8)]
@@ -185,8 +218,14 @@ def test_agents_that_cannot_play_on_the_board_are_refused_before_anything_is_wri
     out = tmp_path / "run"
     with pytest.raises(AgentSpecError, match="expected 4 positive integers"):
         run_match("minimax:weights=1/3", "random", 2, out=out, executor=InlineExecutor(), play=fake_game(None))
-    run_match("minimax:weights=1/3/9", "random", 2, config=BoardConfig(4, 5, 3), executor=InlineExecutor(),
-              play=fake_game(None))
+    run_match(
+        "minimax:weights=1/3/9",
+        "random",
+        2,
+        config=BoardConfig(4, 5, 3),
+        executor=InlineExecutor(),
+        play=fake_game(None),
+    )
     with pytest.raises(ValueError, match="--jobs 0"):
         run_match("random", "negamax", 2, out=out, jobs=0)
     assert not out.exists()
@@ -219,22 +258,35 @@ def refolded(plan: MatchPlan, records: list[GameRecord], sprt: Sprt | None) -> M
             forfeits[record.cause][name] += 1
     as_first = SeatRecord(seats[0][1.0], seats[0][0.5], seats[0][0.0])
     as_second = SeatRecord(seats[1][1.0], seats[1][0.5], seats[1][0.0])
-    total = SeatRecord(as_first.wins + as_second.wins, as_first.draws + as_second.draws,
-                       as_first.losses + as_second.losses)
-    counts = statistics.pentanomial([sum(r.points(r.index % 2) for r in pair)
-                                     for pair in by_pair.values() if len(pair) == 2])
+    total = SeatRecord(
+        as_first.wins + as_second.wins, as_first.draws + as_second.draws, as_first.losses + as_second.losses
+    )
+    counts = statistics.pentanomial(
+        [sum(r.points(r.index % 2) for r in pair) for pair in by_pair.values() if len(pair) == 2]
+    )
     llr, decision = 0.0, None
     if sprt is not None:
         llr = statistics.sprt_llr({k / 4: n for k, n in enumerate(counts)}, sprt.elo0, sprt.elo1)
         decision = statistics.sprt_decision(llr, sprt.bounds)
     return MatchSummary(
-        plan.first.text, plan.second.text, plan.games, total, as_first, as_second,
+        plan.first.text,
+        plan.second.text,
+        plan.games,
+        total,
+        as_first,
+        as_second,
         statistics.wilson_interval(total.wins, total.draws, total.losses),
         statistics.elo_interval(total.wins, total.draws, total.losses),
-        statistics.likelihood_of_superiority(total.wins, total.losses), counts,
-        statistics.pentanomial_elo_interval(counts), forfeits,
+        statistics.likelihood_of_superiority(total.wins, total.losses),
+        counts,
+        statistics.pentanomial_elo_interval(counts),
+        forfeits,
         {name: MoveTimes.of(values) for name, values in durations_by_agent(plan, games).items()},
-        len(games) - len(scored), sprt, llr, decision)
+        len(games) - len(scored),
+        sprt,
+        llr,
+        decision,
+    )
 
 
 def recorded_games(plan: MatchPlan, rng: random.Random) -> list[GameRecord]:
@@ -247,13 +299,41 @@ def recorded_games(plan: MatchPlan, rng: random.Random) -> list[GameRecord]:
         if kind == "unplayed":
             continue
         if kind == "aborted":
-            records.append(GameRecord(index, spec.names, spec.config, spec.seed, (), (), None, ("DONE", "DONE"),
-                                      ABORTED, None, "", (durations[0], durations[1])))
+            records.append(
+                GameRecord(
+                    index,
+                    spec.names,
+                    spec.config,
+                    spec.seed,
+                    (),
+                    (),
+                    None,
+                    ("DONE", "DONE"),
+                    ABORTED,
+                    None,
+                    "",
+                    (durations[0], durations[1]),
+                )
+            )
             continue
         winner = None if kind == "draw" else rng.randrange(2)
         offender = None if winner is None or kind == "line" else 1 - winner
-        records.append(GameRecord(index, spec.names, spec.config, spec.seed, (), (), winner, ("DONE", "DONE"),
-                                  kind, offender, "", (durations[0], durations[1])))
+        records.append(
+            GameRecord(
+                index,
+                spec.names,
+                spec.config,
+                spec.seed,
+                (),
+                (),
+                winner,
+                ("DONE", "DONE"),
+                kind,
+                offender,
+                "",
+                (durations[0], durations[1]),
+            )
+        )
     return records
 
 

@@ -67,8 +67,10 @@ def test_respects_a_short_time_budget() -> None:
     for moves in ("", "4453", "71"):
         position = Position.from_moves(moves)
         wall, cpu = time.perf_counter(), time.process_time()
-        agent({"board": board_of(position), "mark": mark_of(position)}, {"rows": 6, "columns": 7, "inarow": 4,
-                                                                        "actTimeout": 60.3})
+        agent(
+            {"board": board_of(position), "mark": mark_of(position)},
+            {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 60.3},
+        )
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         assert wall >= 0.2 and cpu < 0.2 + 0.3, (moves, wall, cpu)  # one simulation is ~0.1 ms; a minute was allowed
 
@@ -107,8 +109,9 @@ def test_a_seed_and_a_simulation_cap_fix_every_choice() -> None:
     assert first == again
     tree_a = MctsStrategy(simulations=400, seed=5).search(Position.initial(), Deadline.after(60))
     tree_b = MctsStrategy(simulations=400, seed=5).search(Position.initial(), Deadline.after(60))
-    assert [(c.column, c.visits, c.total) for c in tree_a.root.children] == \
-        [(c.column, c.visits, c.total) for c in tree_b.root.children]
+    assert [(c.column, c.visits, c.total) for c in tree_a.root.children] == [
+        (c.column, c.visits, c.total) for c in tree_b.root.children
+    ]
 
 
 def fabricated(*children: tuple[int, int, float, float | None]) -> Node:
@@ -219,8 +222,10 @@ def test_the_cpu_clock_spends_its_budget_in_cpu_seconds() -> None:
     agent = REGISTRY["mcts"].build({"time_budget": 0.2, "clock": "cpu", "seed": 1})
     position = Position.from_moves("4453")
     cpu = time.process_time()
-    agent({"board": board_of(position), "mark": mark_of(position)},
-          {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 60.3})
+    agent(
+        {"board": board_of(position), "mark": mark_of(position)},
+        {"rows": 6, "columns": 7, "inarow": 4, "actTimeout": 60.3},
+    )
     cpu = time.process_time() - cpu
     assert 0.2 <= cpu < 0.2 + 0.3 and agent.faults == []
 

@@ -74,12 +74,22 @@ def random_positions(rows: int, columns: int, inarow: int, count: int, seed: int
     return positions
 
 
-@pytest.mark.parametrize("rows, columns, inarow, depth, evaluation", [
-    (6, 7, 4, 1, "window"), (6, 7, 4, 2, "window"), (6, 7, 4, 3, "window"),
-    (4, 5, 3, 3, "window"), (4, 4, 3, 4, "window"), (6, 7, 4, 3, "h1"), (6, 7, 4, 3, "h2"), (5, 5, 2, 3, "window"),
-])
-def test_alpha_beta_gives_plain_minimax_values_and_moves(rows: int, columns: int, inarow: int, depth: int,
-                                                         evaluation: str) -> None:
+@pytest.mark.parametrize(
+    "rows, columns, inarow, depth, evaluation",
+    [
+        (6, 7, 4, 1, "window"),
+        (6, 7, 4, 2, "window"),
+        (6, 7, 4, 3, "window"),
+        (4, 5, 3, 3, "window"),
+        (4, 4, 3, 4, "window"),
+        (6, 7, 4, 3, "h1"),
+        (6, 7, 4, 3, "h2"),
+        (5, 5, 2, 3, "window"),
+    ],
+)
+def test_alpha_beta_gives_plain_minimax_values_and_moves(
+    rows: int, columns: int, inarow: int, depth: int, evaluation: str
+) -> None:
     for position in random_positions(rows, columns, inarow, 12, seed=depth * 7 + rows):
         expected = {column: -plain_minimax(child, depth - 1, evaluation) for column, child in position.children()}
         best = max(expected.values())
@@ -88,12 +98,21 @@ def test_alpha_beta_gives_plain_minimax_values_and_moves(rows: int, columns: int
         assert set(result.columns) == {c for c, value in expected.items() if value == best}, repr(position)
 
 
-@pytest.mark.parametrize("rows, columns, inarow, depth, evaluation, memo", [
-    (6, 7, 4, 1, "window", False), (6, 7, 4, 2, "window", False), (6, 7, 4, 3, "window", False),
-    (6, 7, 4, 3, "window", True), (4, 5, 3, 4, "window", True), (6, 7, 4, 3, "h1", True), (6, 7, 4, 3, "h2", True),
-])
-def test_the_papers_rules_give_the_papers_plain_minimax(rows: int, columns: int, inarow: int, depth: int,
-                                                        evaluation: str, memo: bool) -> None:
+@pytest.mark.parametrize(
+    "rows, columns, inarow, depth, evaluation, memo",
+    [
+        (6, 7, 4, 1, "window", False),
+        (6, 7, 4, 2, "window", False),
+        (6, 7, 4, 3, "window", False),
+        (6, 7, 4, 3, "window", True),
+        (4, 5, 3, 4, "window", True),
+        (6, 7, 4, 3, "h1", True),
+        (6, 7, 4, 3, "h2", True),
+    ],
+)
+def test_the_papers_rules_give_the_papers_plain_minimax(
+    rows: int, columns: int, inarow: int, depth: int, evaluation: str, memo: bool
+) -> None:
     """Under ``rules=paper`` alpha-beta returns what the papers' plain minimax returns, leaf by leaf."""
     for position in random_positions(rows, columns, inarow, 12, seed=depth * 11 + rows):
         expected = {column: -paper_minimax(child, depth - 1, evaluation) for column, child in position.children()}
@@ -145,9 +164,15 @@ def full_tree(position: Position, depth: int) -> int:
     return 1 + sum(full_tree(child, depth - 1) for _, child in position.children())
 
 
-@pytest.mark.parametrize("evaluation, rules", [
-    ("window", "paper"), ("h1", "paper"), ("h2", "paper"), ("window", "ours"),
-])
+@pytest.mark.parametrize(
+    "evaluation, rules",
+    [
+        ("window", "paper"),
+        ("h1", "paper"),
+        ("h2", "paper"),
+        ("window", "ours"),
+    ],
+)
 def test_without_pruning_the_same_moves_from_more_nodes(evaluation: str, rules: str) -> None:
     """Kang's baseline: no cut at beta, so every value is exact and the best columns are alpha-beta's."""
     pruned_nodes = full_nodes = 0
@@ -291,7 +316,8 @@ def test_h1_without_feature_1_does_not_see_a_line_under_the_papers_rules() -> No
     features = frozenset({3, 4})
     position = Position.from_moves("445566")
     result = MinimaxSearch(position, "h1", rules="paper", features=features).search(1)
-    expected = {c: -h1(child.geometry, child.current, child.current ^ child.mask, features)
-                for c, child in position.children()}
+    expected = {
+        c: -h1(child.geometry, child.current, child.current ^ child.mask, features) for c, child in position.children()
+    }
     assert result.score == max(expected.values()) < WIN_OFFSET
     assert set(result.columns) == {c for c, v in expected.items() if v == result.score}

@@ -31,8 +31,15 @@ UV = REPOSITORY / ".tools" / "bin" / "uv"
 LEFT_OUT = (".git", ".venv", ".tools", "out", "build", "dist", "*.egg-info", "__pycache__", ".*_cache", "reports")
 """What the copy the wheel is built from leaves out: environments, caches and results, never a package's file."""
 
-SUITE_ON_THE_FLOORS = ("test_game.py", "test_kaggle_boundary.py", "test_play_server.py", "test_statistics.py",
-                       "test_hypothesis_tests.py", "test_statistics_reference.py", "test_clustered_scores.py")
+SUITE_ON_THE_FLOORS = (
+    "test_game.py",
+    "test_kaggle_boundary.py",
+    "test_play_server.py",
+    "test_statistics.py",
+    "test_hypothesis_tests.py",
+    "test_statistics_reference.py",
+    "test_clustered_scores.py",
+)
 """The tests run again on the oldest versions: Kaggle's engine and viewer, starlette and uvicorn, numpy's statistics."""
 
 CUT_ON_THE_FLOORS = ("test_game.py::test_a_faulty_agent_loses_with_its_cause[crashes-ERROR-boom]",)
@@ -77,8 +84,9 @@ def requirements_of(wheel: Path, *, extras: bool = True) -> list[str]:
 
 def connectx(installed: Installed, cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     bin_directory, env = installed
-    return subprocess.run([str(bin_directory / "connectx"), *argv], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run(
+        [str(bin_directory / "connectx"), *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def succeeds(installed: Installed, cwd: Path, *argv: str) -> str:
@@ -106,11 +114,25 @@ def image(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Instal
     python = str(installed[0] / "python")
     (base / "floors.in").write_text("\n".join(requirements_of(wheel)) + "\n")
     # Wheels only: a package built from source could run anything, and an old one reaches beyond the registry.
-    uv("pip", "install", "--python", python, "--only-binary", ":all:", "--resolution", "lowest-direct",
-       "-r", str(base / "floors.in"))
+    uv(
+        "pip",
+        "install",
+        "--python",
+        python,
+        "--only-binary",
+        ":all:",
+        "--resolution",
+        "lowest-direct",
+        "-r",
+        str(base / "floors.in"),
+    )
     uv("pip", "install", "--python", python, "--only-binary", ":all:", f"pytest=={pytest.__version__}")
-    recipe = subprocess.run([python, "-m", "pip", "install", "--no-index", "--no-deps", str(wheel)],
-                            env=installed[1], capture_output=True, text=True)
+    recipe = subprocess.run(
+        [python, "-m", "pip", "install", "--no-index", "--no-deps", str(wheel)],
+        env=installed[1],
+        capture_output=True,
+        text=True,
+    )
     assert recipe.returncode == 0, recipe.stderr
     return installed, recipe.stdout
 
@@ -120,8 +142,9 @@ def test_the_image_holds_each_declared_dependency_at_its_floor(wheel: Path, imag
     requirements = requirements_of(wheel)
     names = [distribution_name(requirement) for requirement in requirements]
     versions = "import sys, importlib.metadata as m; print(*(m.version(name) for name in sys.argv[1:]))"
-    listed = subprocess.run([str(bin_directory / "python"), "-c", versions, *names], env=env, capture_output=True,
-                            text=True, check=True).stdout.split()
+    listed = subprocess.run(
+        [str(bin_directory / "python"), "-c", versions, *names], env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
     for requirement, version in zip(requirements, listed, strict=True):
         [floor] = floors(requirement)
         assert release(version) == release(floor), f"{requirement}: {version} installed, not the floor"
@@ -133,14 +156,29 @@ def test_the_notebook_recipe_installs_the_wheel_alone_and_offline(wheel: Path, i
     assert printed.split("Successfully installed")[-1].split() == [f"{name}-{version}"], printed
 
 
-def test_a_game_against_kaggle_random_its_replay_and_a_match_on_a_cluster(image: tuple[Installed, str],
-                                                                          tmp_path: Path) -> None:
+def test_a_game_against_kaggle_random_its_replay_and_a_match_on_a_cluster(
+    image: tuple[Installed, str], tmp_path: Path
+) -> None:
     installed, _ = image
-    succeeds(installed, tmp_path, "play", "negamax", "kaggle:random", "--seed", "1", "--html", "game.html",
-             "--json", "game.json", "--out", "played")
+    succeeds(
+        installed,
+        tmp_path,
+        "play",
+        "negamax",
+        "kaggle:random",
+        "--seed",
+        "1",
+        "--html",
+        "game.html",
+        "--json",
+        "game.json",
+        "--out",
+        "played",
+    )
     assert "<html" in (tmp_path / "game.html").read_text().lower() and (tmp_path / "game.json").stat().st_size > 1000
-    match = succeeds(installed, tmp_path, "match", "random", "kaggle:random", "-n", "2", "--cluster", "local:1",
-                     "--out", "match")
+    match = succeeds(
+        installed, tmp_path, "match", "random", "kaggle:random", "-n", "2", "--cluster", "local:1", "--out", "match"
+    )
     assert (tmp_path / "match" / "games.jsonl").read_text().count("\n") == 2, match
     assert (tmp_path / "match" / "time_per_move.png").stat().st_size > 1000  # matplotlib's figures
     succeeds(installed, tmp_path, "replay", "match", "--game", "1", "-o", "game1.html")
@@ -156,22 +194,40 @@ def test_a_submission_built_there_is_valid(image: tuple[Installed, str], tmp_pat
 
 def test_a_ladder_and_an_analysis(image: tuple[Installed, str], tmp_path: Path) -> None:
     installed, _ = image
-    succeeds(installed, tmp_path, "ladder", "random", "kaggle:random", "--pool", "none", "--episodes", "4",
-             "--out", "ladder")
+    succeeds(
+        installed, tmp_path, "ladder", "random", "kaggle:random", "--pool", "none", "--episodes", "4", "--out", "ladder"
+    )
     assert (tmp_path / "ladder" / "ratings.png").is_file()
     assert "5 of 5 positions exact" in succeeds(installed, tmp_path, "analyze", "--moves", "44444")
 
 
-def test_the_engine_server_and_statistics_tests_pass_on_the_floors(image: tuple[Installed, str],
-                                                                   tmp_path: Path) -> None:
+def test_the_engine_server_and_statistics_tests_pass_on_the_floors(
+    image: tuple[Installed, str], tmp_path: Path
+) -> None:
     """Run from a directory of their own, so ``connectx`` is the installed wheel, not the repository's tree."""
     (bin_directory, env), _ = image
-    done = subprocess.run([str(bin_directory / "python"), "-m", "pytest", "-p", "no:cacheprovider",
-                           "--rootdir", str(REPOSITORY), "-c", str(REPOSITORY / "pyproject.toml"),
-                           "--basetemp", str(tmp_path / "basetemp"),
-                           *(f"--deselect=tests/{test}" for test in CUT_ON_THE_FLOORS),
-                           *(str(REPOSITORY / "tests" / name) for name in SUITE_ON_THE_FLOORS)],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=900)
+    done = subprocess.run(
+        [
+            str(bin_directory / "python"),
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(REPOSITORY),
+            "-c",
+            str(REPOSITORY / "pyproject.toml"),
+            "--basetemp",
+            str(tmp_path / "basetemp"),
+            *(f"--deselect=tests/{test}" for test in CUT_ON_THE_FLOORS),
+            *(str(REPOSITORY / "tests" / name) for name in SUITE_ON_THE_FLOORS),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " passed" in done.stdout and " skipped" not in done.stdout, done.stdout[-2000:]
     assert f"{len(CUT_ON_THE_FLOORS)} deselected" in done.stdout, "a test left out is gone: update CUT_ON_THE_FLOORS"
@@ -183,14 +239,18 @@ def test_without_its_dependencies_each_command_names_what_it_needs(wheel: Path, 
     installed = environment(tmp_path)
     python = str(installed[0] / "python")
     uv("pip", "install", "--python", python, "--no-deps", str(wheel), "tqdm==4.66.0")
-    required = [requirement for requirement in requirements_of(wheel, extras=False)
-                if distribution_name(requirement) in NEEDS]
+    required = [
+        requirement for requirement in requirements_of(wheel, extras=False) if distribution_name(requirement) in NEEDS
+    ]
     assert len(required) == 2
-    for argv, prog in ((["play", "random", "kaggle:random", "--json", "game.json"], "connectx play"),
-                       (["--version"], "connectx")):
+    for argv, prog in (
+        (["play", "random", "kaggle:random", "--json", "game.json"], "connectx play"),
+        (["--version"], "connectx"),
+    ):
         done = connectx(installed, tmp_path, *argv)
         assert done.returncode == 2 and done.stdout == "" and "Traceback" not in done.stderr
         assert done.stderr.splitlines() == [
             f'{prog}: {distribution_name(requirement)} is not installed: pip install "{requirement}"'
-            for requirement in required]
+            for requirement in required
+        ]
     assert not (tmp_path / "game.json").exists()

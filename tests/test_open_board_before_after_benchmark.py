@@ -24,8 +24,9 @@ def run_benchmark(run_main: Callable[[Callable[[list[str]], int]], Run]) -> Run:
 
 
 @pytest.mark.games
-def test_plays_both_revisions_keeps_the_games_and_resumes_without_playing_them_again(run_benchmark: Run,
-                                                                                   tmp_path: Path) -> None:
+def test_plays_both_revisions_keeps_the_games_and_resumes_without_playing_them_again(
+    run_benchmark: Run, tmp_path: Path
+) -> None:
     out = tmp_path / "run"
     run = run_benchmark("--before", "HEAD", "--out", str(out), *QUICK)
     assert run.returncode == 0, run.stderr
@@ -36,8 +37,13 @@ def test_plays_both_revisions_keeps_the_games_and_resumes_without_playing_them_a
     assert [line.split("] ")[1].split(",")[0] for line in run.stderr.splitlines()] == ["1/2 games", "2/2 games"]
     games = out / "5x4-3" / "games.jsonl"
     assert len(games.read_text().splitlines()) == 2
-    first_line = subprocess.run(["git", "show", "HEAD:connectx/agents/search/open_board_play.py"], cwd=REPO,
-                                capture_output=True, text=True, check=True).stdout.splitlines()[0]
+    first_line = subprocess.run(
+        ["git", "show", "HEAD:connectx/agents/search/open_board_play.py"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()[0]
     assert first_line in (out / "before.py").read_text()  # the revision's code, bundled
     stored = games.read_text()
     run = run_benchmark("--before", "HEAD", "--out", str(out), "--resume", *QUICK)
@@ -48,7 +54,8 @@ def test_plays_both_revisions_keeps_the_games_and_resumes_without_playing_them_a
 
 @pytest.mark.games
 def test_a_resume_whose_working_tree_built_another_agent_is_refused_and_nothing_is_written(
-        run_benchmark: Run, tmp_path: Path) -> None:
+    run_benchmark: Run, tmp_path: Path
+) -> None:
     out = tmp_path / "run"
     assert run_benchmark("--before", "HEAD", "--out", str(out), *QUICK).returncode == 0
     after = out / "after.py"
@@ -60,9 +67,22 @@ def test_a_resume_whose_working_tree_built_another_agent_is_refused_and_nothing_
     assert len(run.stderr.strip().splitlines()) == 1
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == contents
     # The last commit that edited the solver, in either layout (before and after it moved into connectx/).
-    last_change = subprocess.run(["git", "log", "-1", "--format=%H", "--diff-filter=M", "--",
-                                  "connectx/agents/players/solver_agent.py", "agents/players/solver_agent.py"],
-                                 cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+    last_change = subprocess.run(
+        [
+            "git",
+            "log",
+            "-1",
+            "--format=%H",
+            "--diff-filter=M",
+            "--",
+            "connectx/agents/players/solver_agent.py",
+            "agents/players/solver_agent.py",
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     run = run_benchmark("--before", f"{last_change}^", "--out", str(out), "--resume", *QUICK)  # another solver
     assert run.returncode == 2 and "before.py was built from other code than" in run.stderr
     assert {path: path.read_bytes() for path in out.rglob("*") if path.is_file()} == contents
@@ -72,10 +92,12 @@ def test_a_resume_whose_working_tree_built_another_agent_is_refused_and_nothing_
 
 def test_bad_input_is_one_line_with_exit_2_and_writes_nothing(run_benchmark: Run, tmp_path: Path) -> None:
     out = tmp_path / "run"
-    for arguments, message in ((("--before", "no-such-revision"), "not a commit of this repository"),
-                               (("--before", "HEAD", "--agent", "solver:depth=3"), "building solver:depth=3"),
-                               (("--before", "HEAD", "--boards", "8x7"), "expected COLUMNSxROWS/INAROW"),
-                               (("--before", "HEAD", "--games", "3"), "give even numbers")):
+    for arguments, message in (
+        (("--before", "no-such-revision"), "not a commit of this repository"),
+        (("--before", "HEAD", "--agent", "solver:depth=3"), "building solver:depth=3"),
+        (("--before", "HEAD", "--boards", "8x7"), "expected COLUMNSxROWS/INAROW"),
+        (("--before", "HEAD", "--games", "3"), "give even numbers"),
+    ):
         run = run_benchmark(*arguments, "--out", str(out))
         assert run.returncode == 2, arguments
         assert message in run.stderr and len(run.stderr.strip().splitlines()) == 1, run.stderr

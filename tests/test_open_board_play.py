@@ -34,8 +34,7 @@ from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_in_process import play_game
 from connectx.evaluation.game_record import GameSpec
 
-BOARDS = [(6, 7, 4), (7, 8, 4), (7, 9, 4), (5, 6, 4), (8, 10, 5), (4, 4, 3), (5, 5, 4), (6, 7, 2), (3, 3, 1),
-          (6, 7, 6)]
+BOARDS = [(6, 7, 4), (7, 8, 4), (7, 9, 4), (5, 6, 4), (8, 10, 5), (4, 4, 3), (5, 5, 4), (6, 7, 2), (3, 3, 1), (6, 7, 6)]
 """Rows, columns, inarow: Kaggle's board, the open-board benchmark's boards, small ones and the edge cases of inarow."""
 
 
@@ -51,25 +50,27 @@ def random_position(rng: random.Random, rows: int, columns: int, inarow: int, st
 
 
 def evaluate(position: Position, weights: LineWeights | None = None) -> float:
-    return line_evaluator(position.geometry, weights)(position.current, position.mask, position.moves,
-                                                        position.opponent_winning_cells(), position.winning_cells())
+    return line_evaluator(position.geometry, weights)(
+        position.current, position.mask, position.moves, position.opponent_winning_cells(), position.winning_cells()
+    )
 
 
 @pytest.mark.parametrize("rows,columns,inarow", BOARDS)
-def test_the_compiled_evaluation_counts_what_the_plain_definition_counts(rows: int, columns: int,
-                                                                       inarow: int) -> None:
+def test_the_compiled_evaluation_counts_what_the_plain_definition_counts(rows: int, columns: int, inarow: int) -> None:
     rng = random.Random(rows * 100 + columns * 10 + inarow)
     for _ in range(40):
         position = random_position(rng, rows, columns, inarow, rng.randrange(rows * columns))
         value = evaluate(position)
-        assert value == pytest.approx(reference_value(position.geometry, position.current, position.mask,
-                                                      position.moves), abs=1e-12)
+        assert value == pytest.approx(
+            reference_value(position.geometry, position.current, position.mask, position.moves), abs=1e-12
+        )
         assert -1 < value < 1
 
 
 @pytest.mark.parametrize("rows,columns,inarow", BOARDS)
-def test_the_lines_and_threats_are_the_same_position_seen_from_the_other_side_negated(rows: int, columns: int,
-                                                                                      inarow: int) -> None:
+def test_the_lines_and_threats_are_the_same_position_seen_from_the_other_side_negated(
+    rows: int, columns: int, inarow: int
+) -> None:
     # The fill-up game is left out: who moves next is what decides it, so it has no such symmetry.
     rng = random.Random(rows + columns + inarow)
     evaluation = line_evaluator(geometry(rows, columns, inarow), replace(line_weights(inarow), zugzwang=0))
@@ -99,8 +100,9 @@ def test_stones_in_one_open_line_are_worth_more_than_the_same_stones_apart() -> 
 
 
 @pytest.mark.parametrize("rows,columns,first_keeps_second_row", [(6, 7, False), (7, 9, False), (7, 8, True)])
-def test_a_threat_on_its_owners_parity_wins_the_fill_up_game(rows: int, columns: int,
-                                                             first_keeps_second_row: bool) -> None:
+def test_a_threat_on_its_owners_parity_wins_the_fill_up_game(
+    rows: int, columns: int, first_keeps_second_row: bool
+) -> None:
     # The mover's three stones on the second row threaten the fourth cell of it, whose column is
     # empty below; the opponent's bottom-row threat is playable at once, so it is left out. The
     # threat itself counts alike for either side: the fill-up game says whose it is in a zugzwang
@@ -166,9 +168,14 @@ def test_each_depth_is_worth_what_plain_negamax_finds(rows: int, columns: int, i
         position = random_position(rng, rows, columns, inarow, rng.randrange(2, rows * columns // 2))
         if not position.non_losing_columns() or position.winning_columns():
             continue
-        at_depth = next((result for result in deepening(position, VariationTable(), SearchLimit(max_nodes=10**6),
-                                                        reductions=False)
-                         if result.depth >= depth), None)
+        at_depth = next(
+            (
+                result
+                for result in deepening(position, VariationTable(), SearchLimit(max_nodes=10**6), reductions=False)
+                if result.depth >= depth
+            ),
+            None,
+        )
         if at_depth is None or at_depth.depth != depth:  # a forced move, or proven before this depth
             continue
         expected = max(-plain_depth_value(position.play(c), depth - 1) for c in position.non_losing_columns())
@@ -226,8 +233,9 @@ def test_late_move_reductions_reach_a_depth_with_fewer_nodes() -> None:
     rng = random.Random(13)
     nodes = {True: 0, False: 0}
     positions = (random_position(rng, 7, 8, 4, 8) for _ in range(100))
-    undecided = [position for position in positions
-                 if not position.winning_columns() and len(position.non_losing_columns()) > 1]
+    undecided = [
+        position for position in positions if not position.winning_columns() and len(position.non_losing_columns()) > 1
+    ]
     for position in undecided[:4]:
         for reductions in nodes:
             for result in deepening(position, VariationTable(), reductions=reductions):
@@ -252,8 +260,10 @@ def test_a_node_cap_makes_the_move_the_same_every_time() -> None:
     rng = random.Random(3)
     for _ in range(3):
         position = random_position(rng, 7, 9, 4, 8)
-        moves = {GuardedAgent("open", OpenBoardPlay(max_nodes=20_000)).strategy.choose(
-            position, Deadline.after(60.0)) for _ in range(2)}
+        moves = {
+            GuardedAgent("open", OpenBoardPlay(max_nodes=20_000)).strategy.choose(position, Deadline.after(60.0))
+            for _ in range(2)
+        }
         assert len(moves) == 1
 
 
@@ -268,10 +278,10 @@ def test_the_solvers_table_size_bounds_its_tables_on_other_boards_too() -> None:
     assert len(open_board.table) <= 64 + clock_check_mask(position.geometry) + 1
 
 
-FORCED_10X8 = '....oo..../....xo...x/x.o.oxxx.x/o.x.ooooxo/o.o.xxxooo/x.xooooxxx/oxoxxxxoox/xxxoxoxxoo'
+FORCED_10X8 = "....oo..../....xo...x/x.o.oxxx.x/o.x.ooooxo/o.o.xxxooo/x.xooooxxx/oxoxxxxoox/xxxoxoxxoo"
 """10x8/5 with 23 empty cells (within the proofs' reach) and a single move that does not hand the opponent a line."""
 
-PROVABLE_10X8 = '...oxo..x./...xxo.oox/...ooo.xxo/...xxo.oxo/..ooox.xox/..xoxo.oxo/xoxoox.xxo/xooxxxxoxx'
+PROVABLE_10X8 = "...oxo..x./...xxo.oox/...ooo.xxo/...xxo.oxo/..ooox.xox/..xoxo.oxo/xoxoox.xxo/xooxxxxoxx"
 """10x8/5 with 25 empty cells: within the proofs' reach, but no proof finishes in a fraction of a second."""
 
 
@@ -328,7 +338,8 @@ def test_when_the_banks_proof_fails_the_move_is_the_deep_searchs() -> None:
 
 @pytest.mark.parametrize("best_by_depth,draws", [((2, 3, 2, 3), False), ((4, 4, 4, 1), True), ((4, 1), False)])
 def test_the_bank_pays_for_one_more_depth_only_when_the_best_move_changed_since_the_same_parity(
-        monkeypatch: pytest.MonkeyPatch, best_by_depth: tuple[int, ...], draws: bool) -> None:
+    monkeypatch: pytest.MonkeyPatch, best_by_depth: tuple[int, ...], draws: bool
+) -> None:
     from connectx.agents.search import open_board_play
 
     def scripted(position: Position, *args: object) -> Iterator[SearchResult]:
@@ -342,8 +353,9 @@ def test_the_bank_pays_for_one_more_depth_only_when_the_best_move_changed_since_
     assert (deadline.bank.drawn > 0) == draws
 
 
-def exhaustive_outcome(position: Position, memo: dict[tuple[int, int], tuple[int, int]], alpha: int = -1,
-                       beta: int = 1) -> int:
+def exhaustive_outcome(
+    position: Position, memo: dict[tuple[int, int], tuple[int, int]], alpha: int = -1, beta: int = 1
+) -> int:
     """-1, 0 or 1 for the side to move: every move tried (alpha-beta over the three outcomes only),
     with a table of the proven bounds; written from the rules alone, sharing nothing with the searches."""
     key = (position.current, position.mask)
@@ -409,8 +421,9 @@ def test_seven_by_six_keeps_the_book_and_the_proofs_and_other_boards_take_the_op
 @pytest.mark.games
 @pytest.mark.parametrize("rows,columns,inarow", [(4, 4, 3), (4, 5, 4)])
 @pytest.mark.parametrize("seat", [0, 1])
-def test_small_boards_solved_through_kaggle_never_score_below_their_value(rows: int, columns: int, inarow: int,
-                                                                          seat: int) -> None:
+def test_small_boards_solved_through_kaggle_never_score_below_their_value(
+    rows: int, columns: int, inarow: int, seat: int
+) -> None:
     memo: dict[tuple[int, int], tuple[int, int]] = {}
     first_player_value = exhaustive_outcome(Position.initial(rows, columns, inarow), memo)
     agents = ("solver", "kaggle:negamax") if seat == 0 else ("kaggle:negamax", "solver")

@@ -45,8 +45,9 @@ def test_the_same_code_searches_the_same_and_the_verdict_says_yes(head: Path) ->
     assert re.fullmatch(r"[0-9a-f]{12}", after[0].digest)
     assert len({(m.nodes, m.digest) for m in after + before}) == 1  # the search is reproducible
     assert same_search(after, before)
-    assert re.fullmatch(r"\| 8x7/4 \| after / before \| \| [\d.]+ \| \| same search: yes \|",
-                        comparison("8x7/4", after, before))
+    assert re.fullmatch(
+        r"\| 8x7/4 \| after / before \| \| [\d.]+ \| \| same search: yes \|", comparison("8x7/4", after, before)
+    )
 
 
 def test_a_changed_search_is_told_apart_and_the_verdict_says_no(head: Path, tmp_path: Path) -> None:
@@ -57,17 +58,21 @@ def test_a_changed_search_is_told_apart_and_the_verdict_says_no(head: Path, tmp_
 
 
 def test_the_table_has_a_row_for_each_version_and_their_comparison(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--before", "HEAD", "--boards", "8x7/4", "--games", "1", "--plies", "6", "--depth", "3",
-                 "--rounds", "1"]) == 0
+    assert (
+        main(["--before", "HEAD", "--boards", "8x7/4", "--games", "1", "--plies", "6", "--depth", "3", "--rounds", "1"])
+        == 0
+    )
     rows = re.findall(r"^\| 8x7/4 \| (.+?) \|", capsys.readouterr().out, re.MULTILINE)
     assert rows == ["this working tree", commit_of("HEAD")[:12], "after / before"]
 
 
 def test_bad_input_is_one_line_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
-    for arguments, message in ((("--before", "no-such-revision"), "not a commit of this repository"),
-                               (("--boards", "8x7"), "expected COLUMNSxROWS/INAROW"),
-                               (("--boards", "5x4/3"), "holds no games on it"),
-                               (("--depth", "0"), "give positive numbers")):
+    for arguments, message in (
+        (("--before", "no-such-revision"), "not a commit of this repository"),
+        (("--boards", "8x7"), "expected COLUMNSxROWS/INAROW"),
+        (("--boards", "5x4/3"), "holds no games on it"),
+        (("--depth", "0"), "give positive numbers"),
+    ):
         assert main(list(arguments)) == 2, arguments
         error = capsys.readouterr().err
         assert message in error and len(error.strip().splitlines()) == 1, error

@@ -157,10 +157,13 @@ def test_a_file_that_is_not_a_book_is_refused() -> None:
 
 # ---- the analysis's table of exact opening scores ----
 
+
 def test_a_position_that_wins_at_once_or_whose_children_are_known_is_derived() -> None:
     assert derived_score(Position.from_moves("121212"), {}) == 18  # X's fourth stone: 22 - 4
-    children = {Position.from_moves(str(column)).canonical_key(): score
-                for column, score in zip(range(1, 8), [2, 1, 0, -1, 0, 1, 2], strict=True)}
+    children = {
+        Position.from_moves(str(column)).canonical_key(): score
+        for column, score in zip(range(1, 8), [2, 1, 0, -1, 0, 1, 2], strict=True)
+    }
     assert derived_score(Position.initial(), children) == 1
     assert derived_score(Position.initial(), dict(list(children.items())[:3])) is None
     assert with_derived_scores(children, plies=1)[Position.initial().canonical_key()] == 1

@@ -95,14 +95,24 @@ def test_best_moves_never_lower_the_perfect_players_weight_even_when_a_search_br
         share = model.perfect_share()
     # Every kind that errs in a way these moves never showed falls away; a lapse into a search that always
     # agreed with the best move is no different from perfect play, so only those keep their weight.
-    erring = sum(weight for hypothesis, weight in model.posterior()
-                 if hypothesis.kind not in (PERFECT, RESULT, LAPSE))
+    erring = sum(weight for hypothesis, weight in model.posterior() if hypothesis.kind not in (PERFECT, RESULT, LAPSE))
     assert erring < 0.01 and share > PERFECT_PRIOR and model.untrappable_share() >= share
 
 
-@pytest.mark.parametrize("truth", [Hypothesis(RANDOM, 0.3), Hypothesis(RANDOM, 0.1), Hypothesis(MARGIN, 0.5),
-                                   Hypothesis(MARGIN, 2.0), Hypothesis(HORIZON, 4), Hypothesis(HORIZON, 8),
-                                   Hypothesis(LAPSE, 6), Hypothesis(RESULT), Hypothesis(PERFECT)])
+@pytest.mark.parametrize(
+    "truth",
+    [
+        Hypothesis(RANDOM, 0.3),
+        Hypothesis(RANDOM, 0.1),
+        Hypothesis(MARGIN, 0.5),
+        Hypothesis(MARGIN, 2.0),
+        Hypothesis(HORIZON, 4),
+        Hypothesis(HORIZON, 8),
+        Hypothesis(LAPSE, 6),
+        Hypothesis(RESULT),
+        Hypothesis(PERFECT),
+    ],
+)
 def test_the_posterior_moves_to_the_kind_of_player_that_made_the_moves(truth: Hypothesis) -> None:
     rng = random.Random(11)
     model = OpponentModel()

@@ -23,7 +23,7 @@ def session_processes(session: int) -> dict[int, int]:
             stat = Path(f"/proc/{entry}/stat").read_text()
         except OSError:  # ended while we looked
             continue
-        state, parent, _, sid = stat[stat.rindex(")") + 2:].split()[:4]  # the name in parentheses may hold spaces
+        state, parent, _, sid = stat[stat.rindex(")") + 2 :].split()[:4]  # the name in parentheses may hold spaces
         if int(sid) == session and state != "Z":
             found[int(entry)] = int(parent)
     return found
@@ -43,19 +43,40 @@ def depth(pid: int, parents: dict[int, int], root: int) -> int:
 # a local Dask cluster (a worker, its game).
 @pytest.mark.games
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
-@pytest.mark.parametrize(("workers", "game_depth"), [(["--jobs", "2"], 3), (["--cluster", "local:2"], 2)],
-                         ids=["pool", "cluster"])
-def test_a_run_killed_by_sigkill_mid_game_leaves_no_process_behind(tmp_path: Path, workers: list[str],
-                                                                   game_depth: int) -> None:
+@pytest.mark.parametrize(
+    ("workers", "game_depth"), [(["--jobs", "2"], 3), (["--cluster", "local:2"], 2)], ids=["pool", "cluster"]
+)
+def test_a_run_killed_by_sigkill_mid_game_leaves_no_process_behind(
+    tmp_path: Path, workers: list[str], game_depth: int
+) -> None:
     if "--cluster" in workers:
         pytest.importorskip("distributed")
-    run = subprocess.Popen([sys.executable, "-m", "connectx", "match", "mcts:time_budget=0.5", "random", "-n", "8",
-                            *workers, "--out", str(tmp_path / "match")],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    run = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "connectx",
+            "match",
+            "mcts:time_budget=0.5",
+            "random",
+            "-n",
+            "8",
+            *workers,
+            "--out",
+            str(tmp_path / "match"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
         deadline = time.monotonic() + 120  # a loaded machine takes seconds to import kaggle-environments
-        while max((depth(pid, parents, run.pid) for parents in [session_processes(run.pid)] for pid in parents),
-                  default=0) < game_depth:
+        while (
+            max(
+                (depth(pid, parents, run.pid) for parents in [session_processes(run.pid)] for pid in parents), default=0
+            )
+            < game_depth
+        ):
             assert run.poll() is None and time.monotonic() < deadline, "no game started"
             time.sleep(0.1)
         time.sleep(0.5)  # well into the first moves
@@ -77,9 +98,15 @@ def test_a_watcher_ends_once_the_process_it_lives_for_has_ended(handle: bool) ->
     watched = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     # Without os.pidfd_open (macOS, old kernels) the watcher asks every half second.
     hide = "" if handle else "del os.pidfd_open; "
-    watcher = subprocess.Popen([sys.executable, "-c", f"import os, time; {hide}"
-                                "from connectx.evaluation.orphans import exit_when_gone; "
-                                f"exit_when_gone({watched.pid}); time.sleep(60)"])
+    watcher = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import os, time; {hide}"
+            "from connectx.evaluation.orphans import exit_when_gone; "
+            f"exit_when_gone({watched.pid}); time.sleep(60)",
+        ]
+    )
     try:
         time.sleep(1.0)
         assert watcher.poll() is None  # alive while the watched process is

@@ -20,8 +20,9 @@ def run_benchmark(run_main: Callable[[Callable[[list[str]], int]], Run]) -> Run:
     return run_main(main)
 
 
-def test_resuming_a_cell_played_by_other_agents_code_is_refused_and_nothing_is_written(run_benchmark: Run,
-                                                                                      tmp_path: Path) -> None:
+def test_resuming_a_cell_played_by_other_agents_code_is_refused_and_nothing_is_written(
+    run_benchmark: Run, tmp_path: Path
+) -> None:
     cell = tmp_path / "8x7-4" / "solver-vs-mcts"
     cell.mkdir(parents=True)
     (cell / "agents.sha256").write_text("0" * 64 + "\n")
@@ -39,8 +40,20 @@ def test_resuming_a_cell_played_by_other_agents_code_is_refused_and_nothing_is_w
 
 @pytest.mark.games
 def test_the_table_splits_each_cells_record_by_the_solvers_seat(run_benchmark: Run, tmp_path: Path) -> None:
-    run = run_benchmark("--out", str(tmp_path), "--boards", "5x4/3", "--opponents", "minimax", "--games", "4",
-                        "--step", "4", "--solver", "solver:time_budget=0.05")
+    run = run_benchmark(
+        "--out",
+        str(tmp_path),
+        "--boards",
+        "5x4/3",
+        "--opponents",
+        "minimax",
+        "--games",
+        "4",
+        "--step",
+        "4",
+        "--solver",
+        "solver:time_budget=0.05",
+    )
     assert run.returncode == 0, run.stderr
     [games] = tmp_path.rglob("games.jsonl")  # the one cell played
     records = ResultsStore(games.parent).load()
@@ -50,8 +63,19 @@ def test_the_table_splits_each_cells_record_by_the_solvers_seat(run_benchmark: R
         seat = record.agents.index("solver:time_budget=0.05")
         points = record.points(seat)
         seats["first" if seat == 0 else "second"][[1.0, 0.5, 0.0].index(points)] += 1
-    table = run_benchmark("--table", "--out", str(tmp_path), "--boards", "5x4/3", "--opponents", "minimax",
-                          "--games", "4", "--solver", "solver:time_budget=0.05")
+    table = run_benchmark(
+        "--table",
+        "--out",
+        str(tmp_path),
+        "--boards",
+        "5x4/3",
+        "--opponents",
+        "minimax",
+        "--games",
+        "4",
+        "--solver",
+        "solver:time_budget=0.05",
+    )
     assert table.returncode == 0, table.stderr
     row = next(line for line in table.stdout.splitlines() if line.startswith("| 5x4/3 |"))
     cells = [cell.strip() for cell in row.strip("|").split("|")]
@@ -60,8 +84,9 @@ def test_the_table_splits_each_cells_record_by_the_solvers_seat(run_benchmark: R
     assert cells[3] == "/".join(str(a + b) for a, b in zip(seats["first"], seats["second"], strict=True))
 
 
-def test_the_previous_solver_is_built_from_its_commit_once_and_named_by_it(monkeypatch: pytest.MonkeyPatch,
-                                                                          tmp_path: Path) -> None:
+def test_the_previous_solver_is_built_from_its_commit_once_and_named_by_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.chdir(tmp_path)  # the agent file goes to REVISIONS, relative to where the benchmark runs
     spec = opponent_spec("previous")
     assert spec == str(REVISIONS / f"solver-{PREVIOUS_COMMIT[:12]}.py")

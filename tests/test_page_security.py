@@ -30,13 +30,15 @@ def log() -> io.StringIO:
 
 @pytest.fixture(scope="module")
 def server(log: io.StringIO) -> Iterator[Server]:
-    with make_server("127.0.0.1", 0, analysis_seconds=3.0, analyst=ColumnAnalyst(SolvedCache(None, None)),
-                     log=log).in_background() as running:
+    with make_server(
+        "127.0.0.1", 0, analysis_seconds=3.0, analyst=ColumnAnalyst(SolvedCache(None, None)), log=log
+    ).in_background() as running:
         yield running
 
 
-def request(server: Server, method: str, path: str, body: bytes | None = None,
-            headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], Any]:
+def request(
+    server: Server, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, dict[str, str], Any]:
     """Status, headers and decoded JSON body of one raw request; ``headers`` may replace ``Host``."""
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
     sent = {"Host": f"127.0.0.1:{server.port}", **(headers or {})}
@@ -53,15 +55,21 @@ def request(server: Server, method: str, path: str, body: bytes | None = None,
 
 
 def post(server: Server, path: str, data: Any, **headers: str) -> tuple[int, dict[str, str], Any]:
-    return request(server, "POST", path, json.dumps(data).encode(),
-                   {"Content-Type": "application/json", **{k.replace("_", "-"): v for k, v in headers.items()}})
+    return request(
+        server,
+        "POST",
+        path,
+        json.dumps(data).encode(),
+        {"Content-Type": "application/json", **{k.replace("_", "-"): v for k, v in headers.items()}},
+    )
 
 
 NEW_GAME = {"opponent": "human", "rows": 6, "columns": 7, "inarow": 4, "first": "you"}
 
 
-@pytest.mark.parametrize("host", ["evil.example", "evil.example:{port}", "127.0.0.1:1", "localhost", "",
-                                  "127.0.0.1.nip.io:{port}"])
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:{port}", "127.0.0.1:1", "localhost", "", "127.0.0.1.nip.io:{port}"]
+)
 def test_a_foreign_host_is_refused_with_400(server: Server, host: str) -> None:
     status, _, answer = request(server, "GET", "/api/options", headers={"Host": host.format(port=server.port)})
     assert status == 400 and "this server answers only" in answer["error"]
@@ -76,8 +84,13 @@ def test_the_servers_own_names_are_answered(server: Server, host: str) -> None:
 
 
 def test_a_foreign_origin_cannot_start_a_game(server: Server) -> None:
-    for origin in ("http://evil.example", f"http://evil.example:{server.port}", "null",
-                   f"https://127.0.0.1:{server.port}", "http://127.0.0.1:1"):
+    for origin in (
+        "http://evil.example",
+        f"http://evil.example:{server.port}",
+        "null",
+        f"https://127.0.0.1:{server.port}",
+        "http://127.0.0.1:1",
+    ):
         status, _, answer = post(server, "/api/new", NEW_GAME, Origin=origin)
         assert status == 403 and "refused" in answer["error"], origin
     status, _, state = post(server, "/api/new", NEW_GAME, Origin=f"http://127.0.0.1:{server.port}")
@@ -132,12 +145,16 @@ def test_a_client_that_hangs_up_leaves_no_trace(server: Server, log: io.StringIO
     state = post(server, "/api/new", NEW_GAME)[2]
     for _ in range(5):
         with socket.create_connection(("127.0.0.1", server.port)) as raw:
-            raw.sendall(f"GET /api/replay?session={state['session']}&format=html HTTP/1.1\r\n"
-                        f"Host: 127.0.0.1:{server.port}\r\n\r\n".encode())
+            raw.sendall(
+                f"GET /api/replay?session={state['session']}&format=html HTTP/1.1\r\n"
+                f"Host: 127.0.0.1:{server.port}\r\n\r\n".encode()
+            )
             raw.shutdown(socket.SHUT_RDWR)
     with socket.create_connection(("127.0.0.1", server.port)) as raw:
-        raw.sendall(b"POST /api/new HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
-                    b"Content-Length: 1000\r\n\r\n{\"opp" % server.port)
+        raw.sendall(
+            b"POST /api/new HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 1000\r\n\r\n{"opp' % server.port
+        )
     time.sleep(1)
     assert request(server, "GET", "/api/options")[0] == 200
     assert "Traceback" not in log.getvalue() and "Error" not in log.getvalue()

@@ -53,9 +53,19 @@ def report_and_appendix(path: Path) -> str:
     return path.read_text() + (path.parent / report_format.APPENDIX_FILE).read_text()
 
 
-FIGURES = ("sheoran-fig3.png", "sheoran-fig4.png", "sheoran-fig5.png", "sheoran-speed-nodes.png", "kang-table6.png",
-           "kang-table7.png", "kang-table8.png", "kang-table9.png",
-           "kang-fig12-13-nodes.png", "kang-fig12-13-time.png", "solver.png")
+FIGURES = (
+    "sheoran-fig3.png",
+    "sheoran-fig4.png",
+    "sheoran-fig5.png",
+    "sheoran-speed-nodes.png",
+    "kang-table6.png",
+    "kang-table7.png",
+    "kang-table8.png",
+    "kang-table9.png",
+    "kang-fig12-13-nodes.png",
+    "kang-fig12-13-time.png",
+    "solver.png",
+)
 
 
 def strength(spec: str) -> float:
@@ -102,9 +112,20 @@ def fake_game(spec: GameSpec) -> GameRecord:
     for ply in range(len(spec.opening), len(moves)):
         stats[ply % 2].append(fake_stats(spec.names[ply % 2], ply))
     search_stats = (tuple(stats[0]), tuple(stats[1])) if any(stats[0] + stats[1]) else NO_STATS
-    return GameRecord(spec.index, spec.names, config, spec.seed, spec.opening, tuple(moves), winner,
-                      ("DONE", "DONE"), "draw" if winner is None else "line", durations=durations,
-                      wall_seconds=9.0, search_stats=search_stats)
+    return GameRecord(
+        spec.index,
+        spec.names,
+        config,
+        spec.seed,
+        spec.opening,
+        tuple(moves),
+        winner,
+        ("DONE", "DONE"),
+        "draw" if winner is None else "line",
+        durations=durations,
+        wall_seconds=9.0,
+        search_stats=search_stats,
+    )
 
 
 def counting(game):
@@ -113,6 +134,7 @@ def counting(game):
     def play(spec: GameSpec) -> GameRecord:
         calls.append(spec.index)
         return game(spec)
+
     return play, calls
 
 
@@ -160,15 +182,30 @@ def experiment_result(claim: Claim, games: int, winners: dict[str, str | None]) 
 
         def play(spec: GameSpec, name=name) -> GameRecord:
             winner = None if name is None else spec.names.index(name)
-            return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (spec.index,), winner,
-                              ("DONE", "DONE"), "draw" if winner is None else "line")
-        results.append(CellResult(cell, run_match(cell.first, cell.second, games, executor=InlineExecutor(),
-                                                  play=play)))
+            return GameRecord(
+                spec.index,
+                spec.names,
+                spec.config,
+                spec.seed,
+                (),
+                (spec.index,),
+                winner,
+                ("DONE", "DONE"),
+                "draw" if winner is None else "line",
+            )
+
+        results.append(
+            CellResult(cell, run_match(cell.first, cell.second, games, executor=InlineExecutor(), play=play))
+        )
     return ExperimentResult(experiment, tuple(results))
 
 
-def series_result(claims: tuple[Claim, ...], outcomes: dict[str, list[float]], repeat: bool = False,
-                  values: dict[str, float] | None = None) -> ExperimentResult:
+def series_result(
+    claims: tuple[Claim, ...],
+    outcomes: dict[str, list[float]],
+    repeat: bool = False,
+    values: dict[str, float] | None = None,
+) -> ExperimentResult:
     """An experiment with one cell per key of ``outcomes``: game i scores ``outcomes[x][i]`` for the first agent
     (1 win, 0.5 draw, 0 loss). With ``repeat`` every game of a cell with the same outcome and seat plays the
     same moves (a deterministic pair of agents); otherwise every game's moves are its own (the cells' agents
@@ -185,10 +222,21 @@ def series_result(claims: tuple[Claim, ...], outcomes: dict[str, list[float]], r
             points = scores[spec.index]
             winner = None if points == 0.5 else first_seat if points == 1.0 else 1 - first_seat
             moves = (first_seat, int(2 * points), position) if repeat else (spec.index, position)
-            return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), moves, winner,
-                              ("DONE", "DONE"), "draw" if winner is None else "line")
-        results.append(CellResult(cell, run_match(cell.first, cell.second, games, executor=InlineExecutor(),
-                                                  play=play)))
+            return GameRecord(
+                spec.index,
+                spec.names,
+                spec.config,
+                spec.seed,
+                (),
+                moves,
+                winner,
+                ("DONE", "DONE"),
+                "draw" if winner is None else "line",
+            )
+
+        results.append(
+            CellResult(cell, run_match(cell.first, cell.second, games, executor=InlineExecutor(), play=play))
+        )
     return ExperimentResult(experiment, tuple(results))
 
 
@@ -228,7 +276,8 @@ def test_a_claim_of_every_game_is_read_as_a_rate_of_at_least_99_percent() -> Non
     perfect = judge(claim, series_result((claim,), {"a": [1.0] * 1000}))
     # 1000 of 1000: z = 0.01 / sqrt(0.99 * 0.01 / 1000) = 3.18 above the margin's edge: agrees.
     assert perfect.status == "agrees" and roles(perfect)["for"] == pytest.approx(
-        hypothesis_tests.upper_p_value(0.01 / math.sqrt(0.99 * 0.01 / 1000)))
+        hypothesis_tests.upper_p_value(0.01 / math.sqrt(0.99 * 0.01 / 1000))
+    )
     # 3 of 400 not won: no placeholder p-value for a counterexample; 99.25% is consistent with 99%: not settled.
     three = judge(claim, series_result((claim,), {"a": [0.0] * 3 + [1.0] * 397}))
     assert three.status == "not settled" and "3 of 400 games not won" in three.ours
@@ -246,8 +295,10 @@ def test_a_direction_agrees_when_significant_and_is_contradicted_when_reversed_o
     # states no size, so a smaller edge would still bear it out: not settled, the size ruled out named.
     flat = judge(above, series_result((above,), {"a": [1.0, 0.0] * 200}))
     assert flat.status == "not settled" and flat.p_value == 1.0 and flat.power > 0.95
-    assert "a score of 60% or more (the smallest edge this report counts) ruled out, but the words state no size" \
+    assert (
+        "a score of 60% or more (the smallest edge this report counts) ruled out, but the words state no size"
         in flat.reason
+    )
     # Words with a size ("much") are contradicted by that size ruled out.
     much = dataclasses.replace(above, magnitude=True)
     assert judge(much, series_result((much,), {"a": [1.0, 0.0] * 200})).status == "contradicted"
@@ -276,8 +327,9 @@ def test_a_rise_is_a_trend_over_the_whole_series_and_finds_the_fig4_trend() -> N
     verdict = judge(claim, series_result((claim,), outcomes))
     # Cochran-Armitage over log T_max, pooled over the seats: z = 3.77, two-sided p = 0.00016 (the report's 0.0002).
     # Stratified by seat (spread puts every loss on the first agent's first-mover games) it is sharper still.
-    pooled_z = hypothesis_tests.cochran_armitage([float(w) for w in FIG4_NEGAMAX_WINS], [100.0] * 6,
-                                           [math.log10(b) for b in budgets])
+    pooled_z = hypothesis_tests.cochran_armitage(
+        [float(w) for w in FIG4_NEGAMAX_WINS], [100.0] * 6, [math.log10(b) for b in budgets]
+    )
     assert hypothesis_tests.normal_p_value(pooled_z) == pytest.approx(0.000162, rel=0.01)
     # The paper's own numbers: 89% at 10 ms, then 94 to 98: the first step carries the trend, and from 50 ms on
     # it is not shown, so they agree with the words only in part.
@@ -365,8 +417,14 @@ def test_nodes_are_those_the_games_recorded_and_nothing_is_searched_again(monkey
     assert samples[1].evaluations == 1000 * 3 // 4 // 3
     assert samples[0].seconds == record.durations[0][0] and samples[1].seconds == record.durations[1][0]
     # A move whose agent reported nothing is left out, not made up.
-    silent = run_match(spec, spec, 2, executor=InlineExecutor(), opening_plies=2,
-                       play=lambda game: dataclasses.replace(fake_game(game), search_stats=NO_STATS))
+    silent = run_match(
+        spec,
+        spec,
+        2,
+        executor=InlineExecutor(),
+        opening_plies=2,
+        play=lambda game: dataclasses.replace(fake_game(game), search_stats=NO_STATS),
+    )
     assert runner.move_samples(nodes_experiment(cell, silent)) == []
     claim = next(e for e in experiments(QUICK) if e.key == "kang-fig12-13").claims[0]
     assert judge(claim, nodes_experiment(cell, silent)).status == "cannot be tested at this size"
@@ -389,8 +447,9 @@ def test_the_report_counts_the_nodes_the_agents_reported_while_playing(monkeypat
     monkeypatch.setattr(engine, "kaggle_callable", lambda spec, env, config: ReportingAgent())
     spec = "minimax:depth=2,evaluation=h1"
     cell = Cell("depth 2", "self-play", spec, spec)
-    match = run_match(spec, spec, 2, config=BoardConfig(4, 5, 3), opening_plies=2, executor=InlineExecutor(),
-                      play=play_game)
+    match = run_match(
+        spec, spec, 2, config=BoardConfig(4, 5, 3), opening_plies=2, executor=InlineExecutor(), play=play_game
+    )
     samples = runner.move_samples(nodes_experiment(cell, match))
     assert len(samples) == sum(len(r.moves) - len(r.opening) for r in match.records) > 0
     assert all(s.nodes == 100 + s.move - 1 and s.evaluations == s.move - 1 and s.depth == 2 for s in samples)
@@ -427,8 +486,11 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     assert f"this invocation played {total} of them" in text
     assert f"- the games took {total * 9.0 / 3600:.1f} h of game time in all" in text
     # Every game recorded what played it, and the conditions table says so.
-    assert re.search(rf"\| code [0-9a-f]{{12}} at [0-9a-f]{{12}}( with uncommitted changes \(diff [0-9a-f]{{12}}\))?, "
-                     rf"on {re.escape(cpu_model())}, \d+ at once \(\d+\) \|", text)
+    assert re.search(
+        rf"\| code [0-9a-f]{{12}} at [0-9a-f]{{12}}( with uncommitted changes \(diff [0-9a-f]{{12}}\))?, "
+        rf"on {re.escape(cpu_model())}, \d+ at once \(\d+\) \|",
+        text,
+    )
     # The 79% claim gets its sensitivity table, the trend claims their strata by seat.
     assert "| T_max range | 0% moving first |" in text and "| 10 ms to 100 ms | " in text
     assert "by series and seat" in text and "| depth 1, moving first | " in text
@@ -447,8 +509,8 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
     table6 = next(line for line in text.splitlines() if "the deeper H1 tends" in line and line.startswith("|"))
     assert re.search(r"\*\*cannot be tested at this size \(power \d+%\)\*\* \|$", table6), table6
     assert "the shallower H1 (the first agent of each pair of depths) scored 0.0% [" in text
-    appendix = text[text.index("# Appendix"):]
-    test6 = appendix[appendix.index("the deeper H1 tends"):]
+    appendix = text[text.index("# Appendix") :]
+    test6 = appendix[appendix.index("the deeper H1 tends") :]
     assert "18 games (18 distinct) from 3 shared openings, worth 3 independent ones (fewer than 30" in test6
     assert "- verdict: **cannot be tested at this size** (no hypothesis rejected, by a test with" in test6
     # Table 6 in the paper's orientation: columns are the first mover's depth, rows the second mover's, so
@@ -465,8 +527,12 @@ def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Pa
 
 
 def test_only_agents_with_enough_won_and_lost_points_are_rated(tmp_path: Path) -> None:
-    cells = (Cell("s", "a", "random", "kaggle:random"), Cell("s", "b", "negamax", "kaggle:random"),
-             Cell("s", "c", "minimax", "random"), Cell("s", "d", "mcts", "kaggle:random"))
+    cells = (
+        Cell("s", "a", "random", "kaggle:random"),
+        Cell("s", "b", "negamax", "kaggle:random"),
+        Cell("s", "c", "minimax", "random"),
+        Cell("s", "d", "mcts", "kaggle:random"),
+    )
     # The first agent's wins in 24 games: random and kaggle:random trade 12 each, negamax wins all, minimax 22,
     # mcts 14: minimax lost only 2 points, too few to place it; mcts won 14 and lost 10, enough.
     wins = {"random": 12, "negamax": 24, "minimax": 22, "mcts": 14}
@@ -476,11 +542,13 @@ def test_only_agents_with_enough_won_and_lost_points_are_rated(tmp_path: Path) -
         seat = spec.index % 2  # the cell's first agent moves first in even games
         name = spec.names[seat]
         winner = seat if spec.index < wins[name] else 1 - seat
-        return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (spec.index,), winner,
-                          ("DONE", "DONE"), "line")
+        return GameRecord(
+            spec.index, spec.names, spec.config, spec.seed, (), (spec.index,), winner, ("DONE", "DONE"), "line"
+        )
 
-    results = tuple(CellResult(cell, run_match(cell.first, cell.second, 24, executor=InlineExecutor(), play=play))
-                    for cell in cells)
+    results = tuple(
+        CellResult(cell, run_match(cell.first, cell.second, 24, executor=InlineExecutor(), play=play)) for cell in cells
+    )
     text = report_and_appendix(write_report(QUICK, [ExperimentResult(experiment, results)], tmp_path))
     rated = [line for line in text.splitlines() if re.match(r"\| \d+ \| `", line)]
     assert sorted(line.split("`")[1] for line in rated) == ["kaggle:random", "mcts", "random"]
@@ -499,6 +567,7 @@ def test_an_interrupted_report_plays_only_the_missing_games(tmp_path: Path) -> N
             raise KeyboardInterrupt
         calls.append(spec.index)
         return fake_game(spec)
+
     calls: list[int] = []
     with pytest.raises(KeyboardInterrupt):
         run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=interrupted, only=["sheoran-fig3"])
@@ -522,8 +591,12 @@ def test_a_cell_directory_holding_another_run_stops_the_report_before_any_game(t
     play, calls = counting(fake_game)
     with pytest.raises(RunDirectoryError, match="different run"):
         run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=play, only=["sheoran-fig3"])
-    assert calls == [] and sorted(tmp_path.rglob("*")) == [tmp_path / "runs", tmp_path / "runs" / "sheoran-fig3",
-                                                           last, last / "run.json"]
+    assert calls == [] and sorted(tmp_path.rglob("*")) == [
+        tmp_path / "runs",
+        tmp_path / "runs" / "sheoran-fig3",
+        last,
+        last / "run.json",
+    ]
 
 
 @pytest.mark.games
@@ -534,8 +607,7 @@ def test_connectx_report_plays_real_games(tmp_path: Path, capsys: pytest.Capture
     report = (tmp_path / "quick" / "report.md").read_text()
     assert "Table 9: H1 against H2 at equal depths" in report and (tmp_path / "quick" / "kang-table9.png").exists()
     games = list((tmp_path / "quick" / "runs" / "kang-table9").glob("*/games.jsonl"))
-    records = [GameRecord.from_json(json.loads(line)) for path in games
-               for line in path.read_text().splitlines()]
+    records = [GameRecord.from_json(json.loads(line)) for path in games for line in path.read_text().splitlines()]
     assert len(records) == 24 and all(r.scored and r.config == KANG_CONFIG for r in records)
     assert main(["report", "--quick", "--only", "nonesuch", "--out", str(tmp_path)]) == 2
     assert "unknown experiment" in capsys.readouterr().err
@@ -550,9 +622,23 @@ def test_the_report_shows_the_conditions_and_simulations_the_games_recorded(tmp_
         mcts = spec.names.index(cell.first)
         stats: list[tuple[MoveStats, ...]] = [(), ()]
         stats[mcts] = ((("simulations", 100 * (spec.index + 1)),), (("simulations", 300),))
-        return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (spec.index,), mcts, ("DONE", "DONE"),
-                          "line", durations=((0.5,), (0.25,)), wall_seconds=2.0, cpu_seconds=0.5 * (spec.index + 1),
-                          search_stats=(stats[0], stats[1]), load_average=(float(spec.index), 1.0))
+        return GameRecord(
+            spec.index,
+            spec.names,
+            spec.config,
+            spec.seed,
+            (),
+            (spec.index,),
+            mcts,
+            ("DONE", "DONE"),
+            "line",
+            durations=((0.5,), (0.25,)),
+            wall_seconds=2.0,
+            cpu_seconds=0.5 * (spec.index + 1),
+            search_stats=(stats[0], stats[1]),
+            load_average=(float(spec.index), 1.0),
+        )
+
     match = run_match(cell.first, cell.second, 4, executor=InlineExecutor(), play=play)
     result = ExperimentResult(experiment, (CellResult(cell, match),))
     conditions = runner.play_conditions(result)
@@ -566,8 +652,14 @@ def test_the_report_shows_the_conditions_and_simulations_the_games_recorded(tmp_
     assert "simulations per move |" in text and "| 275 |" in text
 
 
-def speed_result(slowdown: float, games: int = 6, wall: float | None = None, diverge: tuple[int, ...] = (),
-                 repeat: dict[int, int] | None = None, spread: float = 0.0) -> ExperimentResult:
+def speed_result(
+    slowdown: float,
+    games: int = 6,
+    wall: float | None = None,
+    diverge: tuple[int, ...] = (),
+    repeat: dict[int, int] | None = None,
+    spread: float = 0.0,
+) -> ExperimentResult:
     """Sheoran's speed experiment over fake games in which every game of the no-table cell takes ``slowdown``
     times the CPU seconds of the same game with the table (times 1 + ``spread`` * (index % 3)), and each move
     ``wall`` times its wall seconds (default ``slowdown``). Games in ``diverge`` play other moves without the
@@ -581,8 +673,9 @@ def speed_result(slowdown: float, games: int = 6, wall: float | None = None, div
 
         def play(spec: GameSpec, slow: bool = slow, played: dict[int, GameSpec] = played) -> GameRecord:
             played[spec.index] = spec  # the inline executor plays the games in order
-            record = dataclasses.replace(fake_game(played[(repeat or {}).get(spec.index, spec.index)]),
-                                         index=spec.index)
+            record = dataclasses.replace(
+                fake_game(played[(repeat or {}).get(spec.index, spec.index)]), index=spec.index
+            )
             if slow and spec.index in diverge:
                 record = dataclasses.replace(record, moves=record.moves[:-1] + ((record.moves[-1] + 1) % 7,))
             jitter = 1 + 0.01 * spec.index  # games differ a little, as real ones do
@@ -590,9 +683,21 @@ def speed_result(slowdown: float, games: int = 6, wall: float | None = None, div
             durations = tuple(tuple(d * factor * jitter for d in seat) for seat in record.durations)
             cpu = jitter * (slowdown * (1 + spread * (spec.index % 3)) if slow else 1.0)
             return dataclasses.replace(record, durations=durations, cpu_seconds=cpu)  # type: ignore[arg-type]
-        results.append(CellResult(cell, run_match(cell.first, cell.second, experiment.games_of(cell),
-                                                  config=experiment.config, opening_plies=experiment.opening_plies,
-                                                  executor=InlineExecutor(), play=play)))
+
+        results.append(
+            CellResult(
+                cell,
+                run_match(
+                    cell.first,
+                    cell.second,
+                    experiment.games_of(cell),
+                    config=experiment.config,
+                    opening_plies=experiment.opening_plies,
+                    executor=InlineExecutor(),
+                    play=play,
+                ),
+            )
+        )
     return ExperimentResult(experiment, tuple(results))
 
 
@@ -614,8 +719,10 @@ def test_the_speed_claim_drops_games_that_differ_and_counts_repeats_once() -> No
     claim = next(e for e in experiments(QUICK) if e.key == "sheoran-speed").claims[0]
     # Game 5 plays other moves without the table: it is not the same game, so it is dropped and said to be.
     diverged = judge(claim, speed_result(1.5, diverge=(5,)))
-    assert "over 5 same games" in diverged.ours and "1 game whose moves differed between the cells dropped" in \
-        diverged.ours
+    assert (
+        "over 5 same games" in diverged.ours
+        and "1 game whose moves differed between the cells dropped" in diverged.ours
+    )
     # Games 2 and 3 replay games 0 and 1, opening included: one cluster with them, so 2 openings among 6 games.
     repeated = judge(claim, speed_result(1.5, repeat={2: 0, 3: 1}))
     assert "6 same games, 4 distinct, from 2 independent openings" in repeated.ours
@@ -633,8 +740,9 @@ def test_the_speed_claim_is_a_t_test_over_independent_games() -> None:
     assert verdict.p_value > 2 * (1 - stdlib_statistics.NormalDist().cdf(t))  # wider than the normal's
 
 
-def searched_result(key: str, stats_of: Callable[[GameSpec, str, int], MoveStats], games: int = 8,
-                    diverge: tuple[int, ...] = ()) -> ExperimentResult:
+def searched_result(
+    key: str, stats_of: Callable[[GameSpec, str, int], MoveStats], games: int = 8, diverge: tuple[int, ...] = ()
+) -> ExperimentResult:
     """The experiment ``key`` over fake games (``fake_game``'s moves) whose moves report ``stats_of(spec, agent,
     ply)``; the games in ``diverge`` play another last move in the cells whose first agent does not prune."""
     experiment = dataclasses.replace(next(e for e in experiments(QUICK) if e.key == key), games=games)
@@ -647,18 +755,35 @@ def searched_result(key: str, stats_of: Callable[[GameSpec, str, int], MoveStats
         for ply in range(len(record.opening), len(record.moves)):
             stats[ply % 2].append(stats_of(spec, spec.names[ply % 2], ply))
         return dataclasses.replace(record, search_stats=(tuple(stats[0]), tuple(stats[1])))
-    return ExperimentResult(experiment, tuple(
-        CellResult(cell, run_match(cell.first, cell.second, experiment.games_of(cell), config=experiment.config,
-                                   opening_plies=experiment.opening_plies, executor=InlineExecutor(), play=play))
-        for cell in experiment.cells))
+
+    return ExperimentResult(
+        experiment,
+        tuple(
+            CellResult(
+                cell,
+                run_match(
+                    cell.first,
+                    cell.second,
+                    experiment.games_of(cell),
+                    config=experiment.config,
+                    opening_plies=experiment.opening_plies,
+                    executor=InlineExecutor(),
+                    play=play,
+                ),
+            )
+            for cell in experiment.cells
+        ),
+    )
 
 
 def pruning_result(factor: float, diverge: tuple[int, ...] = ()) -> ExperimentResult:
     """Kang's pruning experiment: each move searches 100 + ply nodes (times 1 + index / 100, so games differ), and
     ``factor`` times that without pruning."""
+
     def stats(spec: GameSpec, agent: str, ply: int) -> MoveStats:
         nodes = (100 + ply) * (1 + spec.index / 100) * (factor if "pruning=false" in agent else 1)
         return (("nodes", round(nodes)), ("depth", 4))
+
     return searched_result("kang-pruning", stats, diverge=diverge)
 
 
@@ -666,28 +791,37 @@ def test_the_pruning_claim_pairs_the_same_games_by_their_nodes() -> None:
     claim = next(e for e in experiments(QUICK) if e.key == "kang-pruning").claims[0]
     pruned = judge(claim, pruning_result(3.0))
     assert pruned.status == verdicts.AGREES and pruned.summary == "agrees by its size: more than 2x fewer nodes shown"
-    assert "over both, 3.00x fewer nodes [" in pruned.ours and "over 16 same games from 4 independent openings" in \
-        pruned.ours
-    assert pruned.ours.startswith("alpha-beta, depth 4: 3.00x fewer nodes (8 games), ") and \
-        "alpha-beta, depth 6: 3.00x fewer nodes (8 games), " in pruned.ours
+    assert (
+        "over both, 3.00x fewer nodes [" in pruned.ours
+        and "over 16 same games from 4 independent openings" in pruned.ours
+    )
+    assert (
+        pruned.ours.startswith("alpha-beta, depth 4: 3.00x fewer nodes (8 games), ")
+        and "alpha-beta, depth 6: 3.00x fewer nodes (8 games), " in pruned.ours
+    )
     # Time is measured, never assumed to follow nodes: each side's microseconds a node, and the time ratio.
     assert "less time (" in pruned.ours and "microseconds a node, measured in the games)" in pruned.ours
-    assert pruned.headline.startswith("depth 4: 3.00x fewer nodes, ") and "; depth 6: 3.00x fewer nodes" in \
-        pruned.headline
+    assert (
+        pruned.headline.startswith("depth 4: 3.00x fewer nodes, ") and "; depth 6: 3.00x fewer nodes" in pruned.headline
+    )
     # The direction cannot fail, so the claim rests on its size: 1.5 times fewer nodes rules "greatly" out.
     assert pruned.hypotheses[0].name == "2.00x fewer nodes or less"
     assert judge(claim, pruning_result(1.5)).status == verdicts.CONTRADICTED
     dropped = judge(claim, pruning_result(3.0, diverge=(5,)))
-    assert "over 14 same games" in dropped.ours and "2 games whose moves differed between the cells dropped" in \
-        dropped.ours
+    assert (
+        "over 14 same games" in dropped.ours
+        and "2 games whose moves differed between the cells dropped" in dropped.ours
+    )
 
 
 def depth_result(table: int, without: int, extra: int = 0) -> ExperimentResult:
     """Sheoran's depth experiment: the minimax with its table reaches ``table`` plies each move (``extra`` more every
     third game), without it ``without``."""
+
     def stats(spec: GameSpec, agent: str, ply: int) -> MoveStats:
         depth = without if "memo=false" in agent else table + extra * (spec.index % 3 == 0)
         return (("nodes", 1000), ("depth", depth))
+
     return searched_result("sheoran-depth", stats)
 
 
@@ -704,8 +838,9 @@ def test_the_depth_claim_compares_the_two_agents_of_the_same_games() -> None:
 
 def test_a_depth_counts_only_with_half_the_board_empty_and_at_most_the_empty_cells() -> None:
     stats = tuple((("depth", 42),) for _ in range(19))
-    record = GameRecord(0, ("a", "b"), BoardConfig(), 0, (3,), (3,) * 38, None, ("DONE", "DONE"), "draw",
-                        search_stats=(stats, stats))
+    record = GameRecord(
+        0, ("a", "b"), BoardConfig(), 0, (3,), (3,) * 38, None, ("DONE", "DONE"), "draw", search_stats=(stats, stats)
+    )
     # Seat 1 moves at plies 1, 3, ..., 37 and seat 0 at 2, 4, ...: those with 21 or more of 42 cells empty count,
     # each capped at the cells still empty.
     assert [d for _, d in move_claims.depths_searched(record, 1)] == [41, 39, 37, 35, 33, 31, 29, 27, 25, 23, 21]
@@ -716,8 +851,11 @@ def test_a_depth_counts_only_with_half_the_board_empty_and_at_most_the_empty_cel
 
 
 def test_holm_states_the_power_of_claims_it_did_not_reject_at_the_level_it_stopped_at() -> None:
-    claims = (Claim("a wins", "above_half", (("s", "a"),)), Claim("b wins", "above_half", (("s", "b"),)),
-              Claim("c wins", "above_half", (("s", "c"),)))
+    claims = (
+        Claim("a wins", "above_half", (("s", "a"),)),
+        Claim("b wins", "above_half", (("s", "b"),)),
+        Claim("c wins", "above_half", (("s", "c"),)),
+    )
     result = series_result(claims, {"a": spread(170, 200), "b": spread(106, 200), "c": spread(104, 200)})
     judged = judge_all([(claim, result) for claim in claims], verdicts.HOLM)
     # Six hypotheses: each claim's "no effect" and "a score of 60% or more". a's "no effect" is rejected first; b's
@@ -739,11 +877,28 @@ def shared_openings_result(claim: Claim, pairs: int = 6) -> ExperimentResult:
     def play(spec: GameSpec) -> GameRecord:
         first_seat = spec.index % 2
         winner = first_seat if spec.opening[0] % 2 == 0 else 1 - first_seat
-        return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening,
-                          spec.opening + (spec.index,), winner, ("DONE", "DONE"), "line")
-    return ExperimentResult(experiment, tuple(
-        CellResult(cell, run_match(cell.first, cell.second, 2 * pairs, opening_plies=4, executor=InlineExecutor(),
-                                   play=play)) for cell in cells))
+        return GameRecord(
+            spec.index,
+            spec.names,
+            spec.config,
+            spec.seed,
+            spec.opening,
+            spec.opening + (spec.index,),
+            winner,
+            ("DONE", "DONE"),
+            "line",
+        )
+
+    return ExperimentResult(
+        experiment,
+        tuple(
+            CellResult(
+                cell,
+                run_match(cell.first, cell.second, 2 * pairs, opening_plies=4, executor=InlineExecutor(), play=play),
+            )
+            for cell in cells
+        ),
+    )
 
 
 def test_cells_that_share_openings_are_clustered_by_opening_across_cells() -> None:
@@ -774,16 +929,19 @@ def test_a_claim_about_every_cell_needs_every_cell() -> None:
     assert judge(pooled, series_result((pooled,), outcomes)).status == "agrees"
     verdict = judge(each, series_result((each,), outcomes))
     assert verdict.status == "not settled" and verdict.p_value == 1.0
-    assert verdict.reason.startswith("no effect not ruled out; a score of 60% or more (the smallest edge this "
-                                     "report counts) ruled out, but the words state no size")
+    assert verdict.reason.startswith(
+        "no effect not ruled out; a score of 60% or more (the smallest edge this "
+        "report counts) ruled out, but the words state no size"
+    )
     shortfall = -0.1 / math.sqrt(0.24 / 200)
     assert roles(verdict)["size"] == pytest.approx(3 * (1 - hypothesis_tests.upper_p_value(shortfall)))
     assert "s at c scored 50.0% [" in verdict.ours and "(pooled: scored 76.7%" in verdict.ours
     # Every cell significant: the p-value is the largest of theirs.
     strong = {"a": spread(180, 200), "b": spread(150, 200), "c": spread(170, 200)}
     agreed = judge(each, series_result((each,), strong))
-    alone = [judge(dataclasses.replace(pooled, cells=(("s", x),)), series_result((pooled,), strong)).p_value
-             for x in strong]
+    alone = [
+        judge(dataclasses.replace(pooled, cells=(("s", x),)), series_result((pooled,), strong)).p_value for x in strong
+    ]
     assert agreed.status == "agrees" and agreed.p_value == pytest.approx(max(alone))
     # One cell significantly the other way: contradicted, its p-value multiplied by the 3 cells.
     against = {"a": spread(180, 200), "b": spread(180, 200), "c": [1.0 - v for v in spread(150, 200)]}
@@ -795,8 +953,9 @@ def test_a_claim_about_every_cell_needs_every_cell() -> None:
 
 def test_a_rise_over_each_baseline_cell_is_not_carried_by_the_weakest() -> None:
     # Sheoran's Fig. 3 in the full run: depth 4/5 wins 96% against negamax, depths 1, 2, 3 win 71%, 97%, 99%.
-    pooled = Claim("4/5 does much better", "rises", (("s", "45"),), baseline=(("s", "1"), ("s", "2"), ("s", "3")),
-                   effect=0.15)
+    pooled = Claim(
+        "4/5 does much better", "rises", (("s", "45"),), baseline=(("s", "1"), ("s", "2"), ("s", "3")), effect=0.15
+    )
     each = dataclasses.replace(pooled, each=True, magnitude=True)
     outcomes = {"45": spread(384, 400), "1": spread(284, 400), "2": spread(388, 400), "3": spread(396, 400)}
     assert judge(pooled, series_result((pooled,), outcomes)).status == "agrees"  # depth 1 drags the pool down
@@ -849,7 +1008,8 @@ def test_the_score_test_of_even_takes_its_variance_from_the_draws() -> None:
     # Counted as wins a draw is a loss: the variance is the binomial one.
     wins = judge(dataclasses.replace(claim, counting="win"), series_result((claim,), {"a": drawn}))
     assert wins.ours.startswith("scored 10.0%") and roles(wins)["for"] == pytest.approx(
-        hypothesis_tests.normal_p_value(0.4 / math.sqrt(0.25 / 200)))
+        hypothesis_tests.normal_p_value(0.4 / math.sqrt(0.25 / 200))
+    )
 
 
 def test_a_claim_whose_words_imply_a_size_says_when_the_effect_is_smaller() -> None:
@@ -887,12 +1047,12 @@ def test_the_note_on_a_perfect_record_says_how_all_of_the_games_is_read() -> Non
     fig3 = next(e for e in experiments(FULL) if e.key == "sheoran-fig3")
     perfect = next(c for c in fig3.claims if "all of the games" in c.text)
     assert "Read as a rate of at least 99%" in perfect.note and "37% of such runs" in perfect.note
-    assert 0.99 ** 100 == pytest.approx(0.366, abs=0.001)  # the note's 37%
+    assert 0.99**100 == pytest.approx(0.366, abs=0.001)  # the note's 37%
     claim = dataclasses.replace(perfect, cells=(("s", "a"),))
     # 400 independent games all won: Wilson's lower end over the 400 games, 400 / (400 + 3.84).
     verdict = judge(claim, series_result((claim,), {"a": [1.0] * 400}))
     low = float(verdict.ours.split("[")[1].split(",")[0])
-    assert low == pytest.approx(100 * 400 / (400 + Z95 ** 2), abs=0.05)
+    assert low == pytest.approx(100 * 400 / (400 + Z95**2), abs=0.05)
 
 
 def move_sample(series: str, move: int, nodes: int, seconds: float = 0.01, games: int = 6) -> runner.MoveSample:
@@ -934,11 +1094,13 @@ def test_time_per_move_falling_with_the_move_is_a_claim_of_its_own() -> None:
     fig12 = next(e for e in experiments(FULL) if e.key == "kang-fig12-13")
     claim = next(c for c in fig12.claims if c.test == "time_falls_with_move")
     assert "time" in claim.text and "decreases with the increase of moves" in claim.text
-    falling = [move_sample(series, m, 1000, 1.0 / (m + (m % 3))) for series in ("depth 4", "depth 6")
-               for m in range(1, 30)]
+    falling = [
+        move_sample(series, m, 1000, 1.0 / (m + (m % 3))) for series in ("depth 4", "depth 6") for m in range(1, 30)
+    ]
     assert move_claims.move_evidence(claim, falling, 2).hypotheses[0].role == verdicts.FOR
-    rising = [move_sample(series, m, 1000, 0.01 * (m + (m % 3))) for series in ("depth 4", "depth 6")
-              for m in range(1, 30)]
+    rising = [
+        move_sample(series, m, 1000, 0.01 * (m + (m % 3))) for series in ("depth 4", "depth 6") for m in range(1, 30)
+    ]
     assert move_claims.move_evidence(claim, rising, 2).hypotheses[0].role == verdicts.AGAINST
 
 
@@ -997,20 +1159,25 @@ def test_a_claim_about_every_cell_too_small_to_settle_says_how_many_cells_lean_i
     assert verdict.headline.startswith("scored 56.0% to 72.0% in the 3 cells; pooled ")
 
 
-def test_table6_text_table_and_heat_map_put_the_first_mover_in_the_columns(tmp_path: Path,
-                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_table6_text_table_and_heat_map_put_the_first_mover_in_the_columns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for profile in (QUICK, FULL):
         table6 = next(e for e in experiments(profile) if e.key == "kang-table6")
         assert "laid out as the paper's Table 6 (\"the first row is the depth for the first H1" in table6.setup
-        assert f"each seat order (each cell of the table off the diagonal) has {profile.kang_games // 2} games" \
+        assert (
+            f"each seat order (each cell of the table off the diagonal) has {profile.kang_games // 2} games"
             in table6.setup
+        )
     from connectx.evaluation import plots
+
     drawn: dict[str, str] = {}
     real = plots.heat_map
 
     def heat_map(*args, **kwargs):  # type: ignore[no-untyped-def]
         drawn.update(xlabel=kwargs["xlabel"], ylabel=kwargs["ylabel"])
         return real(*args, **kwargs)
+
     monkeypatch.setattr(plots, "heat_map", heat_map)
     results = run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=fake_game, only=["kang-table6"])
     text = report_and_appendix(write_report(QUICK, results, tmp_path))
@@ -1018,8 +1185,9 @@ def test_table6_text_table_and_heat_map_put_the_first_mover_in_the_columns(tmp_p
     assert drawn == {"xlabel": "first mover's depth", "ylabel": "second mover's depth"}
 
 
-def test_a_narrow_heat_maps_long_title_is_wrapped_to_fit_the_figure(tmp_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_narrow_heat_maps_long_title_is_wrapped_to_fit_the_figure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from matplotlib.figure import Figure
 
     from connectx.evaluation import plots
@@ -1027,22 +1195,40 @@ def test_a_narrow_heat_maps_long_title_is_wrapped_to_fit_the_figure(tmp_path: Pa
     kept: list[Figure] = []
     monkeypatch.setattr(plots.plt, "close", kept.append)  # keep the figure to measure it
     rate = statistics.Interval(0.5, 0.3, 0.7)
-    plots.heat_map([[rate, rate], [rate, rate]], tmp_path / "map.png", rows=["H1", "H2"],
-                   columns=["depth 2", "depth 4"], xlabel="search depth of both", ylabel="heuristic",
-                   title="Kang, Wang & Hu 2019, Table 9: win rate of each heuristic against the other "
-                         "at the same search depth, both seats", colour_label="win rate")
+    plots.heat_map(
+        [[rate, rate], [rate, rate]],
+        tmp_path / "map.png",
+        rows=["H1", "H2"],
+        columns=["depth 2", "depth 4"],
+        xlabel="search depth of both",
+        ylabel="heuristic",
+        title="Kang, Wang & Hu 2019, Table 9: win rate of each heuristic against the other "
+        "at the same search depth, both seats",
+        colour_label="win rate",
+    )
     figure = kept[0]
     box = figure.axes[0].title.get_window_extent(figure.canvas.get_renderer())
     assert box.x0 >= 0 and box.x1 <= figure.bbox.width
 
 
 def test_elo_series_keep_each_papers_agent_apart_from_ours_and_leave_out_variants() -> None:
-    names = ["minimax:depth=1,memo=false,rules=paper", "minimax:rules=paper", "minimax:depth=2", "minimax",
-             "minimax:memo=false,rules=paper", "minimax:depth=2,rules=paper",
-             "mcts:clock=cpu,proofs=false,reuse=false,time_budget=0.01", "mcts:clock=cpu,time_budget=1",
-             "mcts:clock=cpu,proofs=false,time_budget=0.1", "minimax:depth=4,evaluation=h1,rules=paper",
-             "minimax:depth=4,evaluation=h1,rules=paper,features=12", "minimax:depth=8,evaluation=h2,rules=paper",
-             "minimax:depth=2,evaluation=h2,rules=ours", "kaggle:random", "solver:time_budget=0.5"]
+    names = [
+        "minimax:depth=1,memo=false,rules=paper",
+        "minimax:rules=paper",
+        "minimax:depth=2",
+        "minimax",
+        "minimax:memo=false,rules=paper",
+        "minimax:depth=2,rules=paper",
+        "mcts:clock=cpu,proofs=false,reuse=false,time_budget=0.01",
+        "mcts:clock=cpu,time_budget=1",
+        "mcts:clock=cpu,proofs=false,time_budget=0.1",
+        "minimax:depth=4,evaluation=h1,rules=paper",
+        "minimax:depth=4,evaluation=h1,rules=paper,features=12",
+        "minimax:depth=8,evaluation=h2,rules=paper",
+        "minimax:depth=2,evaluation=h2,rules=ours",
+        "kaggle:random",
+        "solver:time_budget=0.5",
+    ]
     ratings = [statistics.Rating(name, float(i), i - 1.0, i + 1.0, 10) for i, name in enumerate(names)]
 
     def xs(series: ratings_section.EloSeries) -> dict[str, list[str | float]]:
@@ -1056,4 +1242,10 @@ def test_elo_series_keep_each_papers_agent_apart_from_ours_and_leave_out_variant
 
 def test_a_p_value_just_below_the_level_never_prints_as_the_level() -> None:
     assert [report_format.p_value_text(p) for p in (0.00004, 0.0027, 0.0497, 0.066, 0.15, 1.0)] == [
-        "< 0.0001", "0.0027", "0.0497", "0.066", "0.15", "1.00"]
+        "< 0.0001",
+        "0.0027",
+        "0.0497",
+        "0.066",
+        "0.15",
+        "1.00",
+    ]

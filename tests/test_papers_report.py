@@ -10,8 +10,14 @@ import pytest
 
 REPORTS = Path(__file__).resolve().parents[1] / "reports"
 PROFILES = ("full", "quick")
-ANSWERS = ("agree", "contradicted", "not settled", "lean one way, too few games to settle", "at the ceiling",
-           "cannot be tested at this size")
+ANSWERS = (
+    "agree",
+    "contradicted",
+    "not settled",
+    "lean one way, too few games to settle",
+    "at the ceiling",
+    "cannot be tested at this size",
+)
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "papers.md"
 
 
@@ -24,7 +30,7 @@ def appendix(profile: str) -> str:
 
 
 def answer(text: str) -> str:
-    return text[text.index("## The answer"):text.index("## How a verdict is reached")]
+    return text[text.index("## The answer") : text.index("## How a verdict is reached")]
 
 
 def tables(text: str) -> list[list[str]]:
@@ -100,9 +106,8 @@ def test_every_first_screen_row_carries_a_figure_and_the_takeaway_names_each_ans
     for row in papers:
         ours = row.split(" | ")[3]
         assert re.search(r"\d", ours), row
-    takeaway = answer(text)[answer(text).index("**In short.**"):].split("\n\n")[0]
-    assert "**What the games could not decide**" in takeaway and ("**What stands**" in takeaway) == (
-        profile == "full")
+    takeaway = answer(text)[answer(text).index("**In short.**") :].split("\n\n")[0]
+    assert "**What the games could not decide**" in takeaway and ("**What stands**" in takeaway) == (profile == "full")
 
 
 def test_the_docs_counts_are_the_full_reports() -> None:
@@ -110,8 +115,11 @@ def test_the_docs_counts_are_the_full_reports() -> None:
     papers, own = tables(text)
     untested = answer(text).split("Not tested (no game of ours can):")[1].split("This project's own")[0]
     games = re.search(r"Profile \*\*full\*\*: (\d+) real", text).group(1)  # type: ignore[union-attr]
-    stated = re.search(r"the full profile: (\d+) of the papers' claims tested and (\d+) listed untested, (\d+) of this "
-                       r"project's own, over ([\d,]+) games", docs)
+    stated = re.search(
+        r"the full profile: (\d+) of the papers' claims tested and (\d+) listed untested, (\d+) of this "
+        r"project's own, over ([\d,]+) games",
+        docs,
+    )
     assert stated is not None
     assert [int(stated.group(i)) for i in (1, 2, 3)] == [len(papers), untested.count("\n- "), len(own)]
     assert stated.group(4).replace(",", "") == games
@@ -120,7 +128,7 @@ def test_the_docs_counts_are_the_full_reports() -> None:
     for count in re.findall(r"(\d+) claims", docs):
         assert int(count) == len(papers), count
     # The rating fit's tested pairings, as the docs say of Kang's.
-    ratings = text[text.index("## Elo of every agent"):]
+    ratings = text[text.index("## Elo of every agent") :]
     assert "rests on Table 6's 15 pairings alone" in docs
     assert "the deviance rests on the other 15, all of them in Kang, Table 6." in ratings
 
@@ -159,20 +167,25 @@ def test_every_link_is_relative_and_points_somewhere(profile: str) -> None:
 @pytest.mark.parametrize("profile", PROFILES)
 def test_every_caveat_is_told_once_in_the_appendix(profile: str) -> None:
     text, tests = report(profile), appendix(profile)
-    caveats = tests[tests.index("## Caveats, by experiment"):tests.index("## Every cell in full")]
+    caveats = tests[tests.index("## Caveats, by experiment") : tests.index("## Every cell in full")]
     told = [line for line in caveats.splitlines() if line and not line.startswith(("#", "<a", "(And"))]
     assert told and len(told) == len(set(told))
-    for note in ("The papers' minimax is played as written", "Kang et al.'s minimax is played as written",
-                 "Our enhanced minimax, beside it", "H1's values for its features 3 and 4"):
+    for note in (
+        "The papers' minimax is played as written",
+        "Kang et al.'s minimax is played as written",
+        "Our enhanced minimax, beside it",
+        "H1's values for its features 3 and 4",
+    ):
         assert caveats.count(note) == 1 and note not in text, note
 
 
 def test_the_ratings_locate_their_misfit_and_count_every_game_once() -> None:
     text = report("full")
-    ratings = text[text.index("## Elo of every agent"):]
+    ratings = text[text.index("## Elo of every agent") :]
     assert "the model does not fit" in ratings and "not transitive" not in ratings
-    assert re.search(r"of the \d+ triangles of agents that played all three pairings, \d+ (is a cycle|are cycles)",
-                     ratings)
+    assert re.search(
+        r"of the \d+ triangles of agents that played all three pairings, \d+ (is a cycle|are cycles)", ratings
+    )
     assert re.search(r"\d+% observed against \d+\.\d% fitted over \d+ games \(\d+% of the deviance\)", ratings)
     assert "the fit's deviance is" in ratings  # the fit without the outlying agent
     # Kang's Table 8 all-features cell plays Table 9's depth-4 games: counted once, 600 games, not 700.

@@ -22,8 +22,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def evidence(*hypotheses: tuple[str, float], power: float = 0.9, **fields: str) -> Evidence:
-    return Evidence("ours", 100, "test", tuple(Hypothesis(role, p, role) for role, p in hypotheses),
-                    lambda level: power, **fields)
+    return Evidence(
+        "ours", 100, "test", tuple(Hypothesis(role, p, role) for role, p in hypotheses), lambda level: power, **fields
+    )
 
 
 CLAIM = Claim("H1 wins", "above_half")
@@ -32,24 +33,33 @@ SIZED = Claim("H1 wins easily", "above_half", effect=0.15, magnitude=True)
 
 def test_the_docs_state_the_rule_the_code_applies() -> None:
     page = (REPO / "docs" / "papers.md").read_text()
-    rule = " ".join(page[page.index("## The rule"):page.index("## The words")].split())
+    rule = " ".join(page[page.index("## The rule") : page.index("## The words")].split())
     assert f"**Version {verdicts.RULE_VERSION}**" in rule
     assert f"tested at {verdicts.ALPHA:g}" in rule and f"at least {100 * verdicts.POWER_FLOOR:g}% power" in rule
-    for label in (verdicts.AGREES, verdicts.SMALLER, verdicts.PARTLY, verdicts.REVERSES, verdicts.NOT_SETTLED,
-                  verdicts.CANNOT_TEST, verdicts.AT_FLOOR, verdicts.LEANS_FOR, verdicts.LEANS_AGAINST,
-                  verdicts.CEILING):
+    for label in (
+        verdicts.AGREES,
+        verdicts.SMALLER,
+        verdicts.PARTLY,
+        verdicts.REVERSES,
+        verdicts.NOT_SETTLED,
+        verdicts.CANNOT_TEST,
+        verdicts.AT_FLOOR,
+        verdicts.LEANS_FOR,
+        verdicts.LEANS_AGAINST,
+        verdicts.CEILING,
+    ):
         assert f"*{label[0].upper() + label[1:]}*" in rule or f"*{label}*" in rule, label
     assert "Holm" in rule and "Benjamini-Hochberg" in rule
     # The margins and sizes the words are given are the ones the claims' tests use.
     effects = DEFAULT_EFFECTS
     assert f"A quoted rate: within {100 * effects['win_rate']:g} points" in rule
-    assert f"two rates \"similar\": within {100 * effects['similar']:g} points" in rule
+    assert f'two rates "similar": within {100 * effects["similar"]:g} points' in rule
     assert f"a score of {100 * (0.5 + effects['above_half']):g}% ({100 * (0.5 - effects['below_half']):g}%)" in rule
     assert f"a rise of {100 * effects['rises']:g} points across the series" in rule
     assert f"a correlation: {effects['falls_with_move']:g}" in rule
-    assert f"\"faster\": {math.exp(effects['faster']):.1f} times" in rule
+    assert f'"faster": {math.exp(effects["faster"]):.1f} times' in rule
     assert f"fewer nodes: {math.exp(effects['fewer_nodes']):.1f} times" in rule
-    assert f"\"deeper\": {'half a ply' if effects['deeper'] == 0.5 else effects['deeper']} per move" in rule
+    assert f'"deeper": {"half a ply" if effects["deeper"] == 0.5 else effects["deeper"]} per move' in rule
 
 
 def test_each_label_follows_from_what_is_rejected_and_the_power() -> None:
@@ -66,8 +76,18 @@ def test_each_label_follows_from_what_is_rejected_and_the_power() -> None:
     assert status(CLAIM, evidence((FOR, 0.3), (SIZE, 0.6), power=0.2)) == verdicts.CANNOT_TEST
     assert status(CLAIM, evidence()) == verdicts.CANNOT_TEST  # no test can run, and no ceiling says why
     # A trend shown over its range that goes the other way over part of it reverses, and counts as contradicted.
-    reversal = verdicts.decide([(CLAIM, evidence((FOR, 0.001), reverses="the other way 100 to 1000 ms",
-                                                 holds_over="10 to 100 ms; the other way 100 to 1000 ms"))])[0]
+    reversal = verdicts.decide(
+        [
+            (
+                CLAIM,
+                evidence(
+                    (FOR, 0.001),
+                    reverses="the other way 100 to 1000 ms",
+                    holds_over="10 to 100 ms; the other way 100 to 1000 ms",
+                ),
+            )
+        ]
+    )[0]
     assert reversal.status == verdicts.REVERSES and reversal.group == verdicts.CONTRADICTED
     assert reversal.summary == "reverses: agrees 10 to 100 ms; the other way 100 to 1000 ms"
     # A claim about every cell: the cells that go the other way follow the verdict, or, when its size is ruled out
@@ -88,7 +108,10 @@ def test_version_4_says_what_the_games_show_where_a_test_settles_nothing() -> No
     # Every game one way: at its ceiling, counted apart from "cannot be tested at this size".
     ceiling = verdict(CLAIM, verdicts.untested("won 100%", 600, "trend", ceiling="all 600 games won"))
     assert (ceiling.status, ceiling.group, ceiling.summary) == (
-        verdicts.CEILING, verdicts.CEILING, "at its ceiling: all 600 games won")
+        verdicts.CEILING,
+        verdicts.CEILING,
+        "at its ceiling: all 600 games won",
+    )
     # Too little power, but part of the claim shown: it leans, with its figure; with power it is not settled.
     leaning = dict(leaning="all 15 cells the claimed way, 12 significantly")
     low = verdict(CLAIM, evidence((FOR, 0.2), (SIZE, 0.9), power=0.0, leans=1, **leaning))  # type: ignore[arg-type]
@@ -107,15 +130,18 @@ def test_version_4_says_what_the_games_show_where_a_test_settles_nothing() -> No
     assert sized.summary == "agrees by its size: more than 2x fewer nodes shown"
     # A companion reading's verdict follows the claim's own, never replacing it.
     assert dataclasses.replace(sized, companion="as a rise: agrees").summary == (
-        "agrees by its size: more than 2x fewer nodes shown; as a rise: agrees")
+        "agrees by its size: more than 2x fewer nodes shown; as a rise: agrees"
+    )
 
 
 def test_a_claim_about_every_cell_names_the_cells_that_fail() -> None:
     names = ["depth 1", "depth 2", "depth 3"]
     assert verdicts.cells_where(names, [True, False, False], [False, True, True]) == (
-        "at depth 1; the other 2 as claimed")
+        "at depth 1; the other 2 as claimed"
+    )
     assert verdicts.cells_where(names, [False] * 3, [True, False, False]) == (
-        "not shown at depth 2, depth 3; the other one as claimed")
+        "not shown at depth 2, depth 3; the other one as claimed"
+    )
     assert verdicts.cells_where(names, [True] * 3, [False] * 3) == "at every cell"
     assert verdicts.cells_where(names, [False] * 3, [True] * 3) == ""
 
@@ -155,12 +181,14 @@ def refuse(*args: object, **kwargs: object) -> None:
 @pytest.mark.parametrize("profile", ["quick", "full"])
 def test_the_committed_report_is_the_rule_applied_to_its_stored_games(profile: str) -> None:
     # Read back every stored game (a game not stored fails the test rather than being played) and judge again.
-    results = run_experiments(PROFILES[profile], REPO / "reports" / profile, executor=InlineExecutor(), play=refuse,
-                              allow_code_change=True)
+    results = run_experiments(
+        PROFILES[profile], REPO / "reports" / profile, executor=InlineExecutor(), play=refuse, allow_code_change=True
+    )
     claims = [(claim, result) for result in results for claim in result.experiment.claims]
     judged = claim_tests.judge_every_control(claims)
-    entries = number_claims([(claim, result.experiment, {c: judged[c][i] for c in judged})
-                             for i, (claim, result) in enumerate(claims)])
+    entries = number_claims(
+        [(claim, result.experiment, {c: judged[c][i] for c in judged}) for i, (claim, result) in enumerate(claims)]
+    )
     text = (REPO / "reports" / profile / "report.md").read_text()
     rows = {int(m.group(1)): m.group(2) for m in re.finditer(r"^\| \[(\d+)\]\(.*\*\*(.+?)\*\* \|$", text, re.M)}
     assert rows == {e.number: e.verdict.summary for e in entries}

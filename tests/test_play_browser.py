@@ -36,11 +36,21 @@ pytestmark = pytest.mark.games
 
 CHROMIUM = os.environ.get("CONNECTX_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = os.environ.get("CONNECTX_CHROMEDRIVER") or shutil.which("chromedriver")
-NO_BROWSER = ("no browser for the browser tests: install Debian's chromium and chromium-driver "
-              "(apt-get install -y chromium chromium-driver)")
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                  "--window-size=1100,1000")
+NO_BROWSER = (
+    "no browser for the browser tests: install Debian's chromium and chromium-driver "
+    "(apt-get install -y chromium chromium-driver)"
+)
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1100,1000",
+)
 PHONE = (375, 667)
 """A phone's screen in CSS pixels: width, height."""
 WAIT = 120.0
@@ -62,8 +72,9 @@ from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    with make_server("127.0.0.1", 0, analysis_seconds=2.0,
-                     analyst=ColumnAnalyst(SolvedCache(None, None))).in_background() as running:
+    with make_server(
+        "127.0.0.1", 0, analysis_seconds=2.0, analyst=ColumnAnalyst(SolvedCache(None, None))
+    ).in_background() as running:
         yield running
 
 
@@ -130,8 +141,11 @@ def tap_in_frame(browser: WebDriver, element: Any) -> None:
     tall as its page is the whole page, and refuses a tap there as out of bounds once that point is past the
     window: the driver's limit, not the page's. A point of the window, given from the top page, is what a finger
     touches, and it works on every Chromium the tests meet."""
-    x, y = browser.execute_script("""const box = arguments[0].getBoundingClientRect();
-        return [(box.left + box.right) / 2, (box.top + box.bottom) / 2];""", element)
+    x, y = browser.execute_script(
+        """const box = arguments[0].getBoundingClientRect();
+        return [(box.left + box.right) / 2, (box.top + box.bottom) / 2];""",
+        element,
+    )
     browser.switch_to.default_content()
     try:
         left, top = browser.execute_script("""const frame = document.getElementById("upload-page"),
@@ -144,8 +158,9 @@ def tap_in_frame(browser: WebDriver, element: Any) -> None:
 
 
 def wait_for(browser: WebDriver, condition: Callable[[WebDriver], Any]) -> Any:
-    return WebDriverWait(browser, WAIT, poll_frequency=0.1,
-                         ignored_exceptions=(StaleElementReferenceException,)).until(condition)
+    return WebDriverWait(browser, WAIT, poll_frequency=0.1, ignored_exceptions=(StaleElementReferenceException,)).until(
+        condition
+    )
 
 
 def stones(browser: WebDriver) -> dict[tuple[int, int], str]:
@@ -187,7 +202,8 @@ def page_width(browser: WebDriver) -> int:
 def words_broken_in_cells(browser: WebDriver, selector: str) -> list[str]:
     """The words of the table cells under ``selector`` that are drawn across two lines (broken inside the word):
     a range over one word gives one box per line it is drawn on."""
-    return browser.execute_script("""
+    return browser.execute_script(
+        """
         const broken = [];
         for (const cell of document.querySelectorAll(arguments[0])) {
             const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
@@ -202,7 +218,9 @@ def words_broken_in_cells(browser: WebDriver, selector: str) -> list[str]:
             }
         }
         return broken;
-    """, selector)
+    """,
+        selector,
+    )
 
 
 def test_play_by_clicking_then_take_back(server: Server, browser: WebDriver) -> None:
@@ -225,8 +243,9 @@ def test_play_by_clicking_then_take_back(server: Server, browser: WebDriver) -> 
     assert status(browser).startswith("Your move")
 
 
-def test_analysis_values_agree_with_connectx_solve(server: Server, browser: WebDriver,
-                                                   capsys: pytest.CaptureFixture) -> None:
+def test_analysis_values_agree_with_connectx_solve(
+    server: Server, browser: WebDriver, capsys: pytest.CaptureFixture
+) -> None:
     digits = "5554224333234511764415115"  # positions/Test_L2_R1; column 5 is full
     browser.get(server.url + f"?opponent=human&pos={digits}")
     wait_for(browser, lambda page: len(stones(page)) == len(digits))
@@ -234,8 +253,9 @@ def test_analysis_values_agree_with_connectx_solve(server: Server, browser: WebD
 
     def all_shown(page: WebDriver) -> list[dict[str, Any]] | None:  # the values stream in; the note says when done
         # The note and the cells in one script: read apart, the final values could land between the two reads.
-        note, cells = page.execute_script(f"return [document.getElementById('analysis-note').innerText, "
-                                          f"{VALUES_SCRIPT}];")
+        note, cells = page.execute_script(
+            f"return [document.getElementById('analysis-note').innerText, {VALUES_SCRIPT}];"
+        )
         done = "Every value is exact." in note
         return cells if done and sum(cell["lower"] is not None for cell in cells) == 6 else None
 
@@ -282,15 +302,19 @@ def test_an_uploaded_episode_shows_the_flagged_move(server: Server, browser: Web
 
 def test_a_bad_request_shows_an_error_and_the_page_goes_on(server: Server, browser: WebDriver) -> None:
     browser.get(server.url + "?opponent=negamax&rows=20")
-    error = wait_for(browser, lambda page: page.find_element(By.ID, "error") if page.find_element(
-        By.ID, "error").is_displayed() else None)
+    error = wait_for(
+        browser,
+        lambda page: page.find_element(By.ID, "error") if page.find_element(By.ID, "error").is_displayed() else None,
+    )
     assert error.text.startswith("rows 20: choose a whole number from") and error.text.endswith("to 12")
     rows = browser.find_element(By.ID, "rows")
     rows.clear()
     rows.send_keys("6")
     browser.find_element(By.ID, "new-game").click()
-    wait_for(browser, lambda page: status(page).startswith("Your move") and not page.find_element(
-        By.ID, "error").is_displayed())
+    wait_for(
+        browser,
+        lambda page: status(page).startswith("Your move") and not page.find_element(By.ID, "error").is_displayed(),
+    )
 
 
 def test_the_page_fits_a_phone_and_marks_the_winning_line(server: Server, browser: WebDriver) -> None:
@@ -315,8 +339,12 @@ def test_the_page_fits_a_phone_and_marks_the_winning_line(server: Server, browse
         browser.get(server.url + "?opponent=human&pos=445566")
         wait_for(browser, lambda page: len(stones(page)) == 6)
         browser.find_element(By.CSS_SELECTOR, '#board .column[data-column="6"]').click()
-        result = wait_for(browser, lambda page: page.find_element(By.ID, "result") if page.find_element(
-            By.ID, "result").is_displayed() else None)
+        result = wait_for(
+            browser,
+            lambda page: (
+                page.find_element(By.ID, "result") if page.find_element(By.ID, "result").is_displayed() else None
+            ),
+        )
         assert "Player 1 wins" in result.text
         winning = browser.execute_script("""
             return Array.from(document.querySelectorAll("#board .cell.winning")).map((cell) =>
@@ -328,14 +356,16 @@ def test_the_page_fits_a_phone_and_marks_the_winning_line(server: Server, browse
 
 
 def test_on_a_phone_the_board_and_its_controls_fill_the_first_screen_and_a_value_shows_its_words_when_tapped(
-        server: Server, phone: WebDriver) -> None:
+    server: Server, phone: WebDriver
+) -> None:
     phone.get(server.url + "?opponent=human&pos=445566")
     wait_for(phone, lambda page: len(stones(page)) == 6)
     phone.find_element(By.ID, "analysis-switch").click()
     wait_for(phone, lambda page: " to move." in page.find_element(By.ID, "analysis-note").text)
     first_screen = ["board", "take-back", "analysis-switch", "seconds"]
-    bottoms = phone.execute_script("return arguments[0].map((id) => document.getElementById(id)"
-                                   ".getBoundingClientRect().bottom);", first_screen)
+    bottoms = phone.execute_script(
+        "return arguments[0].map((id) => document.getElementById(id).getBoundingClientRect().bottom);", first_screen
+    )
     assert max(bottoms) <= PHONE[1], dict(zip(first_screen, bottoms, strict=True))
     assert page_width(phone) <= PHONE[0]
     value = phone.find_element(By.CSS_SELECTOR, '#values .value[data-column="6"]')
@@ -352,7 +382,8 @@ def test_on_a_phone_the_board_and_its_controls_fill_the_first_screen_and_a_value
 
 
 def test_on_a_phone_an_upload_reads_without_broken_words_and_its_error_shows_where_the_person_looks(
-        server: Server, phone: WebDriver, flagged_episode: Path, tmp_path: Path) -> None:
+    server: Server, phone: WebDriver, flagged_episode: Path, tmp_path: Path
+) -> None:
     phone.get(server.url + "?opponent=human")
     wait_for(phone, lambda page: status(page).startswith("Player 1"))
     open_uploaded_analysis(phone, flagged_episode)
@@ -372,7 +403,8 @@ def test_on_a_phone_an_upload_reads_without_broken_words_and_its_error_shows_whe
         value = phone.find_element(By.CSS_SELECTOR, "#ply-4 g.column-value")  # a column's value on ply 4's board
         label = value.find_element(By.CSS_SELECTOR, "text.value")  # where a finger goes for it
         scroll_to_middle(phone, label)
-        assert phone.execute_script("""  // anywhere in its column, on the board too, is the value's to take
+        assert phone.execute_script(
+            """  // anywhere in its column, on the board too, is the value's to take
             const label = arguments[0].querySelector("text.value").getBoundingClientRect();
             const board = arguments[0].ownerSVGElement.getBoundingClientRect();
             return [[label.left + 1, label.top + 1], [label.right - 1, label.bottom - 1],
@@ -380,7 +412,9 @@ def test_on_a_phone_an_upload_reads_without_broken_words_and_its_error_shows_whe
                 const hit = document.elementFromPoint(x, y);
                 return hit !== null && hit.closest("g.column-value") === arguments[0];
             });
-        """, value)
+        """,
+            value,
+        )
         tap_in_frame(phone, label)
         words = wait_for(phone, lambda page: page.find_element(By.CSS_SELECTOR, "#ply-4 p.words"))
         wait_for(phone, lambda page: words.is_displayed())
@@ -432,8 +466,11 @@ def scroll_to_middle(browser: WebDriver, element: Any) -> None:
     place = browser.execute_script("return arguments[0].getBoundingClientRect().top;", element)
     browser.switch_to.default_content()
     try:
-        browser.execute_script("window.scrollTo(0, arguments[0].getBoundingClientRect().top + scrollY + "
-                               "arguments[1] - innerHeight / 2);", browser.find_element(By.ID, "upload-page"), place)
+        browser.execute_script(
+            "window.scrollTo(0, arguments[0].getBoundingClientRect().top + scrollY + arguments[1] - innerHeight / 2);",
+            browser.find_element(By.ID, "upload-page"),
+            place,
+        )
     finally:
         browser.switch_to.frame(browser.find_element(By.ID, "upload-page"))
 
@@ -451,11 +488,14 @@ def in_frame(browser: WebDriver, script: str, *arguments: Any) -> Any:
 def analysis_view(browser: WebDriver) -> dict[str, Any]:
     """Where the analysis is: the frame's address and title, the section its address names, and how far that
     section is from the top of the window (the frame's top in the window plus the section's in the frame)."""
-    view = in_frame(browser, """
+    view = in_frame(
+        browser,
+        """
         const target = document.querySelector(":target");
         return {address: location.href, title: document.title, target: target ? target.id : null,
                 top: target ? target.getBoundingClientRect().top : null};
-    """)
+    """,
+    )
     if view["top"] is not None:
         view["top"] += browser.execute_script("""const frame = document.getElementById("upload-page");
             return frame.getBoundingClientRect().top + frame.clientTop;""")
@@ -464,9 +504,11 @@ def analysis_view(browser: WebDriver) -> dict[str, Any]:
 
 def moved_to(section: str) -> Callable[[WebDriver], dict[str, Any] | None]:
     """A wait's condition: the view once the frame's address names ``section`` and that is at the window's top."""
+
     def condition(page: WebDriver) -> dict[str, Any] | None:
         view = analysis_view(page)
         return view if view["target"] == section and abs(view["top"]) < 1 else None
+
     return condition
 
 
@@ -477,8 +519,9 @@ def shown_in_frame(browser: WebDriver, selector: str) -> Any:
 
 
 @pytest.mark.parametrize("device", ["browser", "phone"])
-def test_links_in_an_uploaded_analysis_move_within_it(server: Server, flagged_episode: Path, device: str,
-                                                      request: pytest.FixtureRequest) -> None:
+def test_links_in_an_uploaded_analysis_move_within_it(
+    server: Server, flagged_episode: Path, device: str, request: pytest.FixtureRequest
+) -> None:
     """Previous, next, the moves and the graph bring their ply to the top of the window, on a desk (a mouse's
     click) and on a phone (a finger's tap); the page scrolls, never the frame, which never leaves the analysis."""
     browser: WebDriver = request.getfixturevalue(device)
@@ -515,8 +558,15 @@ def test_links_in_an_uploaded_analysis_move_within_it(server: Server, flagged_ep
 def wide_values() -> list[ScoreRange]:
     """The widest short values of a 7x6 board's first position, one a column: estimates, bounds, slow outcomes."""
     anything = ScoreRange(-21, 21)
-    return [anything.estimated(0.0, 12), anything.estimated(-0.9, 12), ScoreRange(0, 21), ScoreRange(-21, 0),
-            ScoreRange.exactly(-3), ScoreRange(1, 21), ScoreRange(-21, -1)]
+    return [
+        anything.estimated(0.0, 12),
+        anything.estimated(-0.9, 12),
+        ScoreRange(0, 21),
+        ScoreRange(-21, 0),
+        ScoreRange.exactly(-3),
+        ScoreRange(1, 21),
+        ScoreRange(-21, -1),
+    ]
 
 
 ESTIMATES = ("~win d8", "~loss d8", "~even d8")
@@ -565,19 +615,23 @@ def test_on_a_phone_neighbouring_values_above_the_board_never_run_together(serve
 
 
 def test_on_a_phone_neighbouring_values_on_the_analysis_pages_boards_never_run_together(
-        phone: WebDriver, tmp_path: Path) -> None:
+    phone: WebDriver, tmp_path: Path
+) -> None:
     analysis_file = tmp_path / "analysis.html"
     analysis = GameAnalysis(game_from_digits("4"), (PlyAnalysis(0, 3, tuple(wide_values())),))
     analysis_file.write_text(render_html(analysis))
     phone.get(analysis_file.as_uri())
-    labels = phone.execute_script("""
+    labels = phone.execute_script(
+        """
         return Array.from(document.querySelectorAll("#ply-0 text.value")).map((label) => {
             const box = label.getBoundingClientRect(), board = label.ownerSVGElement.getBoundingClientRect();
             const scale = label.getScreenCTM().a, x = Number(label.getAttribute("x")), half = arguments[0] / 2 * scale;
             return {text: label.textContent, left: box.left, right: box.right, cellLeft: board.left + x * scale - half,
                     cellRight: board.left + x * scale + half, em: parseFloat(label.getAttribute("font-size")) * scale};
         });
-    """, CELL)
+    """,
+        CELL,
+    )
     assert len(labels) == 7 and page_width(phone) <= PHONE[0]
     assert_apart(labels)
     legend = phone.find_element(By.CSS_SELECTOR, "p.legend").text
@@ -618,7 +672,8 @@ PAGE_TAP_TARGETS = """return Array.from(document.querySelectorAll(
 
 
 def test_on_a_phone_every_tap_target_fits_a_finger_and_an_uploaded_analysis_scrolls_with_the_page(
-        server: Server, phone: WebDriver, flagged_episode: Path) -> None:
+    server: Server, phone: WebDriver, flagged_episode: Path
+) -> None:
     phone.get(server.url + "?opponent=human&pos=44")
     wait_for(phone, lambda page: len(stones(page)) == 2)
     phone.find_element(By.ID, "analysis-switch").click()
@@ -630,16 +685,24 @@ def test_on_a_phone_every_tap_target_fits_a_finger_and_an_uploaded_analysis_scro
     frame = open_uploaded_analysis(phone, flagged_episode)
 
     def whole(page: WebDriver) -> dict[str, Any] | None:  # the frame as tall as the page it shows, nothing to scroll
-        inside = in_frame(page, """const root = document.documentElement;
+        inside = in_frame(
+            page,
+            """const root = document.documentElement;
             return {content: root.scrollHeight, window: root.clientHeight, overflow: getComputedStyle(root).overflowY,
-                    bodyOverflow: getComputedStyle(document.body).overflowY};""")
+                    bodyOverflow: getComputedStyle(document.body).overflowY};""",
+        )
         return inside if inside["content"] <= inside["window"] and inside["window"] > PHONE[1] else None
 
     inside = wait_for(phone, whole)
     assert frame.size["height"] >= inside["content"]
     phone.execute_script("window.postMessage({analysis: 'height', height: 150}, '*');")  # not the frame's word
-    assert phone.execute_script("return new Promise((done) => setTimeout(() => "
-                                "done(document.getElementById('upload-page').offsetHeight), 200));") > PHONE[1]
+    assert (
+        phone.execute_script(
+            "return new Promise((done) => setTimeout(() => "
+            "done(document.getElementById('upload-page').offsetHeight), 200));"
+        )
+        > PHONE[1]
+    )
     page = phone.execute_script("return [document.documentElement.scrollHeight, innerHeight];")
     assert page[0] > page[1] + inside["content"] // 2  # the play page is what scrolls, the analysis with it
     targets = in_frame(phone, TAP_TARGETS)
@@ -650,8 +713,7 @@ def test_on_a_phone_every_tap_target_fits_a_finger_and_an_uploaded_analysis_scro
     assert_fit_for_a_finger(targets)
 
 
-def test_on_a_phone_a_long_games_graph_comes_in_rows_whose_plies_fit_a_finger(phone: WebDriver,
-                                                                               tmp_path: Path) -> None:
+def test_on_a_phone_a_long_games_graph_comes_in_rows_whose_plies_fit_a_finger(phone: WebDriver, tmp_path: Path) -> None:
     digits = "555422433323451176441511512223"  # 30 plies, each with the same made-up values: it is the drawing
     game = game_from_digits(digits)
     values = tuple(ScoreRange(-21, 21).estimated(0.0, 12) for _ in range(7))
@@ -659,8 +721,10 @@ def test_on_a_phone_a_long_games_graph_comes_in_rows_whose_plies_fit_a_finger(ph
     analysis_file = tmp_path / "analysis.html"
     analysis_file.write_text(render_html(analysis))
     phone.get(analysis_file.as_uri())
-    rows = phone.execute_script("return Array.from(document.querySelectorAll('#graph-rows svg')).map((row) => "
-                                "row.getBoundingClientRect().width);")
+    rows = phone.execute_script(
+        "return Array.from(document.querySelectorAll('#graph-rows svg')).map((row) => "
+        "row.getBoundingClientRect().width);"
+    )
     assert len(rows) == 3 and min(rows) > PHONE[0] / 2  # 10 plies a row, each row the page's width
     assert not phone.find_element(By.ID, "graph").is_displayed()
     targets = phone.execute_script(TAP_TARGETS)
@@ -669,8 +733,9 @@ def test_on_a_phone_a_long_games_graph_comes_in_rows_whose_plies_fit_a_finger(ph
     assert page_width(phone) <= PHONE[0]
 
 
-def test_an_underline_means_best_on_the_board_and_in_the_analysis(server: Server, browser: WebDriver,
-                                                                   flagged_episode: Path) -> None:
+def test_an_underline_means_best_on_the_board_and_in_the_analysis(
+    server: Server, browser: WebDriver, flagged_episode: Path
+) -> None:
     browser.get(server.url + "?opponent=human&pos=445566")
     wait_for(browser, lambda page: len(stones(page)) == 6)
     browser.find_element(By.ID, "analysis-switch").click()
@@ -683,10 +748,13 @@ def test_an_underline_means_best_on_the_board_and_in_the_analysis(server: Server
     assert "The best columns' values are bold and underlined" in footer
 
     open_uploaded_analysis(browser, flagged_episode)
-    marked = in_frame(browser, """const marks = (selector) => Array.from(document.querySelectorAll(selector))
+    marked = in_frame(
+        browser,
+        """const marks = (selector) => Array.from(document.querySelectorAll(selector))
         .map((label) => getComputedStyle(label).textDecorationLine.includes("underline")
                         && getComputedStyle(label).fontWeight === "700");
-        return {best: marks("#ply-4 text.value"), legend: document.querySelector("p.legend").textContent};""")
+        return {best: marks("#ply-4 text.value"), legend: document.querySelector("p.legend").textContent};""",
+    )
     # Ply 4: X could win in column 1 and played 5. Column 1 is the best, and only it is underlined (and bold).
     assert marked["best"] == [True, False, False, False, False]
     assert "bold and underlined: the best columns" in marked["legend"]

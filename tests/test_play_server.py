@@ -29,16 +29,18 @@ from connectx.solver.score_range import describe
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[Server]:
-    with make_server("127.0.0.1", 0, analysis_seconds=2.0,
-                     analyst=ColumnAnalyst(SolvedCache(None, None))).in_background() as running:
+    with make_server(
+        "127.0.0.1", 0, analysis_seconds=2.0, analyst=ColumnAnalyst(SolvedCache(None, None))
+    ).in_background() as running:
         yield running
 
 
 def call(server: Server, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
     """The status and the decoded JSON answer of ``path`` (a POST when there is a body)."""
     data = raw if raw is not None else None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(server.url + path.lstrip("/"), data=data,
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        server.url + path.lstrip("/"), data=data, headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
             return response.status, json.loads(response.read())
@@ -69,13 +71,24 @@ def test_the_page_and_its_options_are_served(server: Server) -> None:
     status, options = call(server, "/api/options")
     names = [opponent["name"] for opponent in options["opponents"]]
     assert status == 200
-    assert {"random", "negamax", "minimax", "mcts", "solver", "fallible", "kaggle:random", "kaggle:negamax",
-            "human"} == set(names)
+    assert {
+        "random",
+        "negamax",
+        "minimax",
+        "mcts",
+        "solver",
+        "fallible",
+        "kaggle:random",
+        "kaggle:negamax",
+        "human",
+    } == set(names)
     assert options["max_upload"] == MAX_BODY
 
 
-@pytest.mark.parametrize("opponent", ["nosuch", "./agent.py", "/etc/passwd", "negamax:depth=9", "kaggle:nosuch",
-                                      "kaggle:", "", None, 7, ["solver"]])
+@pytest.mark.parametrize(
+    "opponent",
+    ["nosuch", "./agent.py", "/etc/passwd", "negamax:depth=9", "kaggle:nosuch", "kaggle:", "", None, 7, ["solver"]],
+)
 def test_only_listed_opponents_are_accepted(server: Server, opponent: Any) -> None:
     status, answer = call(server, "/api/new", {"opponent": opponent, "rows": 6, "columns": 7, "inarow": 4})
     assert status == 400
@@ -83,17 +96,20 @@ def test_only_listed_opponents_are_accepted(server: Server, opponent: Any) -> No
     still_serving(server)
 
 
-@pytest.mark.parametrize("board, complaint", [
-    ({"rows": 0, "columns": 7, "inarow": 4}, "rows 0: choose a whole number from 1 to 12"),
-    ({"rows": 13, "columns": 7, "inarow": 4}, "rows 13"),
-    ({"rows": 3, "columns": 3, "inarow": 4}, "nobody could ever win"),
-    ({"rows": 6, "columns": "7", "inarow": 4}, "columns 7: choose a whole number"),
-    ({"rows": 6, "columns": 7.5, "inarow": 4}, "columns 7.5"),
-    ({"rows": 6, "columns": True, "inarow": 4}, "columns True"),
-    ({"rows": 6, "inarow": 4}, "columns None"),
-    ({"rows": 6, "columns": 7, "inarow": 1}, "in a row 1: choose a whole number from 2 to 7"),
-    ({"rows": 6, "columns": 7, "inarow": 8}, "in a row 8"),
-])
+@pytest.mark.parametrize(
+    "board, complaint",
+    [
+        ({"rows": 0, "columns": 7, "inarow": 4}, "rows 0: choose a whole number from 1 to 12"),
+        ({"rows": 13, "columns": 7, "inarow": 4}, "rows 13"),
+        ({"rows": 3, "columns": 3, "inarow": 4}, "nobody could ever win"),
+        ({"rows": 6, "columns": "7", "inarow": 4}, "columns 7: choose a whole number"),
+        ({"rows": 6, "columns": 7.5, "inarow": 4}, "columns 7.5"),
+        ({"rows": 6, "columns": True, "inarow": 4}, "columns True"),
+        ({"rows": 6, "inarow": 4}, "columns None"),
+        ({"rows": 6, "columns": 7, "inarow": 1}, "in a row 1: choose a whole number from 2 to 7"),
+        ({"rows": 6, "columns": 7, "inarow": 8}, "in a row 8"),
+    ],
+)
 def test_bad_boards_are_refused(server: Server, board: dict[str, Any], complaint: str) -> None:
     status, answer = call(server, "/api/new", {"opponent": "negamax", **board})
     assert status == 400 and complaint in answer["error"]
@@ -104,8 +120,12 @@ def test_malformed_requests_get_clear_errors(server: Server) -> None:
     status, answer = call(server, "/api/new", raw=b"{not json")
     assert status == 400 and answer["error"].startswith("the request is not JSON")
     assert call(server, "/api/new", raw=b"[1, 2]") == (400, {"error": "the request is not a JSON object"})
-    assert call(server, "/api/new", {"opponent": "negamax", "rows": 6, "columns": 7, "inarow": 4,
-                                     "first": "me"})[1]["error"] == "first 'me': choose you or opponent"
+    assert (
+        call(server, "/api/new", {"opponent": "negamax", "rows": 6, "columns": 7, "inarow": 4, "first": "me"})[1][
+            "error"
+        ]
+        == "first 'me': choose you or opponent"
+    )
     status, answer = call(server, "/api/move", {"session": "no-such-game", "column": 3})
     assert status == 404 and "start a new game" in answer["error"]
     assert call(server, "/api/move")[0] == 405  # a GET of a POST route
@@ -131,9 +151,14 @@ def test_oversized_upload_is_refused_and_the_server_carries_on(server: Server) -
 def test_illegal_moves_are_refused_and_change_nothing(server: Server) -> None:
     state = new_game(server, rows=2, columns=4, inarow=3)
     session = state["session"]
-    for column, complaint in [(4, "there is no column 5 on a 4-column board: pick 1 to 4"),
-                              (-1, "there is no column 0"), ("2", "column '2': expected a column number"),
-                              (True, "column 'True'"), (None, "column 'None'"), (1.0, "column '1.0'")]:
+    for column, complaint in [
+        (4, "there is no column 5 on a 4-column board: pick 1 to 4"),
+        (-1, "there is no column 0"),
+        ("2", "column '2': expected a column number"),
+        (True, "column 'True'"),
+        (None, "column 'None'"),
+        (1.0, "column '1.0'"),
+    ]:
         status, answer = call(server, "/api/move", {"session": session, "column": column})
         assert status == 400 and complaint in answer["error"], answer
     while True:  # fill the first column: the agent may help
@@ -153,8 +178,10 @@ def test_a_game_played_taken_back_and_downloaded(server: Server) -> None:
     state = new_game(server, opponent="kaggle:negamax", first="opponent")
     assert state["names"] == ["kaggle:negamax", "human"] and len(state["moves"]) == 1 and state["to_move"] == 1
     assert not state["can_take_back"]
-    assert call(server, "/api/undo", {"session": state["session"]})[1]["error"] == \
-        "nothing to take back: you have not moved yet"
+    assert (
+        call(server, "/api/undo", {"session": state["session"]})[1]["error"]
+        == "nothing to take back: you have not moved yet"
+    )
     status, after = call(server, "/api/move", {"session": state["session"], "column": 3, "ply": 1})
     assert status == 200 and after["moves"][:2] == [state["moves"][0], 3] and len(after["moves"]) == 3
     assert after["added"] == after["moves"][1:]
@@ -178,8 +205,9 @@ def test_a_shared_position_and_two_people(server: Server) -> None:
     assert status == 200 and after["moves"] == [3, 3, 4, 2, 5] and after["to_move"] == 1
     status, back = call(server, "/api/undo", {"session": state["session"]})
     assert back["moves"] == [3, 3, 4, 2]
-    status, answer = call(server, "/api/new", {"opponent": "human", "rows": 6, "columns": 7, "inarow": 4,
-                                               "position": "4444444"})
+    status, answer = call(
+        server, "/api/new", {"opponent": "human", "rows": 6, "columns": 7, "inarow": 4, "position": "4444444"}
+    )
     assert status == 400 and "full column 4" in answer["error"]
 
 
@@ -259,8 +287,10 @@ def _naive(position: Position, memo: dict[int, tuple[int, int]]) -> tuple[int, i
             memo[key] = (0, 0)
         else:
             outcomes = [_naive(position.play(column), memo) for column in position.legal_columns()]
-            memo[key] = max(((-result, plies + 1) for result, plies in outcomes),
-                            key=lambda answer: (answer[0], -answer[1] if answer[0] > 0 else answer[1]))
+            memo[key] = max(
+                ((-result, plies + 1) for result, plies in outcomes),
+                key=lambda answer: (answer[0], -answer[1] if answer[0] > 0 else answer[1]),
+            )
     return memo[key]
 
 
@@ -291,8 +321,9 @@ def test_the_words_for_a_value_count_the_moves_to_the_end() -> None:
 
 def events_of(server: Server, path: str, body: bytes) -> list[tuple[str, Any]]:
     """The server-sent events of a streamed answer, in order: (event name, decoded data)."""
-    request = urllib.request.Request(server.url + path.lstrip("/"), data=body,
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        server.url + path.lstrip("/"), data=body, headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=300) as response:
         assert response.headers["Content-Type"].startswith("text/event-stream")
         text = response.read().decode()

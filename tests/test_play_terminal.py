@@ -124,17 +124,24 @@ class Terminal:
 
     def last_board(self, rows: int) -> list[list[str]]:
         """The last board drawn: ``rows`` lines of cells (X, O or .) above the line of column numbers."""
-        lines = self.text[:self.seen].splitlines()
+        lines = self.text[: self.seen].splitlines()
         numbers = max(index for index, line in enumerate(lines) if re.fullmatch(r"\s*1\s+2(\s+\d+)*", line))
-        return [line.split() for line in lines[numbers - rows:numbers]]
+        return [line.split() for line in lines[numbers - rows : numbers]]
 
 
 @pytest.fixture
 def start(tmp_path: Path) -> Iterator:
     started: list[Terminal] = []
 
-    def launch(agent: str, seat: int, rows: int, columns: int, inarow: int, no_color: bool = False,
-               extra_env: dict[str, str] | None = None) -> Terminal:
+    def launch(
+        agent: str,
+        seat: int,
+        rows: int,
+        columns: int,
+        inarow: int,
+        no_color: bool = False,
+        extra_env: dict[str, str] | None = None,
+    ) -> Terminal:
         env = {key: value for key, value in os.environ.items() if key != "NO_COLOR"}
         env.update(TERM="xterm", PYTHONPATH=str(REPOSITORY), **(extra_env or {}))
         if no_color:
@@ -188,8 +195,10 @@ def test_moves_bad_input_hints_take_back_and_quit(start, tmp_path: Path) -> None
     verdict = game.expect(r"The solver's verdict for X to move[^\n]*\n((?:[ *?]+\d+: [^\n]+\n){10})")
     lines = verdict.group(1).splitlines()
     assert lines[0].strip() == "1: full"
-    words = (r"win in <?=?\d+|loss in <?=?\d+|draw|draw or win|draw or loss|full"
-             r"|(balanced|likely win|likely loss), estimate at depth \d+")
+    words = (
+        r"win in <?=?\d+|loss in <?=?\d+|draw|draw or win|draw or loss|full"
+        r"|(balanced|likely win|likely loss), estimate at depth \d+"
+    )
     assert all(re.search(rf"\d+: ({words})$", line) for line in lines)
     assert any(line.lstrip().startswith(("*", "?")) for line in lines)  # the best proven, or the ones still open
     game.type("u\n")
@@ -273,9 +282,14 @@ def test_a_finished_game_is_recorded_with_kaggles_result(start, tmp_path: Path) 
     assert list(game_from_episode(replay).moves) == record["moves"]
 
 
-@pytest.mark.parametrize("agent, complaint", [("nosuch", "unknown agent 'nosuch'"),
-                                               ("kaggle:nosuch", "unknown kaggle built-in 'nosuch'"),
-                                               ("negamax:depth=x", "depth=x is not a whole number")])
+@pytest.mark.parametrize(
+    "agent, complaint",
+    [
+        ("nosuch", "unknown agent 'nosuch'"),
+        ("kaggle:nosuch", "unknown kaggle built-in 'nosuch'"),
+        ("negamax:depth=x", "depth=x is not a whole number"),
+    ],
+)
 def test_an_agent_that_cannot_play_is_refused_before_anything(tmp_path: Path, agent: str, complaint: str) -> None:
     screen = io.StringIO()
     with pytest.raises(AgentSpecError, match=complaint):
@@ -290,6 +304,7 @@ def test_an_occupied_run_directory_or_an_unwritable_path_is_refused_before_anyth
     with pytest.raises(RunDirectoryError, match="already holds a run; choose another --out directory"):
         play_in_terminal("random", 0, BoardConfig(), tmp_path / "run", stdin=io.StringIO("4\n"), stdout=screen)
     with pytest.raises(InputError, match="--html .* is a directory"):
-        play_in_terminal("random", 0, BoardConfig(), tmp_path / "other", html_path=tmp_path,
-                         stdin=io.StringIO("4\n"), stdout=screen)
+        play_in_terminal(
+            "random", 0, BoardConfig(), tmp_path / "other", html_path=tmp_path, stdin=io.StringIO("4\n"), stdout=screen
+        )
     assert screen.getvalue() == "" and sorted(path.name for path in tmp_path.iterdir()) == ["run"]

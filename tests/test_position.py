@@ -9,8 +9,18 @@ import pytest
 from connectx.agents.core.position import Position, geometry
 
 GEOMETRIES = [  # (rows, columns, inarow)
-    (6, 7, 4), (4, 4, 3), (4, 5, 3), (7, 9, 5), (6, 1, 4), (1, 6, 4), (3, 3, 4), (2, 8, 3),
-    (5, 5, 6), (6, 7, 1), (6, 7, 2), (8, 8, 4),
+    (6, 7, 4),
+    (4, 4, 3),
+    (4, 5, 3),
+    (7, 9, 5),
+    (6, 1, 4),
+    (1, 6, 4),
+    (3, 3, 4),
+    (2, 8, 3),
+    (5, 5, 6),
+    (6, 7, 1),
+    (6, 7, 2),
+    (8, 8, 4),
 ]
 
 
@@ -41,8 +51,9 @@ class NaiveBoard:
             for c in range(self.columns):
                 for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
                     cells = [(r + i * dr, c + i * dc) for i in range(self.inarow)]
-                    if all(0 <= rr < self.rows and 0 <= cc < self.columns and self.grid[rr][cc] == mark
-                           for rr, cc in cells):
+                    if all(
+                        0 <= rr < self.rows and 0 <= cc < self.columns and self.grid[rr][cc] == mark for rr, cc in cells
+                    ):
                         return True
         return False
 
@@ -61,8 +72,12 @@ class NaiveBoard:
 
     def line_cells(self, mark: int) -> set[tuple[int, int]]:
         """Empty cells (gravity ignored) where ``mark`` would complete a line."""
-        return {(r, c) for r in range(self.rows) for c in range(self.columns)
-                if self.grid[r][c] == 0 and self.completes_line(r, c, mark)}
+        return {
+            (r, c)
+            for r in range(self.rows)
+            for c in range(self.columns)
+            if self.grid[r][c] == 0 and self.completes_line(r, c, mark)
+        }
 
     def winning_columns(self, mark: int) -> set[int]:
         return {c for c in self.legal() if self.completes_line(self.drop_row(c), c, mark)}
@@ -107,8 +122,9 @@ def test_core_agrees_with_naive_board_over_random_games(rows: int, columns: int,
         assert set(position.legal_columns()) == naive.legal()
         assert position.is_won() == naive.has_line(other)
         assert position.is_draw() == (naive.moves == rows * columns and not naive.has_line(other))
-        assert position.rows_text() == "/".join("".join(".xo"[naive.grid[r][c]] for c in range(columns))
-                                                for r in range(rows - 1, -1, -1))
+        assert position.rows_text() == "/".join(
+            "".join(".xo"[naive.grid[r][c]] for c in range(columns)) for r in range(rows - 1, -1, -1)
+        )
         if position.is_over():
             continue
         assert cells_of(position, position.winning_cells()) == naive.line_cells(mover)
@@ -169,7 +185,7 @@ def test_perft_matches_naive_board(rows: int, columns: int, inarow: int, depth: 
 
 
 def test_perft_before_any_win_is_a_power_of_the_width() -> None:
-    assert perft(Position.initial(), 5) == 7 ** 5
+    assert perft(Position.initial(), 5) == 7**5
 
 
 def test_keys_are_unique_and_mirrors_agree() -> None:
@@ -206,10 +222,15 @@ def test_rows_text_reads_back_and_refuses_boards_no_game_reaches() -> None:
         Position.from_rows("..x/..")
 
 
-@pytest.mark.parametrize("moves,message", [
-    ("48", "column digit 1-7"), ("4x", "column digit"), ("1111111", "full column"),
-    ("12121213", "after the game was won"),
-])
+@pytest.mark.parametrize(
+    "moves,message",
+    [
+        ("48", "column digit 1-7"),
+        ("4x", "column digit"),
+        ("1111111", "full column"),
+        ("12121213", "after the game was won"),
+    ],
+)
 def test_from_moves_rejects_bad_move_strings(moves: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Position.from_moves(moves)

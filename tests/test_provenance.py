@@ -26,8 +26,9 @@ from connectx.evaluation.scheduling import InlineExecutor
 
 def quick_game(spec: GameSpec) -> GameRecord:
     """A game the first mover wins at once: no engine needed to test what the schedule adds to its record."""
-    return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (spec.index % 7,), 0, ("DONE", "DONE"),
-                      "line")
+    return GameRecord(
+        spec.index, spec.names, spec.config, spec.seed, (), (spec.index % 7,), 0, ("DONE", "DONE"), "line"
+    )
 
 
 def test_every_record_of_a_run_carries_its_provenance_into_the_stored_games(tmp_path: Path) -> None:
@@ -91,8 +92,9 @@ def test_a_resumed_run_refuses_games_played_by_other_code_unless_told(tmp_path: 
     # Nothing left to play: reading a finished run back never refuses.
     finished = play_match(result.plan, out=tmp_path, resume=True, executor=InlineExecutor(), play=quick_game)
     assert len(finished.records) == 4
-    mixed = play_match(longer, out=tmp_path, resume=True, jobs=1, executor=InlineExecutor(), play=quick_game,
-                       allow_code_change=True)
+    mixed = play_match(
+        longer, out=tmp_path, resume=True, jobs=1, executor=InlineExecutor(), play=quick_game, allow_code_change=True
+    )
     assert {r.provenance.code for r in mixed.records if r.provenance} == {"000000000000", code_digest()}
 
 
@@ -110,8 +112,9 @@ def test_the_cpu_model_is_the_operating_systems_name_for_it(tmp_path: Path, monk
         cpu_model.cache_clear()
 
 
-def test_the_code_digest_covers_the_game_loop_not_the_statistics(tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_code_digest_covers_the_game_loop_not_the_statistics(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     harness = tmp_path / "evaluation"
     harness.mkdir()
     for name in (*provenance.GAME_LOOP, "statistics.py"):

@@ -23,20 +23,24 @@ def test_specs_carry_typed_parameters() -> None:
     assert AgentSpec.parse("mcts:time_budget=1,reuse=no").kwargs == {"time_budget": 1.0, "reuse": False}
 
 
-@pytest.mark.parametrize("text, kind, name", [
-    ("kaggle:negamax", AgentKind.KAGGLE, "negamax"),
-    ("minimax:weights=1/3/9/81", AgentKind.REGISTRY, "minimax"),
-    ("minimax:weights=1/3/9/81,depth=2", AgentKind.REGISTRY, "minimax"),
-    ("some/folder/agent.py", AgentKind.FILE, "some/folder/agent.py"),
-    ("agent.py", AgentKind.FILE, "agent.py"),
-])
+@pytest.mark.parametrize(
+    "text, kind, name",
+    [
+        ("kaggle:negamax", AgentKind.KAGGLE, "negamax"),
+        ("minimax:weights=1/3/9/81", AgentKind.REGISTRY, "minimax"),
+        ("minimax:weights=1/3/9/81,depth=2", AgentKind.REGISTRY, "minimax"),
+        ("some/folder/agent.py", AgentKind.FILE, "some/folder/agent.py"),
+        ("agent.py", AgentKind.FILE, "agent.py"),
+    ],
+)
 def test_the_text_says_the_kind_and_a_slash_in_a_value_is_no_path(text: str, kind: AgentKind, name: str) -> None:
     spec = AgentSpec.parse(text)
     assert (spec.kind, spec.name) == (kind, name)
 
 
-def test_an_existing_file_is_an_agent_file_whatever_its_name_but_a_registry_name_wins(tmp_path: Path,
-                                                                                     monkeypatch) -> None:
+def test_an_existing_file_is_an_agent_file_whatever_its_name_but_a_registry_name_wins(
+    tmp_path: Path, monkeypatch
+) -> None:
     (tmp_path / "bot").write_text("def agent(obs, config):\n    return 0\n")
     (tmp_path / "random").write_text("def agent(obs, config):\n    return 0\n")
     monkeypatch.chdir(tmp_path)
@@ -45,11 +49,20 @@ def test_an_existing_file_is_an_agent_file_whatever_its_name_but_a_registry_name
     assert AgentSpec.parse("./random").kind is AgentKind.FILE
 
 
-@pytest.mark.parametrize("text", [
-    "negamax", "negamax:depth=5,seed=3", "minimax:weights=1/3/9/81,memo=false", "random:seed=none",
-    "mcts:time_budget=0.25,exploration=1.5", "mcts:time_budget=1", "solver:time_budget=1e-05,use_book=true",
-    "kaggle:random", "path/to/agent.py",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "negamax",
+        "negamax:depth=5,seed=3",
+        "minimax:weights=1/3/9/81,memo=false",
+        "random:seed=none",
+        "mcts:time_budget=0.25,exploration=1.5",
+        "mcts:time_budget=1",
+        "solver:time_budget=1e-05,use_book=true",
+        "kaggle:random",
+        "path/to/agent.py",
+    ],
+)
 def test_the_text_round_trips(text: str) -> None:
     spec = AgentSpec.parse(text)
     assert spec.text == text and str(spec) == text
@@ -117,26 +130,32 @@ def test_built_agents_are_fresh_and_carry_their_spec_as_name() -> None:
         AgentSpec.parse("kaggle:negamax").build()
 
 
-@pytest.mark.parametrize("spec,message", [
-    ("nope", "registered agents: random, negamax"),
-    ("", "empty agent spec"),
-    ("kaggle:alphazero", "kaggle's agents: kaggle:random, kaggle:negamax"),
-    ("negamax:deep=5", "parameters: depth=<int>, seed=<int>"),
-    ("negamax:depth", "does not take"),
-    ("negamax:depth=five", "is not a whole number"),
-])
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("nope", "registered agents: random, negamax"),
+        ("", "empty agent spec"),
+        ("kaggle:alphazero", "kaggle's agents: kaggle:random, kaggle:negamax"),
+        ("negamax:deep=5", "parameters: depth=<int>, seed=<int>"),
+        ("negamax:depth", "does not take"),
+        ("negamax:depth=five", "is not a whole number"),
+    ],
+)
 def test_bad_specs_explain_what_is_valid(spec: str, message: str) -> None:
     with pytest.raises(AgentSpecError, match=message):
         AgentSpec.parse(spec)
 
 
-@pytest.mark.parametrize("spec,message", [
-    ("negamax:depth=0", "expected 1 or more"),
-    ("minimax:weights=1/3", "expected 4 positive integers separated by '/'"),
-    ("minimax:weights=1/3/x/81", "expected positive integers separated by '/'"),
-    ("minimax:weights=1/0/9/81", "expected positive integers separated by '/'"),
-    ("mcts:time_budget=0", "time_budget"),
-])
+@pytest.mark.parametrize(
+    "spec,message",
+    [
+        ("negamax:depth=0", "expected 1 or more"),
+        ("minimax:weights=1/3", "expected 4 positive integers separated by '/'"),
+        ("minimax:weights=1/3/x/81", "expected positive integers separated by '/'"),
+        ("minimax:weights=1/0/9/81", "expected positive integers separated by '/'"),
+        ("mcts:time_budget=0", "time_budget"),
+    ],
+)
 def test_values_are_checked_when_the_agent_is_built_against_the_board(spec: str, message: str) -> None:
     with pytest.raises(AgentSpecError, match=message) as error:
         AgentSpec.parse(spec).check(KAGGLE_BOARD)
@@ -157,7 +176,10 @@ def test_agent_files_are_checked_readable_utf8_python(tmp_path: Path) -> None:
     latin.write_bytes(b"# caf\xe9\ndef agent(obs, config):\n    return 0\n")
     broken.write_text("def agent(obs, config)\n    return 0\n")
     AgentSpec.parse(str(good)).check(KAGGLE_BOARD)
-    for path, message in ((tmp_path / "gone.py", "does not exist"), (latin, "not UTF-8"),
-                          (broken, "not valid Python \\(line 1")):
+    for path, message in (
+        (tmp_path / "gone.py", "does not exist"),
+        (latin, "not UTF-8"),
+        (broken, "not valid Python \\(line 1"),
+    ):
         with pytest.raises(AgentSpecError, match=message):
             AgentSpec.parse(str(path)).check(KAGGLE_BOARD)

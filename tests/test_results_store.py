@@ -22,9 +22,21 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def record(index: int, winner: int | None = 0) -> GameRecord:
-    return GameRecord(index, ("negamax", "kaggle:random"), BoardConfig(5, 6, 4, 1.5), 99, (2, 3), (2, 3, 1, 1),
-                      winner, ("DONE", "DONE"), "line" if winner is not None else "draw", None, "",
-                      ((0.25, 0.125), (0.5,)), 1.25)
+    return GameRecord(
+        index,
+        ("negamax", "kaggle:random"),
+        BoardConfig(5, 6, 4, 1.5),
+        99,
+        (2, 3),
+        (2, 3, 1, 1),
+        winner,
+        ("DONE", "DONE"),
+        "line" if winner is not None else "draw",
+        None,
+        "",
+        ((0.25, 0.125), (0.5,)),
+        1.25,
+    )
 
 
 def test_a_record_survives_the_round_trip(tmp_path: Path) -> None:
@@ -78,14 +90,18 @@ def test_checking_a_directory_writes_nothing(tmp_path: Path) -> None:
     assert {path: path.read_bytes() for path in store.directory.iterdir()} == before
 
 
-@pytest.mark.parametrize("plan, games, message", [
-    (b"{not json", None, "is not a run's plan"),
-    (b'"a string"', None, "is not a run's plan"),
-    (b'{"kind": "test"}', b"\xff\xfe\n", "games.jsonl:1 is not a game record"),
-    (b'{"kind": "test"}', b'[1, 2]\n', "games.jsonl:1 is not a game record"),
-])
-def test_files_that_are_not_a_run_are_reported_not_raised(tmp_path: Path, plan: bytes, games: bytes | None,
-                                                          message: str) -> None:
+@pytest.mark.parametrize(
+    "plan, games, message",
+    [
+        (b"{not json", None, "is not a run's plan"),
+        (b'"a string"', None, "is not a run's plan"),
+        (b'{"kind": "test"}', b"\xff\xfe\n", "games.jsonl:1 is not a game record"),
+        (b'{"kind": "test"}', b"[1, 2]\n", "games.jsonl:1 is not a game record"),
+    ],
+)
+def test_files_that_are_not_a_run_are_reported_not_raised(
+    tmp_path: Path, plan: bytes, games: bytes | None, message: str
+) -> None:
     (tmp_path / "run.json").write_bytes(plan)
     if games is not None:
         (tmp_path / "games.jsonl").write_bytes(games)
@@ -124,8 +140,27 @@ SLOW_AGENT = """
 
 
 def match_command(out: Path, agent: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "connectx.cli.main", "match", "random", str(agent), "-n", "8", "--jobs", "2",
-            "--rows", "4", "--columns", "5", "--inarow", "4", "--out", str(out), *extra]
+    return [
+        sys.executable,
+        "-m",
+        "connectx.cli.main",
+        "match",
+        "random",
+        str(agent),
+        "-n",
+        "8",
+        "--jobs",
+        "2",
+        "--rows",
+        "4",
+        "--columns",
+        "5",
+        "--inarow",
+        "4",
+        "--out",
+        str(out),
+        *extra,
+    ]
 
 
 @pytest.mark.games
@@ -134,8 +169,13 @@ def test_resume_after_kill_9_keeps_every_finished_game_exactly_once(tmp_path: Pa
     agent.write_text(textwrap.dedent(SLOW_AGENT))
     out = tmp_path / "run"
     games = out / "games.jsonl"
-    process = subprocess.Popen(match_command(out, agent), cwd=REPO, start_new_session=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        match_command(out, agent),
+        cwd=REPO,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline and (not games.exists() or len(games.read_text().splitlines()) < 2):
         time.sleep(0.05)
@@ -146,11 +186,12 @@ def test_resume_after_kill_9_keeps_every_finished_game_exactly_once(tmp_path: Pa
     # A write cut short by the kill (or a power loss) leaves a partial line behind.
     with open(games, "a") as handle:
         handle.write(before[0][:25])
-    finished = subprocess.run(match_command(out, agent, "--resume"), cwd=REPO, capture_output=True, text=True,
-                              timeout=180)
+    finished = subprocess.run(
+        match_command(out, agent, "--resume"), cwd=REPO, capture_output=True, text=True, timeout=180
+    )
     assert finished.returncode == 0, finished.stderr
     after = games.read_text().splitlines()
-    assert after[:len(before)] == before
+    assert after[: len(before)] == before
     indices = [json.loads(line)["index"] for line in after]
     assert sorted(indices) == list(range(8))
     summary = json.loads((out / "summary.json").read_text())

@@ -29,8 +29,11 @@ def match_of(games: int, winner: str | None) -> MatchSummary:
     for index in range(games):
         agents = plan.game_spec(index).names
         seat = None if winner is None else agents.index(AGENTS[winner])
-        records.append(GameRecord(index, agents, plan.config, 0, (), (), seat, ("DONE", "DONE"),
-                                  "draw" if seat is None else "line"))
+        records.append(
+            GameRecord(
+                index, agents, plan.config, 0, (), (), seat, ("DONE", "DONE"), "draw" if seat is None else "line"
+            )
+        )
     return summarize(plan, records)
 
 
@@ -71,8 +74,11 @@ def test_one_game_and_no_game() -> None:
 
 def test_tournament_tables_print_no_infinity() -> None:
     lopsided = match_of(10, "a")
-    ratings = (Rating("a", 0.0, 0.0, 0.0, 10), Rating("b", -300.0, -500.0, -100.0, 10),
-               Rating("c", 0.0, -math.inf, math.inf, 4))  # c played nobody tied to the anchor
+    ratings = (
+        Rating("a", 0.0, 0.0, 0.0, 10),
+        Rating("b", -300.0, -500.0, -100.0, 10),
+        Rating("c", 0.0, -math.inf, math.inf, 4),
+    )  # c played nobody tied to the anchor
     summary = TournamentSummary(("a", "b", "c"), (lopsided,), ratings, "a")
     assert "| 3 | c | +0.0 | n/a | 4 |" in ratings_table(summary)
     assert "| random vs negamax | 10-0-0 |" in pairings_table(summary) and "> +166.2" in pairings_table(summary)

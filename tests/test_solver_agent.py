@@ -34,6 +34,7 @@ def make_agent(**params: Any) -> GuardedAgent:
     """The solver agent as the registry builds it: its strategy inside Kaggle's guard."""
     return REGISTRY["solver"].build(params)
 
+
 POSITIONS = Path(__file__).resolve().parents[1] / "positions"
 
 
@@ -80,8 +81,9 @@ def won_openings(rng: random.Random, rows: int, columns: int, inarow: int, plies
 
 
 @pytest.mark.parametrize("rows,columns,inarow,plies,count", [(6, 7, 4, 16, 4), (4, 5, 3, 2, 5), (5, 4, 4, 6, 4)])
-def test_converts_won_positions_into_wins_against_a_random_opponent(rows: int, columns: int, inarow: int,
-                                                                     plies: int, count: int) -> None:
+def test_converts_won_positions_into_wins_against_a_random_opponent(
+    rows: int, columns: int, inarow: int, plies: int, count: int
+) -> None:
     rng = random.Random(rows * columns * inarow + plies)
     for opening in won_openings(rng, rows, columns, inarow, plies, count):
         final = play_out(opening, rng)
@@ -102,8 +104,9 @@ def book_answering(position: Position, column: int) -> OpeningBook:
     key, mirrored = position.key(), position.mirrored_key()
     stored = column if key <= mirrored else position.geometry.columns - 1 - column
     shape = position.geometry
-    return OpeningBook(shape.rows, shape.columns, shape.inarow, position.moves, position.moves,
-                       [min(key, mirrored)], bytes([stored]))
+    return OpeningBook(
+        shape.rows, shape.columns, shape.inarow, position.moves, position.moves, [min(key, mirrored)], bytes([stored])
+    )
 
 
 @pytest.fixture
@@ -112,8 +115,9 @@ def python_core(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(solver_agent, "new_compiled_solver", lambda: None)
 
 
-def test_plays_the_book_move_on_its_geometry_and_searches_elsewhere(monkeypatch: pytest.MonkeyPatch,
-                                                                    python_core: None) -> None:
+def test_plays_the_book_move_on_its_geometry_and_searches_elsewhere(
+    monkeypatch: pytest.MonkeyPatch, python_core: None
+) -> None:
     opening = Position.from_moves("44")
     monkeypatch.setattr(solver_agent, "load_opening_book", lambda: book_answering(opening, 0))
     agent = make_agent(time_budget=0.2)
@@ -244,8 +248,15 @@ def test_refuses_impossible_limits(params: dict, message: str) -> None:
 
 
 @pytest.mark.games
-@pytest.mark.parametrize("agents,seat", [(("solver", "kaggle:random"), 0), (("solver", "kaggle:negamax"), 0),
-                                         (("kaggle:random", "solver"), 1), (("kaggle:negamax", "solver"), 1)])
+@pytest.mark.parametrize(
+    "agents,seat",
+    [
+        (("solver", "kaggle:random"), 0),
+        (("solver", "kaggle:negamax"), 0),
+        (("kaggle:random", "solver"), 1),
+        (("kaggle:negamax", "solver"), 1),
+    ],
+)
 def test_wins_real_kaggle_games_from_the_empty_board_in_either_seat(agents: tuple[str, str], seat: int) -> None:
     record = play_game(GameSpec(0, agents, seed=5))
     assert record.cause == "line" and record.winner == seat, (record.cause, record.detail, record.moves)
@@ -292,8 +303,9 @@ def test_with_the_trap_on_a_perfect_opponent_gets_exactly_todays_moves() -> None
     """It watched every move (``opponent`` in its statistics), saw no mistake, and so never set a trap."""
     first = f"solver:max_nodes={TRAP_NODES}"
     today = play_game(GameSpec(0, (first, first), SLOW_CLOCK, seed=3, opening=THIN_LOSS))
-    trapping = play_game(GameSpec(1, (first, f"solver:trap=true,max_nodes={TRAP_NODES}"), SLOW_CLOCK, seed=3,
-                                  opening=THIN_LOSS))
+    trapping = play_game(
+        GameSpec(1, (first, f"solver:trap=true,max_nodes={TRAP_NODES}"), SLOW_CLOCK, seed=3, opening=THIN_LOSS)
+    )
     assert today.cause == trapping.cause == "line" and today.winner == trapping.winner == 0
     assert trapping.moves == today.moves
     ours = [trapping.stats(1, call) for call in range(len(trapping.search_stats[1]))]
@@ -339,9 +351,15 @@ def test_a_trap_setting_second_seat_plays_a_real_game_against_a_fallible_first_p
 @pytest.mark.games
 def test_the_second_seat_reads_random_slips_in_a_real_game() -> None:
     """Node caps make the game the same on any machine: the opponent's slip is seen, and it is read as random."""
-    record = play_game(GameSpec(0, (f"fallible:epsilon=0.3,max_nodes={TRAP_NODES}",
-                                    f"solver:trap=true,max_nodes={TRAP_NODES}"), SLOW_CLOCK, seed=1,
-                                opening=LOST_BY_FOUR))
+    record = play_game(
+        GameSpec(
+            0,
+            (f"fallible:epsilon=0.3,max_nodes={TRAP_NODES}", f"solver:trap=true,max_nodes={TRAP_NODES}"),
+            SLOW_CLOCK,
+            seed=1,
+            opening=LOST_BY_FOUR,
+        )
+    )
     assert record.cause in ("line", "draw"), (record.cause, record.detail, record.moves)
     readings = [record.stats(1, call).get("opponent") for call in range(len(record.durations[1]))]
     assert readings[0] == "perfect" and readings[-1] == "random:0.3", readings

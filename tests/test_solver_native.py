@@ -63,7 +63,7 @@ def test_impossible_positions_and_other_boards_are_refused(solver: NativeSolver)
 def test_built_for_another_board_it_gives_the_exactly_solved_scores(board: str, rows: int, columns: int) -> None:
     solver = NativeSolver(20, rows, columns)
     stored = [line.split()[1:] for line in OTHER_BOARDS.read_text().splitlines() if line.startswith(board)]
-    for moves, score in stored[::len(stored) // 8]:
+    for moves, score in stored[:: len(stored) // 8]:
         from_moves = solver.best_move(moves)
         from_bits = solver.best_move_of(Position.from_moves(moves, rows, columns, 4))
         assert from_moves.score == from_bits.score == int(score), moves
@@ -87,7 +87,8 @@ def test_boards_it_cannot_play_are_refused_before_compiling() -> None:
 
 
 def test_it_is_compiled_once_into_the_users_cache_and_again_when_its_source_changes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path / "cache"))
     library = build_library(4, 4)
     assert library.parent == tmp_path / "cache" / "solver" and library.is_file()
@@ -110,6 +111,7 @@ def test_without_a_compiler_it_says_so_in_one_line(tmp_path: Path, monkeypatch: 
 
 
 # ---- the search's limit: cx_search returns what it proved when its deadline, node cap or a stop comes
+
 
 def test_a_deadline_stops_the_search_in_time_with_a_true_range_and_a_legal_column() -> None:
     solver = NativeSolver(19)
@@ -152,8 +154,9 @@ def test_what_is_known_narrows_the_search_and_a_wrong_range_is_refused() -> None
     told = solver.search(position, known=ScoreRange(int(score), ScoreRange.possible(position).upper))
     assert plain.range == told.range == ScoreRange.exactly(int(score)) and told.nodes < plain.nodes
     with pytest.raises(ValueError, match="not in the range given"):
-        NativeSolver(19).search(position, known=ScoreRange(int(score) + 1, ScoreRange.possible(position).upper),
-                                centre_first=True)
+        NativeSolver(19).search(
+            position, known=ScoreRange(int(score) + 1, ScoreRange.possible(position).upper), centre_first=True
+        )
 
 
 def test_a_stop_from_another_thread_ends_the_search_and_the_solver_goes_on_after_resume() -> None:
@@ -177,6 +180,18 @@ def test_the_source_is_standard_c_for_any_compiler(tmp_path: Path) -> None:
     compiler = shutil.which("cc") or shutil.which("gcc")
     source = tmp_path / SOURCE
     source.write_bytes(read_data(SOURCE))
-    command = [str(compiler), "-std=c11", "-pedantic", "-Wall", "-Wextra", "-Werror", "-O2", "-shared", "-fPIC",
-               "-o", str(tmp_path / "libsolver.so"), str(source)]
+    command = [
+        str(compiler),
+        "-std=c11",
+        "-pedantic",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-O2",
+        "-shared",
+        "-fPIC",
+        "-o",
+        str(tmp_path / "libsolver.so"),
+        str(source),
+    ]
     assert subprocess.run(command, capture_output=True, text=True).stderr == ""

@@ -18,11 +18,11 @@ CUTECHESS_Z = 1.9571619316560775
 # them, copied from match logs published in GitHub pull requests and issues.
 PUBLISHED_CUTECHESS = [
     # (wins, losses, draws, elo, margin, los %)
-    (332, 316, 352, 5.6, 17.3, 73.5),     # JoAnnP38/Pedantic#8
-    (143, 129, 368, 7.6, 17.5, 80.2),     # kelseyde/calvin-chess-engine#97
-    (1216, 1199, 3939, 0.9, 5.3, 63.5),   # kelseyde/calvin-chess-engine#97
-    (880, 759, 1863, 12.0, 7.9, 99.9),    # cutechess/cutechess#543
-    (745, 678, 501, 12.1, 13.3, 96.2),    # princesslana/princhess#210
+    (332, 316, 352, 5.6, 17.3, 73.5),  # JoAnnP38/Pedantic#8
+    (143, 129, 368, 7.6, 17.5, 80.2),  # kelseyde/calvin-chess-engine#97
+    (1216, 1199, 3939, 0.9, 5.3, 63.5),  # kelseyde/calvin-chess-engine#97
+    (880, 759, 1863, 12.0, 7.9, 99.9),  # cutechess/cutechess#543
+    (745, 678, 501, 12.1, 13.3, 96.2),  # princesslana/princhess#210
 ]
 
 # fishtest's "ELO: E +-M (95%)" for fixed-length runs, computed from the pentanomial counts printed
@@ -43,7 +43,7 @@ PUBLISHED_FISHTEST_ELO = [
 PUBLISHED_FISHTEST_SPRT = [
     # (pairs with 0, 0.5, 1, 1.5, 2 points, elo0, elo1, llr)
     ((292, 5905, 28939, 6129, 299), -0.25, 1.25, 2.95),  # STC, tests/view/5fe50b9d3932f79192d3973c
-    ((5, 418, 6043, 506, 12), 0.25, 1.25, 2.92),         # LTC, tests/view/5fe552e43932f79192d39744
+    ((5, 418, 6043, 506, 12), 0.25, 1.25, 2.92),  # LTC, tests/view/5fe552e43932f79192d39744
 ]
 
 
@@ -61,8 +61,9 @@ def test_a_75_percent_score_is_190_8_elo() -> None:
 
 
 @pytest.mark.parametrize("wins, losses, draws, elo, margin, los", PUBLISHED_CUTECHESS)
-def test_elo_interval_and_los_match_published_cutechess_lines(wins: int, losses: int, draws: int,
-                                                               elo: float, margin: float, los: float) -> None:
+def test_elo_interval_and_los_match_published_cutechess_lines(
+    wins: int, losses: int, draws: int, elo: float, margin: float, los: float
+) -> None:
     interval = st.elo_interval(wins, draws, losses, z=CUTECHESS_Z)
     assert round(interval.value, 1) == elo
     assert round(interval.half_width, 1) == margin
@@ -93,8 +94,9 @@ def test_sprt_llr_matches_cutechess_logistic_sprt() -> None:
 
 
 @pytest.mark.parametrize("pairs, elo0, elo1, llr", PUBLISHED_FISHTEST_SPRT)
-def test_pentanomial_llr_matches_published_fishtest_runs(pairs: tuple[int, ...], elo0: float, elo1: float,
-                                                         llr: float) -> None:
+def test_pentanomial_llr_matches_published_fishtest_runs(
+    pairs: tuple[int, ...], elo0: float, elo1: float, llr: float
+) -> None:
     assert round(st.sprt_llr(pair_outcomes(pairs), elo0, elo1), 2) == llr
 
 
@@ -170,7 +172,7 @@ def test_wilson_interval_contains_the_score_and_stays_in_bounds() -> None:
     interval = st.wilson_interval(10, 0, 0)
     assert interval.value == 1.0 and interval.high == 1.0
     # Wilson lower bound for 10/10 at z = 1.96 is n / (n + z^2).
-    assert interval.low == pytest.approx(10 / (10 + st.Z95 ** 2))
+    assert interval.low == pytest.approx(10 / (10 + st.Z95**2))
     half = st.wilson_interval(30, 40, 30)
     assert half.value == 0.5 and half.low == pytest.approx(1 - half.high)
 
@@ -197,15 +199,16 @@ def test_pentanomial_counts_and_its_interval_is_narrower_for_correlated_pairs() 
 
 
 @pytest.mark.parametrize("pairs, elo, margin", PUBLISHED_FISHTEST_ELO)
-def test_pentanomial_elo_interval_matches_published_fishtest_runs(pairs: tuple[int, ...], elo: float,
-                                                                  margin: float) -> None:
+def test_pentanomial_elo_interval_matches_published_fishtest_runs(
+    pairs: tuple[int, ...], elo: float, margin: float
+) -> None:
     interval = st.pentanomial_elo_interval(pairs)
     assert round(interval.value, 2) == elo and round(interval.half_width, 1) == margin
 
 
 # Wilson's lower bound on the score after n straight successes is n / (n + z^2).
 def wilson_elo_bound(n: int) -> float:
-    return st.elo_from_score(n / (n + st.Z95 ** 2))
+    return st.elo_from_score(n / (n + st.Z95**2))
 
 
 def test_five_pairs_all_won_or_all_lost_bound_the_elo_on_one_side_only() -> None:
@@ -265,7 +268,7 @@ def test_joint_fit_recovers_ratings_of_a_simulated_round_robin() -> None:
     results = {}
     names = sorted(truth)
     for i, first in enumerate(names):
-        for second in names[i + 1:]:
+        for second in names[i + 1 :]:
             expected = st.score_from_elo(truth[first] - truth[second])
             points = sum(rng.random() < expected for _ in range(400))
             results[(first, second)] = (float(points), 400)

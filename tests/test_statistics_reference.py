@@ -19,7 +19,8 @@ from connectx.papers import clustered_scores, rated_group, verdicts
 from connectx.papers import hypothesis_tests as ht
 
 REFERENCE: dict[str, Any] = json.loads(
-    (Path(__file__).resolve().parent / "reference" / "statistics_reference.json").read_text())
+    (Path(__file__).resolve().parent / "reference" / "statistics_reference.json").read_text()
+)
 CLOSE = {"rel": 1e-9, "abs": 1e-12}
 
 
@@ -56,21 +57,24 @@ def test_holm_is_statsmodels_multipletests(p_values: list[float], adjusted: list
 
 
 @pytest.mark.parametrize("successes, totals, scores, z", REFERENCE["cochran_armitage"])
-def test_cochran_armitage_is_statsmodels_linear_by_linear_test_with_n(successes: list[float], totals: list[float],
-                                                                        scores: list[float], z: float) -> None:
+def test_cochran_armitage_is_statsmodels_linear_by_linear_test_with_n(
+    successes: list[float], totals: list[float], scores: list[float], z: float
+) -> None:
     assert ht.cochran_armitage(successes, totals, scores) == pytest.approx(z, rel=1e-9)
 
 
 @pytest.mark.parametrize("values, mean, low, high", REFERENCE["mean_interval"])
-def test_mean_interval_is_the_normal_interval_of_scipys_standard_error(values: list[float], mean: float,
-                                                                       low: float, high: float) -> None:
+def test_mean_interval_is_the_normal_interval_of_scipys_standard_error(
+    values: list[float], mean: float, low: float, high: float
+) -> None:
     interval = ht.mean_interval(values)
     assert (interval.value, interval.low, interval.high) == pytest.approx((mean, low, high), **CLOSE)
 
 
 @pytest.mark.parametrize("xs, ys, r, low, high", REFERENCE["correlation"])
-def test_correlation_interval_is_scipys_fisher_interval(xs: list[float], ys: list[float], r: float,
-                                                        low: float, high: float) -> None:
+def test_correlation_interval_is_scipys_fisher_interval(
+    xs: list[float], ys: list[float], r: float, low: float, high: float
+) -> None:
     interval = ht.correlation_interval(xs, ys)
     assert (interval.value, interval.low, interval.high) == pytest.approx((r, low, high), rel=1e-9)
 
@@ -104,12 +108,13 @@ def test_chi_square_p_value_is_scipys(statistic: float, df: float, p: float) -> 
 
 
 @pytest.mark.parametrize("successes, totals, scores, slope", REFERENCE["slopes"])
-def test_trend_slope_is_statsmodels_weighted_least_squares(successes: list[float], totals: list[float],
-                                                           scores: list[float], slope: float) -> None:
+def test_trend_slope_is_statsmodels_weighted_least_squares(
+    successes: list[float], totals: list[float], scores: list[float], slope: float
+) -> None:
     trend = ht.trend(successes, totals, scores)
     assert trend.slope == pytest.approx(slope, **CLOSE)
     # Its numerator and null variance are the Cochran-Armitage test's, checked above against statsmodels.
-    assert trend.statistic / trend.variance ** 0.5 == pytest.approx(ht.cochran_armitage(successes, totals, scores))
+    assert trend.statistic / trend.variance**0.5 == pytest.approx(ht.cochran_armitage(successes, totals, scores))
 
 
 @pytest.mark.parametrize("p_values, rejected", REFERENCE["holm_reject"])
@@ -127,20 +132,23 @@ def test_correlation_z_is_fisher_z_of_scipys_r(xs: list[float], ys: list[float],
 
 
 @pytest.mark.parametrize("successes, totals, scores, error", REFERENCE["trend_error"])
-def test_trend_error_is_the_hc0_error_of_the_slopes_contrast(successes: list[float], totals: list[float],
-                                                             scores: list[float], error: float) -> None:
+def test_trend_error_is_the_hc0_error_of_the_slopes_contrast(
+    successes: list[float], totals: list[float], scores: list[float], error: float
+) -> None:
     assert ht.trend(successes, totals, scores).error == pytest.approx(error, **CLOSE)
 
 
 @pytest.mark.parametrize("strata, z", REFERENCE["stratified_trend"])
-def test_stratified_trend_is_the_mantel_extension_of_statsmodels_association_tests(strata: list[list[list[float]]],
-                                                                                    z: float) -> None:
+def test_stratified_trend_is_the_mantel_extension_of_statsmodels_association_tests(
+    strata: list[list[list[float]]], z: float
+) -> None:
     assert ht.stratified_trend_z([ht.trend(*stratum) for stratum in strata]) == pytest.approx(z, **CLOSE)
 
 
 @pytest.mark.parametrize("slopes, errors, q, df, p, mean, error", REFERENCE["heterogeneity"])
-def test_heterogeneity_is_statsmodels_combine_effects_q(slopes: list[float], errors: list[float], q: float, df: int,
-                                                        p: float, mean: float, error: float) -> None:
+def test_heterogeneity_is_statsmodels_combine_effects_q(
+    slopes: list[float], errors: list[float], q: float, df: int, p: float, mean: float, error: float
+) -> None:
     assert ht.heterogeneity(slopes, errors) == (pytest.approx(q, **CLOSE), df, pytest.approx(p, rel=1e-9))
     kept = [(b, e) for b, e in zip(slopes, errors, strict=True) if e > 0]
     combined = ht.inverse_variance_mean([b for b, _ in kept], [e for _, e in kept])
@@ -148,27 +156,32 @@ def test_heterogeneity_is_statsmodels_combine_effects_q(slopes: list[float], err
 
 
 @pytest.mark.parametrize("value, claimed, effective, z", REFERENCE["rate_z"])
-def test_rate_z_is_statsmodels_score_test_of_one_proportion(value: float, claimed: float, effective: float,
-                                                            z: float) -> None:
+def test_rate_z_is_statsmodels_score_test_of_one_proportion(
+    value: float, claimed: float, effective: float, z: float
+) -> None:
     assert ht.rate_z(value, claimed, effective) == pytest.approx(z, **CLOSE)
 
 
 @pytest.mark.parametrize("value, claimed, margin, effective, within, beyond", REFERENCE["margin"])
-def test_rate_margin_tests_are_statsmodels_score_tost_and_one_sided_test(value: float, claimed: float, margin: float,
-                                                                         effective: float, within: float,
-                                                                         beyond: float) -> None:
+def test_rate_margin_tests_are_statsmodels_score_tost_and_one_sided_test(
+    value: float, claimed: float, margin: float, effective: float, within: float, beyond: float
+) -> None:
     equivalence = ht.equivalence_z(value, claimed, margin, effective)
     assert ht.upper_p_value(equivalence) == pytest.approx(within, rel=1e-7, abs=1e-15)
     assert ht.upper_p_value(ht.beyond_margin_z(value, claimed, margin, effective)) == pytest.approx(
-        beyond, rel=1e-7, abs=1e-15)
+        beyond, rel=1e-7, abs=1e-15
+    )
 
 
 @pytest.mark.parametrize("x1, n1, x2, n2, margin, expected", REFERENCE["difference"])
-def test_difference_tests_are_statsmodels_agresti_caffo_and_newcombe(x1: float, n1: float, x2: float, n2: float,
-                                                                     margin: float, expected: dict[str, float]) -> None:
+def test_difference_tests_are_statsmodels_agresti_caffo_and_newcombe(
+    x1: float, n1: float, x2: float, n2: float, margin: float, expected: dict[str, float]
+) -> None:
     difference, error = ht.agresti_caffo_difference(x1, n1, x2, n2)
     assert (difference - st.Z95 * error, difference + st.Z95 * error) == (
-        pytest.approx(expected["caffo_low"], **CLOSE), pytest.approx(expected["caffo_high"], **CLOSE))
+        pytest.approx(expected["caffo_low"], **CLOSE),
+        pytest.approx(expected["caffo_high"], **CLOSE),
+    )
     within, beyond = ht.difference_margin_z(difference, error, margin)
     assert ht.upper_p_value(within) == pytest.approx(expected["within"], rel=1e-7, abs=1e-15)
     assert ht.upper_p_value(beyond) == pytest.approx(expected["beyond"], rel=1e-7, abs=1e-15)
@@ -177,20 +190,24 @@ def test_difference_tests_are_statsmodels_agresti_caffo_and_newcombe(x1: float, 
     assert at_least.p_value == pytest.approx(expected["at_least"], rel=1e-7, abs=1e-15)
     newcombe = ht.difference_interval(st.wilson_bounds(x1 / n1, n1), st.wilson_bounds(x2 / n2, n2))
     assert (newcombe.value, newcombe.low, newcombe.high) == (
-        pytest.approx(x1 / n1 - x2 / n2), pytest.approx(expected["newcombe_low"], **CLOSE),
-        pytest.approx(expected["newcombe_high"], **CLOSE))
+        pytest.approx(x1 / n1 - x2 / n2),
+        pytest.approx(expected["newcombe_low"], **CLOSE),
+        pytest.approx(expected["newcombe_high"], **CLOSE),
+    )
 
 
 @pytest.mark.parametrize("value, games, low, high", REFERENCE["wilson_fractional"])
-def test_wilson_bounds_of_effective_games_are_statsmodels_wilson(value: float, games: float, low: float,
-                                                                 high: float) -> None:
+def test_wilson_bounds_of_effective_games_are_statsmodels_wilson(
+    value: float, games: float, low: float, high: float
+) -> None:
     interval = st.wilson_bounds(value, games)
     assert (interval.low, interval.high) == (pytest.approx(low, **CLOSE), pytest.approx(high, **CLOSE))
 
 
 @pytest.mark.parametrize("value, games, bernoulli, agresti_coull", REFERENCE["plus_four"])
-def test_plus_four_variance_is_agresti_coulls_at_z_2(value: float, games: float, bernoulli: float,
-                                                     agresti_coull: float | None) -> None:
+def test_plus_four_variance_is_agresti_coulls_at_z_2(
+    value: float, games: float, bernoulli: float, agresti_coull: float | None
+) -> None:
     assert ht.plus_four_variance(value, games) == pytest.approx(bernoulli, rel=1e-9)
     if agresti_coull is not None:  # statsmodels' interval, where it is not clipped to [0, 1]
         assert ht.plus_four_variance(value, games) == pytest.approx(agresti_coull, rel=1e-9)
@@ -215,13 +232,16 @@ def test_rating_fit_and_its_quasi_likelihood_intervals_are_statsmodels_glms() ->
     expected = REFERENCE["rating_fit"]
     results = {(a, b): (points, played) for a, b, points, played in ratings["results"]}
     fit = rated_group.rating_fit(results, st.fit_ratings(results, ratings["anchor"]))
-    assert (fit.deviance, fit.pearson, fit.df) == (pytest.approx(expected["deviance"], rel=1e-7),
-                                                   pytest.approx(expected["pearson"], rel=1e-7), expected["df"])
+    assert (fit.deviance, fit.pearson, fit.df) == (
+        pytest.approx(expected["deviance"], rel=1e-7),
+        pytest.approx(expected["pearson"], rel=1e-7),
+        expected["df"],
+    )
     assert fit.p_value == pytest.approx(expected["p"], rel=1e-6)
     assert fit.dispersion == pytest.approx(expected["dispersion"], rel=1e-7) and fit.dispersion > 1
     # The report widens z by the root of the dispersion: the Wald intervals are the quasi-likelihood GLM's, the
     # profile ones the likelihood ratio held to the chi-square quantile times the dispersion.
-    z = st.Z95 * fit.dispersion ** 0.5
+    z = st.Z95 * fit.dispersion**0.5
     wald = {r.name: r for r in st.fit_ratings(results, ratings["anchor"], z=z)}
     profile = {r.name: r for r in st.fit_ratings(results, ratings["anchor"], z=z, profile=True)}
     for name, (elo, low, high) in expected["quasi_wald"].items():
@@ -250,8 +270,10 @@ def test_claim_intervals_are_statsmodels_wilson_at_the_effective_games(number: s
     score = clustered_scores.clustered_score(games["outcomes"], groups, games["cells"])
     interval = score.interval()
     assert score.effective == pytest.approx(expected["effective"], **CLOSE)
-    assert (interval.low, interval.high) == (pytest.approx(expected["wilson"][0], **CLOSE),
-                                             pytest.approx(expected["wilson"][1], **CLOSE))
+    assert (interval.low, interval.high) == (
+        pytest.approx(expected["wilson"][0], **CLOSE),
+        pytest.approx(expected["wilson"][1], **CLOSE),
+    )
     assert (round(100 * interval.low, 1), round(100 * interval.high, 1)) == REPORTED[number]
     # The referee's cluster-robust Wald interval differs from ours in the last digit: the method the report names.
     wald = expected["wald_cluster"]

@@ -30,8 +30,20 @@ STRENGTH = {"negamax": 3, "random": 2, "kaggle:random": 1}
 def stronger_wins(spec: GameSpec) -> GameRecord:
     """The agent with the higher STRENGTH always wins."""
     winner = max((0, 1), key=lambda seat: STRENGTH[spec.names[seat]])
-    return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, spec.opening, winner,
-                      ("DONE", "DONE"), "line", None, "", ((0.1,), (0.2,)))
+    return GameRecord(
+        spec.index,
+        spec.names,
+        spec.config,
+        spec.seed,
+        spec.opening,
+        spec.opening,
+        winner,
+        ("DONE", "DONE"),
+        "line",
+        None,
+        "",
+        ((0.1,), (0.2,)),
+    )
 
 
 def specs(*texts: str) -> tuple[AgentSpec, ...]:
@@ -60,8 +72,9 @@ def test_every_pairing_meets_the_same_openings_with_its_own_seeds() -> None:
 
 
 def test_round_robin_scores_and_ratings_follow_strength(tmp_path: Path) -> None:
-    result = run_tournament(["random", "negamax", "kaggle:random"], 4, executor=InlineExecutor(),
-                            play=stronger_wins, out=tmp_path)
+    result = run_tournament(
+        ["random", "negamax", "kaggle:random"], 4, executor=InlineExecutor(), play=stronger_wins, out=tmp_path
+    )
     summary = result.summary
     assert summary.score("negamax", "random") == (4.0, 4)
     assert summary.score("random", "negamax") == (0.0, 4)
@@ -85,8 +98,9 @@ def test_tournament_resume_plays_only_missing_games(tmp_path: Path) -> None:
     lines = (tmp_path / "games.jsonl").read_text().splitlines()
     (tmp_path / "games.jsonl").write_text("\n".join(lines[:1]) + "\n")
     played.clear()
-    result = run_tournament(["random", "negamax"], 4, executor=InlineExecutor(), play=counting, out=tmp_path,
-                            resume=True)
+    result = run_tournament(
+        ["random", "negamax"], 4, executor=InlineExecutor(), play=counting, out=tmp_path, resume=True
+    )
     kept = json.loads(lines[0])["index"]
     assert sorted(played) == sorted(set(range(4)) - {kept}) and len(result.records) == 4
 
@@ -102,8 +116,13 @@ RECORDED = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "lad
 
 def test_a_tally_added_to_in_the_recorded_order_says_what_the_fold_from_the_start_says() -> None:
     stored = json.loads((RECORDED / "run.json").read_text())
-    plan = TournamentPlan(specs(*stored["agents"]), stored["games"], BoardConfig.from_json(stored["config"]),
-                          stored["seed"], stored["opening_plies"])
+    plan = TournamentPlan(
+        specs(*stored["agents"]),
+        stored["games"],
+        BoardConfig.from_json(stored["config"]),
+        stored["seed"],
+        stored["opening_plies"],
+    )
     assert plan.to_json() == stored
     finished = ResultsStore(RECORDED).load()
     assert len(finished) == plan.total_games
@@ -119,10 +138,12 @@ def test_a_tally_added_to_in_the_recorded_order_says_what_the_fold_from_the_star
 def refolded(plan: TournamentPlan, records: list[GameRecord]) -> TournamentSummary:
     """The old way: every pairing's games gathered from all the games so far, and the ratings fitted on them."""
     pairings = tuple(summarize(plan.match_plan(p), local_records(plan, records, p)) for p in range(len(plan.pairings)))
-    results = {(s.first, s.second): (s.total.wins + s.total.draws / 2, s.total.games)
-               for s in pairings if s.total.games}
-    return TournamentSummary(plan.agents, pairings, tuple(statistics.fit_ratings(results, plan.agents[0])),
-                             plan.agents[0])
+    results = {
+        (s.first, s.second): (s.total.wins + s.total.draws / 2, s.total.games) for s in pairings if s.total.games
+    }
+    return TournamentSummary(
+        plan.agents, pairings, tuple(statistics.fit_ratings(results, plan.agents[0])), plan.agents[0]
+    )
 
 
 def test_the_ratings_are_fitted_only_when_a_summary_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -135,7 +156,12 @@ def test_the_ratings_are_fitted_only_when_a_summary_is_asked_for(monkeypatch: py
 
     monkeypatch.setattr(statistics, "fit_ratings", counted_fit)
     asked = []
-    result = run_tournament(["random", "negamax", "kaggle:random"], 4, executor=InlineExecutor(), play=stronger_wins,
-                            on_game=lambda record, summary: asked.append(summary()) if record.index == 5 else None)
+    result = run_tournament(
+        ["random", "negamax", "kaggle:random"],
+        4,
+        executor=InlineExecutor(),
+        play=stronger_wins,
+        on_game=lambda record, summary: asked.append(summary()) if record.index == 5 else None,
+    )
     assert len(result.records) == 12 and len(fits) == 2  # the one line drawn, and the result's
     assert asked[0].ratings and result.summary.ratings

@@ -65,8 +65,10 @@ def test_the_value_of_a_move_is_the_chance_its_replies_turn_the_game() -> None:
         replies = exact_scores(LOST.play(column))
         best = max(replies.values())
         tied = sum(score == best for score in replies.values())
-        chance = {reply: (1 - FLOOR) * ((1 - rate) * (score == best) / tied + rate / len(replies))
-                  + FLOOR / len(replies) for reply, score in replies.items()}
+        chance = {
+            reply: (1 - FLOOR) * ((1 - rate) * (score == best) / tied + rate / len(replies)) + FLOOR / len(replies)
+            for reply, score in replies.items()
+        }
         assert value == pytest.approx(sum(chance[reply] * points_for_us(score) for reply, score in replies.items()))
 
 
@@ -79,8 +81,7 @@ def test_each_model_gets_the_trap_it_prefers(hypothesis: Hypothesis, trap: int) 
 
 
 def test_a_horizon_player_is_led_into_the_win_it_cannot_see() -> None:
-    choice = choose_trap(HORIZON_TRAP, today(HORIZON_TRAP), False, alone(Hypothesis(HORIZON, 4)),
-                         TABLE, NO_LIMIT)
+    choice = choose_trap(HORIZON_TRAP, today(HORIZON_TRAP), False, alone(Hypothesis(HORIZON, 4)), TABLE, NO_LIMIT)
     assert choice.column == 0
     after = HORIZON_TRAP.play(0)
     replies = exact_scores(after)
@@ -114,6 +115,7 @@ def test_the_perfect_player_alone_sees_only_the_floor() -> None:
 
 def test_out_of_time_it_plays_todays_move() -> None:
     early = Position.from_moves("4453323125")  # ten stones: no exact solve of a reply finishes at once
-    choice = choose_trap(early, 2, False, alone(Hypothesis(RANDOM, 0.3)), TranspositionTable(),
-                         SearchLimit(stop_at=time.perf_counter()))
+    choice = choose_trap(
+        early, 2, False, alone(Hypothesis(RANDOM, 0.3)), TranspositionTable(), SearchLimit(stop_at=time.perf_counter())
+    )
     assert choice.column == 2 and choice.values == {}

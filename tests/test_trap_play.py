@@ -21,8 +21,9 @@ def exact(position: Position, table: TranspositionTable) -> SearchResult:
     """The solver's exact result for ``position``, as its search reports one."""
     solution = solve(position, table)
     assert solution is not None and solution.column is not None
-    return SearchResult((solution.column,), solution.score, position.geometry.cells - position.moves, exact=True,
-                        proven=True)
+    return SearchResult(
+        (solution.column,), solution.score, position.geometry.cells - position.moves, exact=True, proven=True
+    )
 
 
 def test_it_reads_the_opponent_and_draws_on_the_bank_only_to_set_a_trap() -> None:

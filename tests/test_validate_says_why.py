@@ -26,12 +26,18 @@ from connectx.submission.bundler import build_bundle
 from connectx.submission.validator import ABSORBED_CHECK, MARGIN_CHECK, validate_file
 
 FIRST_OPEN = "    return next(c for c in range(configuration.columns) if observation.board[c] == 0)\n"
-NOISY = ("import logging\nimport sys\n\n\ndef agent(observation, configuration):\n"
-         "    print('thinking', observation.step, file=sys.stderr)\n    logging.warning('a log line')\n" + FIRST_OPEN)
-BUGGY = ("def agent(observation, configuration):\n    if observation.step >= 4:\n"
-         "        raise ValueError('my bug at move 3')\n" + FIRST_OPEN)
-NUMPY = ("import numpy as np\n\n\ndef agent(observation, configuration):\n"
-         "    return np.int64(next(c for c in range(configuration.columns) if observation.board[c] == 0))\n")
+NOISY = (
+    "import logging\nimport sys\n\n\ndef agent(observation, configuration):\n"
+    "    print('thinking', observation.step, file=sys.stderr)\n    logging.warning('a log line')\n" + FIRST_OPEN
+)
+BUGGY = (
+    "def agent(observation, configuration):\n    if observation.step >= 4:\n"
+    "        raise ValueError('my bug at move 3')\n" + FIRST_OPEN
+)
+NUMPY = (
+    "import numpy as np\n\n\ndef agent(observation, configuration):\n"
+    "    return np.int64(next(c for c in range(configuration.columns) if observation.board[c] == 0))\n"
+)
 FLOAT = "def agent(observation, configuration):\n    return 0.0\n"
 
 
@@ -55,13 +61,18 @@ def test_the_reasons_read_in_the_agents_terms() -> None:
     assert returned_problem("int", "3") is None and "returned None" in (returned_problem("NoneType", "None") or "")
     assert invalid_text(("int", "-1")) == "returned -1, a column Kaggle would not play (full, or off the board)"
     assert timeout_text(20.0, 2.0, 6.0).startswith("took 20.0 s, the limit is 2 s plus the bank (6.0 s left")
-    chained = ('Traceback (most recent call last):\n  File "kaggle/agent.py", line 154, in act\n    x()\n'
-               'ValueError: first\n\nDuring handling of the above exception, another exception occurred:\n\n'
-               'Traceback (most recent call last):\n  File "kaggle/agent.py", line 9, in callable_agent\n'
-               '    return agent(*args)\n           ^^^^^^^^^^^^\n  File "mine.py", line 3, in agent\n'
-               "    raise ValueError('my bug')\nValueError: my bug\n")
-    assert error_lines(chained).splitlines() == ['  File "mine.py", line 3, in agent', "    raise ValueError('my bug')",
-                                                 "ValueError: my bug"]
+    chained = (
+        'Traceback (most recent call last):\n  File "kaggle/agent.py", line 154, in act\n    x()\n'
+        "ValueError: first\n\nDuring handling of the above exception, another exception occurred:\n\n"
+        'Traceback (most recent call last):\n  File "kaggle/agent.py", line 9, in callable_agent\n'
+        '    return agent(*args)\n           ^^^^^^^^^^^^\n  File "mine.py", line 3, in agent\n'
+        "    raise ValueError('my bug')\nValueError: my bug\n"
+    )
+    assert error_lines(chained).splitlines() == [
+        '  File "mine.py", line 3, in agent',
+        "    raise ValueError('my bug')",
+        "ValueError: my bug",
+    ]
 
 
 @pytest.mark.games
@@ -71,11 +82,14 @@ def test_writing_to_stderr_or_logging_is_no_failure(tmp_path: Path) -> None:
 
 
 @pytest.mark.games
-@pytest.mark.parametrize("source,words", [
-    (NUMPY, "returned numpy.int64 (0): Kaggle wants an int"),
-    (FLOAT, "returned 0.0, a float: Kaggle wants an int"),
-    (BUGGY, "ValueError: my bug at move 3"),
-])
+@pytest.mark.parametrize(
+    "source,words",
+    [
+        (NUMPY, "returned numpy.int64 (0): Kaggle wants an int"),
+        (FLOAT, "returned 0.0, a float: Kaggle wants an int"),
+        (BUGGY, "ValueError: my bug at move 3"),
+    ],
+)
 def test_every_failed_game_says_what_the_agent_did(tmp_path: Path, source: str, words: str) -> None:
     path = write(tmp_path, "mine.py", source)
     status, out, _ = run_command("validate", str(path), "--no-compare")
@@ -105,8 +119,11 @@ def test_play_and_match_show_the_agents_error_and_the_record_keeps_it_whole(tmp_
 def test_a_hopeless_file_is_judged_at_its_first_timeout_with_progress_on_the_way(tmp_path: Path) -> None:
     """Kaggle allows a move 2 s plus the 60 s bank: a move that never ends is stopped there, and the
     four games left are not played, each marked so: about a minute, not five times the bank."""
-    path = write(tmp_path, "hangs.py", "import time\n\n\ndef agent(observation, configuration):\n"
-                                       "    time.sleep(1000)\n" + FIRST_OPEN)
+    path = write(
+        tmp_path,
+        "hangs.py",
+        "import time\n\n\ndef agent(observation, configuration):\n    time.sleep(1000)\n" + FIRST_OPEN,
+    )
     started = time.monotonic()
     status, out, err = run_command("validate", str(path), "--no-compare")
     assert time.monotonic() - started < 90
@@ -122,8 +139,10 @@ def test_a_fault_our_guard_absorbed_warns_and_fails_only_under_strict(tmp_path: 
     """Kaggle plays the guard's fallback move, so the game is DONE; that the agent's own move failed is
     our stricter check, named as such."""
     source = build_bundle("random").source
-    broken = source.replace('        return self.rng.choice(sorted(position.legal_columns()))',
-                            '        raise RuntimeError("the strategy broke")')
+    broken = source.replace(
+        "        return self.rng.choice(sorted(position.legal_columns()))",
+        '        raise RuntimeError("the strategy broke")',
+    )
     assert broken != source
     path = write(tmp_path, "submission.py", broken)
     report = validate_file(path, compare=False)
@@ -135,9 +154,11 @@ def test_a_fault_our_guard_absorbed_warns_and_fails_only_under_strict(tmp_path: 
 
 
 def test_a_tar_gz_runs_as_kaggle_runs_it_with_its_files_beside_main_py(tmp_path: Path) -> None:
-    main_py = ("import os\nimport sys\n\n# Kaggle's loader puts main.py's folder last on sys.path while it loads.\n"
-               "COLUMN = int(open(os.path.join(sys.path[-1], 'column.txt')).read())\n\n\n"
-               "def agent(observation, configuration):\n    return COLUMN\n")
+    main_py = (
+        "import os\nimport sys\n\n# Kaggle's loader puts main.py's folder last on sys.path while it loads.\n"
+        "COLUMN = int(open(os.path.join(sys.path[-1], 'column.txt')).read())\n\n\n"
+        "def agent(observation, configuration):\n    return COLUMN\n"
+    )
     folder = tmp_path / "agent"
     folder.mkdir()
     write(folder, "main.py", main_py)
@@ -148,8 +169,9 @@ def test_a_tar_gz_runs_as_kaggle_runs_it_with_its_files_beside_main_py(tmp_path:
             packed.add(folder / name, arcname=name)
     report = validate_file(archive, games=False)
     assert report.passed, "\n".join(map(str, report.checks))
-    alone = write(tmp_path, "reads_beside.py", main_py.replace("os.path.join(sys.path[-1], 'column.txt')",
-                                                                "'column.txt'"))
+    alone = write(
+        tmp_path, "reads_beside.py", main_py.replace("os.path.join(sys.path[-1], 'column.txt')", "'column.txt'")
+    )
     write(tmp_path, "column.txt", "3")
     [loader] = [check for check in validate_file(alone, games=False).checks if check.name.startswith("(a)")]
     assert not loader.passed and "FileNotFoundError" in loader.detail
@@ -158,10 +180,16 @@ def test_a_tar_gz_runs_as_kaggle_runs_it_with_its_files_beside_main_py(tmp_path:
 
 def test_a_validation_killed_hard_leaves_no_process_behind(tmp_path: Path) -> None:
     """``kill -9`` of `connectx validate` mid-game: its isolated process watches it and ends too."""
-    path = write(tmp_path, "slow.py", "import time\n\n\ndef agent(observation, configuration):\n"
-                                      "    time.sleep(0.5)\n" + FIRST_OPEN)
-    run = subprocess.Popen([sys.executable, "-m", "connectx", "validate", str(path), "--no-compare"],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    path = write(
+        tmp_path,
+        "slow.py",
+        "import time\n\n\ndef agent(observation, configuration):\n    time.sleep(0.5)\n" + FIRST_OPEN,
+    )
+    run = subprocess.Popen(
+        [sys.executable, "-m", "connectx", "validate", str(path), "--no-compare"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     children: list[int] = []
     while not children and time.monotonic() < deadline:

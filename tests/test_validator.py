@@ -44,10 +44,10 @@ from connectx.submission.validator import (
 )
 
 REPOSITORY = Path(__file__).resolve().parent.parent
-FIRST_LEGAL = '''
+FIRST_LEGAL = """
 def agent(observation, configuration):
     return next(c for c in range(configuration.columns) if observation.board[c] == 0)
-'''
+"""
 
 
 def built(tmp_path: Path, spec: str, name: str = "submission.py") -> Path:
@@ -76,8 +76,7 @@ def both_cores_busy() -> Iterator[None]:
 
 @pytest.mark.games
 @pytest.mark.parametrize("name", sorted(set(REGISTRY) - {"solver"}))
-def test_every_built_agent_keeps_its_margin_on_a_busy_machine(tmp_path: Path, name: str,
-                                                              both_cores_busy: None) -> None:
+def test_every_built_agent_keeps_its_margin_on_a_busy_machine(tmp_path: Path, name: str, both_cores_busy: None) -> None:
     """Every check passes under --strict, the stricter margin included, on Kaggle's clock while both cores are
     taken: the submission keeps 0.5 s back and validate allows 0.2 s less than actTimeout. ``solver`` is
     validated so by `make submission`'s own commands (``test_the_file_make_submission_builds_passes_...``).
@@ -85,8 +84,16 @@ def test_every_built_agent_keeps_its_margin_on_a_busy_machine(tmp_path: Path, na
     report = validate_file(built(tmp_path, name), compare=False, strict=True)
     assert report.passed and not report.warnings(), "\n".join(map(str, report.checks))
     names = [check.name for check in report.checks]
-    for prefix, count in (("(a)", 1), ("(b)", 1), ("(c)", 4), ("(d)", 2), ("(e)", 1), ("(f)", 1), ("(g)", 1),
-                          ("isolation", 1)):
+    for prefix, count in (
+        ("(a)", 1),
+        ("(b)", 1),
+        ("(c)", 4),
+        ("(d)", 2),
+        ("(e)", 1),
+        ("(f)", 1),
+        ("(g)", 1),
+        ("isolation", 1),
+    ):
         assert sum(name.startswith(prefix) for name in names) == count, prefix
     assert report.first_move_seconds is not None and report.slowest_move_seconds is not None
     assert report.load_seconds is not None and 0 < report.load_seconds < 1.8
@@ -102,7 +109,9 @@ def test_every_registered_agent_passes_the_cheap_checks(tmp_path: Path, name: st
     report = validate_file(built(tmp_path, name), games=False)
     assert report.passed, "\n".join(map(str, report.failures()))
     assert [check.name for check in report.checks if check.name.startswith("(f)")] == [
-        f"(f) same moves as unbundled, {SHIPPED}", f"(f) same moves as unbundled, {OVERRIDDEN}"]
+        f"(f) same moves as unbundled, {SHIPPED}",
+        f"(f) same moves as unbundled, {OVERRIDDEN}",
+    ]
     assert check_named(report, "(f)") == ["PASS", "PASS"]
 
 
@@ -122,14 +131,18 @@ def test_the_solver_is_compared_as_it_ships_on_book_proven_and_tactical_position
     assert overridden.name == OVERRIDDEN and overridden.overrides["max_nodes"] == 5000
 
 
-@pytest.mark.parametrize("spec,shipped_overrides,kinds", [
-    ("mcts", {}, {"tactical"}),
-    ("negamax", {"seed": 1}, {"tactical", "seeded"}),
-    ("negamax:seed=7", {}, {"tactical", "seeded"}),
-    ("random", {"seed": 1}, {"tactical", "seeded"}),
-])
+@pytest.mark.parametrize(
+    "spec,shipped_overrides,kinds",
+    [
+        ("mcts", {}, {"tactical"}),
+        ("negamax", {"seed": 1}, {"tactical", "seeded"}),
+        ("negamax:seed=7", {}, {"tactical", "seeded"}),
+        ("random", {"seed": 1}, {"tactical", "seeded"}),
+    ],
+)
 def test_clocked_agents_ship_unchanged_and_clock_free_ones_get_only_a_missing_seed(
-        spec: str, shipped_overrides: dict[str, int], kinds: set[str]) -> None:
+    spec: str, shipped_overrides: dict[str, int], kinds: set[str]
+) -> None:
     shipped, _ = comparisons(REGISTRY[AgentSpec.parse(spec).name], record_for(spec))
     assert shipped.overrides == shipped_overrides
     assert {fixed.kind for fixed in shipped.positions} == kinds
@@ -143,8 +156,11 @@ def test_a_bundle_that_breaks_only_as_it_ships_fails_the_shipped_comparison(tmp_
     clocked = "solver.search(position, seconds=deadline.remaining(), lower=lower, upper=upper)"
     banked = "if not _outcome_known(found) and slice_ > 0:"
     assert source.count(clocked) == 1 and source.count(banked) == 1
-    path.write_text(source.replace(clocked, "solver.search(position, seconds=0.0, lower=lower, upper=upper)")
-                    .replace(banked, "if False:"))
+    path.write_text(
+        source.replace(clocked, "solver.search(position, seconds=0.0, lower=lower, upper=upper)").replace(
+            banked, "if False:"
+        )
+    )
     report = validate_file(path, games=False)
     assert check_named(report, f"(f) same moves as unbundled, {SHIPPED}") == ["FAIL"]
     assert check_named(report, f"(f) same moves as unbundled, {OVERRIDDEN}") == ["PASS"]
@@ -171,14 +187,16 @@ def test_our_packages_are_the_ones_the_wheel_ships() -> None:
 
 
 def test_installed_from_a_wheel_the_file_sees_site_packages_without_our_packages(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     site = tmp_path / "site-packages"
     for name in ("kaggle_environments", "numpy", *OUR_PACKAGES):
         (site / name).mkdir(parents=True)
         (site / name / "__init__.py").write_text("")
     (site / "six.py").write_text("")
-    spec = importlib.machinery.ModuleSpec("kaggle_environments", None,
-                                          origin=str(site / "kaggle_environments" / "__init__.py"))
+    spec = importlib.machinery.ModuleSpec(
+        "kaggle_environments", None, origin=str(site / "kaggle_environments" / "__init__.py")
+    )
     monkeypatch.setattr(validator.importlib.util, "find_spec", lambda name: spec)
     (workdir := tmp_path / "work").mkdir()
     [view] = validator._kaggle_site_dirs(workdir)
@@ -208,8 +226,9 @@ def test_a_file_that_fails_to_load_is_reported(tmp_path: Path) -> None:
     assert "connectx build" in failed[0].fix and "alone" in failed[0].fix
 
 
-@pytest.mark.parametrize("helper", ["def helper():\n    return 0\n",
-                                    "def helper(observation, configuration):\n    return 0\n"])
+@pytest.mark.parametrize(
+    "helper", ["def helper():\n    return 0\n", "def helper(observation, configuration):\n    return 0\n"]
+)
 def test_a_built_file_with_a_callable_bound_after_its_entry_function_fails(tmp_path: Path, helper: str) -> None:
     """Even one Kaggle could call: check (f) compares ``agent``, so it no longer vouches for what Kaggle plays."""
     path = built(tmp_path, "negamax")
@@ -325,6 +344,7 @@ def test_a_built_file_skips_the_comparison_only_when_asked(tmp_path: Path) -> No
 
 def my_agent(observation, configuration):  # Kaggle's starter agent, word for word
     from random import choice
+
     return choice([c for c in range(configuration.columns) if observation.board[c] == 0])
 
 
@@ -344,8 +364,12 @@ def test_the_file_kaggles_starter_writes_is_valid_with_no_flags(tmp_path: Path) 
         status = main(["validate", str(path)])
     text = out.getvalue()
     assert status == 0, text
-    assert re.search(r"^\[PASS\] \(a\) Kaggle's loader: returns my_agent\(observation, configuration\), which Kaggle "
-                     r"calls as my_agent\(observation, configuration\)", text, re.MULTILINE)
+    assert re.search(
+        r"^\[PASS\] \(a\) Kaggle's loader: returns my_agent\(observation, configuration\), which Kaggle "
+        r"calls as my_agent\(observation, configuration\)",
+        text,
+        re.MULTILINE,
+    )
     assert "note: Kaggle takes the last callable whatever its name, so my_agent is the agent it plays" in text
     assert len(re.findall(r"^\[PASS\] \([bc]\) .*both DONE", text, re.MULTILINE)) == 5
     assert re.search(r"^\[SKIP\] \(f\) same moves as unbundled: the file was not written by", text, re.MULTILINE)
@@ -356,22 +380,42 @@ FIRST_LEGAL_BODY = "    return next(c for c in range(7) if observation.board[c] 
 LAST_CALLABLES = {
     # name: (the file, whether Kaggle can play it, what check (a) notes or why it fails)
     "plain agent": (FIRST_LEGAL, True, ""),
-    "another name": ("def my_agent(observation, configuration):\n" + FIRST_LEGAL_BODY, True,
-                     "so my_agent is the agent it plays"),
+    "another name": (
+        "def my_agent(observation, configuration):\n" + FIRST_LEGAL_BODY,
+        True,
+        "so my_agent is the agent it plays",
+    ),
     "observation only": ("def agent(observation):\n" + FIRST_LEGAL_BODY, True, "the observation only"),
     "a parameter with a default": ("def agent(observation, configuration, depth=3):\n" + FIRST_LEGAL_BODY, True, ""),
-    "a lambda": ("agent = lambda observation, configuration: next(c for c in range(7) if observation.board[c] == 0)\n",
-                 True, "so <lambda> is the agent"),
-    "an object with __call__": ("class Player:\n    def __call__(self, observation, configuration):\n    "
-                                + FIRST_LEGAL_BODY + "\n\nagent = Player()\n", True, "so Player is the agent"),
-    "star arguments": ("def agent(*args):\n    observation, configuration = args\n" + FIRST_LEGAL_BODY, False,
-                       "it gets no arguments"),
-    "a parameter Kaggle never passes": ("def agent(observation, configuration, depth):\n" + FIRST_LEGAL_BODY, False,
-                                        "missing a required argument: 'depth'"),
+    "a lambda": (
+        "agent = lambda observation, configuration: next(c for c in range(7) if observation.board[c] == 0)\n",
+        True,
+        "so <lambda> is the agent",
+    ),
+    "an object with __call__": (
+        "class Player:\n    def __call__(self, observation, configuration):\n    "
+        + FIRST_LEGAL_BODY
+        + "\n\nagent = Player()\n",
+        True,
+        "so Player is the agent",
+    ),
+    "star arguments": (
+        "def agent(*args):\n    observation, configuration = args\n" + FIRST_LEGAL_BODY,
+        False,
+        "it gets no arguments",
+    ),
+    "a parameter Kaggle never passes": (
+        "def agent(observation, configuration, depth):\n" + FIRST_LEGAL_BODY,
+        False,
+        "missing a required argument: 'depth'",
+    ),
     "a helper bound last": (FIRST_LEGAL + "\n\ndef helper():\n    return 0\n", False, "it gets no arguments"),
     "a class bound last": (FIRST_LEGAL + "\n\nclass Board:\n    pass\n", False, "Board is a class"),
-    "an imported function bound last": (FIRST_LEGAL + "\n\nfrom math import floor\n", False,
-                                        "that call fails: too many positional arguments"),
+    "an imported function bound last": (
+        FIRST_LEGAL + "\n\nfrom math import floor\n",
+        False,
+        "that call fails: too many positional arguments",
+    ),
 }
 
 
@@ -414,22 +458,35 @@ def test_the_command_prints_checks_and_exits_by_verdict(tmp_path: Path) -> None:
 NOT_UTF8 = "def agent(observation, configuration):\n    return 0  # caf\xe9\n".encode("latin-1")
 
 
-@pytest.mark.parametrize("name,content,options,message", [
-    ("missing.py", None, [], "does not exist"),
-    ("folder", "directory", [], "is a directory"),
-    ("latin1.py", NOT_UTF8, [], "is not UTF-8"),
-    ("syntax.py", b"def agent(observation, configuration)\n    return 0\n", [],
-     "syntax.py is not valid Python (line 1"),
-    ("game.json", b'{"steps": []}', [], "game.json is not a .py file"),
-    ("broken.tar.gz", b"not an archive", [], "is not a .tar.gz archive Kaggle could unpack"),
-    ("no_function.py", b"COLUMN = 3\nprint(COLUMN)\n", [], "binds no function"),
-    ("fine.py", FIRST_LEGAL.encode(), ["--overage-reserve", "-1"], "--overage-reserve -1"),
-    ("fine.py", FIRST_LEGAL.encode(), ["--act-timeout", "0"], "--act-timeout 0"),
-    ("fine.py", FIRST_LEGAL.encode(), ["--margin", "2"], "--margin 2"),
-])
+@pytest.mark.parametrize(
+    "name,content,options,message",
+    [
+        ("missing.py", None, [], "does not exist"),
+        ("folder", "directory", [], "is a directory"),
+        ("latin1.py", NOT_UTF8, [], "is not UTF-8"),
+        (
+            "syntax.py",
+            b"def agent(observation, configuration)\n    return 0\n",
+            [],
+            "syntax.py is not valid Python (line 1",
+        ),
+        ("game.json", b'{"steps": []}', [], "game.json is not a .py file"),
+        ("broken.tar.gz", b"not an archive", [], "is not a .tar.gz archive Kaggle could unpack"),
+        ("no_function.py", b"COLUMN = 3\nprint(COLUMN)\n", [], "binds no function"),
+        ("fine.py", FIRST_LEGAL.encode(), ["--overage-reserve", "-1"], "--overage-reserve -1"),
+        ("fine.py", FIRST_LEGAL.encode(), ["--act-timeout", "0"], "--act-timeout 0"),
+        ("fine.py", FIRST_LEGAL.encode(), ["--margin", "2"], "--margin 2"),
+    ],
+)
 def test_a_bad_input_is_one_line_exit_2_and_nothing_run(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
-        name: str, content: bytes | str | None, options: list[str], message: str) -> None:
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    content: bytes | str | None,
+    options: list[str],
+    message: str,
+) -> None:
     path = tmp_path / name
     if content == "directory":
         path.mkdir()
@@ -450,7 +507,8 @@ def test_a_bad_input_is_one_line_exit_2_and_nothing_run(
 
 @pytest.mark.parametrize("content", ["COLUMN = 3\n", "", "def agent(observation, configuration)\n"])
 def test_the_advice_for_a_file_no_check_can_judge_works_and_never_replaces_it(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str
+) -> None:
     """The user's broken or empty file is theirs: the advice builds beside it, never over it with --force."""
     path = tmp_path / "submission.py"
     path.write_text(content)
@@ -507,7 +565,7 @@ def test_the_file_make_submission_builds_passes_every_episode(tmp_path: Path, bo
     assert shipped is not None and "book" in shipped[1] and "proven" in shipped[1]
     assert "parameters exactly as built" in shipped[1]
     assert re.search(r"^figures: .*first move .*slowest later move \d+\.\d+ s \[.+\]", text, re.MULTILINE)
-    core = text[text.index("[PASS] (h) compiled solver"):]
+    core = text[text.index("[PASS] (h) compiled solver") :]
     assert "CONNECTX_CORE=source: source, compiled and loaded" in core
     assert "CONNECTX_CORE=python: python (no compiled solver)" in core
     assert "validation episode (the file against itself): binary, loaded in" in core

@@ -24,14 +24,20 @@ def test_a_parameter_spelled_at_its_default_names_the_same_agent() -> None:
 
 
 def record(index: int, opening: tuple[int, ...]) -> GameRecord:
-    return GameRecord(index, ("a", "b"), BoardConfig(6, 7, 4), index, opening, opening + (3,), 0, ("DONE", "DONE"),
-                      "line")
+    return GameRecord(
+        index, ("a", "b"), BoardConfig(6, 7, 4), index, opening, opening + (3,), 0, ("DONE", "DONE"), "line"
+    )
 
 
 def test_openings_that_reach_the_same_position_are_one_cluster() -> None:
     # Kang's [0,5,1,3] and [1,5,0,3]: the same stones on the same cells, reached in another order.
-    games = [record(0, (0, 5, 1, 3)), record(1, (0, 5, 1, 3)), record(2, (1, 5, 0, 3)), record(3, (1, 5, 3, 0)),
-             record(4, ())]
+    games = [
+        record(0, (0, 5, 1, 3)),
+        record(1, (0, 5, 1, 3)),
+        record(2, (1, 5, 0, 3)),
+        record(3, (1, 5, 3, 0)),
+        record(4, ()),
+    ]
     assert cell_scores.design_clusters(games) == [[0, 1, 2], [3], [4]]
 
 
@@ -49,14 +55,26 @@ def test_every_statistic_that_cannot_be_computed_is_nan_and_every_p_value_of_nan
     # Nothing to test (every game alike, no spread of scores, too few pairs, no margin edge, one stratum): NaN,
     # never a z of 0 that would read as "measured, and no effect".
     flat = ht.trend([5, 5], [5, 5], [0.0, 1.0])
-    undefined = [ht.cochran_armitage([5, 5], [5, 5], [0, 1]), ht.cochran_armitage([2, 3], [5, 5], [1, 1]),
-                 ht.stratified_trend_z([flat, flat]), ht.stratified_trend_z([]), ht.correlation_z(0.4, 3),
-                 ht.correlation_z(math.nan, 50), ht.rate_z(1.0, 1.0, 100), ht.rate_z(0.0, 0.0, 100),
-                 ht.beyond_margin_z(0.5, 0.5, 0.6, 100), ht.heterogeneity([0.1], [0.05])[0],
-                 ht.heterogeneity([0.1, 0.2], [0.0, math.nan])[0]]
+    undefined = [
+        ht.cochran_armitage([5, 5], [5, 5], [0, 1]),
+        ht.cochran_armitage([2, 3], [5, 5], [1, 1]),
+        ht.stratified_trend_z([flat, flat]),
+        ht.stratified_trend_z([]),
+        ht.correlation_z(0.4, 3),
+        ht.correlation_z(math.nan, 50),
+        ht.rate_z(1.0, 1.0, 100),
+        ht.rate_z(0.0, 0.0, 100),
+        ht.beyond_margin_z(0.5, 0.5, 0.6, 100),
+        ht.heterogeneity([0.1], [0.05])[0],
+        ht.heterogeneity([0.1, 0.2], [0.0, math.nan])[0],
+    ]
     assert all(math.isnan(z) for z in undefined)
-    assert [ht.normal_p_value(math.nan), ht.upper_p_value(math.nan), ht.t_p_value(math.nan, 5),
-            ht.chi_square_p_value(math.nan, 3)] == [1.0] * 4
+    assert [
+        ht.normal_p_value(math.nan),
+        ht.upper_p_value(math.nan),
+        ht.t_p_value(math.nan, 5),
+        ht.chi_square_p_value(math.nan, 3),
+    ] == [1.0] * 4
     # The verdicts carry NaN through as no evidence: "no effect" and "at least the size" stay unrejected.
     assert verdicts.direction_hypotheses(verdicts.weakest([math.nan, math.nan])).p_value == 1.0
     assert verdicts.size_hypothesis([math.nan], "a rise").p_value == 1.0
@@ -72,5 +90,5 @@ def test_no_statistic_is_set_to_zero_in_place_of_nan() -> None:
         for number, line in enumerate(path.read_text().splitlines(), 1):
             replaced = "nan_to_num" in line or re.search(r"(?<![\w.])0(\.0)? if (math\.)?isnan\(", line)
             # The function a line belongs to, named within the few lines before it, says what it computes.
-            context = "\n".join(path.read_text().splitlines()[max(0, number - 5):number])
+            context = "\n".join(path.read_text().splitlines()[max(0, number - 5) : number])
             assert not replaced or "def power" in context, f"{path.name}:{number}: {line.strip()}"

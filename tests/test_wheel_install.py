@@ -42,8 +42,11 @@ pytestmark = [
 ]
 
 
-KAGGLE_FILES = {"submission.py": "def my_agent(observation, configuration):\n    return 3\n",
-                "agents.py": "AGENTS = []\n", "evaluation.py": "def evaluate(board):\n    return 0\n"}
+KAGGLE_FILES = {
+    "submission.py": "def my_agent(observation, configuration):\n    return 3\n",
+    "agents.py": "AGENTS = []\n",
+    "evaluation.py": "def evaluate(board):\n    return 0\n",
+}
 """A Kaggle notebook's working directory: the user's own files, named like generic packages."""
 
 
@@ -64,8 +67,12 @@ def built_wheel(base: Path, *, links: bool) -> Path:
             target = os.readlink(link)
             link.unlink()
             link.write_text(target)
-    subprocess.run([str(UV), "build", "--wheel", "--out-dir", str(base / "dist"), str(source)],
-                   check=True, capture_output=True, env=uv_environment())
+    subprocess.run(
+        [str(UV), "build", "--wheel", "--out-dir", str(base / "dist"), str(source)],
+        check=True,
+        capture_output=True,
+        env=uv_environment(),
+    )
     [built] = (base / "dist").glob("connectx-*.whl")
     return built
 
@@ -81,16 +88,40 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
     base = tmp_path_factory.mktemp("installed")
     uv_env = uv_environment()
     requirements = base / "requirements.txt"
-    subprocess.run([str(UV), "export", "--frozen", "--no-hashes", "--no-emit-project", "--no-header",
-                    "--project", str(REPOSITORY), "-o", str(requirements)], check=True, capture_output=True, env=uv_env)
+    subprocess.run(
+        [
+            str(UV),
+            "export",
+            "--frozen",
+            "--no-hashes",
+            "--no-emit-project",
+            "--no-header",
+            "--project",
+            str(REPOSITORY),
+            "-o",
+            str(requirements),
+        ],
+        check=True,
+        capture_output=True,
+        env=uv_env,
+    )
     venv = base / "venv"
-    subprocess.run([str(UV), "venv", "--python", sys.executable, str(venv)], check=True, capture_output=True,
-                   env=uv_env)
+    subprocess.run(
+        [str(UV), "venv", "--python", sys.executable, str(venv)], check=True, capture_output=True, env=uv_env
+    )
     python = str(venv / "bin" / "python")
-    subprocess.run([str(UV), "pip", "install", "--python", python, "-r", str(requirements)],
-                   check=True, capture_output=True, env=uv_env)
-    subprocess.run([str(UV), "pip", "install", "--python", python, "--no-deps", str(wheel)],
-                   check=True, capture_output=True, env=uv_env)
+    subprocess.run(
+        [str(UV), "pip", "install", "--python", python, "-r", str(requirements)],
+        check=True,
+        capture_output=True,
+        env=uv_env,
+    )
+    subprocess.run(
+        [str(UV), "pip", "install", "--python", python, "--no-deps", str(wheel)],
+        check=True,
+        capture_output=True,
+        env=uv_env,
+    )
     env = {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH")}
     env.update(CONNECTX_CACHE_DIR=str(base / "cache"), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}")
     return venv / "bin", env
@@ -99,8 +130,9 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Pa
 def run(installed: tuple[Path, dict[str, str]], cwd: Path, *argv: str, timeout: float = 600) -> str:
     """``connectx ARGV`` from ``cwd`` in the fresh environment; its output (the test fails on a non-zero exit)."""
     bin_directory, env = installed
-    done = subprocess.run([str(bin_directory / "connectx"), *argv], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=timeout)
+    done = subprocess.run(
+        [str(bin_directory / "connectx"), *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
     assert done.returncode == 0, f"connectx {' '.join(argv)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
     return done.stdout + done.stderr
 
@@ -143,16 +175,25 @@ def test_the_wheel_ships_its_data(installed: tuple[Path, dict[str, str]]) -> Non
     assert not (site / "connectx" / "agents").is_symlink()  # real files, wherever it is installed
 
 
-def test_the_installed_commands_work_beside_a_kaggle_users_files(installed: tuple[Path, dict[str, str]],
-                                                                 tmp_path: Path) -> None:
+def test_the_installed_commands_work_beside_a_kaggle_users_files(
+    installed: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
     for name, text in KAGGLE_FILES.items():
         (tmp_path / name).write_text(text)
     bin_directory, env = installed
-    api = subprocess.run([str(bin_directory / "python"), "-c",  # the working directory comes first on sys.path
-                          "from connectx.submission.bundler import build_source; "
-                          "from connectx.agents.registry import REGISTRY; import agents, submission; "
-                          "print(len(build_source('negamax')) > 1000, agents.AGENTS, submission.my_agent(None, None))"],
-                         cwd=tmp_path, env=env, capture_output=True, text=True)
+    api = subprocess.run(
+        [
+            str(bin_directory / "python"),
+            "-c",  # the working directory comes first on sys.path
+            "from connectx.submission.bundler import build_source; "
+            "from connectx.agents.registry import REGISTRY; import agents, submission; "
+            "print(len(build_source('negamax')) > 1000, agents.AGENTS, submission.my_agent(None, None))",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert api.returncode == 0 and api.stdout.split() == ["True", "[]", "3"], api.stderr
     analysis = run(installed, tmp_path, "analyze", "--moves", "44444")
     assert "5 of 5 positions exact" in analysis and "with the compiled (C) solver" in analysis
@@ -172,8 +213,14 @@ def test_the_installed_page_is_served(installed: tuple[Path, dict[str, str]], tm
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     bin_directory, env = installed
-    server = subprocess.Popen([str(bin_directory / "connectx"), "serve", "--port", str(port)], cwd=tmp_path, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [str(bin_directory / "connectx"), "serve", "--port", str(port)],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -241,26 +288,43 @@ def kaggle_image(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple
                 (site / file).parent.mkdir(parents=True, exist_ok=True)
                 (site / file).symlink_to(source)
     env = {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "PYTHONPATH")}
-    env.update(CONNECTX_CACHE_DIR=str(base / "cache"), PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
-               PIP_DISABLE_PIP_VERSION_CHECK="1")
-    recipe = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--no-index", "--no-deps",
-                             str(wheel)], env=env, capture_output=True, text=True)
+    env.update(
+        CONNECTX_CACHE_DIR=str(base / "cache"),
+        PATH=f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+    )
+    recipe = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "--no-index", "--no-deps", str(wheel)],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert recipe.returncode == 0, recipe.stderr
     return venv / "bin", env
 
 
 def connectx(installed: tuple[Path, dict[str, str]], cwd: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     bin_directory, env = installed
-    return subprocess.run([str(bin_directory / "connectx"), *argv], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=600)
+    return subprocess.run(
+        [str(bin_directory / "connectx"), *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def test_the_barest_image_holds_kaggle_environments_and_numpy_and_none_of_the_others(
-        kaggle_image: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    kaggle_image: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
     bin_directory, env = kaggle_image
     listing = "import importlib.metadata as m; print(*sorted(d.metadata['Name'].lower() for d in m.distributions()))"
-    names = set(subprocess.run([str(bin_directory / "python"), "-c", listing], cwd=tmp_path, env=env,
-                               capture_output=True, text=True, check=True).stdout.split())
+    names = set(
+        subprocess.run(
+            [str(bin_directory / "python"), "-c", listing],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    )
     assert {"connectx", "kaggle-environments", "numpy"} <= {canonical(name) for name in names}
     assert not {canonical(name) for name in names} & {canonical(name) for name in OTHERS}, names
 
@@ -286,13 +350,15 @@ def test_every_command_is_run_in_the_barest_image() -> None:
 
 
 def test_in_the_barest_image_the_commands_work_offline_beside_a_kaggle_users_files(
-        kaggle_image: tuple[Path, dict[str, str]], tmp_path: Path) -> None:
+    kaggle_image: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
     for name, text in KAGGLE_FILES.items():
         (tmp_path / name).write_text(text)
     for argv in (["--help"], ["--version"], *WORKS.values()):
         done = connectx(kaggle_image, tmp_path, *argv)
-        assert done.returncode == 0 and "Traceback" not in done.stderr, \
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (
             f"connectx {' '.join(argv)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+        )
         if argv == ["--help"]:
             assert all(command in done.stdout for command in main.COMMANDS), done.stdout
         if argv[0] == "validate":
@@ -300,20 +366,24 @@ def test_in_the_barest_image_the_commands_work_offline_beside_a_kaggle_users_fil
         if argv[0] in ("match", "tournament"):  # games and report written, the figures skipped in one line
             out = tmp_path / argv[argv.index("--out") + 1]
             assert (out / "games.jsonl").is_file() and (out / "report.md").is_file() and not list(out.glob("*.png"))
-            assert done.stderr.splitlines()[-1] == (f"connectx {argv[0]}: figures skipped; matplotlib is not "
-                                                    f'installed: pip install "{required("matplotlib")}"')
+            assert done.stderr.splitlines()[-1] == (
+                f"connectx {argv[0]}: figures skipped; matplotlib is not "
+                f'installed: pip install "{required("matplotlib")}"'
+            )
     assert (tmp_path / "submission.py").read_text() == KAGGLE_FILES["submission.py"]
     assert (tmp_path / "game.json").is_file() and "<html" in (tmp_path / "game1.html").read_text().lower()
 
 
 @pytest.mark.parametrize("command", sorted(NEED))
 def test_in_the_barest_image_a_command_that_needs_more_names_each_install(
-        kaggle_image: tuple[Path, dict[str, str]], tmp_path: Path, command: str) -> None:
+    kaggle_image: tuple[Path, dict[str, str]], tmp_path: Path, command: str
+) -> None:
     done = connectx(kaggle_image, tmp_path, *NEED[command])
     needs = main.command_module(command).NEEDS
     assert done.returncode == 2 and done.stdout == "" and not list(tmp_path.iterdir())
-    assert done.stderr.splitlines() == [f'connectx {command}: {name} is not installed: pip install "{required(name)}"'
-                                        for name in needs]
+    assert done.stderr.splitlines() == [
+        f'connectx {command}: {name} is not installed: pip install "{required(name)}"' for name in needs
+    ]
 
 
 def required(name: str) -> str:

@@ -10,7 +10,15 @@ from connectx.agents.core.position import Position, geometry
 from connectx.agents.heuristics.window_table import WindowTable, count_windows, player_stones
 
 GEOMETRIES = [  # (rows, columns, inarow)
-    (6, 7, 4), (4, 4, 3), (4, 5, 3), (7, 9, 5), (6, 1, 4), (1, 6, 4), (4, 5, 6), (6, 7, 1), (5, 5, 2),
+    (6, 7, 4),
+    (4, 4, 3),
+    (4, 5, 3),
+    (7, 9, 5),
+    (6, 1, 4),
+    (1, 6, 4),
+    (4, 5, 6),
+    (6, 7, 1),
+    (5, 5, 2),
 ]
 
 
@@ -29,9 +37,14 @@ def naive_windows(rows: int, columns: int, inarow: int) -> set[frozenset[tuple[i
 @pytest.mark.parametrize("rows, columns, inarow", GEOMETRIES)
 def test_windows_are_the_lines_of_the_board(rows: int, columns: int, inarow: int) -> None:
     shape = geometry(rows, columns, inarow)
-    as_cells = {frozenset((bit // shape.height, bit % shape.height)
-                          for bit in range(shape.columns * shape.height) if window >> bit & 1)
-                for window in shape.windows()}
+    as_cells = {
+        frozenset(
+            (bit // shape.height, bit % shape.height)
+            for bit in range(shape.columns * shape.height)
+            if window >> bit & 1
+        )
+        for window in shape.windows()
+    }
     assert len(shape.windows()) == len(as_cells)
     assert as_cells == naive_windows(rows, columns, inarow)
 

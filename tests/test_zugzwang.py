@@ -74,8 +74,11 @@ def test_the_fill_up_game_mostly_agrees_with_the_exact_value_where_it_decides() 
         position = Position.initial(5, 6, 4)
         target = shape.cells - rng.randint(10, 14)
         while position.moves < target:
-            quiet = [c for c in position.legal_columns()
-                     if not position.play(c).is_over() and not position.play(c).winning_columns()]
+            quiet = [
+                c
+                for c in position.legal_columns()
+                if not position.play(c).is_over() and not position.play(c).winning_columns()
+            ]
             if not quiet:
                 break
             position = position.play(rng.choice(quiet))

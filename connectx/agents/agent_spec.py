@@ -60,10 +60,12 @@ class AgentSpec:
         if not text:
             raise AgentSpecError(f"an empty agent spec names no agent; give {SPEC_FORMS}")
         if text.startswith(KAGGLE_PREFIX):
-            name = text[len(KAGGLE_PREFIX):].strip()
+            name = text[len(KAGGLE_PREFIX) :].strip()
             if name not in KAGGLE_BUILTINS:
-                raise AgentSpecError(f"unknown kaggle built-in {name!r}; kaggle's agents: "
-                                     + ", ".join(KAGGLE_PREFIX + b for b in KAGGLE_BUILTINS))
+                raise AgentSpecError(
+                    f"unknown kaggle built-in {name!r}; kaggle's agents: "
+                    + ", ".join(KAGGLE_PREFIX + b for b in KAGGLE_BUILTINS)
+                )
             return cls(AgentKind.KAGGLE, name)
         name, _, params_text = text.partition(":")
         entry = REGISTRY.get(name.strip())
@@ -71,9 +73,11 @@ class AgentSpec:
             return cls(AgentKind.REGISTRY, entry.name, entry.parse_parameters(params_text))
         if text.endswith(FILE_SUFFIX) or os.path.isfile(text):
             return cls(AgentKind.FILE, text)
-        raise AgentSpecError(f"unknown agent {name.strip()!r}; registered agents: {', '.join(REGISTRY)}; "
-                             f"or {', '.join(KAGGLE_PREFIX + b for b in KAGGLE_BUILTINS)}, or the path of an "
-                             "agent .py file")
+        raise AgentSpecError(
+            f"unknown agent {name.strip()!r}; registered agents: {', '.join(REGISTRY)}; "
+            f"or {', '.join(KAGGLE_PREFIX + b for b in KAGGLE_BUILTINS)}, or the path of an "
+            "agent .py file"
+        )
 
     @classmethod
     def of(cls, value: AgentSpec | str) -> AgentSpec:
@@ -105,11 +109,12 @@ class AgentSpec:
         """
         if self.entry is None:
             return self
-        defaults = {name: parameter.default for name, parameter in
-                    inspect.signature(self.entry.factory).parameters.items()
-                    if parameter.default is not inspect.Parameter.empty}
-        kept = sorted((key, value) for key, value in self.parameters
-                      if key not in defaults or defaults[key] != value)
+        defaults = {
+            name: parameter.default
+            for name, parameter in inspect.signature(self.entry.factory).parameters.items()
+            if parameter.default is not inspect.Parameter.empty
+        }
+        kept = sorted((key, value) for key, value in self.parameters if key not in defaults or defaults[key] != value)
         return replace(self, parameters=tuple(kept))
 
     def __repr__(self) -> str:
@@ -245,8 +250,9 @@ def read_python_file(path: str) -> str:
     try:
         source = data.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise SourceFileError(f"is not UTF-8 text (byte {data[error.start]:#04x} at offset {error.start})",
-                              "save it as UTF-8") from None
+        raise SourceFileError(
+            f"is not UTF-8 text (byte {data[error.start]:#04x} at offset {error.start})", "save it as UTF-8"
+        ) from None
     try:
         compile(source, path, "exec")
     except (SyntaxError, ValueError) as error:
@@ -261,6 +267,9 @@ def check_agent_file(path: str) -> None:
     try:
         read_python_file(path)
     except SourceFileError as error:
-        advice = error.remedy or ("give the path of a .py file that defines agent(observation, configuration)"
-                                  if not os.path.isfile(path) else "fix it, then check it with connectx validate")
+        advice = error.remedy or (
+            "give the path of a .py file that defines agent(observation, configuration)"
+            if not os.path.isfile(path)
+            else "fix it, then check it with connectx validate"
+        )
         raise AgentSpecError(f"agent file {path!r} {error.problem}; {advice}") from None

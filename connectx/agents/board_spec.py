@@ -93,8 +93,12 @@ def check(rows: object, columns: object, inarow: object) -> None:
     assert isinstance(rows, int) and isinstance(columns, int)
     longest = max(rows, columns)
     if longest < MIN_INAROW:
-        raise BoardSpecError("inarow", inarow, f"a {columns}x{rows} board has room for no line of {MIN_INAROW}, so "
-                                               f"nobody could ever win; give it {MIN_INAROW} or more rows or columns")
+        raise BoardSpecError(
+            "inarow",
+            inarow,
+            f"a {columns}x{rows} board has room for no line of {MIN_INAROW}, so "
+            f"nobody could ever win; give it {MIN_INAROW} or more rows or columns",
+        )
     if type(inarow) is not int or not MIN_INAROW <= inarow <= longest:
         advice = f"choose a whole number from {MIN_INAROW} to {longest}, the longer side of the board"
         if type(inarow) is int and inarow > longest:

@@ -96,20 +96,40 @@ REGISTRY: dict[str, AgentEntry] = {
     for entry in (
         AgentEntry("random", random_agent.make_strategy, "uniformly random legal column (seeded)", seed="seed"),
         AgentEntry("negamax", negamax.make_strategy, "classic depth-limited negamax baseline (depth 4)", seed="seed"),
-        AgentEntry("minimax", minimax.make_strategy,
-                   "Sheoran et al. 2021: alpha-beta, incremental window-count table, depth 4/5",
-                   seed="seed", board_check=minimax.check_board),
-        AgentEntry("mcts", mcts.make_strategy, "UCB1 tree search with random rollouts and solver proofs, on a clock",
-                   seed="seed", time_budget="time_budget", cap="simulations"),
-        AgentEntry("solver", solver_agent.make_strategy,
-                   "opening book on 7x6, then iterative deepening and an exact alpha-beta solver on the clock; "
-                   "other boards: principal-variation search with a threat evaluation, proofs within reach; "
-                   "trap=true: once lost or drawn, the move its opponent likeliest slips on (off by default)",
-                   seed="seed", time_budget="time_budget", cap="max_nodes"),
-        AgentEntry("fallible", fallible.make_strategy,
-                   "solver with seeded failures: random moves (epsilon), a book cut at a ply followed by its "
-                   "depth-limited search (book_plies), depth-limited lapses (lapse), thin-margin slips (margin)",
-                   seed="seed", time_budget="time_budget", cap="max_nodes"),
+        AgentEntry(
+            "minimax",
+            minimax.make_strategy,
+            "Sheoran et al. 2021: alpha-beta, incremental window-count table, depth 4/5",
+            seed="seed",
+            board_check=minimax.check_board,
+        ),
+        AgentEntry(
+            "mcts",
+            mcts.make_strategy,
+            "UCB1 tree search with random rollouts and solver proofs, on a clock",
+            seed="seed",
+            time_budget="time_budget",
+            cap="simulations",
+        ),
+        AgentEntry(
+            "solver",
+            solver_agent.make_strategy,
+            "opening book on 7x6, then iterative deepening and an exact alpha-beta solver on the clock; "
+            "other boards: principal-variation search with a threat evaluation, proofs within reach; "
+            "trap=true: once lost or drawn, the move its opponent likeliest slips on (off by default)",
+            seed="seed",
+            time_budget="time_budget",
+            cap="max_nodes",
+        ),
+        AgentEntry(
+            "fallible",
+            fallible.make_strategy,
+            "solver with seeded failures: random moves (epsilon), a book cut at a ply followed by its "
+            "depth-limited search (book_plies), depth-limited lapses (lapse), thin-margin slips (margin)",
+            seed="seed",
+            time_budget="time_budget",
+            cap="max_nodes",
+        ),
     )
 }
 

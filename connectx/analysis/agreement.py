@@ -56,8 +56,10 @@ def deeper(first: ScoreRange, second: ScoreRange) -> ScoreRange:
 def bound_columns(values: Values, value: ScoreRange) -> Values:
     """The columns as the position's ``value`` bounds them: none above its ceiling, and the floor on the
     one column that can still reach it when every other is proven below it."""
-    capped = [None if column is None else narrow(column, ScoreRange(column.lower, min(column.upper, value.upper)))
-              for column in values]
+    capped = [
+        None if column is None else narrow(column, ScoreRange(column.lower, min(column.upper, value.upper)))
+        for column in values
+    ]
     reaching = [index for index, column in enumerate(capped) if column is not None and column.upper >= value.lower]
     if len(reaching) == 1:
         (index,) = reaching
@@ -99,8 +101,15 @@ def reconcile(rows: Sequence[tuple[Values, ScoreRange | None, int]]) -> list[tup
     return [(row, value_of(row, value)) for row, value in zip(values, known, strict=True)]
 
 
-def show_known_value(position: Position, moves: str | None, values: Values, value: ScoreRange,
-                     engine: CachedSolver, limit: float, deadline: float) -> Values:
+def show_known_value(
+    position: Position,
+    moves: str | None,
+    values: Values,
+    value: ScoreRange,
+    engine: CachedSolver,
+    limit: float,
+    deadline: float,
+) -> Values:
     """``values`` with a column proven to hold the position's exact ``value`` when none shows it yet: the
     columns that may (centre first) are tested against that score alone until one shows it or a test ends
     without an exact score (``deadline`` cut it, or had passed), each test kept in the cache under ``limit``.
@@ -119,8 +128,9 @@ def show_known_value(position: Position, moves: str | None, values: Values, valu
         # The column is at most the position's value, so the child is at least minus it: the search only
         # has to answer whether the child is exactly that (the C solver's floor at -score is that test).
         child_range = ScoreRange(-value.score, -column.lower)
-        proven = engine.bound(child, moves + str(index + 1) if moves is not None else None, limit, child_range,
-                              deadline)
+        proven = engine.bound(
+            child, moves + str(index + 1) if moves is not None else None, limit, child_range, deadline
+        )
         values = _replaced(values, index, narrow(column, proven.negated()))
         if proven.score == -value.score or not proven.exact:  # shown, or out of time
             break

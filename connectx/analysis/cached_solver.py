@@ -53,8 +53,14 @@ class CachedSolver:
             return None
         return ScoreRange.possible(position).intersect(cached.range)
 
-    def bound(self, position: Position, moves: str | None, limit: float, known: ScoreRange | None = None,
-              deadline: float | None = None) -> ScoreRange:
+    def bound(
+        self,
+        position: Position,
+        moves: str | None,
+        limit: float,
+        known: ScoreRange | None = None,
+        deadline: float | None = None,
+    ) -> ScoreRange:
         """``position``'s score (the side to move's): a finished game's at once, the cache's where it settles
         the question at ``limit``, else the solver's search until ``deadline`` (``limit`` seconds from now
         unless given), kept under ``limit``.

@@ -34,8 +34,9 @@ def write_table(path: Path, board: tuple[int, int, int], scores_by_key: dict[int
     scores = np.array([scores_by_key[int(key)] for key in keys], dtype=np.int8)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as handle:
-        np.savez_compressed(handle, board=np.array(board, dtype=np.int64),
-                            key_deltas=np.diff(keys, prepend=np.uint64(0)), scores=scores)
+        np.savez_compressed(
+            handle, board=np.array(board, dtype=np.int64), key_deltas=np.diff(keys, prepend=np.uint64(0)), scores=scores
+        )
 
 
 class ExactScores:

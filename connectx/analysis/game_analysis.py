@@ -64,8 +64,11 @@ def best_columns(values: Sequence[ScoreRange | None], known: ScoreRange | None =
     for column in candidates:
         value = values[column]
         assert value is not None
-        if all(value.lower >= rival.upper for other in candidates if other != column
-               and (rival := values[other]) is not None):
+        if all(
+            value.lower >= rival.upper
+            for other in candidates
+            if other != column and (rival := values[other]) is not None
+        ):
             chosen.append(column)
     return tuple(chosen)
 
@@ -126,8 +129,11 @@ class PlyAnalysis:
         best = self.best_columns
         if not best:
             return "not proven yet; still open: " + ", ".join(str(column + 1) for column in self.open_columns)
-        return ", ".join(f"{column + 1} ({describe(value, shape, self.ply)})" for column in best
-                         if (value := self.values[column]) is not None)
+        return ", ".join(
+            f"{column + 1} ({describe(value, shape, self.ply)})"
+            for column in best
+            if (value := self.values[column]) is not None
+        )
 
     @property
     def changed_outcome(self) -> bool:
@@ -139,15 +145,23 @@ class PlyAnalysis:
 
     def to_json(self) -> dict[str, Any]:
         """The ply as the ``--json`` schema gives it; ``bounds`` (``[lower, upper]`` per column) only when not exact."""
-        data: dict[str, Any] = {"ply": self.ply, "column": self.column, "scores": list(self.scores),
-                                "exact": self.exact, "changed_outcome": self.changed_outcome,
-                                "best": list(self.best_columns), "open": list(self.open_columns)}
+        data: dict[str, Any] = {
+            "ply": self.ply,
+            "column": self.column,
+            "scores": list(self.scores),
+            "exact": self.exact,
+            "changed_outcome": self.changed_outcome,
+            "best": list(self.best_columns),
+            "open": list(self.open_columns),
+        }
         if self.changed_outcome:
             data["line"] = list(self.line)
         if not self.exact:
             data["bounds"] = [[value.lower, value.upper] if value is not None else None for value in self.values]
-            data["estimates"] = [[round(value.estimate, 3), value.depth]
-                                 if value is not None and value.estimate is not None else None for value in self.values]
+            data["estimates"] = [
+                [round(value.estimate, 3), value.depth] if value is not None and value.estimate is not None else None
+                for value in self.values
+            ]
         return data
 
 
@@ -166,13 +180,18 @@ class GameAnalysis:
     def to_json(self) -> dict[str, Any]:
         """``{"moves": "4453...", "config": {...}, "plies": [...]}``: the analysis for tools."""
         game = self.game
-        return {"moves": game.digits, "config": game.board.to_kaggle(),
-                "plies": [ply.to_json() for ply in self.plies]}
+        return {"moves": game.digits, "config": game.board.to_kaggle(), "plies": [ply.to_json() for ply in self.plies]}
 
 
-def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | None = None,
-                 cache: SolvedCache | None = None, progress: Progress | None = None,
-                 first_ply: int = 0, on_ply: Callable[[PlyAnalysis], None] | None = None) -> GameAnalysis:
+def analyze_game(
+    game: Game,
+    seconds: float = DEFAULT_SECONDS,
+    solver: Solver | None = None,
+    cache: SolvedCache | None = None,
+    progress: Progress | None = None,
+    first_ply: int = 0,
+    on_ply: Callable[[PlyAnalysis], None] | None = None,
+) -> GameAnalysis:
     """Every ply of ``game`` with every column's proven value, each position searched for at most ``seconds``.
 
     ``solver`` defaults to ``interface.make_solver`` for the board and ``cache`` to the persistent
@@ -183,8 +202,9 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
     """
     if not 0 <= first_ply <= len(game.moves):
         raise ValueError(f"first ply {first_ply}: the game has plies 0 to {len(game.moves) - 1}")
-    engine = CachedSolver(solver if solver is not None else make_solver(game.board),
-                          cache if cache is not None else SolvedCache())
+    engine = CachedSolver(
+        solver if solver is not None else make_solver(game.board), cache if cache is not None else SolvedCache()
+    )
     try:
         positions = game.positions()
         played = game.digits
@@ -209,16 +229,21 @@ def analyze_game(game: Game, seconds: float = DEFAULT_SECONDS, solver: Solver | 
     return GameAnalysis(game, tuple(plies))
 
 
-def position_value(position: Position, moves: str, seconds: float, solver: Solver,
-                   cache: SolvedCache) -> ScoreRange:
+def position_value(position: Position, moves: str, seconds: float, solver: Solver, cache: SolvedCache) -> ScoreRange:
     """The position's own score (the side to move's): a finished game's at once, then the cache (the shipped
     exact scores included), then ``solver`` for up to ``seconds``; what it proves is cached."""
     return CachedSolver(solver, cache).bound(position, moves, seconds)
 
 
-def column_values(position: Position, moves: str | None, seconds: float, solver: Solver,
-                  cache: SolvedCache, estimates: bool = True,
-                  on_value: Callable[[int, ScoreRange], None] | None = None) -> tuple[ScoreRange | None, ...]:
+def column_values(
+    position: Position,
+    moves: str | None,
+    seconds: float,
+    solver: Solver,
+    cache: SolvedCache,
+    estimates: bool = True,
+    on_value: Callable[[int, ScoreRange], None] | None = None,
+) -> tuple[ScoreRange | None, ...]:
     """Every column's range (None for a full column): wins, losses to the opponent's next stone and full boards
     at once, then the cache, then (with ``estimates``) a quick search's estimate of each column left, then
     the solver within a share of ``seconds`` on those; ``on_value`` hears of each column's value every time
@@ -230,9 +255,14 @@ def column_values(position: Position, moves: str | None, seconds: float, solver:
     return _column_values(position, moves, seconds, CachedSolver(solver, cache), estimates, on_value)
 
 
-def _column_values(position: Position, moves: str | None, seconds: float, engine: CachedSolver,
-                   estimates: bool = True,
-                   on_value: Callable[[int, ScoreRange], None] | None = None) -> tuple[ScoreRange | None, ...]:
+def _column_values(
+    position: Position,
+    moves: str | None,
+    seconds: float,
+    engine: CachedSolver,
+    estimates: bool = True,
+    on_value: Callable[[int, ScoreRange], None] | None = None,
+) -> tuple[ScoreRange | None, ...]:
     values: list[ScoreRange | None] = [None] * position.geometry.columns
 
     def settle(column: int, value: ScoreRange) -> None:
@@ -274,8 +304,7 @@ def _column_values(position: Position, moves: str | None, seconds: float, engine
         # solver's worker is killed at a deadline, losing its table, and small shares made every
         # column of a middling position time out in turn, each from a cold table.
         share = now + max(0.0, deadline - now) / (1 if index == len(pending) - 1 else 2)
-        proven = engine.bound(child, moves + str(column + 1) if moves is not None else None, seconds,
-                              deadline=share)
+        proven = engine.bound(child, moves + str(column + 1) if moves is not None else None, seconds, deadline=share)
         first = guesses.get(column)
         settle(column, proven.negated() if first is None else proven.negated().estimated(-first.value, first.depth))
     cached = engine.cache.get(position)
@@ -293,8 +322,9 @@ def _column_values(position: Position, moves: str | None, seconds: float, engine
     return tuple(values)
 
 
-def _punishing_line(position: Position, moves: str | None, seconds: float, engine: CachedSolver,
-                    plies: int = LINE_PLIES) -> tuple[int, ...]:
+def _punishing_line(
+    position: Position, moves: str | None, seconds: float, engine: CachedSolver, plies: int = LINE_PLIES
+) -> tuple[int, ...]:
     """Best play for both sides from ``position``: at each step a column proven best (the one nearest the
     centre), each position searched for up to ``seconds``, until the game ends, ``plies`` moves are
     shown, or the proofs no longer say which column is best."""
@@ -310,20 +340,38 @@ def _punishing_line(position: Position, moves: str | None, seconds: float, engin
     return tuple(line)
 
 
-def _agreed(plies: list[PlyAnalysis], positions: Sequence[Position], digits: list[str | None], seconds: float,
-            engine: CachedSolver) -> list[PlyAnalysis]:
+def _agreed(
+    plies: list[PlyAnalysis],
+    positions: Sequence[Position],
+    digits: list[str | None],
+    seconds: float,
+    engine: CachedSolver,
+) -> list[PlyAnalysis]:
     """The plies with one value per position (``agreement``): everything each proves narrows the others,
     then, where a position's value is known exactly and no column shows it, a null-window test finds the
     column that does, and what that proves flows again."""
+
     def reconciled(plies: list[PlyAnalysis]) -> list[PlyAnalysis]:
         rows = reconcile([(ply.values, ply.known, ply.column) for ply in plies])
         return [replace(ply, values=values, known=value) for ply, (values, value) in zip(plies, rows, strict=True)]
 
     agreed = reconciled(plies)
     for _ in range(2):  # test the columns that may show a known value, then agree on what the tests proved
-        shown = [replace(ply, values=show_known_value(positions[ply.ply], digits[ply.ply], ply.values, ply.before,
-                                                      engine, seconds, time.perf_counter() + seconds))
-                 for ply in agreed]
+        shown = [
+            replace(
+                ply,
+                values=show_known_value(
+                    positions[ply.ply],
+                    digits[ply.ply],
+                    ply.values,
+                    ply.before,
+                    engine,
+                    seconds,
+                    time.perf_counter() + seconds,
+                ),
+            )
+            for ply in agreed
+        ]
         if shown == agreed:
             break
         agreed = reconciled(shown)
@@ -332,8 +380,9 @@ def _agreed(plies: list[PlyAnalysis], positions: Sequence[Position], digits: lis
     return agreed
 
 
-def _analyze_ply(position: Position, ply: int, played: int, moves: str | None, seconds: float,
-                 engine: CachedSolver) -> PlyAnalysis:
+def _analyze_ply(
+    position: Position, ply: int, played: int, moves: str | None, seconds: float, engine: CachedSolver
+) -> PlyAnalysis:
     """One ply's column values, each searched (within a share of ``seconds``) unless the cache settles it.
 
     The position ``moves`` reached is cached with its value, so the ply before finds the value of

@@ -38,16 +38,20 @@ class Game:
 
     def __post_init__(self) -> None:
         if not digits_fit(self.board.columns):
-            raise ValueError(f"a board of {self.board.columns} columns: analysis writes moves as digits, "
-                             f"so it takes boards of up to {MAX_DIGIT_COLUMNS} columns")
+            raise ValueError(
+                f"a board of {self.board.columns} columns: analysis writes moves as digits, "
+                f"so it takes boards of up to {MAX_DIGIT_COLUMNS} columns"
+            )
         position = self.initial_position()
         positions = [position]
         for ply, column in enumerate(self.moves):
             if position.is_over():
                 raise ValueError(f"move {ply + 1} (column {column}) comes after the game was over")
             if type(column) is not int or not position.can_play(column):
-                raise ValueError(f"move {ply + 1} is column {column!r}: not a playable 0-based column "
-                                 f"of a {self.board.columns}-column board")
+                raise ValueError(
+                    f"move {ply + 1} is column {column!r}: not a playable 0-based column "
+                    f"of a {self.board.columns}-column board"
+                )
             position = position.play(column)
             positions.append(position)
         object.__setattr__(self, "_positions", tuple(positions))  # how a frozen dataclass sets its own field

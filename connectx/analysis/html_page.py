@@ -144,13 +144,19 @@ def render_html(analysis: GameAnalysis) -> str:
     flagged = analysis.flagged
     title = f"Analysis of {game.digits or 'an empty game'}"
     parts = [
-        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>",
+        f"<title>{escape(title)}</title>",
+        f"<style>{STYLE}</style>",
+        "</head>",
+        "<body>",
         f"<h1>{escape(title)}</h1>",
         f"<p>{game.board.columns}x{game.board.rows} board, {game.board.inarow} in a row, {len(game.moves)} moves: "
         f"<code>{escape(game.digits)}</code>. X moves first.</p>",
-        '<p class="legend">Values are the mover\'s: <span>win in N: the mover\'s N-th move from here wins</span>'
+        "<p class=\"legend\">Values are the mover's: <span>win in N: the mover's N-th move from here wins</span>"
         "<span>draw</span><span>loss in N: the opponent's N-th move does</span><span>the best bound proven where "
         "the time ran out (win in &le;N, draw or win, ...)</span><span>where not even the outcome is proven, a "
         "search's estimate and its depth: ~win d8 a likely win as far as a search 8 moves deep sees, ~loss d8 a "
@@ -159,9 +165,14 @@ def render_html(analysis: GameAnalysis) -> str:
         "for its value's words.</p>",
         evaluation_graph(analysis),
         f"<p>{sum(ply.exact for ply in analysis.plies)} of {len(analysis.plies)} positions exact. "
-        + (f"{len(flagged)} move{'' if len(flagged) == 1 else 's'} changed the outcome: "
-           + ", ".join(f'<a href="#ply-{ply.ply}">ply {ply.ply}</a>' for ply in flagged) + "."
-           if flagged else "No move changed the outcome.") + "</p>",
+        + (
+            f"{len(flagged)} move{'' if len(flagged) == 1 else 's'} changed the outcome: "
+            + ", ".join(f'<a href="#ply-{ply.ply}">ply {ply.ply}</a>' for ply in flagged)
+            + "."
+            if flagged
+            else "No move changed the outcome."
+        )
+        + "</p>",
         _move_table(analysis),
         "<main>",
     ]
@@ -170,10 +181,17 @@ def render_html(analysis: GameAnalysis) -> str:
         parts.append(_ply_section(ply, positions[ply.ply], len(analysis.plies), shape))
     final = positions[-1]
     parts += [
-        '<section id="final">', "<h2>Final position</h2>", _board_svg(final, None, None),
-        f'<p class="steps"><a href="#ply-{len(analysis.plies) - 1}">&larr; previous</a>'
-        '<a href="#moves">moves</a></p>' if analysis.plies else "", "</section>",
-        "</main>", f"<script>{SCRIPT}</script>", "</body>", "</html>",
+        '<section id="final">',
+        "<h2>Final position</h2>",
+        _board_svg(final, None, None),
+        f'<p class="steps"><a href="#ply-{len(analysis.plies) - 1}">&larr; previous</a><a href="#moves">moves</a></p>'
+        if analysis.plies
+        else "",
+        "</section>",
+        "</main>",
+        f"<script>{SCRIPT}</script>",
+        "</body>",
+        "</html>",
     ]
     return "\n".join(parts) + "\n"
 
@@ -195,24 +213,29 @@ def _move_table(analysis: GameAnalysis) -> str:
 def _ply_section(ply: PlyAnalysis, position: Position, plies: int, shape: Geometry) -> str:
     mover = PLAYERS[ply.ply % 2]
     before, after = escape(describe(ply.before, shape, ply.ply)), escape(describe(ply.after, shape, ply.ply))
-    steps = [f'<a href="#ply-{ply.ply - 1}">&larr; previous</a>' if ply.ply > 0 else "",
-             '<a href="#moves">moves</a>',
-             f'<a href="#ply-{ply.ply + 1}">next &rarr;</a>' if ply.ply + 1 < plies
-             else '<a href="#final">final &rarr;</a>']
+    steps = [
+        f'<a href="#ply-{ply.ply - 1}">&larr; previous</a>' if ply.ply > 0 else "",
+        '<a href="#moves">moves</a>',
+        f'<a href="#ply-{ply.ply + 1}">next &rarr;</a>' if ply.ply + 1 < plies else '<a href="#final">final &rarr;</a>',
+    ]
     punished = f" Punished by {escape(line_text(ply))} (numbered on the board)." if ply.line else ""
-    verdict = (f"<p><strong>Changed the outcome</strong>: {before} before, {after} after. "
-               f"Best instead: {escape(ply.describe_best(shape))}.{punished}</p>"
-               if ply.changed_outcome else
-               f"<p>Before: {before}; after: {after}. Best: {escape(ply.describe_best(shape))}.</p>")
-    return "\n".join([
-        f'<section id="ply-{ply.ply}" class="{"flagged" if ply.changed_outcome else ""}">',
-        f"<h2>Ply {ply.ply}: {mover} plays {ply.column + 1}</h2>",
-        _board_svg(position, ply, ply.column),
-        '<p class="words" aria-live="polite" hidden></p>',
-        verdict,
-        f'<p class="steps">{"".join(steps)}</p>',
-        "</section>",
-    ])
+    verdict = (
+        f"<p><strong>Changed the outcome</strong>: {before} before, {after} after. "
+        f"Best instead: {escape(ply.describe_best(shape))}.{punished}</p>"
+        if ply.changed_outcome
+        else f"<p>Before: {before}; after: {after}. Best: {escape(ply.describe_best(shape))}.</p>"
+    )
+    return "\n".join(
+        [
+            f'<section id="ply-{ply.ply}" class="{"flagged" if ply.changed_outcome else ""}">',
+            f"<h2>Ply {ply.ply}: {mover} plays {ply.column + 1}</h2>",
+            _board_svg(position, ply, ply.column),
+            '<p class="words" aria-live="polite" hidden></p>',
+            verdict,
+            f'<p class="steps">{"".join(steps)}</p>',
+            "</section>",
+        ]
+    )
 
 
 def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) -> str:
@@ -221,9 +244,11 @@ def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) 
     shape = position.geometry
     width, height = shape.columns * CELL, VALUE_STRIP + shape.rows * CELL + LABEL
     board = board_of(position)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="board">',
-             f'<rect x="0" y="{VALUE_STRIP}" width="{width}" height="{shape.rows * CELL}" fill="#2f5fb3" rx="6"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="board">',
+        f'<rect x="0" y="{VALUE_STRIP}" width="{width}" height="{shape.rows * CELL}" fill="#2f5fb3" rx="6"/>',
+    ]
     for row in range(shape.rows):
         for column in range(shape.columns):
             cx, cy = column * CELL + CELL // 2, VALUE_STRIP + row * CELL + CELL // 2
@@ -232,8 +257,10 @@ def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) 
     if played is not None:
         landing = shape.rows - 1 - bin(position.mask & shape.column_masks[played]).count("1")
         colour = STONES[mark_of(position)]
-        parts.append(f'<circle cx="{played * CELL + CELL // 2}" cy="{VALUE_STRIP + landing * CELL + CELL // 2}" '
-                     f'r="{CELL * 0.4:.1f}" fill="none" stroke="{colour}" stroke-width="4" stroke-dasharray="5 3"/>')
+        parts.append(
+            f'<circle cx="{played * CELL + CELL // 2}" cy="{VALUE_STRIP + landing * CELL + CELL // 2}" '
+            f'r="{CELL * 0.4:.1f}" fill="none" stroke="{colour}" stroke-width="4" stroke-dasharray="5 3"/>'
+        )
         if ply is not None and ply.line:
             parts += _line_stones(position.play(played), ply.line)
     for column in range(shape.columns):
@@ -247,16 +274,20 @@ def _board_svg(position: Position, ply: PlyAnalysis | None, played: int | None) 
             colour = OUTCOME_COLOURS[value.outcome] if value.outcome is not None else "#555555"
             lines = value_lines(describe(value, shape, position.moves, compact=True))
             top = VALUE_STRIP - 6 - VALUE_LINE * (len(lines) - 1)  # the last line just above the board
-            spans = "".join(f'<tspan x="{x}" y="{top + index * VALUE_LINE}">{escape(line)}</tspan>'
-                            for index, line in enumerate(lines))
+            spans = "".join(
+                f'<tspan x="{x}" y="{top + index * VALUE_LINE}">{escape(line)}</tspan>'
+                for index, line in enumerate(lines)
+            )
             # The whole column, its strip and its cells, is the value's to tap: wide and tall enough for a finger
             # where the board is scaled down to a phone's width.
-            parts.append(f'<g class="column-value"><title>column {column + 1}: '
-                         f"{escape(describe(value, shape, position.moves))}</title>"
-                         f'<rect class="hit" x="{column * CELL}" y="0" width="{CELL}" '
-                         f'height="{VALUE_STRIP + shape.rows * CELL}" fill="transparent"/>'
-                         f'<text class="value" x="{x}" text-anchor="middle" font-size="11" font-weight="{weight}" '
-                         f'fill="{colour}"{decoration}>{spans}</text></g>')
+            parts.append(
+                f'<g class="column-value"><title>column {column + 1}: '
+                f"{escape(describe(value, shape, position.moves))}</title>"
+                f'<rect class="hit" x="{column * CELL}" y="0" width="{CELL}" '
+                f'height="{VALUE_STRIP + shape.rows * CELL}" fill="transparent"/>'
+                f'<text class="value" x="{x}" text-anchor="middle" font-size="11" font-weight="{weight}" '
+                f'fill="{colour}"{decoration}>{spans}</text></g>'
+            )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -280,9 +311,11 @@ def _line_stones(position: Position, line: tuple[int, ...]) -> list[str]:
     for number, column in enumerate(line, start=1):
         row = shape.rows - 1 - bin(position.mask & shape.column_masks[column]).count("1")
         cx, cy = column * CELL + CELL // 2, VALUE_STRIP + row * CELL + CELL // 2
-        stones.append(f'<g class="line"><circle cx="{cx}" cy="{cy}" r="{CELL * 0.4:.1f}" '
-                      f'fill="{STONES[mark_of(position)]}" opacity=".55"/><text x="{cx}" y="{cy + 5}" '
-                      f'text-anchor="middle" font-size="15" font-weight="bold">{number}</text></g>')
+        stones.append(
+            f'<g class="line"><circle cx="{cx}" cy="{cy}" r="{CELL * 0.4:.1f}" '
+            f'fill="{STONES[mark_of(position)]}" opacity=".55"/><text x="{cx}" y="{cy + 5}" '
+            f'text-anchor="middle" font-size="15" font-weight="bold">{number}</text></g>'
+        )
         position = position.play(column)
     return stones
 
@@ -309,14 +342,15 @@ def evaluation_graph(analysis: GameAnalysis) -> str:
     plies = analysis.plies
     if not plies:
         return ""
-    rows = [plies[start:start + ROW_PLIES] for start in range(0, len(plies), ROW_PLIES)]
+    rows = [plies[start : start + ROW_PLIES] for start in range(0, len(plies), ROW_PLIES)]
     room = ROW_PLIES if len(rows) > 1 else len(plies)  # a short game's one row as wide as the screen
     narrow = "".join(_graph_svg(analysis, row, room, f"plies {row[0].ply} to {row[-1].ply}") for row in rows)
     return _graph_svg(analysis, plies, len(plies), "", "graph") + f'<div id="graph-rows" class="graph">{narrow}</div>'
 
 
-def _graph_svg(analysis: GameAnalysis, plies: tuple[PlyAnalysis, ...], room: int, caption: str,
-               element_id: str = "") -> str:
+def _graph_svg(
+    analysis: GameAnalysis, plies: tuple[PlyAnalysis, ...], room: int, caption: str, element_id: str = ""
+) -> str:
     """The graph of ``plies`` in an SVG with ``room`` plies' width, a ply a column of equal width from the left;
     ``caption``, if any, written in its top right corner; ``element_id``, if any, the SVG's id."""
     shape = analysis.game.board.geometry
@@ -330,16 +364,18 @@ def _graph_svg(analysis: GameAnalysis, plies: tuple[PlyAnalysis, ...], room: int
         return GRAPH_HEIGHT / 2 - height * (GRAPH_HEIGHT / 2 - 8)
 
     identity = f'id="{element_id}" ' if element_id else ""
-    parts = [f'<svg {identity}class="graph" xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 '
-             f'{GRAPH_WIDTH} {GRAPH_HEIGHT}" role="img" aria-label="the value of the game for X at every ply'
-             f'{", " + caption if caption else ""}">',
-             f'<rect x="{GRAPH_MARGIN}" y="0" width="{inner}" height="{GRAPH_HEIGHT / 2:.1f}" fill="#fbeae7"/>',
-             f'<rect x="{GRAPH_MARGIN}" y="{GRAPH_HEIGHT / 2:.1f}" width="{inner}" height="{GRAPH_HEIGHT / 2:.1f}" '
-             'fill="#fdf6dc"/>',
-             f'<line x1="{GRAPH_MARGIN}" x2="{GRAPH_WIDTH - 8}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#888"/>',
-             '<text x="2" y="14" font-size="11">X wins</text>',
-             f'<text x="2" y="{y(0) + 4:.1f}" font-size="11">draw</text>',
-             f'<text x="2" y="{GRAPH_HEIGHT - 4}" font-size="11">O wins</text>']
+    parts = [
+        f'<svg {identity}class="graph" xmlns="http://www.w3.org/2000/svg" width="100%" viewBox="0 0 '
+        f'{GRAPH_WIDTH} {GRAPH_HEIGHT}" role="img" aria-label="the value of the game for X at every ply'
+        f'{", " + caption if caption else ""}">',
+        f'<rect x="{GRAPH_MARGIN}" y="0" width="{inner}" height="{GRAPH_HEIGHT / 2:.1f}" fill="#fbeae7"/>',
+        f'<rect x="{GRAPH_MARGIN}" y="{GRAPH_HEIGHT / 2:.1f}" width="{inner}" height="{GRAPH_HEIGHT / 2:.1f}" '
+        'fill="#fdf6dc"/>',
+        f'<line x1="{GRAPH_MARGIN}" x2="{GRAPH_WIDTH - 8}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#888"/>',
+        '<text x="2" y="14" font-size="11">X wins</text>',
+        f'<text x="2" y="{y(0) + 4:.1f}" font-size="11">draw</text>',
+        f'<text x="2" y="{GRAPH_HEIGHT - 4}" font-size="11">O wins</text>',
+    ]
     if caption:
         parts.append(f'<text x="{GRAPH_WIDTH - 12}" y="14" font-size="11" text-anchor="end">{caption}</text>')
     middles = []
@@ -354,12 +390,18 @@ def _graph_svg(analysis: GameAnalysis, plies: tuple[PlyAnalysis, ...], room: int
         flagged = f"; {PLAYERS[ply.ply % 2]} {ply.column + 1} changed the outcome" if ply.changed_outcome else ""
         # The link covers the ply's whole column of the graph (an invisible rectangle), not just its thin band or
         # its dot: the one target of that ply, as wide as the graph allows.
-        parts.append(f'<a href="#ply-{ply.ply}"><title>ply {ply.ply}, {PLAYERS[ply.ply % 2]} to move: {words}'
-                     f'{flagged}</title><rect class="ply" x="{x(index) - step / 2:.1f}" y="0" width="{step:.1f}" '
-                     f'height="{GRAPH_HEIGHT}" fill="transparent"/><rect class="band" x="{x(index) - 3:.1f}" '
-                     f'y="{y(high):.1f}" width="6" height="{max(2.0, y(low) - y(high)):.1f}" fill="#3b6fd4" '
-                     'opacity=".45"/>'
-                     + (f'<circle class="flagged" cx="{x(index):.1f}" cy="{y((low + high) / 2):.1f}" r="5" '
-                        'fill="#b3261e"/>' if ply.changed_outcome else "") + "</a>")
+        parts.append(
+            f'<a href="#ply-{ply.ply}"><title>ply {ply.ply}, {PLAYERS[ply.ply % 2]} to move: {words}'
+            f'{flagged}</title><rect class="ply" x="{x(index) - step / 2:.1f}" y="0" width="{step:.1f}" '
+            f'height="{GRAPH_HEIGHT}" fill="transparent"/><rect class="band" x="{x(index) - 3:.1f}" '
+            f'y="{y(high):.1f}" width="6" height="{max(2.0, y(low) - y(high)):.1f}" fill="#3b6fd4" '
+            'opacity=".45"/>'
+            + (
+                f'<circle class="flagged" cx="{x(index):.1f}" cy="{y((low + high) / 2):.1f}" r="5" fill="#b3261e"/>'
+                if ply.changed_outcome
+                else ""
+            )
+            + "</a>"
+        )
     parts.append("</svg>")
     return "".join(parts)

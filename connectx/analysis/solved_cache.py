@@ -88,8 +88,11 @@ class SolvedCache:
     None for nothing. ``hits`` and ``misses`` count lookups of ranges.
     """
 
-    def __init__(self, directory: Path | None | Literal["user"] = "user",
-                 exact: ExactScores | None | Literal["shipped"] = "shipped") -> None:
+    def __init__(
+        self,
+        directory: Path | None | Literal["user"] = "user",
+        exact: ExactScores | None | Literal["shipped"] = "shipped",
+    ) -> None:
         self.directory = default_directory() if directory == "user" else directory
         self.exact = ExactScores.shipped() if exact == "shipped" else exact
         self.hits = 0
@@ -148,8 +151,9 @@ class SolvedCache:
             if before is not None and not estimate.better_than(before):
                 return
             estimates[key] = estimate
-            self._append(position, {"key": key, "estimate": estimate.value, "depth": estimate.depth,
-                                    "seconds": estimate.seconds})
+            self._append(
+                position, {"key": key, "estimate": estimate.value, "depth": estimate.depth, "seconds": estimate.seconds}
+            )
 
     def close(self) -> None:
         for handle in self._files.values():

@@ -19,6 +19,7 @@ OUTCOMES = {1: "win", 0: "draw", -1: "loss"}
 VALUE_WIDTH = len("likely loss, estimate at depth 99")
 """The widest value ``describe`` writes in a game's table (an estimate of two-digit depth): columns stay put."""
 
+
 def render_text(analysis: GameAnalysis) -> str:
     """The whole report: a header, one line per move, and a summary of the moves that changed the outcome."""
     game = analysis.game
@@ -44,10 +45,16 @@ def summary_lines(analysis: GameAnalysis) -> list[str]:
     """The report's last lines: how many positions are exact and which moves changed the outcome."""
     flagged = analysis.flagged
     exact = sum(ply.exact for ply in analysis.plies)
-    return ["", f"{exact} of {len(analysis.plies)} positions exact; "
-                f"{len(flagged)} move{'' if len(flagged) == 1 else 's'} changed the outcome"
-                + (": " + ", ".join(f"ply {ply.ply} ({PLAYERS[ply.ply % 2]} {ply.column + 1})" for ply in flagged)
-                   if flagged else ".")]
+    return [
+        "",
+        f"{exact} of {len(analysis.plies)} positions exact; "
+        f"{len(flagged)} move{'' if len(flagged) == 1 else 's'} changed the outcome"
+        + (
+            ": " + ", ".join(f"ply {ply.ply} ({PLAYERS[ply.ply % 2]} {ply.column + 1})" for ply in flagged)
+            if flagged
+            else "."
+        ),
+    ]
 
 
 def move_line(ply: PlyAnalysis, shape: Geometry) -> str:
@@ -72,4 +79,3 @@ def _what_was_lost(before: ScoreRange, after: ScoreRange) -> str:
     now = OUTCOMES[after.highest_outcome] if after.outcome is None else OUTCOMES[after.outcome]
     qualifier = "" if after.outcome is not None else "at best "
     return f"threw a {OUTCOMES[before.lowest_outcome]} away ({qualifier}a {now})"
-

@@ -23,8 +23,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"{entry.name:<{width}}{entry.summary}" + (f"  [{params}]" if params else ""))
     for builtin in KAGGLE_BUILTINS:
         print(f"{KAGGLE_PREFIX + builtin:<{width}}kaggle-environments' built-in {builtin} agent")
-    print(f"{HUMAN:<{width}}a person at the keyboard, in connectx play only (connectx play human solver; "
-          "in a browser: connectx serve)")
-    print("\nParameters go after a colon, e.g. negamax:depth=5,seed=1 or minimax:weights=1/3/9/81; "
-          "a path to a .py file names an agent file.")
+    print(
+        f"{HUMAN:<{width}}a person at the keyboard, in connectx play only (connectx play human solver; "
+        "in a browser: connectx serve)"
+    )
+    print(
+        "\nParameters go after a colon, e.g. negamax:depth=5,seed=1 or minimax:weights=1/3/9/81; "
+        "a path to a .py file names an agent file."
+    )
     return 0

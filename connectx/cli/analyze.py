@@ -90,17 +90,32 @@ SOLVER_NAMES = {"native": "compiled (C)", "python": "pure-Python"}
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter  # keep the examples' layout
-    parser.add_argument("source", nargs="?", type=Path, metavar="FILE_OR_DIR",
-                        help="a Kaggle episode JSON, or the --out directory of a play, match or tournament "
-                             "(with --game)")
-    parser.add_argument("--game", type=non_negative_int, metavar="N",
-                        help="the game of a run directory (its 'index' in games.jsonl)")
+    parser.add_argument(
+        "source",
+        nargs="?",
+        type=Path,
+        metavar="FILE_OR_DIR",
+        help="a Kaggle episode JSON, or the --out directory of a play, match or tournament (with --game)",
+    )
+    parser.add_argument(
+        "--game", type=non_negative_int, metavar="N", help="the game of a run directory (its 'index' in games.jsonl)"
+    )
     parser.add_argument("--moves", metavar="DIGITS", help="the game as 1-based column digits, e.g. 4453")
     add_board_size_arguments(parser)
-    parser.add_argument("--time-limit", type=non_negative_seconds, default=DEFAULT_SECONDS, metavar="SECONDS",
-                        help=f"seconds per position, shared by its columns; 0 for none (default {DEFAULT_SECONDS:g})")
-    parser.add_argument("--from-ply", type=non_negative_int, default=0, metavar="PLY",
-                        help="analyse from this ply on (0-based), leaving out the opening (default 0)")
+    parser.add_argument(
+        "--time-limit",
+        type=non_negative_seconds,
+        default=DEFAULT_SECONDS,
+        metavar="SECONDS",
+        help=f"seconds per position, shared by its columns; 0 for none (default {DEFAULT_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--from-ply",
+        type=non_negative_int,
+        default=0,
+        metavar="PLY",
+        help="analyse from this ply on (0-based), leaving out the opening (default 0)",
+    )
     add_engine_arguments(parser)
     parser.add_argument("--html", type=Path, metavar="PATH", help="also write the annotated page here")
     parser.add_argument("--json", action="store_true", help="print the analysis as one JSON object instead of text")
@@ -125,8 +140,15 @@ def run(args: argparse.Namespace) -> int:
             print("\n".join(header_lines(game)), flush=True)
         started = time.perf_counter()
         try:
-            analysis = analyze_game(game, seconds, solver, cache, lambda done, total: progress.update(""),
-                                    args.from_ply, on_ply=None if args.json else show)
+            analysis = analyze_game(
+                game,
+                seconds,
+                solver,
+                cache,
+                lambda done, total: progress.update(""),
+                args.from_ply,
+                on_ply=None if args.json else show,
+            )
         except KeyboardInterrupt:
             kept = "" if args.no_cache else f"; the positions solved so far are kept in {args.cache}"
             print(f"\nconnectx analyze: interrupted{kept}", file=sys.stderr)
@@ -150,8 +172,9 @@ def game_to_analyse(args: argparse.Namespace) -> Game:
     if args.source is not None and args.moves is not None:
         raise InputError(f"both {args.source} and --moves name a game; give one of them")
     if args.source is None and args.moves is None:
-        raise InputError("no game given: name a Kaggle episode JSON, a run directory with --game N, "
-                         "or give --moves DIGITS")
+        raise InputError(
+            "no game given: name a Kaggle episode JSON, a run directory with --game N, or give --moves DIGITS"
+        )
     if args.moves is not None:
         game = game_from_moves(args)
         if not game.moves:
@@ -191,8 +214,10 @@ def game_from_file(path: Path, index: int | None) -> Game:
         except ValueError as error:
             raise InputError(f"{error}; pick a recorded --game of a play, match or tournament directory") from None
     if index is not None:
-        raise InputError(f"--game picks a game of a run directory, and {path} is a file; "
-                         "give the run's directory, or leave --game out for an episode JSON")
+        raise InputError(
+            f"--game picks a game of a run directory, and {path} is a file; "
+            "give the run's directory, or leave --game out for an episode JSON"
+        )
     try:
         return read_episode(path)
     except ValueError as error:

@@ -27,30 +27,43 @@ KAGGLE_BOARD = geometry(6, 7, 4)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("agent", metavar="AGENT", help="registry name with optional parameters, e.g. negamax:depth=5")
-    parser.add_argument("-o", "--output", type=Path, default=DEFAULT_OUTPUT,
-                        help=f"where to write the file (default {DEFAULT_OUTPUT})")
-    parser.add_argument("--force", action="store_true",
-                        help="replace the -o file even if `connectx build` did not write it or it was edited since "
-                             "(by default only its own earlier output, unchanged, is replaced, so your own "
-                             "submission.py and your edits are safe)")
-    parser.add_argument("--allow-missing-data", action="store_true",
-                        help="build even if a data file the agent reads (an opening book) does not exist yet; "
-                             "the file then plays as the agent does without it")
+    parser.add_argument(
+        "-o", "--output", type=Path, default=DEFAULT_OUTPUT, help=f"where to write the file (default {DEFAULT_OUTPUT})"
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the -o file even if `connectx build` did not write it or it was edited since "
+        "(by default only its own earlier output, unchanged, is replaced, so your own "
+        "submission.py and your edits are safe)",
+    )
+    parser.add_argument(
+        "--allow-missing-data",
+        action="store_true",
+        help="build even if a data file the agent reads (an opening book) does not exist yet; "
+        "the file then plays as the agent does without it",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     spec = AgentSpec.parse(args.agent)
     if spec.kind is not AgentKind.REGISTRY:
-        raise InputError(f"{spec.text} is not a registered agent; build bundles a registry agent "
-                         "(connectx agents lists them), and a kaggle built-in or an agent file needs no bundling")
+        raise InputError(
+            f"{spec.text} is not a registered agent; build bundles a registry agent "
+            "(connectx agents lists them), and a kaggle built-in or an agent file needs no bundling"
+        )
     spec.check(KAGGLE_BOARD)
     check_output_file(args.output, "-o")
     if args.output.exists() and not args.force and not unchanged_since_build(args.output):
         if written_by_build(args.output):
-            raise InputError(f"-o {args.output} was written by `connectx build` but edited since (its digest no "
-                             "longer matches): choose another -o, or pass --force to replace your edits")
-        raise InputError(f"-o {args.output} exists and `connectx build` did not write it (it may be your own agent): "
-                         "choose another -o, or pass --force to replace it")
+            raise InputError(
+                f"-o {args.output} was written by `connectx build` but edited since (its digest no "
+                "longer matches): choose another -o, or pass --force to replace your edits"
+            )
+        raise InputError(
+            f"-o {args.output} exists and `connectx build` did not write it (it may be your own agent): "
+            "choose another -o, or pass --force to replace it"
+        )
     try:
         bundle = build_bundle(spec.text, args.allow_missing_data)
     except BuildError as error:

@@ -39,8 +39,9 @@ def requirements(names: Iterable[str], distribution: str = DISTRIBUTION) -> list
     """The declared requirements of the distributions ``names`` (``["numpy"]``: ``["numpy>=1.26"]``), in declared
     order: a command names what it needs, the installed metadata says how new."""
     wanted = set(names)
-    return [requirement for requirement in declared_requirements(distribution)
-            if distribution_name(requirement) in wanted]
+    return [
+        requirement for requirement in declared_requirements(distribution) if distribution_name(requirement) in wanted
+    ]
 
 
 def distribution_name(requirement: str) -> str:
@@ -70,7 +71,7 @@ def is_importable(module: str) -> bool:
 
 def floors(requirement: str) -> list[str]:
     """The versions ``requirement`` must reach (``numpy>=1.26``: ``["1.26"]``): the project declares only floors."""
-    return re.findall(r">=\s*([0-9][0-9.]*)", requirement[len(distribution_name(requirement)):])
+    return re.findall(r">=\s*([0-9][0-9.]*)", requirement[len(distribution_name(requirement)) :])
 
 
 def release(version: str) -> tuple[int, ...]:

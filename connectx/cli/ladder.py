@@ -41,14 +41,30 @@ NEEDS = ("openskill",)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("agents", metavar="AGENT", nargs="*",
-                        help="agents to rate: registry name[:params], kaggle:NAME or .py files (none: the pool alone)")
-    parser.add_argument("--pool", choices=sorted(POOLS), default="default",
-                        help="the opponents they join (default: default; docs/ladder.md lists them)")
-    parser.add_argument("--episodes", type=positive_int, default=200,
-                        help="episodes in all, those already played included (default 200)")
-    parser.add_argument("--jobs", type=positive_int, default=default_jobs(),
-                        help=f"worker processes playing episodes at once (default: the cores, {default_jobs()})")
+    parser.add_argument(
+        "agents",
+        metavar="AGENT",
+        nargs="*",
+        help="agents to rate: registry name[:params], kaggle:NAME or .py files (none: the pool alone)",
+    )
+    parser.add_argument(
+        "--pool",
+        choices=sorted(POOLS),
+        default="default",
+        help="the opponents they join (default: default; docs/ladder.md lists them)",
+    )
+    parser.add_argument(
+        "--episodes",
+        type=positive_int,
+        default=200,
+        help="episodes in all, those already played included (default 200)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=default_jobs(),
+        help=f"worker processes playing episodes at once (default: the cores, {default_jobs()})",
+    )
     parser.add_argument("--out", type=Path, help="directory for the results (default: out/ladder/<agents>-<time>)")
     parser.add_argument("--resume", action="store_true", help="continue the ladder in --out from its ratings")
     add_code_change_argument(parser)
@@ -69,8 +85,14 @@ def run(args: argparse.Namespace) -> int:
     prepared = prepare_run(plan, run_options(args, out))
     with games_executor(args) as (executor, jobs):
         run = prepared.played_on(executor, jobs)
-        result = play_with_progress(NAME, out, plan.episodes, len(run.recorded),
-                                    lambda on_game: play_prepared_ladder(run, on_game), running_line)
+        result = play_with_progress(
+            NAME,
+            out,
+            plan.episodes,
+            len(run.recorded),
+            lambda on_game: play_prepared_ladder(run, on_game),
+            running_line,
+        )
     if isinstance(result, int):
         return result
     figures = write_outputs(result)
@@ -90,8 +112,11 @@ def write_outputs(result: LadderResult) -> list[str]:
     figures: list[str] = []
     plots = plots_module(NAME)
     if plots is not None:
-        plot = plots.ratings_plot(result.summary.history, result.directory / "ratings.png",
-                                  highlight=[spec.text for spec in result.plan.candidates])
+        plot = plots.ratings_plot(
+            result.summary.history,
+            result.directory / "ratings.png",
+            highlight=[spec.text for spec in result.plan.candidates],
+        )
         figures = [plot.name]
     store.write_text("ladder.md", ladder_report(result.plan, result.summary, figures))
     return figures

@@ -28,8 +28,20 @@ from typing import NoReturn
 
 from connectx.cli.exit_status import INTERRUPTED
 
-COMMANDS = ("agents", "play", "match", "tournament", "ladder", "replay", "report", "build", "validate", "solve",
-            "analyze", "serve")
+COMMANDS = (
+    "agents",
+    "play",
+    "match",
+    "tournament",
+    "ladder",
+    "replay",
+    "report",
+    "build",
+    "validate",
+    "solve",
+    "analyze",
+    "serve",
+)
 """Every command, in the order ``--help`` lists them: each is the module ``connectx.cli.<name>``, imported only when
 it runs or the list is shown, so no command waits for every other one's libraries to load."""
 

@@ -37,8 +37,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("first", metavar="A", help="agent A: a registry name[:params], kaggle:NAME or a .py file")
     parser.add_argument("second", metavar="B", help="agent B")
     add_run_arguments(parser, default_games=100)
-    parser.add_argument("--sprt", type=finite_number, nargs=2, metavar=("ELO0", "ELO1"),
-                        help="stop early once an SPRT of H0: Elo <= ELO0 against H1: Elo >= ELO1 decides")
+    parser.add_argument(
+        "--sprt",
+        type=finite_number,
+        nargs=2,
+        metavar=("ELO0", "ELO1"),
+        help="stop early once an SPRT of H0: Elo <= ELO0 against H1: Elo >= ELO1 decides",
+    )
     parser.add_argument("--alpha", type=probability, default=0.05, help="SPRT false-positive rate (default 0.05)")
     parser.add_argument("--beta", type=probability, default=0.05, help="SPRT false-negative rate (default 0.05)")
 
@@ -49,8 +54,9 @@ def sprt_of(args: argparse.Namespace) -> Sprt | None:
     try:
         return Sprt(args.sprt[0], args.sprt[1], args.alpha, args.beta)
     except ValueError as error:
-        raise InputError(f"{error}; give --sprt ELO0 ELO1 with ELO0 < ELO1, and --alpha, --beta that sum "
-                         "below 1") from None
+        raise InputError(
+            f"{error}; give --sprt ELO0 ELO1 with ELO0 < ELO1, and --alpha, --beta that sum below 1"
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,8 +68,14 @@ def run(args: argparse.Namespace) -> int:
     prepared = prepare_run(plan, run_options(args, out, keep_replays=args.replays))
     with games_executor(args) as (executor, jobs):
         run = prepared.played_on(executor, jobs)
-        result = play_with_progress(NAME, out, plan.games, len(run.recorded),
-                                    lambda on_game: play_prepared_match(run, sprt, on_game), running_line)
+        result = play_with_progress(
+            NAME,
+            out,
+            plan.games,
+            len(run.recorded),
+            lambda on_game: play_prepared_match(run, sprt, on_game),
+            running_line,
+        )
     if isinstance(result, int):
         return result
     write_outputs(result)
@@ -85,9 +97,11 @@ def write_outputs(result: MatchResult) -> None:
     figures: list[str] = []
     plots = plots_module(NAME)
     if plots is not None:
-        score = plots.score_plot([(f"{plan.first} vs {plan.second}", result.summary.score)],
-                                 result.directory / "score.png")
-        times = plots.time_plot(durations_by_agent(plan, result.records), plan.config.act_timeout,
-                                result.directory / "time_per_move.png")
+        score = plots.score_plot(
+            [(f"{plan.first} vs {plan.second}", result.summary.score)], result.directory / "score.png"
+        )
+        times = plots.time_plot(
+            durations_by_agent(plan, result.records), plan.config.act_timeout, result.directory / "time_per_move.png"
+        )
         figures = [score.name, times.name]
     store.write_text("report.md", match_report(plan, result.summary, figures))

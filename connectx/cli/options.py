@@ -44,6 +44,7 @@ Plan = TypeVar("Plan")
 
 def whole_number(minimum: int) -> Callable[[str], int]:
     """An option type: a whole number of at least ``minimum``."""
+
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -52,6 +53,7 @@ def whole_number(minimum: int) -> Callable[[str], int]:
         if value < minimum:
             raise argparse.ArgumentTypeError(f"{value} is too small; give {minimum} or more")
         return value
+
     parse.__name__ = "whole number"
     return parse
 
@@ -110,19 +112,32 @@ def add_board_size_arguments(parser: argparse.ArgumentParser) -> None:
     is refused, as every board out of ``connectx.agents.board_spec``'s limits is.
     """
     standard = STANDARD_BOARD
-    parser.add_argument("--rows", type=positive_int, default=standard.rows,
-                        help=f"board rows, {MIN_SIDE}-{MAX_SIDE} (default {standard.rows})")
-    parser.add_argument("--columns", type=positive_int, default=standard.columns,
-                        help=f"board columns, {MIN_SIDE}-{MAX_SIDE} (default {standard.columns})")
-    parser.add_argument("--inarow", type=positive_int, default=standard.inarow,
-                        help=f"stones in a row to win, {MIN_INAROW} to the longer side (default {standard.inarow})")
+    parser.add_argument(
+        "--rows",
+        type=positive_int,
+        default=standard.rows,
+        help=f"board rows, {MIN_SIDE}-{MAX_SIDE} (default {standard.rows})",
+    )
+    parser.add_argument(
+        "--columns",
+        type=positive_int,
+        default=standard.columns,
+        help=f"board columns, {MIN_SIDE}-{MAX_SIDE} (default {standard.columns})",
+    )
+    parser.add_argument(
+        "--inarow",
+        type=positive_int,
+        default=standard.inarow,
+        help=f"stones in a row to win, {MIN_INAROW} to the longer side (default {standard.inarow})",
+    )
 
 
 def add_board_arguments(parser: argparse.ArgumentParser) -> None:
     """--rows/--columns/--inarow/--act-timeout, shared by every command that plays games."""
     add_board_size_arguments(parser)
-    parser.add_argument("--act-timeout", type=positive_seconds, default=2.0,
-                        help="seconds per move, Kaggle's actTimeout (default 2)")
+    parser.add_argument(
+        "--act-timeout", type=positive_seconds, default=2.0, help="seconds per move, Kaggle's actTimeout (default 2)"
+    )
 
 
 def board_spec(args: argparse.Namespace) -> BoardSpec:
@@ -144,15 +159,26 @@ def board_config(args: argparse.Namespace) -> BoardConfig:
 
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     """--no-native and --cache/--no-cache: how the analysis engine searches and what it remembers (analyze, solve)."""
-    parser.add_argument("--no-native", dest="native", action="store_false",
-                        help="use the pure-Python solver even where the compiled one is available")
+    parser.add_argument(
+        "--no-native",
+        dest="native",
+        action="store_false",
+        help="use the pure-Python solver even where the compiled one is available",
+    )
     cache = parser.add_mutually_exclusive_group()
-    cache.add_argument("--cache", type=Path, default=cache_directory(), metavar="DIR",
-                       help="where solved positions are kept between runs (default: analysis/ in the user's "
-                            "cache, $CONNECTX_CACHE_DIR or ~/.cache/connectx)")
-    cache.add_argument("--no-cache", action="store_true",
-                       help="search every position afresh: no cache read or written, no table of exact opening "
-                            "scores")
+    cache.add_argument(
+        "--cache",
+        type=Path,
+        default=cache_directory(),
+        metavar="DIR",
+        help="where solved positions are kept between runs (default: analysis/ in the user's "
+        "cache, $CONNECTX_CACHE_DIR or ~/.cache/connectx)",
+    )
+    cache.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="search every position afresh: no cache read or written, no table of exact opening scores",
+    )
 
 
 @contextmanager
@@ -167,8 +193,11 @@ def analysis_engine(args: argparse.Namespace, board: BoardSpec, command: str) ->
         check_output_directory(directory, "--cache")
     solver = make_solver(board, native=args.native)
     if solver.fallback is not None:
-        print(f"connectx {command}: the compiled solver is unavailable ({solver.fallback}); using the pure-Python "
-              "one, which is much slower", file=sys.stderr)
+        print(
+            f"connectx {command}: the compiled solver is unavailable ({solver.fallback}); using the pure-Python "
+            "one, which is much slower",
+            file=sys.stderr,
+        )
     cache = SolvedCache(directory, "shipped" if directory is not None else None)
     try:
         yield solver, cache
@@ -179,10 +208,18 @@ def analysis_engine(args: argparse.Namespace, board: BoardSpec, command: str) ->
 
 def add_watchdog_arguments(parser: argparse.ArgumentParser) -> None:
     """--grace and --move-limit: when the watchdog kills a move (every command that plays games)."""
-    parser.add_argument("--grace", type=non_negative_seconds, default=5.0,
-                        help="seconds past Kaggle's own limit before the watchdog kills a move (default 5)")
-    parser.add_argument("--move-limit", type=positive_seconds, default=None,
-                        help="kill any move that takes longer than this many seconds, overage or not")
+    parser.add_argument(
+        "--grace",
+        type=non_negative_seconds,
+        default=5.0,
+        help="seconds past Kaggle's own limit before the watchdog kills a move (default 5)",
+    )
+    parser.add_argument(
+        "--move-limit",
+        type=positive_seconds,
+        default=None,
+        help="kill any move that takes longer than this many seconds, overage or not",
+    )
 
 
 def watchdog(args: argparse.Namespace) -> Watchdog:
@@ -191,16 +228,30 @@ def watchdog(args: argparse.Namespace) -> Watchdog:
 
 def add_run_arguments(parser: argparse.ArgumentParser, default_games: int) -> None:
     """Options shared by match and tournament: games, jobs, output, resume, seed, openings, watchdog, board."""
-    parser.add_argument("-n", "--games", type=positive_int, default=default_games,
-                        help=f"games per pairing, played in colour-swapped pairs (default {default_games})")
-    parser.add_argument("--jobs", type=positive_int, default=default_jobs(),
-                        help=f"worker processes playing games at once (default: the cores, {default_jobs()})")
+    parser.add_argument(
+        "-n",
+        "--games",
+        type=positive_int,
+        default=default_games,
+        help=f"games per pairing, played in colour-swapped pairs (default {default_games})",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=default_jobs(),
+        help=f"worker processes playing games at once (default: the cores, {default_jobs()})",
+    )
     parser.add_argument("--out", type=Path, help="directory for the results (default: out/<command>/<agents>-<time>)")
     parser.add_argument("--resume", action="store_true", help="continue the run in --out without replaying any game")
     add_code_change_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the schedule: game seeds and openings (default 0)")
-    parser.add_argument("--openings", type=non_negative_int, default=0, metavar="PLIES",
-                        help="start each pair from a shared random opening of PLIES moves (default 0)")
+    parser.add_argument(
+        "--openings",
+        type=non_negative_int,
+        default=0,
+        metavar="PLIES",
+        help="start each pair from a shared random opening of PLIES moves (default 0)",
+    )
     parser.add_argument("--replays", action="store_true", help="save each game's replay JSON in DIR/replays/")
     add_cluster_argument(parser)
     add_watchdog_arguments(parser)
@@ -209,16 +260,23 @@ def add_run_arguments(parser: argparse.ArgumentParser, default_games: int) -> No
 
 def add_code_change_argument(parser: argparse.ArgumentParser) -> None:
     """--allow-code-change: let a resumed run add games played by other agents' code than those recorded."""
-    parser.add_argument(ALLOW_CODE_CHANGE, action="store_true",
-                        help="resume even if the agents, engine or game loop changed since the recorded games "
-                             "(their statistics then mix two versions; each game records its own)")
+    parser.add_argument(
+        ALLOW_CODE_CHANGE,
+        action="store_true",
+        help="resume even if the agents, engine or game loop changed since the recorded games "
+        "(their statistics then mix two versions; each game records its own)",
+    )
 
 
 def add_cluster_argument(parser: argparse.ArgumentParser) -> None:
     """--cluster: play the games on a Dask cluster instead of this machine's worker processes."""
-    parser.add_argument("--cluster", type=cluster_target, metavar="local:N|tcp://HOST:PORT",
-                        help="play the games on a Dask cluster: local:N starts N workers on 127.0.0.1, "
-                             "tcp://HOST:PORT joins a running scheduler (needs make install-cluster)")
+    parser.add_argument(
+        "--cluster",
+        type=cluster_target,
+        metavar="local:N|tcp://HOST:PORT",
+        help="play the games on a Dask cluster: local:N starts N workers on 127.0.0.1, "
+        "tcp://HOST:PORT joins a running scheduler (needs make install-cluster)",
+    )
 
 
 def cluster_target(text: str) -> ClusterTarget:
@@ -248,8 +306,14 @@ def default_directory(command: str, specs: Sequence[AgentSpec]) -> Path:
     return Path("out") / command / f"{slug}-{time.strftime('%Y%m%d-%H%M%S')}"
 
 
-def run_directory(command: str, out: Path | None, resume: bool, specs: Sequence[AgentSpec], plan: dict[str, object],
-                  may_change: tuple[str, ...] = ()) -> tuple[Path, int]:
+def run_directory(
+    command: str,
+    out: Path | None,
+    resume: bool,
+    specs: Sequence[AgentSpec],
+    plan: dict[str, object],
+    may_change: tuple[str, ...] = (),
+) -> tuple[Path, int]:
     """``output_directory``, checked free for ``plan`` too (or holding it when ``resume``), and how many games it
     holds already: for a command that keeps its games without the run loop (``connectx play``)."""
     out = output_directory(command, out, resume, specs)
@@ -272,15 +336,23 @@ def output_directory(command: str, out: Path | None, resume: bool, specs: Sequen
 
 def run_options(args: argparse.Namespace, out: Path, keep_replays: bool = False) -> PlayOptions:
     """How a command's run plays and keeps its games, from the options every run of games takes."""
-    return PlayOptions(jobs=args.jobs, out=out, resume=args.resume, keep_replays=keep_replays,
-                       watchdog=watchdog(args), allow_code_change=args.allow_code_change)
+    return PlayOptions(
+        jobs=args.jobs,
+        out=out,
+        resume=args.resume,
+        keep_replays=keep_replays,
+        watchdog=watchdog(args),
+        allow_code_change=args.allow_code_change,
+    )
 
 
 def check_run_to_resume(out: Path) -> None:
     """InputError unless ``out`` holds a run: a mistyped --out given with --resume would otherwise start a new one."""
     if not (out / PLAN_FILE).is_file():
-        raise InputError(f"--resume: {out} holds no run to continue (no {PLAN_FILE}); check --out, or leave out "
-                         "--resume to start a new run there")
+        raise InputError(
+            f"--resume: {out} holds no run to continue (no {PLAN_FILE}); check --out, or leave out "
+            "--resume to start a new run there"
+        )
 
 
 def checked_plan(build: Callable[[], Plan]) -> Plan:
@@ -302,6 +374,8 @@ def agent_specs(texts: Sequence[str], config: BoardConfig) -> list[AgentSpec]:
 def parsed_agents(texts: Sequence[str]) -> list[AgentSpec]:
     """Each text parsed once, unchecked: for a run of games, whose ``run_loop.prepare_run`` checks every agent."""
     if HUMAN in texts:
-        raise InputError(f"{HUMAN} (a person at the keyboard) plays only in connectx play, e.g. "
-                         f"connectx play {HUMAN} solver; name agents here (connectx agents lists them)")
+        raise InputError(
+            f"{HUMAN} (a person at the keyboard) plays only in connectx play, e.g. "
+            f"connectx play {HUMAN} solver; name agents here (connectx agents lists them)"
+        )
     return [AgentSpec.parse(text) for text in texts]

@@ -42,14 +42,20 @@ HELP = "play one game, show the result, and write its record and HTML replay"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("first", metavar="A",
-                        help="agent moving first: a registry name[:params], kaggle:NAME, a .py file, "
-                             "or human (you, at this terminal)")
+    parser.add_argument(
+        "first",
+        metavar="A",
+        help="agent moving first: a registry name[:params], kaggle:NAME, a .py file, or human (you, at this terminal)",
+    )
     parser.add_argument("second", metavar="B", help="agent moving second")
     add_board_arguments(parser)
-    parser.add_argument("--seed", type=int, default=None,
-                        help="game seed: each seat's agent (kaggle's built-ins included) gets a seed derived from it; "
-                             "the game with seed S is game seed S of a match (default: a random seed, recorded)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="game seed: each seat's agent (kaggle's built-ins included) gets a seed derived from it; "
+        "the game with seed S is game seed S of a match (default: a random seed, recorded)",
+    )
     parser.add_argument("--out", type=Path, help="directory for the game's record (default: out/play/<agents>-<time>)")
     parser.add_argument("--html", type=Path, help="also write the Kaggle viewer's HTML replay here")
     parser.add_argument("--json", type=Path, help="also write the replay JSON here")
@@ -61,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     if HUMAN in (args.first, args.second):
         return play_as_person(args, config)
     first, second = agent_specs([args.first, args.second], config)
-    seed = args.seed if args.seed is not None else random.randrange(2 ** 31)
+    seed = args.seed if args.seed is not None else random.randrange(2**31)
     plan = {"kind": "play", "first": first.text, "second": second.text, "config": config.to_json(), "seed": seed}
     outputs = [(path, option) for path, option in ((args.html, "--html"), (args.json, "--json")) if path is not None]
     for path, option in outputs:
@@ -98,8 +104,15 @@ def play_as_person(args: argparse.Namespace, config: BoardConfig) -> int:
     """A person at this terminal against the other agent (or another person, for ``human human``)."""
     seat = 0 if args.first == HUMAN else 1
     other = args.second if seat == 0 else args.first
-    return play_in_terminal(None if other == HUMAN else other, seat, config, args.out or default_run_directory(),
-                            args.html, args.json, seed=args.seed)
+    return play_in_terminal(
+        None if other == HUMAN else other,
+        seat,
+        config,
+        args.out or default_run_directory(),
+        args.html,
+        args.json,
+        seed=args.seed,
+    )
 
 
 def final_position(record: GameRecord) -> Position:

@@ -50,8 +50,14 @@ class ProgressBar:
         if not unmet([BAR]):
             from tqdm import tqdm
 
-            self.bar = tqdm(total=total, initial=done, unit=unit, dynamic_ncols=True, file=sys.stderr,
-                            disable=None if only_on_terminal else False)  # None: tqdm's "off unless a terminal"
+            self.bar = tqdm(
+                total=total,
+                initial=done,
+                unit=unit,
+                dynamic_ncols=True,
+                file=sys.stderr,
+                disable=None if only_on_terminal else False,
+            )  # None: tqdm's "off unless a terminal"
 
     def update(self, text: str | Callable[[], str]) -> None:
         """One more done, and the line's text: a function is called only when its text is shown (at most every
@@ -64,8 +70,11 @@ class ProgressBar:
             self.bar.update(1)
         elif self.plain and (self.done == self.total or time.monotonic() - self.last_line >= PLAIN_EVERY):
             self.last_line = time.monotonic()
-            print(f"{self.done}/{self.total} {self.unit}s: {text if isinstance(text, str) else text()}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"{self.done}/{self.total} {self.unit}s: {text if isinstance(text, str) else text()}",
+                file=sys.stderr,
+                flush=True,
+            )
 
     def write(self, line: str) -> None:
         """``line`` on stdout, above the bar."""
@@ -101,6 +110,7 @@ def import_in_background(module: str) -> None:
 
     What the thread fails to import is left for the command's own import to report, as it would have.
     """
+
     def load() -> None:
         try:
             importlib.import_module(module)
@@ -110,9 +120,14 @@ def import_in_background(module: str) -> None:
     threading.Thread(target=load, name=f"import {module}", daemon=True).start()
 
 
-def play_with_progress(command: str, out: Path, total: int, done: int,
-                       play: Callable[[Callable[[GameRecord, Callable[[], Summary]], None]], Result],
-                       line: Callable[[Summary], str]) -> Result | int:
+def play_with_progress(
+    command: str,
+    out: Path,
+    total: int,
+    done: int,
+    play: Callable[[Callable[[GameRecord, Callable[[], Summary]], None]], Result],
+    line: Callable[[Summary], str],
+) -> Result | int:
     """``play(on_game)`` under a live progress bar; exit code 130, after saying how to resume, on Ctrl-C.
 
     The plots the command writes after the games are imported meanwhile (``import_in_background``), from the
@@ -133,8 +148,11 @@ def play_with_progress(command: str, out: Path, total: int, done: int,
         return play(on_game)
     except KeyboardInterrupt:
         progress.close()  # closing redraws the bar: it must come before the line, which is the last thing shown
-        print(f"\nconnectx {command}: interrupted; finished games are in {out / 'games.jsonl'}. "
-              f"Continue with the same arguments plus --resume --out {out}", file=sys.stderr)
+        print(
+            f"\nconnectx {command}: interrupted; finished games are in {out / 'games.jsonl'}. "
+            f"Continue with the same arguments plus --resume --out {out}",
+            file=sys.stderr,
+        )
         return INTERRUPTED
     finally:
         progress.close()  # a second close does nothing; an error's line is printed after this, by main

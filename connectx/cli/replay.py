@@ -24,8 +24,9 @@ HELP = "render a recorded game of a play, match or tournament as an HTML replay"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("directory", type=Path, help="the --out directory of a play, match or tournament")
-    parser.add_argument("--game", type=non_negative_int, required=True,
-                        help="the game's index (the 'index' field in games.jsonl)")
+    parser.add_argument(
+        "--game", type=non_negative_int, required=True, help="the game's index (the 'index' field in games.jsonl)"
+    )
     parser.add_argument("-o", "--output", type=Path, help="HTML file to write (default: DIR/game-<index>.html)")
 
 
@@ -51,8 +52,9 @@ def saved_replay(directory: Path, index: int) -> dict[str, Any] | None:
     except (OSError, ValueError) as error:
         raise InputError(f"{path} is not a replay ({error}); delete it to rebuild the game from games.jsonl") from None
     if not isinstance(replay, dict) or not {"configuration", "steps"} <= replay.keys():
-        raise InputError(f"{path} is not a replay (no configuration and steps); delete it to rebuild the game "
-                         "from games.jsonl")
+        raise InputError(
+            f"{path} is not a replay (no configuration and steps); delete it to rebuild the game from games.jsonl"
+        )
     return replay
 
 

@@ -46,16 +46,31 @@ NEEDS = ("matplotlib",)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true", help="the smoke profile: a few games per point")
-    parser.add_argument("--out", type=Path, default=Path("reports"),
-                        help="parent directory; the report goes to OUT/quick or OUT/full (default reports/)")
-    parser.add_argument("--jobs", type=positive_int, default=default_jobs(),
-                        help=f"worker processes playing games at once (default: the cores, {default_jobs()})")
-    parser.add_argument("--only", action="append", default=[], metavar="KEY",
-                        help="run and report only this experiment (repeatable): "
-                             + ", ".join(e.key for e in experiments(QUICK)))
-    parser.add_argument("--resume", action="store_true",
-                        help="continue the report in OUT, and say so if OUT holds none (without it, a report "
-                             "found there is continued too)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path("reports"),
+        help="parent directory; the report goes to OUT/quick or OUT/full (default reports/)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=default_jobs(),
+        help=f"worker processes playing games at once (default: the cores, {default_jobs()})",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="run and report only this experiment (repeatable): " + ", ".join(e.key for e in experiments(QUICK)),
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the report in OUT, and say so if OUT holds none (without it, a report "
+        "found there is continued too)",
+    )
     add_cluster_argument(parser)
     add_code_change_argument(parser)
 
@@ -70,8 +85,10 @@ def run(args: argparse.Namespace) -> int:
     check_output_directory(out, "--out")
     recorded = any((cell_directory(out, e, cell) / PLAN_FILE).is_file() for e in chosen for cell in e.cells)
     if args.resume and not recorded:
-        raise InputError(f"--resume: {out} holds no report's games to continue; check --out and --quick, or leave "
-                         "out --resume to start the report there")
+        raise InputError(
+            f"--resume: {out} holds no report's games to continue; check --out and --quick, or leave "
+            "out --resume to start the report there"
+        )
     checked = check_experiments(profile, out, args.only, allow_code_change=args.allow_code_change)
     cells = sum(len(e.cells) for e in chosen)
     done = [0]
@@ -79,16 +96,22 @@ def run(args: argparse.Namespace) -> int:
     def on_cell(experiment: Experiment, cell: Cell, match: MatchResult, seconds: float) -> None:
         done[0] += 1
         total = match.summary.total
-        print(f"[{done[0]}/{cells}] {experiment.key}: {cell.first} vs {cell.second}: W-D-L "
-              f"{total.wins}-{total.draws}-{total.losses} ({seconds:.0f} s)", flush=True)
+        print(
+            f"[{done[0]}/{cells}] {experiment.key}: {cell.first} vs {cell.second}: W-D-L "
+            f"{total.wins}-{total.draws}-{total.losses} ({seconds:.0f} s)",
+            flush=True,
+        )
 
     started = time.perf_counter()
     try:
         with games_executor(args) as (executor, jobs):
             results = play_experiments(checked, jobs=jobs, executor=executor, on_cell=on_cell)
     except KeyboardInterrupt:
-        print(f"\nconnectx report: interrupted; the finished games are under {out / 'runs'}. Run the same "
-              "command again to continue.", file=sys.stderr)
+        print(
+            f"\nconnectx report: interrupted; the finished games are under {out / 'runs'}. Run the same "
+            "command again to continue.",
+            file=sys.stderr,
+        )
         return INTERRUPTED
     conditions = run_conditions() + [f"this invocation played up to {jobs} game{'s' if jobs != 1 else ''} at a time"]
     path = write_report(profile, results, out, conditions, time.perf_counter() - started)

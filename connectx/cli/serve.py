@@ -14,11 +14,16 @@ ANALYSIS_SECONDS = 3.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)"
+    )
     parser.add_argument("--port", type=port_number, default=8000, help="port (default 8000; 0 picks a free one)")
-    parser.add_argument("--analysis-time", type=positive_seconds, default=ANALYSIS_SECONDS,
-                        help="seconds of analysis per position, and per move of an uploaded game (default 3)")
+    parser.add_argument(
+        "--analysis-time",
+        type=positive_seconds,
+        default=ANALYSIS_SECONDS,
+        help="seconds of analysis per position, and per move of an uploaded game (default 3)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -73,6 +73,7 @@ DEFAULT_TIME_LIMIT = 10.0
 EMPTY_BOARD = "(empty)"
 """How the empty board's move string is printed (and may be given back as input)."""
 
+
 def range_text(scores: ScoreRange, possible: ScoreRange) -> str:
     """``SCORE`` when exact, ``?`` when nothing beyond ``possible`` is proven, else ``LOW..HIGH``."""
     if scores.exact:
@@ -142,11 +143,17 @@ class Answer:
             if not self.scores.exact:
                 words = describe(self.scores, shape, position.moves) + "; "
         elif scores:
-            fields = [range_text(self.columns[column], ScoreRange.possible(position.play(column)).negated())
-                      if column in self.columns else "-" for column in range(shape.columns)]
+            fields = [
+                range_text(self.columns[column], ScoreRange.possible(position.play(column)).negated())
+                if column in self.columns
+                else "-"
+                for column in range(shape.columns)
+            ]
         else:
-            fields = [f" {column + 1}: {describe(self.columns.get(column), shape, position.moves)}"
-                      for column in range(shape.columns)]
+            fields = [
+                f" {column + 1}: {describe(self.columns.get(column), shape, position.moves)}"
+                for column in range(shape.columns)
+            ]
         if stats:
             fields += [f"{self.seconds:.3f}", self.solver]
         if not self.complete:
@@ -165,16 +172,29 @@ class Answer:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter  # keep the output table's layout
-    parser.add_argument("positions", nargs="*", metavar="MOVES",
-                        help="positions as 1-based column digits, '' for the empty board (default: read stdin)")
-    parser.add_argument("--analyze", action="store_true",
-                        help="print the value of every column, in words, instead of the position's score")
-    parser.add_argument("--scores", action="store_true",
-                        help="with --analyze: the columns' scores as numbers ('-' if full), for tools")
+    parser.add_argument(
+        "positions",
+        nargs="*",
+        metavar="MOVES",
+        help="positions as 1-based column digits, '' for the empty board (default: read stdin)",
+    )
+    parser.add_argument(
+        "--analyze",
+        action="store_true",
+        help="print the value of every column, in words, instead of the position's score",
+    )
+    parser.add_argument(
+        "--scores", action="store_true", help="with --analyze: the columns' scores as numbers ('-' if full), for tools"
+    )
     add_board_size_arguments(parser)
-    parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
-                        help=f"seconds per position, 0 for no limit (default {DEFAULT_TIME_LIMIT:g}); "
-                             "with --analyze shared by the columns")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"seconds per position, 0 for no limit (default {DEFAULT_TIME_LIMIT:g}); "
+        "with --analyze shared by the columns",
+    )
     parser.add_argument("--stats", action="store_true", help="add the seconds taken and the solver that searched")
     add_engine_arguments(parser)
 
@@ -194,11 +214,13 @@ def _solve_all(args: argparse.Namespace) -> int:
     status = 0
     with analysis_engine(args, board, NAME) as (solver, cache):
         # The compiled solver searches on threads of its own: one solver a core solves the positions side by side.
-        solvers = [solver] + [make_solver(board) for _ in range(min(default_jobs(), len(queries)) - 1)
-                              if solver.name == "native"]
+        solvers = [solver] + [
+            make_solver(board) for _ in range(min(default_jobs(), len(queries)) - 1) if solver.name == "native"
+        ]
         progress = ProgressBar(len(queries), 0, unit="position", only_on_terminal=True)
-        answers = solve_in_order(queries, lambda query, searcher: answer_query(query, args.analyze, limit, searcher,
-                                                                               cache), solvers)
+        answers = solve_in_order(
+            queries, lambda query, searcher: answer_query(query, args.analyze, limit, searcher, cache), solvers
+        )
         try:
             for answer in answers:
                 progress.write(answer.line(args.stats, args.scores))
@@ -243,8 +265,10 @@ def _queries(args: argparse.Namespace) -> list[Query]:
     if args.scores and not args.analyze:
         raise InputError("--scores goes with --analyze: without it each line already gives the position's score")
     if not digits_fit(args.columns):
-        raise InputError(f"--columns {args.columns}: moves are column digits 1-{MAX_DIGIT_COLUMNS}, so expected 1 to "
-                         f"{MAX_DIGIT_COLUMNS} columns")
+        raise InputError(
+            f"--columns {args.columns}: moves are column digits 1-{MAX_DIGIT_COLUMNS}, so expected 1 to "
+            f"{MAX_DIGIT_COLUMNS} columns"
+        )
     shape = board_spec(args).geometry
     if args.positions:
         queries = [Query.parse(text, shape) for text in args.positions]
@@ -258,16 +282,19 @@ def _queries(args: argparse.Namespace) -> list[Query]:
     for query in queries:
         if args.analyze and query.position.is_over():
             ending = "game is already won" if query.position.is_won() else "board is full"
-            raise InputError(f"--analyze {query.name}: the {ending}, so no column can be played; "
-                           "give a position still in play")
+            raise InputError(
+                f"--analyze {query.name}: the {ending}, so no column can be played; give a position still in play"
+            )
     return queries
 
 
 def _stdin_lines() -> list[str]:
     """Standard input's lines, decoded as UTF-8 whatever the locale says."""
     if sys.stdin.isatty():
-        raise InputError("no positions: give them as arguments (connectx solve 4453) "
-                       "or as lines on standard input (connectx solve < positions/Test_L3_R1)")
+        raise InputError(
+            "no positions: give them as arguments (connectx solve 4453) "
+            "or as lines on standard input (connectx solve < positions/Test_L3_R1)"
+        )
     raw = getattr(sys.stdin, "buffer", None)
     if raw is None:  # a text stream with no bytes underneath (tests use io.StringIO)
         return sys.stdin.read().splitlines()
@@ -275,5 +302,5 @@ def _stdin_lines() -> list[str]:
     try:
         return data.decode("utf-8").splitlines()
     except UnicodeDecodeError as error:
-        line = data[:error.start].count(b"\n") + 1
+        line = data[: error.start].count(b"\n") + 1
         raise InputError(f"standard input line {line} is not UTF-8 text: expected lines of column digits") from None

@@ -39,8 +39,12 @@ HELP = "play a round robin or gauntlet and print the cross table and fitted Elo 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("agents", metavar="AGENT", nargs="+",
-                        help="two or more agents: registry name[:params], kaggle:NAME or .py files")
+    parser.add_argument(
+        "agents",
+        metavar="AGENT",
+        nargs="+",
+        help="two or more agents: registry name[:params], kaggle:NAME or .py files",
+    )
     parser.add_argument("--gauntlet", action="store_true", help="pair the first agent with each of the others only")
     parser.add_argument("--anchor", help="the agent whose Elo is pinned at 0 (default: the first)")
     add_run_arguments(parser, default_games=20)
@@ -64,15 +68,22 @@ def anchor_of(text: str | None, plan: TournamentPlan) -> str | None:
 def run(args: argparse.Namespace) -> int:
     config = board_config(args)
     specs = parsed_agents(args.agents)
-    plan = checked_plan(lambda: TournamentPlan(tuple(specs), args.games, config, args.seed, args.openings,
-                                               args.gauntlet))
+    plan = checked_plan(
+        lambda: TournamentPlan(tuple(specs), args.games, config, args.seed, args.openings, args.gauntlet)
+    )
     anchor = anchor_of(args.anchor, plan)
     out = output_directory(NAME, args.out, args.resume, specs)
     prepared = prepare_run(plan, run_options(args, out, keep_replays=args.replays))
     with games_executor(args) as (executor, jobs):
         run = prepared.played_on(executor, jobs)
-        result = play_with_progress(NAME, out, plan.total_games, len(run.recorded),
-                                    lambda on_game: play_prepared_tournament(run, anchor, on_game), running_line)
+        result = play_with_progress(
+            NAME,
+            out,
+            plan.total_games,
+            len(run.recorded),
+            lambda on_game: play_prepared_tournament(run, anchor, on_game),
+            running_line,
+        )
     if isinstance(result, int):
         return result
     write_outputs(result)
@@ -93,11 +104,13 @@ def write_outputs(result: TournamentResult) -> None:
     if plots is not None:
         durations: dict[str, list[float]] = {name: [] for name in plan.agents}
         for pairing in range(len(plan.pairings)):
-            for name, values in durations_by_agent(plan.match_plan(pairing),
-                                                   local_records(plan, result.records, pairing)).items():
+            for name, values in durations_by_agent(
+                plan.match_plan(pairing), local_records(plan, result.records, pairing)
+            ).items():
                 durations[name].extend(values)
-        score = plots.score_plot([(f"{s.first} vs {s.second}", s.score) for s in summary.pairings],
-                                 result.directory / "score.png")
+        score = plots.score_plot(
+            [(f"{s.first} vs {s.second}", s.score) for s in summary.pairings], result.directory / "score.png"
+        )
         times = plots.time_plot(durations, plan.config.act_timeout, result.directory / "time_per_move.png")
         figures = [score.name, times.name]
     store.write_text("report.md", tournament_report(plan, summary, figures))

@@ -28,24 +28,48 @@ HELP = "prove a submission file works the way Kaggle runs it"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", metavar="FILE", type=Path,
-                        help="the submission: a .py file (e.g. out/submission.py) or a .tar.gz with main.py")
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        type=Path,
+        help="the submission: a .py file (e.g. out/submission.py) or a .tar.gz with main.py",
+    )
     parser.add_argument("--act-timeout", type=float, default=2.0, help="Kaggle's actTimeout in seconds (default 2)")
-    parser.add_argument("--margin", type=float, default=DEFAULT_MARGIN,
-                        help=f"seconds every move should leave unused of actTimeout, our stricter check for a busy "
-                             f"machine (default {DEFAULT_MARGIN}; Kaggle's own limit is actTimeout plus the bank)")
-    parser.add_argument("--overage-reserve", type=float, default=None, metavar="SECONDS",
-                        help="let later moves pass the margin while Kaggle's overage bank (60 s) keeps this "
-                             "many seconds: for agents that spend it on purpose (default: no move may exceed)")
-    parser.add_argument("--strict", action="store_true",
-                        help="fail, not only warn, on the checks stricter than Kaggle's (the margin, a fault the "
-                             "agent's guard covered): `make submission` uses it for our own agents")
-    parser.add_argument("--no-games", dest="games", action="store_false",
-                        help="skip the five games (and so the timing check): load, size and move comparisons only "
-                             "(by default every validation plays all five)")
-    parser.add_argument("--no-compare", dest="compare", action="store_false",
-                        help="skip comparing moves with the unbundled agent; it runs only for a file `connectx "
-                             "build` wrote, any other (like Kaggle's starter's) skips it anyway")
+    parser.add_argument(
+        "--margin",
+        type=float,
+        default=DEFAULT_MARGIN,
+        help=f"seconds every move should leave unused of actTimeout, our stricter check for a busy "
+        f"machine (default {DEFAULT_MARGIN}; Kaggle's own limit is actTimeout plus the bank)",
+    )
+    parser.add_argument(
+        "--overage-reserve",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="let later moves pass the margin while Kaggle's overage bank (60 s) keeps this "
+        "many seconds: for agents that spend it on purpose (default: no move may exceed)",
+    )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail, not only warn, on the checks stricter than Kaggle's (the margin, a fault the "
+        "agent's guard covered): `make submission` uses it for our own agents",
+    )
+    parser.add_argument(
+        "--no-games",
+        dest="games",
+        action="store_false",
+        help="skip the five games (and so the timing check): load, size and move comparisons only "
+        "(by default every validation plays all five)",
+    )
+    parser.add_argument(
+        "--no-compare",
+        dest="compare",
+        action="store_false",
+        help="skip comparing moves with the unbundled agent; it runs only for a file `connectx "
+        "build` wrote, any other (like Kaggle's starter's) skips it anyway",
+    )
 
 
 class _Progress:
@@ -65,8 +89,9 @@ class _Progress:
                 print(f"validate: game {self.number} of {self.games}, {self.episode}", file=sys.stderr, flush=True)
         if self.terminal:
             move = f": move {line['move']} ({line['seconds']:.2f} s)" if line["move"] else ""
-            print(f"\r\033[Kgame {self.number} of {self.games}, {self.episode}{move}", end="", file=sys.stderr,
-                  flush=True)
+            print(
+                f"\r\033[Kgame {self.number} of {self.games}, {self.episode}{move}", end="", file=sys.stderr, flush=True
+            )
             self.shown = True
 
     def close(self) -> None:
@@ -77,8 +102,16 @@ class _Progress:
 def run(args: argparse.Namespace) -> int:
     progress = _Progress()
     try:
-        report = validate_file(args.file, args.act_timeout, args.margin, args.games, args.compare,
-                               args.overage_reserve, strict=args.strict, progress=progress)
+        report = validate_file(
+            args.file,
+            args.act_timeout,
+            args.margin,
+            args.games,
+            args.compare,
+            args.overage_reserve,
+            strict=args.strict,
+            progress=progress,
+        )
     except (ValidationInputError, RuntimeError) as error:
         print(f"connectx validate: {error}", file=sys.stderr)
         return 2
@@ -90,7 +123,9 @@ def run(args: argparse.Namespace) -> int:
     warnings = report.warnings()
     verdict = "valid" if report.passed else f"INVALID ({len(report.failures())} failed)"
     if warnings:
-        verdict += (f", {len(warnings)} stricter check{'s' * (len(warnings) > 1)} of ours warned "
-                    "(Kaggle would not fail it for that; --strict fails on them)")
+        verdict += (
+            f", {len(warnings)} stricter check{'s' * (len(warnings) > 1)} of ours warned "
+            "(Kaggle would not fail it for that; --strict fails on them)"
+        )
     print(f"{report.path}: {verdict}")
     return 0 if report.passed else 1

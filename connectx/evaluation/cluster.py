@@ -47,8 +47,10 @@ from connectx.evaluation.game_record import GameRecord, GameSpec
 LOCAL_PREFIX = "local:"
 SCHEMES = ("tcp", "tls")
 LOCALHOST = "127.0.0.1"
-CLUSTER_FORMS = ("local:N (a Dask cluster of N worker processes on this machine) or the address of a running "
-                 "Dask scheduler, such as tcp://scheduler-host:8786")
+CLUSTER_FORMS = (
+    "local:N (a Dask cluster of N worker processes on this machine) or the address of a running "
+    "Dask scheduler, such as tcp://scheduler-host:8786"
+)
 CONNECT_TIMEOUT = 30.0
 """Seconds to reach a scheduler, and then for at least one worker to be there."""
 PACKAGES = ("connectx", "kaggle-environments")
@@ -79,7 +81,7 @@ class ClusterTarget:
         """The target ``text`` names (``local:N`` or ``tcp://host:port``); a one-line ValueError otherwise."""
         value = text.strip()
         if value.startswith(LOCAL_PREFIX):
-            count = value[len(LOCAL_PREFIX):]
+            count = value[len(LOCAL_PREFIX) :]
             if not count.isdigit() or int(count) < 1:
                 raise ValueError(f"--cluster {text!r}: local:N needs a whole number of workers N >= 1, such as local:2")
             return cls(workers=int(count))
@@ -117,8 +119,10 @@ def version_mismatch(ours: dict[str, str], theirs: dict[str, str], where: str) -
     """A one-line message if ``theirs`` (the versions at ``where``) differ from ``ours``, else None."""
     for name in PACKAGES:
         if ours.get(name) != theirs.get(name):
-            return (f"the Dask worker {where} has {name} {theirs.get(name)} but this command runs {ours.get(name)}; "
-                    f"install the same version on every worker (pip install 'connectx[cluster]' from the same source)")
+            return (
+                f"the Dask worker {where} has {name} {theirs.get(name)} but this command runs {ours.get(name)}; "
+                f"install the same version on every worker (pip install 'connectx[cluster]' from the same source)"
+            )
     return None
 
 
@@ -136,10 +140,17 @@ def open_cluster(target: ClusterTarget | str, *, timeout: float = CONNECT_TIMEOU
     distributed = _import_distributed()
     with ExitStack() as stack:
         if target.address is None:
-            cluster = stack.enter_context(distributed.LocalCluster(
-                n_workers=target.workers, threads_per_worker=1, processes=True, host=LOCALHOST,
-                dashboard_address=f"{LOCALHOST}:0" if importlib.util.find_spec("bokeh") else None,
-                silence_logs=logging.ERROR, preload=[__name__]))
+            cluster = stack.enter_context(
+                distributed.LocalCluster(
+                    n_workers=target.workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    host=LOCALHOST,
+                    dashboard_address=f"{LOCALHOST}:0" if importlib.util.find_spec("bokeh") else None,
+                    silence_logs=logging.ERROR,
+                    preload=[__name__],
+                )
+            )
             client = stack.enter_context(distributed.Client(cluster, timeout=timeout))
         else:
             client = _connect(distributed, target.address, timeout)
@@ -153,8 +164,10 @@ def _import_distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise MissingExtra("--cluster needs Dask's distributed package: pip install 'connectx[cluster]' "
-                           "(make install-cluster in a checkout)") from None
+        raise MissingExtra(
+            "--cluster needs Dask's distributed package: pip install 'connectx[cluster]' "
+            "(make install-cluster in a checkout)"
+        ) from None
     return distributed
 
 
@@ -163,8 +176,10 @@ def _connect(distributed: Any, address: str, timeout: float) -> Any:
         return distributed.Client(address, timeout=timeout)
     except (OSError, TimeoutError) as error:
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise ClusterError(f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({reason}); start it "
-                           f"with `dask scheduler` or check the address") from None
+        raise ClusterError(
+            f"cannot reach the Dask scheduler at {address} within {timeout:g} s ({reason}); start it "
+            f"with `dask scheduler` or check the address"
+        ) from None
 
 
 def _close_quietly(client: Any) -> None:
@@ -202,13 +217,17 @@ class ClusterExecutor(Executor):
         try:
             client.wait_for_workers(1, timeout=timeout)
         except TimeoutError:
-            raise ClusterError(f"the Dask scheduler at {address} has no worker (none joined in {timeout:g} s); "
-                               f"start one with `dask worker {address}` on each machine") from None
+            raise ClusterError(
+                f"the Dask scheduler at {address} has no worker (none joined in {timeout:g} s); "
+                f"start one with `dask worker {address}` on each machine"
+            ) from None
         reports = client.run(package_versions, on_error="return")
         for worker, versions in sorted(reports.items()):
             if not isinstance(versions, dict):
-                raise ClusterError(f"the Dask worker {worker} cannot run connectx ({type(versions).__name__}: "
-                                   f"{versions}); install it there: pip install 'connectx[cluster]'")
+                raise ClusterError(
+                    f"the Dask worker {worker} cannot run connectx ({type(versions).__name__}: "
+                    f"{versions}); install it there: pip install 'connectx[cluster]'"
+                )
             message = version_mismatch(package_versions(), versions, worker)
             if message is not None:
                 raise ClusterError(message)
@@ -286,13 +305,17 @@ class ClusterExecutor(Executor):
         """A worker-killing game as a ClusterLostError (rerun with --resume); any other error as it is."""
         if type(error).__name__ == "KilledWorker":
             task = getattr(error, "task", "a game")
-            return ClusterLostError(f"every Dask worker that played {task} died while playing it (out of memory? see "
-                                    "the workers' logs); the games finished so far are stored: rerun with --resume")
+            return ClusterLostError(
+                f"every Dask worker that played {task} died while playing it (out of memory? see "
+                "the workers' logs); the games finished so far are stored: rerun with --resume"
+            )
         return error
 
     def _lost(self) -> ClusterLostError:
-        return ClusterLostError(f"lost the Dask scheduler at {self._address} in the middle of the run; the games "
-                                "finished so far are stored: rerun with --resume (here or on a cluster) for the rest")
+        return ClusterLostError(
+            f"lost the Dask scheduler at {self._address} in the middle of the run; the games "
+            "finished so far are stored: rerun with --resume (here or on a cluster) for the rest"
+        )
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         """Stop taking calls; with ``cancel_futures`` (or not ``wait``) drop what is queued or running.
@@ -357,8 +380,9 @@ def _prepare_worker() -> None:
     kaggle_environments()
 
 
-def _play_shipped(function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
-                  sources: dict[str, str]) -> Any:
+def _play_shipped(
+    function: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], sources: dict[str, str]
+) -> Any:
     """Play ``args[0]`` (a GameSpec) with its agent files written from ``sources`` to a private directory.
 
     The record names the agents by the spec's own text, and the copies' paths in its detail and
@@ -373,15 +397,21 @@ def _play_shipped(function: Callable[..., Any], args: tuple[Any, ...], kwargs: d
             copies[original] = os.path.join(folder, os.path.basename(original) or "agent.py")
             with open(copies[original], "w", encoding="utf-8") as handle:
                 handle.write(source)
-        first, second = (AgentSpec(AgentKind.FILE, copies[a.name]) if a.kind is AgentKind.FILE else a
-                         for a in spec.agents)
+        first, second = (
+            AgentSpec(AgentKind.FILE, copies[a.name]) if a.kind is AgentKind.FILE else a for a in spec.agents
+        )
         record = function(replace(spec, agents=(first, second)), *args[1:], **kwargs)
     if not isinstance(record, GameRecord):
         return record
     renames = {copy: original for original, copy in copies.items()}
-    return replace(record, agents=spec.names, detail=_renamed(record.detail, renames),
-                   replay=None if record.replay is None else json.loads(_renamed(json.dumps(record.replay), renames,
-                                                                                 escaped=True)))
+    return replace(
+        record,
+        agents=spec.names,
+        detail=_renamed(record.detail, renames),
+        replay=None
+        if record.replay is None
+        else json.loads(_renamed(json.dumps(record.replay), renames, escaped=True)),
+    )
 
 
 def _renamed(text: str, renames: dict[str, str], escaped: bool = False) -> str:
@@ -391,4 +421,3 @@ def _renamed(text: str, renames: dict[str, str], escaped: bool = False) -> str:
             copy, original = json.dumps(copy)[1:-1], json.dumps(original)[1:-1]
         text = text.replace(copy, original)
     return text
-

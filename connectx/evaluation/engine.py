@@ -101,14 +101,16 @@ def resolve_agent(spec: AgentSpec, config: BoardConfig) -> Callable[..., Any] | 
 
 def make_environment(config: BoardConfig, names: list[str], debug: bool = False) -> Any:
     """A fresh ConnectX environment whose replays show ``names`` as the players."""
-    return kaggle_environments().make("connectx", configuration=config.as_kaggle(),
-                                      info={"TeamNames": names}, debug=debug)
+    return kaggle_environments().make(
+        "connectx", configuration=config.as_kaggle(), info={"TeamNames": names}, debug=debug
+    )
 
 
 def replayed_environment(replay: dict[str, Any]) -> Any:
     """The finished environment of a saved replay JSON (as ``env.toJSON()`` wrote it), for the viewer."""
-    return kaggle_environments().make("connectx", configuration=replay["configuration"], steps=replay["steps"],
-                                      info=replay.get("info", {}))
+    return kaggle_environments().make(
+        "connectx", configuration=replay["configuration"], steps=replay["steps"], info=replay.get("info", {})
+    )
 
 
 def kaggle_callable(spec: AgentSpec, env: Any, config: BoardConfig) -> Callable[..., Any]:

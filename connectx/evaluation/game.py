@@ -71,6 +71,7 @@ def stop_game_process() -> None:
     if host is not None and host.pid == os.getpid():
         host.stop()
 
+
 RETIRE_AFTER_GAMES = 500
 """Games one game process plays before it is replaced, so nothing a game leaves behind piles up for long."""
 RETIRE_ABOVE_KIB = 1_500_000
@@ -220,20 +221,44 @@ class _ParentView:
     def killed(self, wall: float) -> GameRecord:
         moves = tuple(self.moves)
         if self.on_move is None:
-            return aborted_record(self.spec, f"watchdog: no progress for {self.watchdog.quiet:g}s outside any move",
-                                   moves, self._durations(), wall, self._stats())
+            return aborted_record(
+                self.spec,
+                f"watchdog: no progress for {self.watchdog.quiet:g}s outside any move",
+                moves,
+                self._durations(),
+                wall,
+                self._stats(),
+            )
         waited = time.monotonic() - self.move_started
-        took = (f"took {waited:.1f} s, past the watchdog's own limit of {self.watchdog.move_limit:g} s a move"
-                if self.own_limit else timeout_text(waited, self.spec.config.act_timeout, self.bank))
+        took = (
+            f"took {waited:.1f} s, past the watchdog's own limit of {self.watchdog.move_limit:g} s a move"
+            if self.own_limit
+            else timeout_text(waited, self.spec.config.act_timeout, self.bank)
+        )
         detail = f"{took}; no answer came, so the watchdog stopped the game's process"
-        return fault_record(self.spec, self.on_move, "TIMEOUT", detail, moves, self._durations(waited), wall,
-                             self._stats())
+        return fault_record(
+            self.spec, self.on_move, "TIMEOUT", detail, moves, self._durations(waited), wall, self._stats()
+        )
 
     def died(self, exit_code: int | None, wall: float) -> GameRecord:
         moves = tuple(self.moves)
         if self.on_move is None:
-            return aborted_record(self.spec, f"the game's process died (exit code {exit_code}) outside any move",
-                                   moves, self._durations(), wall, self._stats())
+            return aborted_record(
+                self.spec,
+                f"the game's process died (exit code {exit_code}) outside any move",
+                moves,
+                self._durations(),
+                wall,
+                self._stats(),
+            )
         detail = f"the game's process died (exit code {exit_code}) during a move of {self.spec.names[self.on_move]!r}"
-        return fault_record(self.spec, self.on_move, "ERROR", detail, moves,
-                             self._durations(time.monotonic() - self.move_started), wall, self._stats())
+        return fault_record(
+            self.spec,
+            self.on_move,
+            "ERROR",
+            detail,
+            moves,
+            self._durations(time.monotonic() - self.move_started),
+            wall,
+            self._stats(),
+        )

@@ -103,8 +103,15 @@ def _play_game(spec: GameSpec, monitor: Monitor) -> GameRecord:
             try:
                 agent = seat_agent(agent_spec, seat, env, spec.config, spec.seed)
             except (AgentSpecError, OSError) as error:
-                return fault_record(spec, seat, "ERROR", f"could not build agent {agent_spec.text!r}: {error}",
-                                     spec.opening, ((), ()), time.perf_counter() - started)
+                return fault_record(
+                    spec,
+                    seat,
+                    "ERROR",
+                    f"could not build agent {agent_spec.text!r}: {error}",
+                    spec.opening,
+                    ((), ()),
+                    time.perf_counter() - started,
+                )
             announced.append(_AnnouncedAgent(seat, agent, monitor))
         random.seed(derived_seed(spec.seed, "environment"))
         env.run(announced)
@@ -124,9 +131,17 @@ def _play_game(spec: GameSpec, monitor: Monitor) -> GameRecord:
     outcome = Outcome.of(env)
     offender = 1 - outcome.winner if outcome.cause in FAULT_STATUSES and outcome.winner is not None else None
     return GameRecord(
-        index=spec.index, agents=spec.names, config=spec.config, seed=spec.seed, opening=spec.opening,
-        moves=_moves_of(env), winner=outcome.winner, statuses=outcome.statuses, cause=outcome.cause,
-        offender=offender, detail=_fault_detail(env, offender, announced, spec.config.act_timeout),
+        index=spec.index,
+        agents=spec.names,
+        config=spec.config,
+        seed=spec.seed,
+        opening=spec.opening,
+        moves=_moves_of(env),
+        winner=outcome.winner,
+        statuses=outcome.statuses,
+        cause=outcome.cause,
+        offender=offender,
+        detail=_fault_detail(env, offender, announced, spec.config.act_timeout),
         durations=(tuple(announced[0].durations), tuple(announced[1].durations)),
         wall_seconds=time.perf_counter() - started,
         search_stats=seat_stats(announced[0].stats, announced[1].stats),

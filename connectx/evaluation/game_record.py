@@ -136,13 +136,20 @@ class GameRecord:
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of everything but the replay (which is written to its own file)."""
         data: dict[str, Any] = {
-            "index": self.index, "agents": list(self.agents),
+            "index": self.index,
+            "agents": list(self.agents),
             "config": self.config.to_json(),
-            "seed": self.seed, "opening": list(self.opening), "moves": list(self.moves),
-            "winner": self.winner, "statuses": list(self.statuses), "cause": self.cause,
-            "offender": self.offender, "detail": self.detail,
+            "seed": self.seed,
+            "opening": list(self.opening),
+            "moves": list(self.moves),
+            "winner": self.winner,
+            "statuses": list(self.statuses),
+            "cause": self.cause,
+            "offender": self.offender,
+            "detail": self.detail,
             "durations": [[round(d, 6) for d in seat] for seat in self.durations],
-            "wall_seconds": round(self.wall_seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
+            "wall_seconds": round(self.wall_seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
         }
         if self.load_average is not None:
             data["load_average"] = [round(value, 2) for value in self.load_average]
@@ -159,12 +166,19 @@ class GameRecord:
         load = data.get("load_average")
         provenance = data.get("provenance")
         return cls(
-            index=int(data["index"]), agents=(data["agents"][0], data["agents"][1]),
-            config=BoardConfig.from_json(data["config"]), seed=int(data["seed"]),
-            opening=tuple(data["opening"]), moves=tuple(data["moves"]), winner=data["winner"],
-            statuses=(data["statuses"][0], data["statuses"][1]), cause=data["cause"],
-            offender=data.get("offender"), detail=data.get("detail", ""),
-            durations=(tuple(durations[0]), tuple(durations[1])), wall_seconds=float(data.get("wall_seconds", 0.0)),
+            index=int(data["index"]),
+            agents=(data["agents"][0], data["agents"][1]),
+            config=BoardConfig.from_json(data["config"]),
+            seed=int(data["seed"]),
+            opening=tuple(data["opening"]),
+            moves=tuple(data["moves"]),
+            winner=data["winner"],
+            statuses=(data["statuses"][0], data["statuses"][1]),
+            cause=data["cause"],
+            offender=data.get("offender"),
+            detail=data.get("detail", ""),
+            durations=(tuple(durations[0]), tuple(durations[1])),
+            wall_seconds=float(data.get("wall_seconds", 0.0)),
             cpu_seconds=float(data.get("cpu_seconds", 0.0)),
             search_stats=seat_stats([move_stats(move) for move in stats[0]], [move_stats(move) for move in stats[1]]),
             load_average=None if load is None else (float(load[0]), float(load[1])),
@@ -172,19 +186,59 @@ class GameRecord:
         )
 
 
-def fault_record(spec: GameSpec, offender: int, cause: str, detail: str, moves: tuple[int, ...],
-                 durations: tuple[tuple[float, ...], tuple[float, ...]], wall: float,
-                 stats: tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]] = NO_STATS) -> GameRecord:
+def fault_record(
+    spec: GameSpec,
+    offender: int,
+    cause: str,
+    detail: str,
+    moves: tuple[int, ...],
+    durations: tuple[tuple[float, ...], tuple[float, ...]],
+    wall: float,
+    stats: tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]] = NO_STATS,
+) -> GameRecord:
     """The record of a game ``offender``'s agent lost by a fault (``cause``: ERROR or TIMEOUT) the harness saw."""
     statuses = ["DONE", "DONE"]
     statuses[offender] = cause
-    return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, moves, 1 - offender,
-                      (statuses[0], statuses[1]), cause, offender, detail, durations, wall, search_stats=stats)
+    return GameRecord(
+        spec.index,
+        spec.names,
+        spec.config,
+        spec.seed,
+        spec.opening,
+        moves,
+        1 - offender,
+        (statuses[0], statuses[1]),
+        cause,
+        offender,
+        detail,
+        durations,
+        wall,
+        search_stats=stats,
+    )
 
 
-def aborted_record(spec: GameSpec, detail: str, moves: tuple[int, ...],
-                   durations: tuple[tuple[float, ...], tuple[float, ...]], wall: float,
-                   stats: tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]] = NO_STATS) -> GameRecord:
+def aborted_record(
+    spec: GameSpec,
+    detail: str,
+    moves: tuple[int, ...],
+    durations: tuple[tuple[float, ...], tuple[float, ...]],
+    wall: float,
+    stats: tuple[tuple[MoveStats, ...], tuple[MoveStats, ...]] = NO_STATS,
+) -> GameRecord:
     """The record of a game nobody is to blame for: not scored."""
-    return GameRecord(spec.index, spec.names, spec.config, spec.seed, spec.opening, moves, None,
-                      ("DONE", "DONE"), ABORTED, None, detail, durations, wall, search_stats=stats)
+    return GameRecord(
+        spec.index,
+        spec.names,
+        spec.config,
+        spec.seed,
+        spec.opening,
+        moves,
+        None,
+        ("DONE", "DONE"),
+        ABORTED,
+        None,
+        detail,
+        durations,
+        wall,
+        search_stats=stats,
+    )

@@ -99,8 +99,14 @@ class LadderPlan:
         return next((member.kind for member in self.members if member.agent == agent), CANDIDATE)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "ladder", "agents": list(self.agents), "pool": self.pool, "episodes": self.episodes,
-                "seed": self.seed, "config": self.config.to_json()}
+        return {
+            "kind": "ladder",
+            "agents": list(self.agents),
+            "pool": self.pool,
+            "episodes": self.episodes,
+            "seed": self.seed,
+            "config": self.config.to_json(),
+        }
 
     @property
     def may_change(self) -> tuple[str, ...]:
@@ -120,8 +126,9 @@ class LadderPlan:
         first_index = max((record.index for record in recorded), default=-1) + 1
         for index in range(first_index, first_index + max(0, self.episodes - len(recorded))):
             first, second = draw_pairing(tally.ratings, random.Random(f"ladder/{self.seed}/{index}"))
-            yield GameSpec(index, (specs[first], specs[second]), self.config, game_seed(self.seed, index),
-                           keep_replay=keep_replays)
+            yield GameSpec(
+                index, (specs[first], specs[second]), self.config, game_seed(self.seed, index), keep_replay=keep_replays
+            )
 
 
 class Ratings:
@@ -196,10 +203,20 @@ class Standing:
     by_kind: dict[tuple[str, int], SeatScore]
 
     def to_json(self) -> dict[str, Any]:
-        return {"agent": self.agent, "kind": self.kind, "mu": round(self.mu, 1), "sigma": round(self.sigma, 1),
-                "episodes": self.episodes, "wins": self.wins, "draws": self.draws, "losses": self.losses,
-                "by_kind": [{"kind": kind, "seat": seat, "points": s.points, "games": s.games}
-                            for (kind, seat), s in sorted(self.by_kind.items(), key=lambda item: _kind_order(item[0]))]}
+        return {
+            "agent": self.agent,
+            "kind": self.kind,
+            "mu": round(self.mu, 1),
+            "sigma": round(self.sigma, 1),
+            "episodes": self.episodes,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "by_kind": [
+                {"kind": kind, "seat": seat, "points": s.points, "games": s.games}
+                for (kind, seat), s in sorted(self.by_kind.items(), key=lambda item: _kind_order(item[0]))
+            ],
+        }
 
 
 def _kind_order(key: tuple[str, int]) -> tuple[int, int]:
@@ -226,8 +243,10 @@ class LadderSummary:
         return next(s for s in self.standings if s.agent == agent)
 
     def to_json(self) -> dict[str, Any]:
-        return {"model": f"openskill ThurstoneMostellerFull mu={MU:g} sigma={SIGMA:g} beta={BETA:g} tau={TAU:g}",
-                "standings": [standing.to_json() for standing in self.standings]}
+        return {
+            "model": f"openskill ThurstoneMostellerFull mu={MU:g} sigma={SIGMA:g} beta={BETA:g} tau={TAU:g}",
+            "standings": [standing.to_json() for standing in self.standings],
+        }
 
 
 class LadderTally:
@@ -269,11 +288,25 @@ class LadderTally:
 
     def _standings(self) -> tuple[Standing, ...]:
         ratings, tallies = self.ratings, self.tallies
-        return tuple(sorted(
-            (Standing(agent, self.plan.kind(agent), ratings.mu(agent), ratings.sigma(agent), sum(tallies[agent]),
-                      tallies[agent][0], tallies[agent][1], tallies[agent][2], dict(self.by_kind[agent]))
-             for agent in self.plan.agents),
-            key=lambda standing: -standing.mu))
+        return tuple(
+            sorted(
+                (
+                    Standing(
+                        agent,
+                        self.plan.kind(agent),
+                        ratings.mu(agent),
+                        ratings.sigma(agent),
+                        sum(tallies[agent]),
+                        tallies[agent][0],
+                        tallies[agent][1],
+                        tallies[agent][2],
+                        dict(self.by_kind[agent]),
+                    )
+                    for agent in self.plan.agents
+                ),
+                key=lambda standing: -standing.mu,
+            )
+        )
 
 
 def summarize_ladder(plan: LadderPlan, records: Iterable[GameRecord]) -> LadderSummary:
@@ -298,10 +331,18 @@ OnEpisode = Callable[[GameRecord, Callable[[], LadderSummary]], None]
 """Called after each episode with it and the function that gives the standings after it (``run_loop.play_prepared``)."""
 
 
-def play_ladder(plan: LadderPlan, *, jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
-                watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
-                play: GameFunction | None = None, on_game: OnEpisode | None = None,
-                allow_code_change: bool = False) -> LadderResult:
+def play_ladder(
+    plan: LadderPlan,
+    *,
+    jobs: int | None = None,
+    out: Path | str | None = None,
+    resume: bool = False,
+    watchdog: Watchdog = DEFAULT_WATCHDOG,
+    executor: Executor | None = None,
+    play: GameFunction | None = None,
+    on_game: OnEpisode | None = None,
+    allow_code_change: bool = False,
+) -> LadderResult:
     """Play ``plan``'s episodes that are not recorded yet, pairing each by the ratings as they stand.
 
     The arguments are those of ``match.play_match`` (``run_loop.PlayOptions``); on resume only
@@ -310,8 +351,15 @@ def play_ladder(plan: LadderPlan, *, jobs: int | None = None, out: Path | str | 
     for ``jobs``, RunDirectoryError for ``out``, or for recorded episodes played by other code,
     unless ``allow_code_change``.
     """
-    options = PlayOptions(jobs=jobs, out=out, resume=resume, watchdog=watchdog, executor=executor, play=play,
-                          allow_code_change=allow_code_change)
+    options = PlayOptions(
+        jobs=jobs,
+        out=out,
+        resume=resume,
+        watchdog=watchdog,
+        executor=executor,
+        play=play,
+        allow_code_change=allow_code_change,
+    )
     return play_prepared_ladder(prepare_run(plan, options), on_game)
 
 

@@ -41,26 +41,51 @@ KINDS = (PERFECT, NEAR_PERFECT, ALPHA_BETA, MCTS, PAPERS, KAGGLE, CANDIDATE)
 DEFAULT_POOL = (
     PoolMember("fallible:epsilon=0.05", PERFECT, "perfect play, but one move in 20 is a uniformly random column"),
     PoolMember("fallible:epsilon=0.1", PERFECT, "perfect play, but one move in 10 is a uniformly random column"),
-    PoolMember("fallible:margin=1", PERFECT,
-               "perfect play, but slips where its winning margin is thin: a move one point of exact score worse "
-               "than the best is e^-1 times as likely as a best one, so it errs in close races, not in clear wins"),
-    PoolMember("fallible:book_plies=14,depth=8", NEAR_PERFECT,
-               "perfect up to 14 stones (the book, then proofs), then alpha-beta of depth 8 only: misses what lies "
-               "beyond its horizon once the middle game starts"),
-    PoolMember("fallible:lapse=0.1,depth=6", NEAR_PERFECT,
-               "perfect, but one move in 10 is its depth-6 search's (a proof that did not finish in time)"),
-    PoolMember("fallible:book_plies=0,depth=4", ALPHA_BETA,
-               "alpha-beta to 4 plies with a threat evaluation: takes and blocks short threats, loses long races"),
-    PoolMember("fallible:book_plies=0,depth=8", ALPHA_BETA,
-               "alpha-beta to 8 plies with a threat evaluation: the same horizon mistakes, four plies later"),
-    PoolMember("mcts:simulations=200", MCTS,
-               "200 random-rollout simulations a move: sees immediate tactics only when sampled, blunders often"),
-    PoolMember("mcts:simulations=2000", MCTS,
-               "2,000 simulations a move: sound in sharp positions, misjudges quiet ones that random rollouts misread"),
-    PoolMember("minimax", PAPERS,
-               "Sheoran et al. 2021: depth 4/5 on a window-count evaluation; no threat parity, no zugzwang"),
-    PoolMember("kaggle:negamax", KAGGLE,
-               "kaggle's built-in: plain negamax to depth 4 on stone adjacency, slow; misses anything deeper"),
+    PoolMember(
+        "fallible:margin=1",
+        PERFECT,
+        "perfect play, but slips where its winning margin is thin: a move one point of exact score worse "
+        "than the best is e^-1 times as likely as a best one, so it errs in close races, not in clear wins",
+    ),
+    PoolMember(
+        "fallible:book_plies=14,depth=8",
+        NEAR_PERFECT,
+        "perfect up to 14 stones (the book, then proofs), then alpha-beta of depth 8 only: misses what lies "
+        "beyond its horizon once the middle game starts",
+    ),
+    PoolMember(
+        "fallible:lapse=0.1,depth=6",
+        NEAR_PERFECT,
+        "perfect, but one move in 10 is its depth-6 search's (a proof that did not finish in time)",
+    ),
+    PoolMember(
+        "fallible:book_plies=0,depth=4",
+        ALPHA_BETA,
+        "alpha-beta to 4 plies with a threat evaluation: takes and blocks short threats, loses long races",
+    ),
+    PoolMember(
+        "fallible:book_plies=0,depth=8",
+        ALPHA_BETA,
+        "alpha-beta to 8 plies with a threat evaluation: the same horizon mistakes, four plies later",
+    ),
+    PoolMember(
+        "mcts:simulations=200",
+        MCTS,
+        "200 random-rollout simulations a move: sees immediate tactics only when sampled, blunders often",
+    ),
+    PoolMember(
+        "mcts:simulations=2000",
+        MCTS,
+        "2,000 simulations a move: sound in sharp positions, misjudges quiet ones that random rollouts misread",
+    ),
+    PoolMember(
+        "minimax", PAPERS, "Sheoran et al. 2021: depth 4/5 on a window-count evaluation; no threat parity, no zugzwang"
+    ),
+    PoolMember(
+        "kaggle:negamax",
+        KAGGLE,
+        "kaggle's built-in: plain negamax to depth 4 on stone adjacency, slow; misses anything deeper",
+    ),
     PoolMember("kaggle:random", KAGGLE, "a uniformly random column every move"),
 )
 

@@ -91,8 +91,15 @@ class MatchPlan(NumberedGames):
         return GameSpec(index, agents, self.config, game_seed(self.seed, index), opening, keep_replay)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "match", "first": self.first.text, "second": self.second.text, "games": self.games,
-                "config": self.config.to_json(), "seed": self.seed, "opening_plies": self.opening_plies}
+        return {
+            "kind": "match",
+            "first": self.first.text,
+            "second": self.second.text,
+            "games": self.games,
+            "config": self.config.to_json(),
+            "seed": self.seed,
+            "opening_plies": self.opening_plies,
+        }
 
 
 def check_opening_plies(plies: int, config: BoardConfig) -> None:
@@ -101,13 +108,14 @@ def check_opening_plies(plies: int, config: BoardConfig) -> None:
         raise ValueError(f"--openings {plies}: the number of opening plies cannot be negative")
     cells = config.rows * config.columns
     if plies >= cells:
-        raise ValueError(f"--openings {plies}: a {config.columns}x{config.rows} board has {cells} cells; "
-                         f"give fewer plies than that")
+        raise ValueError(
+            f"--openings {plies}: a {config.columns}x{config.rows} board has {cells} cells; give fewer plies than that"
+        )
 
 
 def game_seed(match_seed: int, index: int) -> int:
     """The recorded seed of game ``index``: distinct per game, fixed by the match seed."""
-    return random.Random(f"game/{match_seed}/{index}").randrange(2 ** 31)
+    return random.Random(f"game/{match_seed}/{index}").randrange(2**31)
 
 
 def random_opening(config: BoardConfig, plies: int, rng: random.Random) -> tuple[int, ...]:
@@ -188,23 +196,45 @@ class MatchSummary:
 
     def to_json(self) -> dict[str, Any]:
         def interval(value: statistics.Interval) -> dict[str, float | None]:
-            return {k: (None if not math.isfinite(v) else round(v, 4))
-                    for k, v in (("value", value.value), ("low", value.low), ("high", value.high))}
+            return {
+                k: (None if not math.isfinite(v) else round(v, 4))
+                for k, v in (("value", value.value), ("low", value.low), ("high", value.high))
+            }
+
         def seat(record: SeatRecord) -> dict[str, int]:
             return {"wins": record.wins, "draws": record.draws, "losses": record.losses}
 
         return {
-            "first": self.first, "second": self.second, "planned_games": self.planned, "games": self.total.games,
-            "total": seat(self.total), "as_first": seat(self.as_first), "as_second": seat(self.as_second),
-            "score": interval(self.score), "elo": interval(self.elo), "los": round(self.los, 4),
-            "pentanomial": list(self.pentanomial), "pentanomial_elo": interval(self.pentanomial_elo),
-            "forfeits": self.forfeits, "aborted": self.aborted,
-            "time_per_move": {name: {"moves": t.moves, "mean": _finite(t.mean), "p95": _finite(t.p95),
-                                     "max": _finite(t.max)} for name, t in self.times.items()},
-            "sprt": None if self.sprt is None else {
-                "elo0": self.sprt.elo0, "elo1": self.sprt.elo1, "alpha": self.sprt.alpha, "beta": self.sprt.beta,
-                "llr": round(self.llr, 4), "lower": round(self.sprt.bounds.lower, 4),
-                "upper": round(self.sprt.bounds.upper, 4), "decision": self.decision},
+            "first": self.first,
+            "second": self.second,
+            "planned_games": self.planned,
+            "games": self.total.games,
+            "total": seat(self.total),
+            "as_first": seat(self.as_first),
+            "as_second": seat(self.as_second),
+            "score": interval(self.score),
+            "elo": interval(self.elo),
+            "los": round(self.los, 4),
+            "pentanomial": list(self.pentanomial),
+            "pentanomial_elo": interval(self.pentanomial_elo),
+            "forfeits": self.forfeits,
+            "aborted": self.aborted,
+            "time_per_move": {
+                name: {"moves": t.moves, "mean": _finite(t.mean), "p95": _finite(t.p95), "max": _finite(t.max)}
+                for name, t in self.times.items()
+            },
+            "sprt": None
+            if self.sprt is None
+            else {
+                "elo0": self.sprt.elo0,
+                "elo1": self.sprt.elo1,
+                "alpha": self.sprt.alpha,
+                "beta": self.sprt.beta,
+                "llr": round(self.llr, 4),
+                "lower": round(self.sprt.bounds.lower, 4),
+                "upper": round(self.sprt.bounds.upper, 4),
+                "decision": self.decision,
+            },
         }
 
 
@@ -316,8 +346,9 @@ class MatchTally:
         plan, seats = self.plan, self.seats
         as_first = SeatRecord(seats[0][1.0], seats[0][0.5], seats[0][0.0])
         as_second = SeatRecord(seats[1][1.0], seats[1][0.5], seats[1][0.0])
-        total = SeatRecord(as_first.wins + as_second.wins, as_first.draws + as_second.draws,
-                           as_first.losses + as_second.losses)
+        total = SeatRecord(
+            as_first.wins + as_second.wins, as_first.draws + as_second.draws, as_first.losses + as_second.losses
+        )
         counts = (self.pairs[0], self.pairs[1], self.pairs[2], self.pairs[3], self.pairs[4])
         forfeits: dict[str, dict[str, int]] = {}
         for (cause, name), (count, _) in sorted(self.forfeits.items(), key=lambda item: item[1][1]):
@@ -325,34 +356,78 @@ class MatchTally:
         times = {name: MoveTimes.of(values) for name, values in self.durations.items()}
         llr, decision = self._sprt()
         return MatchSummary(
-            first=plan.first.text, second=plan.second.text, planned=plan.games, total=total, as_first=as_first,
-            as_second=as_second, score=statistics.wilson_interval(total.wins, total.draws, total.losses),
+            first=plan.first.text,
+            second=plan.second.text,
+            planned=plan.games,
+            total=total,
+            as_first=as_first,
+            as_second=as_second,
+            score=statistics.wilson_interval(total.wins, total.draws, total.losses),
             elo=statistics.elo_interval(total.wins, total.draws, total.losses),
             los=statistics.likelihood_of_superiority(total.wins, total.losses),
-            pentanomial=counts, pentanomial_elo=statistics.pentanomial_elo_interval(counts),
-            forfeits=forfeits, times=times, aborted=self.aborted, sprt=self.sprt, llr=llr, decision=decision,
+            pentanomial=counts,
+            pentanomial_elo=statistics.pentanomial_elo_interval(counts),
+            forfeits=forfeits,
+            times=times,
+            aborted=self.aborted,
+            sprt=self.sprt,
+            llr=llr,
+            decision=decision,
         )
 
 
-def run_match(first: AgentSpec | str, second: AgentSpec | str, games: int = 100, *,
-              config: BoardConfig = STANDARD_CONFIG, seed: int = 0, opening_plies: int = 0, jobs: int | None = None,
-              out: Path | str | None = None, resume: bool = False, sprt: Sprt | None = None,
-              keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
-              play: GameFunction | None = None, on_game: OnGame | None = None) -> MatchResult:
+def run_match(
+    first: AgentSpec | str,
+    second: AgentSpec | str,
+    games: int = 100,
+    *,
+    config: BoardConfig = STANDARD_CONFIG,
+    seed: int = 0,
+    opening_plies: int = 0,
+    jobs: int | None = None,
+    out: Path | str | None = None,
+    resume: bool = False,
+    sprt: Sprt | None = None,
+    keep_replays: bool = False,
+    watchdog: Watchdog = DEFAULT_WATCHDOG,
+    executor: Executor | None = None,
+    play: GameFunction | None = None,
+    on_game: OnGame | None = None,
+) -> MatchResult:
     """Play ``games`` games of ``first`` (A) against ``second`` (B) in colour-swapped pairs.
 
     Agents are ``AgentSpec`` values, or their text (parsed here, once); ``config``, ``seed`` and
     ``opening_plies`` complete the ``MatchPlan``, and the other arguments are ``play_match``'s.
     """
     plan = MatchPlan(AgentSpec.of(first), AgentSpec.of(second), games, config, seed, opening_plies)
-    return play_match(plan, jobs=jobs, out=out, resume=resume, sprt=sprt, keep_replays=keep_replays,
-                      watchdog=watchdog, executor=executor, play=play, on_game=on_game)
+    return play_match(
+        plan,
+        jobs=jobs,
+        out=out,
+        resume=resume,
+        sprt=sprt,
+        keep_replays=keep_replays,
+        watchdog=watchdog,
+        executor=executor,
+        play=play,
+        on_game=on_game,
+    )
 
 
-def play_match(plan: MatchPlan, *, jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
-               sprt: Sprt | None = None, keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG,
-               executor: Executor | None = None, play: GameFunction | None = None,
-               on_game: OnGame | None = None, allow_code_change: bool = False) -> MatchResult:
+def play_match(
+    plan: MatchPlan,
+    *,
+    jobs: int | None = None,
+    out: Path | str | None = None,
+    resume: bool = False,
+    sprt: Sprt | None = None,
+    keep_replays: bool = False,
+    watchdog: Watchdog = DEFAULT_WATCHDOG,
+    executor: Executor | None = None,
+    play: GameFunction | None = None,
+    on_game: OnGame | None = None,
+    allow_code_change: bool = False,
+) -> MatchResult:
     """Play ``plan``'s games that are not recorded yet (``run_loop``: the options are ``PlayOptions``).
 
     With ``sprt``, no new game starts once the test has decided (checked on complete pairs).
@@ -361,13 +436,22 @@ def play_match(plan: MatchPlan, *, jobs: int | None = None, out: Path | str | No
     for ``jobs`` below 1, RunDirectoryError for ``out``, or for a resumed run whose recorded games were
     played by other code, unless ``allow_code_change``.
     """
-    options = PlayOptions(jobs=jobs, out=out, resume=resume, keep_replays=keep_replays, watchdog=watchdog,
-                          executor=executor, play=play, allow_code_change=allow_code_change)
+    options = PlayOptions(
+        jobs=jobs,
+        out=out,
+        resume=resume,
+        keep_replays=keep_replays,
+        watchdog=watchdog,
+        executor=executor,
+        play=play,
+        allow_code_change=allow_code_change,
+    )
     return play_prepared_match(prepare_run(plan, options), sprt, on_game)
 
 
-def play_prepared_match(run: PreparedRun[MatchPlan], sprt: Sprt | None = None,
-                        on_game: OnGame | None = None) -> MatchResult:
+def play_prepared_match(
+    run: PreparedRun[MatchPlan], sprt: Sprt | None = None, on_game: OnGame | None = None
+) -> MatchResult:
     """Play a match ``run_loop.prepare_run`` has checked (how the command line shows its checks' errors first)."""
     tally = MatchTally(run.plan, sprt)
     played = play_prepared(run, tally, on_game)

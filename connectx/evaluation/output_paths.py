@@ -39,8 +39,9 @@ def _check_creatable(directory: Path, option: str, target: Path) -> None:
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
     if not existing.is_dir():
-        raise InputError(f"{option} {target}: {existing} is a file, so nothing can be created under it; "
-                         "choose another path")
+        raise InputError(
+            f"{option} {target}: {existing} is a file, so nothing can be created under it; choose another path"
+        )
     # A real file made and removed at once, not os.access: root passes every access check, yet a read-only
     # file system or /proc still refuses.
     try:

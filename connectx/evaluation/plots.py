@@ -43,8 +43,13 @@ def time_plot(durations: Mapping[str, Sequence[float]], act_timeout: float, path
     names = [name for name, values in durations.items() if values]
     figure, axes = plt.subplots(figsize=(8, 1.2 + 0.6 * max(1, len(names))))
     if names:
-        axes.boxplot([[max(v, 1e-6) for v in durations[name]] for name in names], orientation="horizontal",
-                     whis=(5, 95), showfliers=True, flierprops={"markersize": 2})
+        axes.boxplot(
+            [[max(v, 1e-6) for v in durations[name]] for name in names],
+            orientation="horizontal",
+            whis=(5, 95),
+            showfliers=True,
+            flierprops={"markersize": 2},
+        )
         axes.set_yticks(range(1, len(names) + 1), names)
         axes.set_xscale("log")
         # Plain numbers (0.001, 0.1, 10): the default 10^k labels start matplotlib's mathtext parser, a second's work.
@@ -59,10 +64,21 @@ def time_plot(durations: Mapping[str, Sequence[float]], act_timeout: float, path
     return path
 
 
-def interval_series_plot(series: Mapping[str, Sequence[tuple[str | float, Interval]]], path: Path, *, xlabel: str,
-                         ylabel: str, title: str = "", reference: Sequence[tuple[str, str | float, float]] = (),
-                         log_y: bool = False, unit_range: bool = True, log_x: bool = False,
-                         lines: Sequence[tuple[str, float, str]] = (), x_unit: str = "", connect: bool = True) -> Path:
+def interval_series_plot(
+    series: Mapping[str, Sequence[tuple[str | float, Interval]]],
+    path: Path,
+    *,
+    xlabel: str,
+    ylabel: str,
+    title: str = "",
+    reference: Sequence[tuple[str, str | float, float]] = (),
+    log_y: bool = False,
+    unit_range: bool = True,
+    log_x: bool = False,
+    lines: Sequence[tuple[str, float, str]] = (),
+    x_unit: str = "",
+    connect: bool = True,
+) -> Path:
     """One line per series with a 95% interval bar at each point; ``reference`` marks (series, x, value).
 
     x values are categories (strings, placed in order of first appearance) or numbers, on a log
@@ -89,23 +105,60 @@ def interval_series_plot(series: Mapping[str, Sequence[tuple[str | float, Interv
         values = [interval.value for _, interval in points]
         # max(0, ...): Wilson's end at 0% or 100% can round a hair past the value itself.
         errors = [[max(0.0, i.value - i.low) for _, i in points], [max(0.0, i.high - i.value) for _, i in points]]
-        line = axes.errorbar(xs, values, yerr=errors, marker=markers[offset % len(markers)], markersize=5,
-                             capsize=3, linewidth=1.4 if connect else 0, elinewidth=1, label=name)
+        line = axes.errorbar(
+            xs,
+            values,
+            yerr=errors,
+            marker=markers[offset % len(markers)],
+            markersize=5,
+            capsize=3,
+            linewidth=1.4 if connect else 0,
+            elinewidth=1,
+            label=name,
+        )
         colours[name] = line[0].get_color()
     for name, x, value in reference:
-        axes.plot([place(x)], [value], marker="*", markersize=13, linestyle="none",
-                  color=colours.get(name, "black"), markeredgecolor="black", zorder=5)
+        axes.plot(
+            [place(x)],
+            [value],
+            marker="*",
+            markersize=13,
+            linestyle="none",
+            color=colours.get(name, "black"),
+            markeredgecolor="black",
+            zorder=5,
+        )
     if reference:
-        axes.plot([], [], marker="*", markersize=10, linestyle="none", color="white", markeredgecolor="black",
-                  label="paper's number (text)")
+        axes.plot(
+            [],
+            [],
+            marker="*",
+            markersize=10,
+            linestyle="none",
+            color="white",
+            markeredgecolor="black",
+            label="paper's number (text)",
+        )
     for name, value, label in lines:
         xs = [place(x) for x, _ in series.get(name, [])] or [place(x) for x in order]
-        axes.hlines(value, min(xs), max(xs), colors=colours.get(name, "black"), linestyles="--", linewidth=1.5,
-                    label=label, zorder=4)
+        axes.hlines(
+            value,
+            min(xs),
+            max(xs),
+            colors=colours.get(name, "black"),
+            linestyles="--",
+            linewidth=1.5,
+            label=label,
+            zorder=4,
+        )
     if categorical:
         long_labels = max(len(str(x)) for x in order) > 60 / len(order)
-        axes.set_xticks(range(len(order)), [str(x) for x in order], rotation=20 if long_labels else 0,
-                        ha="right" if long_labels else "center")
+        axes.set_xticks(
+            range(len(order)),
+            [str(x) for x in order],
+            rotation=20 if long_labels else 0,
+            ha="right" if long_labels else "center",
+        )
         axes.set_xlim(-0.5, len(order) - 0.5)
     elif log_x:
         axes.set_xscale("log")
@@ -134,8 +187,9 @@ def interval_series_plot(series: Mapping[str, Sequence[tuple[str | float, Interv
     return path
 
 
-def _zoom_to_rates(axes: Any, series: Mapping[str, Sequence[tuple[str | float, Interval]]],
-                   extra: Sequence[float]) -> None:
+def _zoom_to_rates(
+    axes: Any, series: Mapping[str, Sequence[tuple[str | float, Interval]]], extra: Sequence[float]
+) -> None:
     """A y axis in percent spanning the intervals and ``extra`` values with a margin, and the 50% line if inside."""
     ends = [v for points in series.values() for _, i in points for v in (i.low, i.high)] + list(extra)
     low, high = (min(ends), max(ends)) if ends else (0.0, 1.0)
@@ -149,9 +203,18 @@ def _zoom_to_rates(axes: Any, series: Mapping[str, Sequence[tuple[str | float, I
     axes.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
 
 
-def heat_map(values: Sequence[Sequence[Interval | None]], path: Path, *, rows: Sequence[str],
-             columns: Sequence[str], xlabel: str, ylabel: str, title: str, colour_label: str,
-             notes: Sequence[Sequence[str]] | None = None) -> Path:
+def heat_map(
+    values: Sequence[Sequence[Interval | None]],
+    path: Path,
+    *,
+    rows: Sequence[str],
+    columns: Sequence[str],
+    xlabel: str,
+    ylabel: str,
+    title: str,
+    colour_label: str,
+    notes: Sequence[Sequence[str]] | None = None,
+) -> Path:
     """A table of rates as a heat map, rows top to bottom as given; each cell shows its rate and interval.
 
     The colour scale runs from 0% to 100% with white at 50%, so who is ahead reads at a glance;
@@ -188,8 +251,9 @@ def heat_map(values: Sequence[Sequence[Interval | None]], path: Path, *, rows: S
     return path
 
 
-def elo_panels_plot(panels: Sequence[tuple[str, Mapping[str, Sequence[tuple[str | float, Interval]]], bool]],
-                    path: Path, title: str) -> Path:
+def elo_panels_plot(
+    panels: Sequence[tuple[str, Mapping[str, Sequence[tuple[str | float, Interval]]], bool]], path: Path, title: str
+) -> Path:
     """Side by side, one panel per (x label, series, log x): fitted Elo with its 95% interval against x.
 
     Each panel's x values are categories (depths) or numbers (T_max in ms, on a log axis when its
@@ -205,8 +269,9 @@ def elo_panels_plot(panels: Sequence[tuple[str, Mapping[str, Sequence[tuple[str 
             categorical = any(isinstance(x, str) for x, _ in points)
             xs = [float(categories.index(str(x))) for x, _ in points] if categorical else [float(x) for x, _ in points]
             errors = [[max(0.0, i.value - i.low) for _, i in points], [max(0.0, i.high - i.value) for _, i in points]]
-            axes.errorbar(xs, [i.value for _, i in points], yerr=errors, marker="o", markersize=5, capsize=3,
-                          label=name)
+            axes.errorbar(
+                xs, [i.value for _, i in points], yerr=errors, marker="o", markersize=5, capsize=3, label=name
+            )
             if categorical:
                 axes.set_xticks(range(len(categories)), categories)
             elif log_x:
@@ -268,8 +333,14 @@ def ratings_plot(history: Mapping[str, Sequence[float]], path: Path, *, highligh
     styles = ratings_line_styles([name for name, _ in ordered], highlight)
     for name, values in ordered:
         style = styles[name]
-        axes.plot(range(len(values)), values, color=style.color, linestyle=style.dashes, linewidth=style.width,
-                  label=textwrap.shorten(name, 40, placeholder="..."))
+        axes.plot(
+            range(len(values)),
+            values,
+            color=style.color,
+            linestyle=style.dashes,
+            linewidth=style.width,
+            label=textwrap.shorten(name, 40, placeholder="..."),
+        )
     axes.set_xlabel("rated episodes")
     axes.set_ylabel("μ (every agent starts at 600)")
     axes.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize="small")

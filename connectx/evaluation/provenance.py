@@ -45,8 +45,9 @@ class Checkout:
     @property
     def text(self) -> str:
         """``commit 1a2b3c4d5e6f`` or ``commit 1a2b3c4d5e6f with uncommitted changes (diff 0a1b2c3d4e5f)``."""
-        return f"commit {self.commit[:12]}" + (f" with uncommitted changes (diff {self.difference})" if self.dirty
-                                               else "")
+        return f"commit {self.commit[:12]}" + (
+            f" with uncommitted changes (diff {self.difference})" if self.dirty else ""
+        )
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,11 @@ class Provenance:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"code": self.code, "cpu": self.cpu, "concurrency": self.concurrency}
         if self.checkout is not None:
-            data |= {"commit": self.checkout.commit, "dirty": self.checkout.dirty,
-                     "difference": self.checkout.difference}
+            data |= {
+                "commit": self.checkout.commit,
+                "dirty": self.checkout.dirty,
+                "difference": self.checkout.difference,
+            }
         return data
 
     @classmethod

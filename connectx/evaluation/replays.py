@@ -20,8 +20,11 @@ def rebuilt_environment(record: GameRecord) -> Any:
     for ply, column in enumerate(record.moves):
         env.step([column, None] if ply % 2 == 0 else [None, column])
     if record.offender is not None and not env.done:
-        fault: Any = {"INVALID": record.config.columns, "ERROR": RuntimeError(record.detail or "error"),
-                      "TIMEOUT": deadline_exceeded()}.get(record.cause)
+        fault: Any = {
+            "INVALID": record.config.columns,
+            "ERROR": RuntimeError(record.detail or "error"),
+            "TIMEOUT": deadline_exceeded(),
+        }.get(record.cause)
         if fault is not None:
             env.step([fault, None] if record.offender == 0 else [None, fault])
     return env

@@ -40,9 +40,11 @@ def check_same_code(recorded: Iterable[GameRecord], code: str, allow_change: boo
     others = Counter(r.provenance.code for r in recorded if r.provenance is not None and r.provenance.code != code)
     if others:
         found = ", ".join(f"{digest} ({games} games)" for digest, games in others.most_common())
-        raise RunDirectoryError(f"the games recorded here were played by other code ({found}) than this run's "
-                                f"({code}); play into another --out directory, or pass {ALLOW_CODE_CHANGE} to "
-                                "mix them")
+        raise RunDirectoryError(
+            f"the games recorded here were played by other code ({found}) than this run's "
+            f"({code}); play into another --out directory, or pass {ALLOW_CODE_CHANGE} to "
+            "mix them"
+        )
 
 
 class ResultsStore:
@@ -77,15 +79,21 @@ class ResultsStore:
         if self.plan_path.exists():
             recorded = self._recorded_plan()
             if not resume:
-                raise RunDirectoryError(f"{self.directory} already holds a run; pass --resume to continue it "
-                                        "or choose another --out directory")
+                raise RunDirectoryError(
+                    f"{self.directory} already holds a run; pass --resume to continue it "
+                    "or choose another --out directory"
+                )
             fixed = {key: value for key, value in plan.items() if key not in may_change}
             if {key: value for key, value in recorded.items() if key not in may_change} != fixed:
-                raise RunDirectoryError(f"{self.directory} holds a different run ({self.plan_path} differs from "
-                                        "this one); use the same arguments to resume, or another --out directory")
+                raise RunDirectoryError(
+                    f"{self.directory} holds a different run ({self.plan_path} differs from "
+                    "this one); use the same arguments to resume, or another --out directory"
+                )
         elif self.games_path.exists():
-            raise RunDirectoryError(f"{self.directory} holds {GAMES_FILE} but no {PLAN_FILE}, so its games belong to "
-                                    "no known run; choose another --out directory")
+            raise RunDirectoryError(
+                f"{self.directory} holds {GAMES_FILE} but no {PLAN_FILE}, so its games belong to "
+                "no known run; choose another --out directory"
+            )
         return self.load()
 
     def open(self, plan: dict[str, Any], resume: bool, may_change: tuple[str, ...] = ()) -> list[GameRecord]:
@@ -104,8 +112,9 @@ class ResultsStore:
         try:
             recorded = json.loads(self.plan_path.read_bytes().decode("utf-8"))
         except (OSError, ValueError) as error:
-            raise RunDirectoryError(f"{self.plan_path} is not a run's plan ({error}); choose another --out "
-                                    "directory") from None
+            raise RunDirectoryError(
+                f"{self.plan_path} is not a run's plan ({error}); choose another --out directory"
+            ) from None
         if not isinstance(recorded, dict):
             raise RunDirectoryError(f"{self.plan_path} is not a run's plan; choose another --out directory")
         return recorded
@@ -122,7 +131,7 @@ class ResultsStore:
         except OSError as error:
             raise RunDirectoryError(f"{self.games_path} cannot be read ({error.strerror})") from None
         records: dict[int, GameRecord] = {}
-        for number, line in enumerate(data[:data.rfind(b"\n") + 1].splitlines(), start=1):
+        for number, line in enumerate(data[: data.rfind(b"\n") + 1].splitlines(), start=1):
             if not line.strip():
                 continue
             try:
@@ -131,8 +140,9 @@ class ResultsStore:
                     raise ValueError("not a JSON object")
                 record = GameRecord.from_json(data)
             except (ValueError, KeyError, TypeError, IndexError) as error:
-                raise RunDirectoryError(f"{self.games_path}:{number} is not a game record ({error}); "
-                                        "remove that line to resume") from None
+                raise RunDirectoryError(
+                    f"{self.games_path}:{number} is not a game record ({error}); remove that line to resume"
+                ) from None
             records.setdefault(record.index, record)
         return list(records.values())
 

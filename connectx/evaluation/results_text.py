@@ -54,8 +54,10 @@ def elo_text(elo: Interval) -> str:
 def running_line(summary: MatchSummary) -> str:
     """One line for the progress bar: A's W-D-L, score and Elo so far (and the SPRT's LLR)."""
     total = summary.total
-    text = (f"W-D-L {total.wins}-{total.draws}-{total.losses} score {summary.score.value:.3f} "
-            f"Elo {elo_estimate(summary.elo)}")
+    text = (
+        f"W-D-L {total.wins}-{total.draws}-{total.losses} score {summary.score.value:.3f} "
+        f"Elo {elo_estimate(summary.elo)}"
+    )
     if summary.sprt is not None:
         text += f" LLR {summary.llr:+.2f} [{summary.sprt.bounds.lower:+.2f}, {summary.sprt.bounds.upper:+.2f}]"
     return text
@@ -90,16 +92,23 @@ def match_table(summary: MatchSummary) -> str:
     if summary.sprt is not None:
         sprt = summary.sprt
         verdict = {"H1": f"H1 accepted: Elo >= {sprt.elo1:g}", "H0": f"H0 accepted: Elo <= {sprt.elo0:g}"}.get(
-            summary.decision or "", "undecided")
-        lines.append(f"| SPRT [{sprt.elo0:g}, {sprt.elo1:g}] alpha {sprt.alpha:g} beta {sprt.beta:g} | "
-                     f"LLR {summary.llr:+.3f} in [{sprt.bounds.lower:+.3f}, {sprt.bounds.upper:+.3f}]: {verdict} |")
-    forfeits = ", ".join(f"{name} {cause} x{count}" for cause, by_name in sorted(summary.forfeits.items())
-                         for name, count in sorted(by_name.items()))
+            summary.decision or "", "undecided"
+        )
+        lines.append(
+            f"| SPRT [{sprt.elo0:g}, {sprt.elo1:g}] alpha {sprt.alpha:g} beta {sprt.beta:g} | "
+            f"LLR {summary.llr:+.3f} in [{sprt.bounds.lower:+.3f}, {sprt.bounds.upper:+.3f}]: {verdict} |"
+        )
+    forfeits = ", ".join(
+        f"{name} {cause} x{count}"
+        for cause, by_name in sorted(summary.forfeits.items())
+        for name, count in sorted(by_name.items())
+    )
     lines.append(f"| forfeits | {forfeits or 'none'} |")
     lines += ["", "| agent | moves | mean s/move | p95 | max |", "|---|---:|---:|---:|---:|"]
     for name, times in summary.times.items():
-        lines.append(f"| {name} | {times.moves} | {_seconds(times.mean)} | {_seconds(times.p95)} "
-                     f"| {_seconds(times.max)} |")
+        lines.append(
+            f"| {name} | {times.moves} | {_seconds(times.mean)} | {_seconds(times.p95)} | {_seconds(times.max)} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -125,8 +134,7 @@ def match_report(plan: MatchPlan, summary: MatchSummary, plots: Sequence[str] = 
 
 def ratings_table(summary: TournamentSummary) -> str:
     """The jointly fitted Elo of every agent, strongest first, with 95% intervals relative to the anchor."""
-    lines = [f"| rank | agent | Elo (anchor {summary.anchor} = 0) | 95% interval | games |",
-             "|---:|---|---:|---|---:|"]
+    lines = [f"| rank | agent | Elo (anchor {summary.anchor} = 0) | 95% interval | games |", "|---:|---|---:|---|---:|"]
     for rank, rating in enumerate(summary.ratings, start=1):
         interval = "anchor" if rating.name == summary.anchor else interval_text(rating.low, rating.high)
         lines.append(f"| {rank} | {rating.name} | {signed(rating.elo)} | {interval} | {rating.games} |")
@@ -138,8 +146,10 @@ def cross_table(summary: TournamentSummary) -> str:
     order = [rating.name for rating in summary.ratings] or list(summary.agents)
     order += [name for name in summary.agents if name not in order]
     short = {name: f"#{i + 1}" for i, name in enumerate(order)}
-    lines = ["| # | agent | " + " | ".join(short[name] for name in order) + " | score |",
-             "|---:|---|" + "---:|" * (len(order) + 1)]
+    lines = [
+        "| # | agent | " + " | ".join(short[name] for name in order) + " | score |",
+        "|---:|---|" + "---:|" * (len(order) + 1),
+    ]
     for name in order:
         cells, points, games = [], 0.0, 0
         for opponent in order:
@@ -159,11 +169,19 @@ def pairings_table(summary: TournamentSummary) -> str:
     lines = ["| pairing | W-D-L | score [95%] | Elo [95%] | LOS | forfeits |", "|---|---|---|---|---:|---|"]
     for match in summary.pairings:
         total = match.total
-        forfeits = ", ".join(f"{name} {cause} x{count}" for cause, by_name in sorted(match.forfeits.items())
-                             for name, count in sorted(by_name.items())) or "none"
-        lines.append(f"| {match.first} vs {match.second} | {total.wins}-{total.draws}-{total.losses} | "
-                     f"{match.score.value:.3f} [{match.score.low:.3f}, {match.score.high:.3f}] | "
-                     f"{elo_text(match.elo)} | {100 * match.los:.1f}% | {forfeits} |")
+        forfeits = (
+            ", ".join(
+                f"{name} {cause} x{count}"
+                for cause, by_name in sorted(match.forfeits.items())
+                for name, count in sorted(by_name.items())
+            )
+            or "none"
+        )
+        lines.append(
+            f"| {match.first} vs {match.second} | {total.wins}-{total.draws}-{total.losses} | "
+            f"{match.score.value:.3f} [{match.score.low:.3f}, {match.score.high:.3f}] | "
+            f"{elo_text(match.elo)} | {100 * match.los:.1f}% | {forfeits} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -196,18 +214,23 @@ def ladder_table(summary: LadderSummary) -> str:
     line under the table says so, since a terminal shows no page around it.
     """
     kinds = summary.kinds
-    lines = ["| rank | agent | kind | μ | σ | episodes | W-D-L | " + " | ".join(f"vs {kind}" for kind in kinds) + " |",
-             "|---:|---|---|---:|---:|---:|---|" + "---|" * len(kinds)]
+    lines = [
+        "| rank | agent | kind | μ | σ | episodes | W-D-L | " + " | ".join(f"vs {kind}" for kind in kinds) + " |",
+        "|---:|---|---|---:|---:|---:|---|" + "---|" * len(kinds),
+    ]
     for rank, standing in enumerate(summary.standings, start=1):
         cells = [" / ".join(_seat_score(standing.by_kind.get((kind, seat))) for seat in (0, 1)) for kind in kinds]
-        lines.append(f"| {rank} | {standing.agent} | {standing.kind} | {standing.mu:.0f} | {standing.sigma:.0f} | "
-                     f"{standing.episodes} | {standing.wins}-{standing.draws}-{standing.losses} | "
-                     + " | ".join(cells) + " |")
+        lines.append(
+            f"| {rank} | {standing.agent} | {standing.kind} | {standing.mu:.0f} | {standing.sigma:.0f} | "
+            f"{standing.episodes} | {standing.wins}-{standing.draws}-{standing.losses} | " + " | ".join(cells) + " |"
+        )
     return "\n".join(lines) + "\n\n" + LADDER_CELLS + "\n"
 
 
-LADDER_CELLS = ("Each 'vs' cell: score moving first / score moving second against that kind of opponent "
-                "(1 a win, 0.5 a draw, 0 a loss), the episodes behind each in brackets; - where it never sat there.")
+LADDER_CELLS = (
+    "Each 'vs' cell: score moving first / score moving second against that kind of opponent "
+    "(1 a win, 0.5 a draw, 0 a loss), the episodes behind each in brackets; - where it never sat there."
+)
 """The legend of the ladder table's cells, e.g. ``0.50 (1) / 0.50 (3)``."""
 
 
@@ -218,10 +241,14 @@ def _seat_score(seat: SeatScore | None) -> str:
 def ladder_report(plan: LadderPlan, summary: LadderSummary, plots: Sequence[str] = ()) -> str:
     """The ladder's Markdown page: how it was played, the table, the plot."""
     episodes = sum(standing.episodes for standing in summary.standings) // 2
-    lines = [f"# Ladder: {', '.join(spec.text for spec in plan.candidates) or 'the pool'} (pool {plan.pool})", "",
-             f"{episodes} rated episodes; Kaggle's board ({plan.config.columns}x{plan.config.rows}, "
-             f"{plan.config.inarow} in a row, actTimeout {plan.config.act_timeout:g}s); seed {plan.seed}. "
-             f"Ratings: {summary.to_json()['model']}.", "",
-             ladder_table(summary)]
+    lines = [
+        f"# Ladder: {', '.join(spec.text for spec in plan.candidates) or 'the pool'} (pool {plan.pool})",
+        "",
+        f"{episodes} rated episodes; Kaggle's board ({plan.config.columns}x{plan.config.rows}, "
+        f"{plan.config.inarow} in a row, actTimeout {plan.config.act_timeout:g}s); seed {plan.seed}. "
+        f"Ratings: {summary.to_json()['model']}.",
+        "",
+        ladder_table(summary),
+    ]
     lines += [f"![{name}]({name})" for name in plots]
     return "\n".join(lines) + "\n"

@@ -200,7 +200,11 @@ def play_prepared(run: PreparedRun[Plan], tally: Tally[Any], on_game: OnGame | N
         return tally.decided()
 
     game_function = options.play if options.play is not None else partial(play_isolated, watchdog=options.watchdog)
-    stopped = play_schedule(run.plan.schedule(run.recorded, tally, options.keep_replays), game_function, recorded,
-                            options.jobs, options.executor)
+    stopped = play_schedule(
+        run.plan.schedule(run.recorded, tally, options.keep_replays),
+        game_function,
+        recorded,
+        options.jobs,
+        options.executor,
+    )
     return RunRecords(tuple(records), stopped)
-

@@ -90,8 +90,12 @@ def worker_pool(jobs: int | None = None) -> ProcessPoolExecutor:
     check_jobs(jobs)
     count = default_jobs() if jobs is None else jobs
     _start_fork_server()
-    return ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("forkserver"),
-                               initializer=_prepare_worker, initargs=(os.getpid(),))
+    return ProcessPoolExecutor(
+        count,
+        mp_context=multiprocessing.get_context("forkserver"),
+        initializer=_prepare_worker,
+        initargs=(os.getpid(),),
+    )
 
 
 def stop_workers(executor: Executor) -> None:
@@ -120,8 +124,13 @@ class InlineExecutor(Executor):
         return future
 
 
-def play_schedule(specs: Iterable[GameSpec], game_function: GameFunction, on_record: Callable[[GameRecord], bool],
-                  jobs: int | None = None, executor: Executor | None = None) -> bool:
+def play_schedule(
+    specs: Iterable[GameSpec],
+    game_function: GameFunction,
+    on_record: Callable[[GameRecord], bool],
+    jobs: int | None = None,
+    executor: Executor | None = None,
+) -> bool:
     """Play ``specs`` on ``executor`` (default: a pool of ``jobs`` workers), in order, as they finish.
 
     ``on_record`` gets each finished game and returns True to stop: no new game starts after that,

@@ -325,9 +325,14 @@ class Rating:
     games: int
 
 
-def fit_ratings(results: Mapping[tuple[str, str], tuple[float, int]], anchor: str,
-                anchor_elo: float = 0.0, z: float = Z95, iterations: int = 100,
-                profile: bool = False) -> list[Rating]:
+def fit_ratings(
+    results: Mapping[tuple[str, str], tuple[float, int]],
+    anchor: str,
+    anchor_elo: float = 0.0,
+    z: float = Z95,
+    iterations: int = 100,
+    profile: bool = False,
+) -> list[Rating]:
     """A joint maximum-likelihood Elo fit of every player (Bradley-Terry, draws as half points).
 
     ``results[(a, b)] = (points of a, games)`` for each pairing (either order; both are summed).
@@ -375,14 +380,17 @@ def fit_ratings(results: Mapping[tuple[str, str], tuple[float, int]], anchor: st
         elo = float(ratings[i]) + anchor_elo
         low, high = elo - spread, elo + spread
         if profile and math.isfinite(spread):
-            low, high = (anchor_elo + _profile_interval(ratings, points, games, free, i, spread, z * z, side)
-                         for side in (-1.0, 1.0))
+            low, high = (
+                anchor_elo + _profile_interval(ratings, points, games, free, i, spread, z * z, side)
+                for side in (-1.0, 1.0)
+            )
         fitted.append(Rating(name, elo, low, high, played_games[i]))
     return sorted(fitted, key=lambda rating: -rating.elo)
 
 
-def _maximise(ratings: np.ndarray, points: np.ndarray, games: np.ndarray, free: list[int],
-              iterations: int = 100) -> np.ndarray:
+def _maximise(
+    ratings: np.ndarray, points: np.ndarray, games: np.ndarray, free: list[int], iterations: int = 100
+) -> np.ndarray:
     """The Bradley-Terry maximum in the ``free`` ratings by Newton's method, the others held where they are."""
     ratings = ratings.copy()
     for _ in range(iterations):
@@ -409,8 +417,16 @@ def _log_likelihood(ratings: np.ndarray, points: np.ndarray) -> float:
     return float((points[met] * np.log(expected[met])).sum())
 
 
-def _profile_interval(best: np.ndarray, points: np.ndarray, games: np.ndarray, free: list[int], player: int,
-                      spread: float, critical: float, side: float) -> float:
+def _profile_interval(
+    best: np.ndarray,
+    points: np.ndarray,
+    games: np.ndarray,
+    free: list[int],
+    player: int,
+    spread: float,
+    critical: float,
+    side: float,
+) -> float:
     """Where, on ``side`` (-1 below, +1 above) of the maximum, player's profile likelihood ratio reaches ``critical``.
 
     The profile at a rating v holds the player at v and maximises over everyone else;
@@ -439,8 +455,9 @@ def _profile_interval(best: np.ndarray, points: np.ndarray, games: np.ndarray, f
     return float(best[player] + side * (low + high) / 2)
 
 
-def _log_likelihood_derivatives(ratings: np.ndarray, points: np.ndarray, games: np.ndarray,
-                                free: list[int]) -> tuple[np.ndarray, np.ndarray]:
+def _log_likelihood_derivatives(
+    ratings: np.ndarray, points: np.ndarray, games: np.ndarray, free: list[int]
+) -> tuple[np.ndarray, np.ndarray]:
     """Gradient and Hessian of the Bradley-Terry log-likelihood in the free ratings (Elo units)."""
     c = math.log(10) / 400
     expected = _expected_scores(ratings)

@@ -83,9 +83,14 @@ class TournamentPlan(NumberedGames):
         return replace(spec, index=index, seed=game_seed(self.seed, index))
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": "gauntlet" if self.gauntlet else "round robin", "agents": list(self.agents),
-                "games": self.games, "config": self.config.to_json(), "seed": self.seed,
-                "opening_plies": self.opening_plies}
+        return {
+            "kind": "gauntlet" if self.gauntlet else "round robin",
+            "agents": list(self.agents),
+            "games": self.games,
+            "config": self.config.to_json(),
+            "seed": self.seed,
+            "opening_plies": self.opening_plies,
+        }
 
 
 @dataclass(frozen=True)
@@ -109,9 +114,18 @@ class TournamentSummary:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "agents": list(self.agents), "anchor": self.anchor,
-            "ratings": [{"agent": r.name, "elo": _finite(r.elo), "low": _finite(r.low), "high": _finite(r.high),
-                         "games": r.games} for r in self.ratings],
+            "agents": list(self.agents),
+            "anchor": self.anchor,
+            "ratings": [
+                {
+                    "agent": r.name,
+                    "elo": _finite(r.elo),
+                    "low": _finite(r.low),
+                    "high": _finite(r.high),
+                    "games": r.games,
+                }
+                for r in self.ratings
+            ],
             "pairings": [summary.to_json() for summary in self.pairings],
         }
 
@@ -126,8 +140,9 @@ def local_records(plan: TournamentPlan, records: Iterable[GameRecord], pairing: 
     return [replace(r, index=r.index - first) for r in records if first <= r.index < first + plan.games]
 
 
-def summarize_tournament(plan: TournamentPlan, records: Iterable[GameRecord],
-                         anchor: str | None = None) -> TournamentSummary:
+def summarize_tournament(
+    plan: TournamentPlan, records: Iterable[GameRecord], anchor: str | None = None
+) -> TournamentSummary:
     """Per-pairing statistics and the joint Elo fit (anchored at ``anchor``, default the first agent)."""
     tally = TournamentTally(plan, anchor)
     for record in records:
@@ -149,11 +164,24 @@ OnTournamentGame = Callable[[GameRecord, Callable[[], TournamentSummary]], None]
 """Called after each game with it and the function that gives the summary after it (see ``run_loop.play_prepared``)."""
 
 
-def run_tournament(agents: Sequence[AgentSpec | str], games: int = 20, *, config: BoardConfig = STANDARD_CONFIG,
-                   gauntlet: bool = False, seed: int = 0, opening_plies: int = 0, anchor: AgentSpec | str | None = None,
-                   jobs: int | None = None, out: Path | str | None = None, resume: bool = False,
-                   keep_replays: bool = False, watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
-                   play: GameFunction | None = None, on_game: OnTournamentGame | None = None) -> TournamentResult:
+def run_tournament(
+    agents: Sequence[AgentSpec | str],
+    games: int = 20,
+    *,
+    config: BoardConfig = STANDARD_CONFIG,
+    gauntlet: bool = False,
+    seed: int = 0,
+    opening_plies: int = 0,
+    anchor: AgentSpec | str | None = None,
+    jobs: int | None = None,
+    out: Path | str | None = None,
+    resume: bool = False,
+    keep_replays: bool = False,
+    watchdog: Watchdog = DEFAULT_WATCHDOG,
+    executor: Executor | None = None,
+    play: GameFunction | None = None,
+    on_game: OnTournamentGame | None = None,
+) -> TournamentResult:
     """Play ``games`` games (colour-swapped pairs) for every pairing of ``agents`` and fit their Elo.
 
     A round robin by default; ``gauntlet`` pairs ``agents[0]`` with each other agent only. Agents
@@ -161,9 +189,18 @@ def run_tournament(agents: Sequence[AgentSpec | str], games: int = 20, *, config
     their text, parsed here once; the other arguments are those of ``play_tournament``.
     """
     plan = TournamentPlan(tuple(AgentSpec.of(agent) for agent in agents), games, config, seed, opening_plies, gauntlet)
-    return play_tournament(plan, anchor=None if anchor is None else AgentSpec.of(anchor).text, jobs=jobs, out=out,
-                           resume=resume, keep_replays=keep_replays, watchdog=watchdog, executor=executor, play=play,
-                           on_game=on_game)
+    return play_tournament(
+        plan,
+        anchor=None if anchor is None else AgentSpec.of(anchor).text,
+        jobs=jobs,
+        out=out,
+        resume=resume,
+        keep_replays=keep_replays,
+        watchdog=watchdog,
+        executor=executor,
+        play=play,
+        on_game=on_game,
+    )
 
 
 class TournamentTally:
@@ -188,8 +225,11 @@ class TournamentTally:
     def summary(self) -> TournamentSummary:
         if self._summary is None:
             pairings = tuple(tally.summary() for tally in self.pairings)
-            results = {(s.first, s.second): (s.total.wins + s.total.draws / 2, s.total.games)
-                       for s in pairings if s.total.games}
+            results = {
+                (s.first, s.second): (s.total.wins + s.total.draws / 2, s.total.games)
+                for s in pairings
+                if s.total.games
+            }
             played = {name for pair in results for name in pair}
             ratings = tuple(statistics.fit_ratings(results, self.anchor)) if self.anchor in played else ()
             self._summary = TournamentSummary(self.plan.agents, pairings, ratings, self.anchor)
@@ -199,11 +239,20 @@ class TournamentTally:
         return False
 
 
-def play_tournament(plan: TournamentPlan, *, anchor: str | None = None, jobs: int | None = None,
-                    out: Path | str | None = None, resume: bool = False, keep_replays: bool = False,
-                    watchdog: Watchdog = DEFAULT_WATCHDOG, executor: Executor | None = None,
-                    play: GameFunction | None = None, on_game: OnTournamentGame | None = None,
-                    allow_code_change: bool = False) -> TournamentResult:
+def play_tournament(
+    plan: TournamentPlan,
+    *,
+    anchor: str | None = None,
+    jobs: int | None = None,
+    out: Path | str | None = None,
+    resume: bool = False,
+    keep_replays: bool = False,
+    watchdog: Watchdog = DEFAULT_WATCHDOG,
+    executor: Executor | None = None,
+    play: GameFunction | None = None,
+    on_game: OnTournamentGame | None = None,
+    allow_code_change: bool = False,
+) -> TournamentResult:
     """Play ``plan``'s games that are not recorded yet; the arguments are those of ``match.play_match``.
 
     ``anchor`` names (as text) the agent pinned at Elo 0. Before anything is written,
@@ -211,13 +260,22 @@ def play_tournament(plan: TournamentPlan, *, anchor: str | None = None, jobs: in
     ``jobs``, RunDirectoryError for ``out``.
     """
     summarize_tournament(plan, [], anchor)
-    options = PlayOptions(jobs=jobs, out=out, resume=resume, keep_replays=keep_replays, watchdog=watchdog,
-                          executor=executor, play=play, allow_code_change=allow_code_change)
+    options = PlayOptions(
+        jobs=jobs,
+        out=out,
+        resume=resume,
+        keep_replays=keep_replays,
+        watchdog=watchdog,
+        executor=executor,
+        play=play,
+        allow_code_change=allow_code_change,
+    )
     return play_prepared_tournament(prepare_run(plan, options), anchor, on_game)
 
 
-def play_prepared_tournament(run: PreparedRun[TournamentPlan], anchor: str | None = None,
-                             on_game: OnTournamentGame | None = None) -> TournamentResult:
+def play_prepared_tournament(
+    run: PreparedRun[TournamentPlan], anchor: str | None = None, on_game: OnTournamentGame | None = None
+) -> TournamentResult:
     """Play a tournament ``run_loop.prepare_run`` has checked, ``anchor`` already checked too."""
     tally = TournamentTally(run.plan, anchor)
     played = play_prepared(run, tally, on_game)

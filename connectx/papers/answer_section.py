@@ -34,9 +34,14 @@ RULE_LINK = "../../docs/papers.md#the-rule"
 """The rule's statement, relative to ``reports/<profile>/``: a link any Markdown viewer of the checkout follows."""
 ANSWERS = (AGREES, CONTRADICTED, NOT_SETTLED, LEANS, CEILING, CANNOT_TEST)
 """The answers the first screen counts (``Verdict.group``), in its order."""
-ANSWER_WORDS = {AGREES: "agree", CONTRADICTED: "contradicted", NOT_SETTLED: "not settled",
-                LEANS: "lean one way, too few games to settle", CEILING: "at the ceiling",
-                CANNOT_TEST: "cannot be tested at this size"}
+ANSWER_WORDS = {
+    AGREES: "agree",
+    CONTRADICTED: "contradicted",
+    NOT_SETTLED: "not settled",
+    LEANS: "lean one way, too few games to settle",
+    CEILING: "at the ceiling",
+    CANNOT_TEST: "cannot be tested at this size",
+}
 """Each answer as the tally names it."""
 
 
@@ -68,8 +73,9 @@ def number_claims(judged: Sequence[tuple[Claim, Experiment, dict[str, Verdict]]]
     """The claims in report order, numbered the papers' first and then the project's own."""
     order = sorted(range(len(judged)), key=lambda i: (judged[i][0].own, i))
     numbers = {index: number for number, index in enumerate(order, 1)}
-    return [ClaimEntry(numbers[i], claim, experiment, verdicts) for i, (claim, experiment, verdicts) in
-            enumerate(judged)]
+    return [
+        ClaimEntry(numbers[i], claim, experiment, verdicts) for i, (claim, experiment, verdicts) in enumerate(judged)
+    ]
 
 
 def paper_number(claim: Claim) -> str:
@@ -88,19 +94,37 @@ def answer_lines(entries: Sequence[ClaimEntry], untested: Sequence[UntestedClaim
     the claims listed, ours apart, the untested ones, the sensitivity."""
     papers = sorted((e for e in entries if not e.claim.own), key=lambda e: e.number)
     own = sorted((e for e in entries if e.claim.own), key=lambda e: e.number)
-    lines = ['<a id="the-answer"></a>', "", "## The answer", "", *tally_lines(papers, untested), "",
-             *takeaway_lines(papers), "", *_claim_table(papers), ""]
+    lines = [
+        '<a id="the-answer"></a>',
+        "",
+        "## The answer",
+        "",
+        *tally_lines(papers, untested),
+        "",
+        *takeaway_lines(papers),
+        "",
+        *_claim_table(papers),
+        "",
+    ]
     lines += _sensitivity_lines(papers) + [""]
     if untested:
         lines += ["Not tested (no game of ours can):", ""]
         lines += [f"- {u.source}: *{u.text}*; needs {u.needs}." for u in untested] + [""]
     if own:
-        own_counts = ", ".join(f"{sum(e.verdict.group == a for e in own)} {ANSWER_WORDS[a]}" for a in ANSWERS
-                               if any(e.verdict.group == a for e in own))
-        lines += [f"This project's own {len(own)} claims (our enhanced agents beside the papers', our solver), "
-                  f"judged by the same rule in a family of their own: {own_counts}.", "",
-                  "| # | our claim | verdict |", "|---:|---|---|",
-                  *[f"| {e.link} | {e.claim.text} | **{e.verdict.summary}** |" for e in own], ""]
+        own_counts = ", ".join(
+            f"{sum(e.verdict.group == a for e in own)} {ANSWER_WORDS[a]}"
+            for a in ANSWERS
+            if any(e.verdict.group == a for e in own)
+        )
+        lines += [
+            f"This project's own {len(own)} claims (our enhanced agents beside the papers', our solver), "
+            f"judged by the same rule in a family of their own: {own_counts}.",
+            "",
+            "| # | our claim | verdict |",
+            "|---:|---|---|",
+            *[f"| {e.link} | {e.claim.text} | **{e.verdict.summary}** |" for e in own],
+            "",
+        ]
     return lines
 
 
@@ -119,21 +143,28 @@ def tally_lines(papers: Sequence[ClaimEntry], untested: Sequence[UntestedClaim])
     notes = []
     if reversals:
         verb = "reverses" if len(reversals) == 1 else "reverse"
-        notes.append(f"Contradicted counts {_claims_words(reversals)}, which {verb} over part of its range while "
-                     "the claimed trend holds over the whole.")
+        notes.append(
+            f"Contradicted counts {_claims_words(reversals)}, which {verb} over part of its range while "
+            "the claimed trend holds over the whole."
+        )
     if untested:
         needs = "claim needs" if len(untested) == 1 else "claims need"
         notes.append(f"{len(untested)} more {needs} games never played (below).")
-    return [f"Of the papers' claims, our games test {len(papers)}, each at {ALPHA:g} ([the rule, version "
-            f"{RULE_VERSION}]({RULE_LINK})), so about {ALPHA * len(papers):.1f} of these verdicts may be wrong by "
-            "chance; under Holm's correction the chance of any wrong verdict is below 5%.", "",
-            "| answer | under the rule | claims | under Holm | claims |",
-            "|---|---:|---|---:|---|", *rows] + (["", *sentence_lines(" ".join(notes))] if notes else [])
+    return [
+        f"Of the papers' claims, our games test {len(papers)}, each at {ALPHA:g} ([the rule, version "
+        f"{RULE_VERSION}]({RULE_LINK})), so about {ALPHA * len(papers):.1f} of these verdicts may be wrong by "
+        "chance; under Holm's correction the chance of any wrong verdict is below 5%.",
+        "",
+        "| answer | under the rule | claims | under Holm | claims |",
+        "|---|---:|---|---:|---|",
+        *rows,
+    ] + (["", *sentence_lines(" ".join(notes))] if notes else [])
 
 
 def takeaway_lines(papers: Sequence[ClaimEntry]) -> list[str]:
     """Two or three plain sentences: which findings stand (agree under the rule and under Holm), which do not
     (contradicted under both; those Holm would leave open said apart), and what the games could not decide."""
+
     def gists(chosen: Sequence[ClaimEntry]) -> str:
         words = list(dict.fromkeys(e.claim.gist or e.claim.text for e in chosen))
         return "; ".join(words)
@@ -141,16 +172,30 @@ def takeaway_lines(papers: Sequence[ClaimEntry]) -> list[str]:
     stand = [e for e in papers if e.verdict.group == AGREES and e.verdicts[HOLM].group == AGREES]
     fall = [e for e in papers if e.verdict.group == CONTRADICTED and e.verdicts[HOLM].group == CONTRADICTED]
     shaky = [e for e in papers if e.verdict.group == CONTRADICTED and e.verdicts[HOLM].group != CONTRADICTED]
-    open_ = [e for e in papers if e.verdict.group not in (AGREES, CONTRADICTED)
-             or e.verdict.group == AGREES and e.verdicts[HOLM].group != AGREES]
+    open_ = [
+        e
+        for e in papers
+        if e.verdict.group not in (AGREES, CONTRADICTED)
+        or e.verdict.group == AGREES
+        and e.verdicts[HOLM].group != AGREES
+    ]
     sentences = []
     if stand:
         sentences.append(f"**What stands**: {gists(stand)}.")
     if fall or shaky:
-        sentences.append("**What does not**" + (f": {gists(fall)}" if fall else "")
-                         + ("; by the rule but not under Holm" if fall and shaky else
-                            ", by the rule but not under Holm" if shaky else "")
-                         + (f": {gists(shaky)}" if shaky else "") + ".")
+        sentences.append(
+            "**What does not**"
+            + (f": {gists(fall)}" if fall else "")
+            + (
+                "; by the rule but not under Holm"
+                if fall and shaky
+                else ", by the rule but not under Holm"
+                if shaky
+                else ""
+            )
+            + (f": {gists(shaky)}" if shaky else "")
+            + "."
+        )
     if open_:
         sentences.append(f"**What the games could not decide**: {gists(open_)}.")
     # One sentence a line, a long list broken at its semicolons: Markdown joins the lines into one paragraph.
@@ -186,8 +231,10 @@ def _are(count: int) -> str:
 def _claim_table(entries: Sequence[ClaimEntry]) -> list[str]:
     lines = ["| # | source | the paper says | ours | verdict |", "|---:|---|---|---|---|"]
     for e in entries:
-        lines.append(f"| {e.link} | {section_link(e.experiment)} | {e.claim.text} | {_ours_short(e.verdict)} | "
-                     f"**{e.verdict.summary}** |")
+        lines.append(
+            f"| {e.link} | {section_link(e.experiment)} | {e.claim.text} | {_ours_short(e.verdict)} | "
+            f"**{e.verdict.summary}** |"
+        )
     return lines
 
 
@@ -200,13 +247,23 @@ def _sensitivity_lines(papers: Sequence[ClaimEntry]) -> list[str]:
             continue
         changed = [e for e in papers if e.verdicts[control].status != e.verdict.status]
         if control == HOLM:
-            parts.append(f"Holm's correction over the papers' {len(papers)} claims changes "
-                         + (f"{len(changed)} verdicts ({_numbers(changed)}; the tally's second column)" if changed
-                            else "no verdict"))
+            parts.append(
+                f"Holm's correction over the papers' {len(papers)} claims changes "
+                + (
+                    f"{len(changed)} verdicts ({_numbers(changed)}; the tally's second column)"
+                    if changed
+                    else "no verdict"
+                )
+            )
             continue
-        parts.append("Benjamini-Hochberg's changes " + (
-            ", ".join(f"{e.number} ({e.verdict.status} to {e.verdicts[control].status})" for e in changed)
-            if changed else "none"))
+        parts.append(
+            "Benjamini-Hochberg's changes "
+            + (
+                ", ".join(f"{e.number} ({e.verdict.status} to {e.verdicts[control].status})" for e in changed)
+                if changed
+                else "none"
+            )
+        )
     return sentence_lines("**Sensitivity.** " + "; ".join(parts) + ".")
 
 
@@ -216,8 +273,10 @@ def _ours_short(verdict: Verdict) -> str:
     after ``SHORT`` characters but never before its first interval closes."""
     if verdict.headline:
         return verdict.headline
-    parts = [re.sub(r"(, \d+ games \(\d+ distinct\)| \(\d+ games, \d+ distinct| \(pooled: ).*$", "", part)
-             for part in verdict.ours.split("; ")[:3]]
+    parts = [
+        re.sub(r"(, \d+ games \(\d+ distinct\)| \(\d+ games, \d+ distinct| \(pooled: ).*$", "", part)
+        for part in verdict.ours.split("; ")[:3]
+    ]
     text = "; ".join(part for part in parts if part and not part.startswith("over every range"))
     text = re.sub(r" \([^()\d]*\)", "", text)
     end = text.find("]") + 1
@@ -236,18 +295,24 @@ SHORT = 40
 
 def plain_rule_lines() -> list[str]:
     """The rule in a paragraph, for a reader who is not a statistician."""
-    return ["## How a verdict is reached", "", *sentence_lines(
-        "Each claim becomes a question our games can answer: is the effect the paper describes there, is its "
-        "opposite there, and, where the words imply a size (\"much\", \"easily\"), is an effect that large ruled "
-        "out. A claim **agrees** when our games show the effect and is **contradicted** when they show its "
-        "opposite or rule out the size its words imply; a claim about every cell names the cells that fail. A "
-        "trend one step carries **agrees only in part**; one that goes significantly the other way over part of "
-        "its range **reverses** (counted as contradicted). Two rates alike only because both are near 0% "
-        "**agree only at the floor**. Shown neither way, a claim is **not settled** when its test had at least "
-        f"{100 * POWER_FLOOR:g}% power; below that it **leans** the claimed way or against the words where part "
-        "of it is shown, with the figure, and otherwise **cannot be tested at this size**; one whose every game "
-        "went one way is **at its ceiling**. A second reading of the words is stated beside a verdict, never "
-        f"counted. Each claim is tested at {ALPHA:g}. The rule is [version {RULE_VERSION}]({RULE_LINK}); "
-        "versions 2 and 4 were written after the games had been seen, version 3's depth reading after the first "
-        "three of its games (the history is there), hence the sensitivity line. The tests are in "
-        f"[the appendix]({APPENDIX_FILE})."), ""]
+    return [
+        "## How a verdict is reached",
+        "",
+        *sentence_lines(
+            "Each claim becomes a question our games can answer: is the effect the paper describes there, is its "
+            'opposite there, and, where the words imply a size ("much", "easily"), is an effect that large ruled '
+            "out. A claim **agrees** when our games show the effect and is **contradicted** when they show its "
+            "opposite or rule out the size its words imply; a claim about every cell names the cells that fail. A "
+            "trend one step carries **agrees only in part**; one that goes significantly the other way over part of "
+            "its range **reverses** (counted as contradicted). Two rates alike only because both are near 0% "
+            "**agree only at the floor**. Shown neither way, a claim is **not settled** when its test had at least "
+            f"{100 * POWER_FLOOR:g}% power; below that it **leans** the claimed way or against the words where part "
+            "of it is shown, with the figure, and otherwise **cannot be tested at this size**; one whose every game "
+            "went one way is **at its ceiling**. A second reading of the words is stated beside a verdict, never "
+            f"counted. Each claim is tested at {ALPHA:g}. The rule is [version {RULE_VERSION}]({RULE_LINK}); "
+            "versions 2 and 4 were written after the games had been seen, version 3's depth reading after the first "
+            "three of its games (the history is there), hence the sensitivity line. The tests are in "
+            f"[the appendix]({APPENDIX_FILE})."
+        ),
+        "",
+    ]

@@ -52,8 +52,11 @@ def design_clusters(records: Sequence[GameRecord], cells: Sequence[int] | None =
     """
     groups: dict[tuple[object, ...], list[int]] = {}
     for i, record in enumerate(records):
-        key = ("opening", _opening_position(record)) if record.opening else (
-            "game", 0 if cells is None else cells[i], record.index)
+        key = (
+            ("opening", _opening_position(record))
+            if record.opening
+            else ("game", 0 if cells is None else cells[i], record.index)
+        )
         groups.setdefault(key, []).append(i)
     return list(groups.values())
 
@@ -90,8 +93,9 @@ def pooled_score(cells: Sequence[CellResult], counting: str = WIN, seat: int | N
         records += scored
         strata += [k] * len(scored)
     distinct = len({(r.agents, r.moves) for r in records})
-    return clustered_scores.clustered_score([game_outcome(r, counting) for r in records],
-                                            design_clusters(records, strata), strata, distinct)
+    return clustered_scores.clustered_score(
+        [game_outcome(r, counting) for r in records], design_clusters(records, strata), strata, distinct
+    )
 
 
 def decisive_share(cells: Sequence[CellResult], counting: str = WIN) -> float:
@@ -113,8 +117,9 @@ def effective_text(score: ClusteredScore) -> str:
     if score.clusters == score.games:
         return text + ", independent"
     text += f" from {score.clusters} shared openings, worth {independent_text(score.effective)}"
-    return text + (f" (fewer than {clustered_scores.ENOUGH_CLUSTERS} clusters: a rough variance)" if score.few_clusters
-                   else "")
+    return text + (
+        f" (fewer than {clustered_scores.ENOUGH_CLUSTERS} clusters: a rough variance)" if score.few_clusters else ""
+    )
 
 
 def independent_text(effective: float) -> str:
@@ -158,5 +163,6 @@ def at_ceiling(scores: Sequence[ClusteredScore]) -> str:
 
 def adjusted_difference(a: ClusteredScore, b: ClusteredScore) -> tuple[float, float]:
     """``a``'s rate less ``b``'s and its standard error by Agresti-Caffo over their effective games."""
-    return hypothesis_tests.agresti_caffo_difference(a.value * a.effective, a.effective, b.value * b.effective,
-                                                     b.effective)
+    return hypothesis_tests.agresti_caffo_difference(
+        a.value * a.effective, a.effective, b.value * b.effective, b.effective
+    )

@@ -23,8 +23,9 @@ def judge_all(claims: Sequence[tuple[Claim, ExperimentResult]], control: str = P
     return judge_every_control(claims, (control,))[control]
 
 
-def judge_every_control(claims: Sequence[tuple[Claim, ExperimentResult]],
-                        controls: Sequence[str] = CONTROLS) -> dict[str, list[Verdict]]:
+def judge_every_control(
+    claims: Sequence[tuple[Claim, ExperimentResult]], controls: Sequence[str] = CONTROLS
+) -> dict[str, list[Verdict]]:
     """The verdicts under each of ``controls``, every claim's test run once: the rule's own and its sensitivity
     line. The papers' claims are one family and the project's own another, so ours never move a paper's."""
     measured = [(claim, measure(claim, result)) for claim, result in claims]
@@ -36,8 +37,10 @@ def judge_every_control(claims: Sequence[tuple[Claim, ExperimentResult]],
             verdicts.update(zip(family, decide([measured[i] for i in family], control), strict=True))
         judged[control] = [verdicts[i] for i in range(len(measured))]
     companions = {i: companion_text(claim, result) for i, (claim, result) in enumerate(claims) if claim.companion}
-    return {control: [replace(v, companion=companions.get(i, "")) for i, v in enumerate(verdicts)]
-            for control, verdicts in judged.items()}
+    return {
+        control: [replace(v, companion=companions.get(i, "")) for i, v in enumerate(verdicts)]
+        for control, verdicts in judged.items()
+    }
 
 
 def companion_text(claim: Claim, result: ExperimentResult) -> str:

@@ -48,8 +48,12 @@ ENOUGH_CLUSTERS = 30
 """Below about 30 clusters a sandwich variance is unreliable even after the small-sample correction."""
 
 
-def clustered_score(outcomes: Sequence[float], groups: Sequence[Sequence[int]], strata: Sequence[int] | None = None,
-                    distinct: int | None = None) -> ClusteredScore:
+def clustered_score(
+    outcomes: Sequence[float],
+    groups: Sequence[Sequence[int]],
+    strata: Sequence[int] | None = None,
+    distinct: int | None = None,
+) -> ClusteredScore:
     """The mean of ``outcomes`` (1 win, 0.5 draw, 0 loss) with the games of each of ``groups`` (indices into
     ``outcomes``, together covering every game once) as one cluster of the design.
 
@@ -89,8 +93,9 @@ def clustered_score(outcomes: Sequence[float], groups: Sequence[Sequence[int]], 
     return ClusteredScore(mean, n, clusters, effective, n if distinct is None else distinct)
 
 
-def clustered_variance(outcomes: Sequence[float], groups: Sequence[Sequence[int]],
-                       strata: Sequence[int] | None = None) -> float:
+def clustered_variance(
+    outcomes: Sequence[float], groups: Sequence[Sequence[int]], strata: Sequence[int] | None = None
+) -> float:
     """The CR1 clustered (sandwich) variance of the mean of ``outcomes``, each game's residual about its own
     cell's mean (``clustered_score`` explains the arguments): G / (G - 1) sum_c (sum_{g in c} e_g)^2 / n^2.
 

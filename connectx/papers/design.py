@@ -23,8 +23,19 @@ DEPTHS = "depths"
 """Two agents of one cell on one clock: the depth each reached per move against the move number, and their games."""
 KINDS = (SERIES, SEATS, NODES, DEPTHS)
 
-CLAIM_TESTS = ("win_rate", "above_half", "below_half", "rises", "similar", "falls_with_move",
-               "time_falls_with_move", "nodes_track_time", "faster", "fewer_nodes", "deeper")
+CLAIM_TESTS = (
+    "win_rate",
+    "above_half",
+    "below_half",
+    "rises",
+    "similar",
+    "falls_with_move",
+    "time_falls_with_move",
+    "nodes_track_time",
+    "faster",
+    "fewer_nodes",
+    "deeper",
+)
 """How a claim is checked against our games (``connectx.papers.claim_tests`` runs the tests):
 
 - ``win_rate``: the pooled rate of ``cells`` read as "within ``effect`` of the paper's number": two
@@ -59,9 +70,19 @@ COUNTINGS = ("win", "score")
 """What a game counts for a claim: a win as 1 and anything else as 0 (the papers' winning percentage), or
 its score (a draw is half)."""
 
-DEFAULT_EFFECTS = {"win_rate": 0.05, "above_half": 0.10, "below_half": 0.10, "rises": 0.10, "similar": 0.10,
-                   "falls_with_move": 0.3, "time_falls_with_move": 0.3, "nodes_track_time": 0.3,
-                   "faster": math.log(1.1), "fewer_nodes": math.log(1.1), "deeper": 0.5}
+DEFAULT_EFFECTS = {
+    "win_rate": 0.05,
+    "above_half": 0.10,
+    "below_half": 0.10,
+    "rises": 0.10,
+    "similar": 0.10,
+    "falls_with_move": 0.3,
+    "time_falls_with_move": 0.3,
+    "nodes_track_time": 0.3,
+    "faster": math.log(1.1),
+    "fewer_nodes": math.log(1.1),
+    "deeper": 0.5,
+}
 """The effect a test should detect when a claim states none: 5 points off a quoted rate, a score of
 60% (40%) for "wins"/"loses", a rise of 10 points across a series, two rates within 10 points, a
 correlation of 0.3 (a "medium" correlation in Cohen's terms), a move 10% faster (10% fewer nodes), half a
@@ -215,8 +236,10 @@ class Experiment:
             raise ValueError(f"experiment {self.key}: kind {self.kind!r}, expected one of {', '.join(KINDS)}")
         for games in {self.games} | {c.games for c in self.cells if c.games is not None}:
             if games < 2 or games % 2:
-                raise ValueError(f"experiment {self.key}: {games} games per cell; use an even number, "
-                                 "2 or more, so every game has its colour-swapped twin")
+                raise ValueError(
+                    f"experiment {self.key}: {games} games per cell; use an even number, "
+                    "2 or more, so every game has its colour-swapped twin"
+                )
         known = {(cell.series, cell.x) for cell in self.cells}
         for claim in self.claims:
             for point in claim.cells + claim.baseline:

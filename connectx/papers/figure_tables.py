@@ -27,12 +27,18 @@ def series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list
         x = cell.value if experiment.log_x and cell.value is not None else cell.x
         series.setdefault(cell.series, []).append((x, cell_score(cell_result, WIN).interval()))
     reference = [(name, _placed(experiment, name, x), value) for name, x, value in experiment.paper_points]
-    figure = plots.interval_series_plot(series, out / f"{experiment.key}.png", xlabel=experiment.x_label,
-                                        ylabel="win rate of the first agent (95% interval)",
-                                        title=f"{experiment.paper}, {experiment.title}",
-                                        reference=reference, lines=experiment.paper_lines,
-                                        log_x=experiment.log_x, x_unit="ms" if experiment.log_x else "",
-                                        connect=experiment.ordered_x)
+    figure = plots.interval_series_plot(
+        series,
+        out / f"{experiment.key}.png",
+        xlabel=experiment.x_label,
+        ylabel="win rate of the first agent (95% interval)",
+        title=f"{experiment.paper}, {experiment.title}",
+        reference=reference,
+        lines=experiment.paper_lines,
+        log_x=experiment.log_x,
+        x_unit="ms" if experiment.log_x else "",
+        connect=experiment.ordered_x,
+    )
     note = f"Agents and seats: [appendix]({APPENDIX_FILE}#{experiment.key}-cells)."
     if any(simulations_per_move(c) for c in result.cells):
         note += " Simulations: the MCTS agent's mean per move."
@@ -42,8 +48,14 @@ def series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list
 def cells_table(result: ExperimentResult) -> list[str]:
     """Every cell of an experiment in full: its two agents and its games by seat, for the appendix."""
     experiment = result.experiment
-    return [f'<a id="{experiment.key}-cells"></a>', "", f"### {experiment.source}", "",
-            *_cell_rows(result, full=True), ""]
+    return [
+        f'<a id="{experiment.key}-cells"></a>',
+        "",
+        f"### {experiment.source}",
+        "",
+        *_cell_rows(result, full=True),
+        "",
+    ]
 
 
 def _cell_rows(result: ExperimentResult, full: bool) -> list[str]:
@@ -57,23 +69,36 @@ def _cell_rows(result: ExperimentResult, full: bool) -> list[str]:
     # Without a draw the score is the win rate: its column would repeat it.
     show_score = any(c.match.summary.total.draws for c in result.cells)
     show_paper = bool(marks)
-    heads = ["series", experiment.x_label] + (["first agent", "second agent"] if full else []) + ["W-D-L"] + (
-        ["W-D-L moving first", "W-D-L moving second"] if full else []) + ["win rate (95%)"] + (
-        ["score (95%)"] if show_score else []) + (["simulations per move"] if show_simulations else []) + (
-        ["paper"] if show_paper else [])
+    heads = (
+        ["series", experiment.x_label]
+        + (["first agent", "second agent"] if full else [])
+        + ["W-D-L"]
+        + (["W-D-L moving first", "W-D-L moving second"] if full else [])
+        + ["win rate (95%)"]
+        + (["score (95%)"] if show_score else [])
+        + (["simulations per move"] if show_simulations else [])
+        + (["paper"] if show_paper else [])
+    )
     numeric = show_simulations + show_paper
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * (len(heads) - numeric) + "---:|" * numeric]
     for cell_result, sims in zip(result.cells, simulations, strict=True):
         cell, summary = cell_result.cell, cell_result.match.summary
         total, first, second = summary.total, summary.as_first, summary.as_second
         paper = marks.get((cell.series, cell.x))
-        row = [cell.series, cell.x] + ([f"`{cell.first}`", f"`{cell.second}`"] if full else []) + [
-            f"{total.wins}-{total.draws}-{total.losses}"] + (
-            [f"{first.wins}-{first.draws}-{first.losses}", f"{second.wins}-{second.draws}-{second.losses}"]
-            if full else []) + [clustered_percent(cell_score(cell_result, WIN))] + (
-            [clustered_percent(cell_score(cell_result, "score"))] if show_score else []) + (
-            [", ".join(f"{value:.0f}" for value in sims.values()) or "n/a"] if show_simulations else []) + (
-            ["" if paper is None else f"{100 * paper:g}%"] if show_paper else [])
+        row = (
+            [cell.series, cell.x]
+            + ([f"`{cell.first}`", f"`{cell.second}`"] if full else [])
+            + [f"{total.wins}-{total.draws}-{total.losses}"]
+            + (
+                [f"{first.wins}-{first.draws}-{first.losses}", f"{second.wins}-{second.draws}-{second.losses}"]
+                if full
+                else []
+            )
+            + [clustered_percent(cell_score(cell_result, WIN))]
+            + ([clustered_percent(cell_score(cell_result, "score"))] if show_score else [])
+            + ([", ".join(f"{value:.0f}" for value in sims.values()) or "n/a"] if show_simulations else [])
+            + (["" if paper is None else f"{100 * paper:g}%"] if show_paper else [])
+        )
         lines.append("| " + " | ".join(row) + " |")
     return lines
 
@@ -93,12 +118,14 @@ def seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[
         tally[0 if record.winner == 0 else 2 if record.winner == 1 else 1] += 1
     labels = {c.first: c.series for c in experiment.cells}
     specs = list(labels)
-    lines = ["As the paper's Table 6: columns are the first mover's depth, rows the second mover's; each cell "
-             "gives the first mover's win rate / the second mover's and the games of that seat order (a "
-             "colour-swapped match sits in mirrored cells); the heat map gives each cell's plain Wilson interval.",
-             "",
-             "| second \\ first | " + " | ".join(labels[s] for s in specs) + " |",
-             "|---|" + "---|" * len(specs)]
+    lines = [
+        "As the paper's Table 6: columns are the first mover's depth, rows the second mover's; each cell "
+        "gives the first mover's win rate / the second mover's and the games of that seat order (a "
+        "colour-swapped match sits in mirrored cells); the heat map gives each cell's plain Wilson interval.",
+        "",
+        "| second \\ first | " + " | ".join(labels[s] for s in specs) + " |",
+        "|---|" + "---|" * len(specs),
+    ]
     grid: list[list[Interval | None]] = []
     notes: list[list[str]] = []
     for second in specs:
@@ -120,14 +147,24 @@ def seats_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[
         grid.append(row)
         notes.append(row_notes)
     first_wins, draws, second_wins = (sum(t[k] for t in by_seats.values()) for k in range(3))
-    lines += ["", f"Over the whole table the first mover won {percent(win_rate(first_wins, draws, second_wins))} "
-              f"and the second mover {percent(win_rate(second_wins, draws, first_wins))} of "
-              f"{first_wins + draws + second_wins} games, whatever the depths."]
+    lines += [
+        "",
+        f"Over the whole table the first mover won {percent(win_rate(first_wins, draws, second_wins))} "
+        f"and the second mover {percent(win_rate(second_wins, draws, first_wins))} of "
+        f"{first_wins + draws + second_wins} games, whatever the depths.",
+    ]
     depth_labels = [labels[s] for s in specs]
-    figure = plots.heat_map(grid, out / f"{experiment.key}.png", rows=depth_labels, columns=depth_labels,
-                            xlabel="first mover's depth", ylabel="second mover's depth",
-                            title=f"{experiment.paper}, {experiment.title.split(':')[0]}: first mover's win rate",
-                            colour_label="first mover's win rate", notes=notes)
+    figure = plots.heat_map(
+        grid,
+        out / f"{experiment.key}.png",
+        rows=depth_labels,
+        columns=depth_labels,
+        xlabel="first mover's depth",
+        ylabel="second mover's depth",
+        title=f"{experiment.paper}, {experiment.title.split(':')[0]}: first mover's win rate",
+        colour_label="first mover's win rate",
+        notes=notes,
+    )
     return lines + ["", f"![{experiment.title}]({figure.name})"]
 
 
@@ -164,12 +201,22 @@ def heat_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[s
             their_notes.append(f"draws {total.draws}")
         rows += [mine, theirs]
         notes += [mine_notes, their_notes]
-    figure = plots.heat_map(rows, out / f"{experiment.key}.png", rows=labels,
-                            columns=columns, xlabel="search depth of both",
-                            ylabel="heuristic", colour_label="win rate", notes=notes,
-                            title=f"{experiment.paper}, {experiment.title.split(':')[0]}: win rate of each heuristic")
-    return lines + [f"![{experiment.title}]({figure.name})", "",
-                    "The heat map gives each side's plain Wilson interval over its games."]
+    figure = plots.heat_map(
+        rows,
+        out / f"{experiment.key}.png",
+        rows=labels,
+        columns=columns,
+        xlabel="search depth of both",
+        ylabel="heuristic",
+        colour_label="win rate",
+        notes=notes,
+        title=f"{experiment.paper}, {experiment.title.split(':')[0]}: win rate of each heuristic",
+    )
+    return lines + [
+        f"![{experiment.title}]({figure.name})",
+        "",
+        "The heat map gives each side's plain Wilson interval over its games.",
+    ]
 
 
 def nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
@@ -179,9 +226,13 @@ def nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> lis
     seconds: dict[str, list[tuple[str | float, Interval]]] = {}
     if not samples:
         return ["No move of these games reported its search statistics, so there are no node counts to show."]
-    lines = ["Nodes, depths and evaluations are those each move's search reported during the game.", "",
-             "| series | moves searched | depth reached | mean nodes per move (95%) | mean evaluations per move "
-             "(95%) | mean ms per move (95%) |", "|---|---:|---|---|---|---|"]
+    lines = [
+        "Nodes, depths and evaluations are those each move's search reported during the game.",
+        "",
+        "| series | moves searched | depth reached | mean nodes per move (95%) | mean evaluations per move "
+        "(95%) | mean ms per move (95%) |",
+        "|---|---:|---|---|---|---|",
+    ]
     for series in dict.fromkeys(s.series for s in samples):
         mine = [s for s in samples if s.series == series]
         for move in sorted({s.move for s in mine}):
@@ -194,17 +245,31 @@ def nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> lis
         t = hypothesis_tests.mean_interval([1000 * s.seconds for s in mine if s.seconds == s.seconds])
         counted = [s.evaluations for s in mine if s.evaluations is not None]
         e = hypothesis_tests.mean_interval(counted) if counted else None
-        lines.append(f"| {series} | {len(mine)} | {_depths([s.depth for s in mine])} | "
-                     f"{n.value:.0f} [{n.low:.0f}, {n.high:.0f}] | "
-                     + ("n/a" if e is None else f"{e.value:.0f} [{e.low:.0f}, {e.high:.0f}]")
-                     + f" | {t.value:.1f} [{t.low:.1f}, {t.high:.1f}] |")
+        lines.append(
+            f"| {series} | {len(mine)} | {_depths([s.depth for s in mine])} | "
+            f"{n.value:.0f} [{n.low:.0f}, {n.high:.0f}] | "
+            + ("n/a" if e is None else f"{e.value:.0f} [{e.low:.0f}, {e.high:.0f}]")
+            + f" | {t.value:.1f} [{t.low:.1f}, {t.high:.1f}] |"
+        )
     title = f"{experiment.paper}, {experiment.title.split(':')[0]}"
-    node_figure = plots.interval_series_plot(nodes, out / f"{experiment.key}-nodes.png", xlabel="move number",
-                                             ylabel="nodes searched (geometric mean, 95% interval)", title=title,
-                                             log_y=True, unit_range=False)
-    time_figure = plots.interval_series_plot(seconds, out / f"{experiment.key}-time.png", xlabel="move number",
-                                             ylabel="ms per move in the game (geometric mean, 95%)", title=title,
-                                             log_y=True, unit_range=False)
+    node_figure = plots.interval_series_plot(
+        nodes,
+        out / f"{experiment.key}-nodes.png",
+        xlabel="move number",
+        ylabel="nodes searched (geometric mean, 95% interval)",
+        title=title,
+        log_y=True,
+        unit_range=False,
+    )
+    time_figure = plots.interval_series_plot(
+        seconds,
+        out / f"{experiment.key}-time.png",
+        xlabel="move number",
+        ylabel="ms per move in the game (geometric mean, 95%)",
+        title=title,
+        log_y=True,
+        unit_range=False,
+    )
     return lines + ["", f"![nodes per move]({node_figure.name})", "", f"![time per move]({time_figure.name})"]
 
 
@@ -245,18 +310,30 @@ def depth_figure(result: ExperimentResult, out: Path, plots: ModuleType) -> list
                 for move, depth in depths_searched(record, seat, every_move=True):
                     every.setdefault(name, {}).setdefault(move, []).append(depth)
                 tested.setdefault(name, []).extend(depth for _, depth in depths_searched(record, seat))
-    series = {name: [(float(move), hypothesis_tests.mean_interval(values)) for move, values in sorted(moves.items())
-                     if len(values) > 1] for name, moves in every.items()}
+    series = {
+        name: [
+            (float(move), hypothesis_tests.mean_interval(values))
+            for move, values in sorted(moves.items())
+            if len(values) > 1
+        ]
+        for name, moves in every.items()
+    }
     title = f"{experiment.paper}, {experiment.title.split(':')[0]}"
-    figure = plots.interval_series_plot(series, out / f"{experiment.key}.png", xlabel="move number",
-                                        ylabel="plies reached per move (mean, 95%)",
-                                        title=title, unit_range=False)
-    rows = ["| agent | moves with half the board or more empty | mean depth reached per move (95%) |",
-            "|---|---:|---|"]
+    figure = plots.interval_series_plot(
+        series,
+        out / f"{experiment.key}.png",
+        xlabel="move number",
+        ylabel="plies reached per move (mean, 95%)",
+        title=title,
+        unit_range=False,
+    )
+    rows = ["| agent | moves with half the board or more empty | mean depth reached per move (95%) |", "|---|---:|---|"]
     for name, depths in tested.items():
         mean = hypothesis_tests.mean_interval(depths)
         rows.append(f"| {name} | {len(depths)} | {mean.value:.2f} [{mean.low:.2f}, {mean.high:.2f}] |")
-    note = (f"Agents and seats: [appendix]({APPENDIX_FILE}#{experiment.key}-cells). Depths are those each move's "
-            "search reported during the game, capped at the cells still empty; the table's intervals treat moves "
-            "as independent (the claim's test takes one difference per opening).")
+    note = (
+        f"Agents and seats: [appendix]({APPENDIX_FILE}#{experiment.key}-cells). Depths are those each move's "
+        "search reported during the game, capped at the cells still empty; the table's intervals treat moves "
+        "as independent (the claim's test takes one difference per opening)."
+    )
     return _cell_rows(result, full=False) + ["", *rows, "", note, "", f"![depth reached per move]({figure.name})"]

@@ -65,12 +65,12 @@ def trend(successes: Sequence[float], totals: Sequence[float], scores: Sequence[
         return Trend(math.nan, math.nan, 0.0, 0.0)
     p = x.sum() / total
     centred = s - (n @ s) / total
-    spread = float(n @ centred ** 2)
+    spread = float(n @ centred**2)
     if spread <= 0:
         return Trend(math.nan, math.nan, 0.0, 0.0)
     rates = np.divide(x, n, out=np.zeros_like(x), where=n > 0)
     statistic = float((x - n * p) @ centred)
-    error = math.sqrt(float((n * rates * (1 - rates)) @ centred ** 2)) / spread
+    error = math.sqrt(float((n * rates * (1 - rates)) @ centred**2)) / spread
     return Trend(statistic / spread, error, statistic, p * (1 - p) * spread)
 
 
@@ -135,17 +135,16 @@ def chi_square_p_value(statistic: float, df: float) -> float:
     return front * result
 
 
-def trend_power(totals: Sequence[float], scores: Sequence[float], alternative: Sequence[float],
-                alpha: float) -> float:
+def trend_power(totals: Sequence[float], scores: Sequence[float], alternative: Sequence[float], alpha: float) -> float:
     """The power of the two-sided Cochran-Armitage test at ``alpha`` when group i's true proportion is
     ``alternative[i]`` (Nam 1987: the statistic's mean and variance under the alternative, normal)."""
     n, s, p = (np.asarray(values, dtype=float) for values in (totals, scores, alternative))
     total = n.sum()
     centred = s - (n @ s) / total
     pooled = float(n @ p) / total
-    null_sd = math.sqrt(pooled * (1 - pooled) * float(n @ centred ** 2))
+    null_sd = math.sqrt(pooled * (1 - pooled) * float(n @ centred**2))
     mean = float((n * p) @ centred)
-    sd = math.sqrt(float((n * p * (1 - p)) @ centred ** 2))
+    sd = math.sqrt(float((n * p * (1 - p)) @ centred**2))
     if null_sd == 0 or sd == 0:
         return math.nan
     z = NormalDist().inv_cdf(1 - alpha / 2)
@@ -179,7 +178,8 @@ def rate_power(claimed: float, true: float, effective: float, alpha: float) -> f
         return 1.0
     normal = NormalDist()
     return normal.cdf((shift - z * math.sqrt(claimed * (1 - claimed))) / spread) + normal.cdf(
-        (-shift - z * math.sqrt(claimed * (1 - claimed))) / spread)
+        (-shift - z * math.sqrt(claimed * (1 - claimed))) / spread
+    )
 
 
 def correlation_z(r: float, n: int) -> float:
@@ -286,8 +286,10 @@ def _incomplete_beta(a: float, b: float, x: float) -> float:
     d = 1.0 / (d if abs(d) > tiny else tiny)
     result = d
     for m in range(1, 300):
-        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+        for numerator in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
             d = 1.0 + numerator * d
             d = 1.0 / (d if abs(d) > tiny else tiny)
             c = 1.0 + numerator / c
@@ -357,13 +359,17 @@ def beyond_margin_z(value: float, claimed: float, margin: float, effective: floa
         return math.nan
     nearer = min(edges, key=lambda edge: abs(edge - value))
     beyond = abs(value - nearer) / math.sqrt(score_variance(nearer, draws) / effective)
-    outside = not min(edges) <= value <= max(edges) if len(edges) == 2 else (
-        value < nearer if nearer < claimed else value > nearer)
+    outside = (
+        not min(edges) <= value <= max(edges)
+        if len(edges) == 2
+        else (value < nearer if nearer < claimed else value > nearer)
+    )
     return beyond if outside else -beyond
 
 
-def agresti_caffo_difference(successes_a: float, games_a: float, successes_b: float,
-                             games_b: float) -> tuple[float, float]:
+def agresti_caffo_difference(
+    successes_a: float, games_a: float, successes_b: float, games_b: float
+) -> tuple[float, float]:
     """The difference of two independent rates and its standard error by Agresti and Caffo (2000): one success
     and one failure added to each group, which keeps the error sensible at 0% and 100%.
 

@@ -16,8 +16,9 @@ from connectx.papers.runner import CellResult, ExperimentResult, MoveSample, mov
 from connectx.papers.verdicts import FOR, SIZE, Evidence, Hypothesis, direction_hypotheses, untested
 
 
-def _within_series(samples: Sequence[MoveSample], x: Callable[[MoveSample], float],
-                   y: Callable[[MoveSample], float]) -> tuple[list[float], list[float], int]:
+def _within_series(
+    samples: Sequence[MoveSample], x: Callable[[MoveSample], float], y: Callable[[MoveSample], float]
+) -> tuple[list[float], list[float], int]:
     """x and y of every sample less its series' means, and the number of series: the correlation of the
     residuals is the one within each series (depth), not the one between the series' levels."""
     xs: list[float] = []
@@ -42,11 +43,13 @@ def move_evidence(claim: Claim, samples: list[MoveSample], games: int) -> Eviden
     if claim.test != "falls_with_move":
         samples = [s for s in samples if s.seconds > 0]
     if claim.test == "nodes_track_time":
+
         def x(s: MoveSample) -> float:
             return float(s.nodes)
 
         def y(s: MoveSample) -> float:
             return s.seconds
+
         direction, what = 1.0, "Pearson r of nodes and seconds"
         test = "Student's t over independent games of each game's Fisher z of Pearson's r (nodes, seconds)"
     else:
@@ -57,13 +60,19 @@ def move_evidence(claim: Claim, samples: list[MoveSample], games: int) -> Eviden
 
         def y(s: MoveSample) -> float:
             return math.log(max(1, s.nodes)) if measure_of == "nodes" else math.log(s.seconds)
+
         direction, what = -1.0, f"Pearson r of log {measure_of} with the move number"
-        test = ("Student's t over independent games of each game's Fisher z of Pearson's r (move number, log "
-                f"{measure_of})")
+        test = (
+            f"Student's t over independent games of each game's Fisher z of Pearson's r (move number, log {measure_of})"
+        )
     units = _pair_units(samples, x, y)
     if len(units) < 2:
-        return untested(f"{len(units)} independent game{'s' if len(units) != 1 else ''} with a correlation of its "
-                        f"moves, too few ({len(samples)} moves)", games, test)
+        return untested(
+            f"{len(units)} independent game{'s' if len(units) != 1 else ''} with a correlation of its "
+            f"moves, too few ({len(samples)} moves)",
+            games,
+            test,
+        )
     xs, ys, groups = _within_series(samples, x, y)
     pooled = hypothesis_tests.correlation_interval(xs, ys).value
     n = len(units)
@@ -72,28 +81,35 @@ def move_evidence(claim: Claim, samples: list[MoveSample], games: int) -> Eviden
     error = max(deviation / math.sqrt(n), 1e-12)
     critical = hypothesis_tests.t_quantile(0.975, n - 1)
     within = " within each series" if groups > 1 else ""
-    ours = (f"{what} within each game = {math.tanh(mean):.2f} [{math.tanh(mean - critical * error):.2f}, "
-            f"{math.tanh(mean + critical * error):.2f}] over {n} independent games (a colour-swapped pair one); "
-            f"over every move{within} r = {pooled:.2f}, {len(samples)} moves")
+    ours = (
+        f"{what} within each game = {math.tanh(mean):.2f} [{math.tanh(mean - critical * error):.2f}, "
+        f"{math.tanh(mean + critical * error):.2f}] over {n} independent games (a colour-swapped pair one); "
+        f"over every move{within} r = {pooled:.2f}, {len(samples)} moves"
+    )
     effect = claim.detectable
 
     def power(level: float) -> float:
         edge = hypothesis_tests.t_quantile(1 - level / 2, n - 1)
         return NormalDist().cdf(math.atanh(effect) / error - edge)
 
-    test += (f" ({n - 1} df), and of r = {direction * effect:+g} or further the claimed way; power against "
-             f"r = {direction * effect:+g}")
+    test += (
+        f" ({n - 1} df), and of r = {direction * effect:+g} or further the claimed way; power against "
+        f"r = {direction * effect:+g}"
+    )
     shortfall = (direction * mean - math.atanh(effect)) / error
     # The size test is one-sided: P(T <= t) from the two-sided tail of |t|.
     tail = hypothesis_tests.t_p_value(shortfall, n - 1) / 2
     size = f"a correlation of {direction * effect:+g} or further the claimed way (the smallest this report counts)"
-    hypotheses = (direction_hypotheses(direction * mean / error, df=n - 1),
-                  Hypothesis(SIZE, tail if shortfall < 0 else 1 - tail, f"|r| of {effect:g} or more"))
+    hypotheses = (
+        direction_hypotheses(direction * mean / error, df=n - 1),
+        Hypothesis(SIZE, tail if shortfall < 0 else 1 - tail, f"|r| of {effect:g} or more"),
+    )
     return Evidence(ours, games, test, hypotheses, power, size)
 
 
-def _pair_units(samples: Sequence[MoveSample], x: Callable[[MoveSample], float],
-                y: Callable[[MoveSample], float]) -> list[float]:
+def _pair_units(
+    samples: Sequence[MoveSample], x: Callable[[MoveSample], float], y: Callable[[MoveSample], float]
+) -> list[float]:
     """Each game's Fisher z of the correlation of ``x`` and ``y`` over its moves (a game of fewer than four moves,
     or with nothing varying, has none), averaged over the games of each colour-swapped pair of a series (games
     2p and 2p + 1 share an opening; in self-play they are the same game)."""
@@ -145,7 +161,7 @@ class _MeanTest:
         return NormalDist().cdf(shift - edge) + NormalDist().cdf(-shift - edge)
 
     def hypotheses(self, size_name: str, *, sized: bool = False) -> tuple[Hypothesis, Hypothesis]:
-        """"No effect" and "an effect of at least ``effect``" (one-sided: P(T <= t) from the two-sided tail).
+        """ "No effect" and "an effect of at least ``effect``" (one-sided: P(T <= t) from the two-sided tail).
 
         ``sized``: the direction cannot fail (alpha-beta never searches more nodes than the full tree), so the
         claim is shown only by its size: ``FOR`` is "an effect of at most ``effect``", one-sided the other way."""
@@ -153,13 +169,16 @@ class _MeanTest:
         tail = hypothesis_tests.t_p_value(shortfall, self.df) / 2
         size = Hypothesis(SIZE, tail if shortfall < 0 else 1 - tail, size_name)
         if sized:
-            return Hypothesis(FOR, 1 - size.p_value, f"{size_name[:-len(' or more')]} or less"), size
+            return Hypothesis(FOR, 1 - size.p_value, f"{size_name[: -len(' or more')]} or less"), size
         return direction_hypotheses(self.mean / self.error, df=self.df), size
 
 
 def _dropped(diverging: int) -> str:
-    return f"; {diverging} game{'s' if diverging != 1 else ''} whose moves differed between the cells dropped" \
-        if diverging else ""
+    return (
+        f"; {diverging} game{'s' if diverging != 1 else ''} whose moves differed between the cells dropped"
+        if diverging
+        else ""
+    )
 
 
 def speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
@@ -179,29 +198,43 @@ def speed_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     timed = [(fast, slow) for fast, slow in same if fast.cpu_seconds > 0 and slow.cpu_seconds > 0]
     groups = design_clusters([fast for fast, _ in timed])
     distinct = len({fast.moves for fast, _ in timed})
-    units = [sum(math.log(timed[i][1].cpu_seconds / timed[i][0].cpu_seconds) for i in group) / len(group)
-             for group in groups]
+    units = [
+        sum(math.log(timed[i][1].cpu_seconds / timed[i][0].cpu_seconds) for i in group) / len(group) for group in groups
+    ]
     dropped = _dropped(diverging)
     if len(units) < 2:
-        return untested(f"{len(timed)} same games with CPU times in {len(units)} independent "
-                        f"group{'s' if len(units) != 1 else ''}, too few"
-                        + dropped, len(timed), test)
+        return untested(
+            f"{len(timed)} same games with CPU times in {len(units)} independent "
+            f"group{'s' if len(units) != 1 else ''}, too few" + dropped,
+            len(timed),
+            test,
+        )
     tested = _MeanTest.of(units, claim.detectable)
     low, high = tested.interval()
     effect = claim.detectable
-    ours = (f"{math.exp(tested.mean):.2f}x as fast [{math.exp(low):.2f}, {math.exp(high):.2f}] in CPU seconds per "
-            f"game over {len(timed)} same games, {distinct} distinct, from {len(units)} independent openings{dropped}")
+    ours = (
+        f"{math.exp(tested.mean):.2f}x as fast [{math.exp(low):.2f}, {math.exp(high):.2f}] in CPU seconds per "
+        f"game over {len(timed)} same games, {distinct} distinct, from {len(units)} independent openings{dropped}"
+    )
     ours += _per_move_text(claimed, baseline, {fast.index for fast, _ in same}, result)
-    test += (f" (t, {tested.df} df), and of {math.exp(effect):.2f}x or more; power against {math.exp(effect):.2f}x "
-             "as fast")
-    return Evidence(ours, len(timed), test, tested.hypotheses(f"{math.exp(effect):.2f}x as fast or more"),
-                    tested.power, f"a speed-up of {math.exp(effect):.2f}x (the smallest this report counts)")
+    test += (
+        f" (t, {tested.df} df), and of {math.exp(effect):.2f}x or more; power against {math.exp(effect):.2f}x as fast"
+    )
+    return Evidence(
+        ours,
+        len(timed),
+        test,
+        tested.hypotheses(f"{math.exp(effect):.2f}x as fast or more"),
+        tested.power,
+        f"a speed-up of {math.exp(effect):.2f}x (the smallest this report counts)",
+    )
 
 
 def game_nodes(record: GameRecord) -> int:
     """The nodes every search of ``record`` reported, both seats."""
-    counts = (record.stats(seat, call).get("nodes")
-              for seat in (0, 1) for call in range(len(record.search_stats[seat])))
+    counts = (
+        record.stats(seat, call).get("nodes") for seat in (0, 1) for call in range(len(record.search_stats[seat]))
+    )
     return sum(nodes for nodes in counts if isinstance(nodes, int))
 
 
@@ -213,8 +246,10 @@ def nodes_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     cells) whose ratios are averaged into one observation; each pair's geometric mean ratio is printed beside.
     """
     test = "t test of the mean over independent openings of log(nodes without / with) per game, the same games"
-    pairs = [(one_cell(result, (mine,)), one_cell(result, (theirs,)))
-             for mine, theirs in zip(claim.cells, claim.baseline, strict=True)]
+    pairs = [
+        (one_cell(result, (mine,)), one_cell(result, (theirs,)))
+        for mine, theirs in zip(claim.cells, claim.baseline, strict=True)
+    ]
     games: list[tuple[GameRecord, float]] = []
     cell_of: list[int] = []
     per_pair: list[str] = []
@@ -225,35 +260,59 @@ def nodes_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
             return untested("a cell of the comparison has no games", 0, test)
         same, differ = _same_games(claimed, baseline)
         diverging += differ
-        ratios = [(fast, math.log(game_nodes(slow) / game_nodes(fast))) for fast, slow in same
-                  if game_nodes(fast) > 0 and game_nodes(slow) > 0]
+        ratios = [
+            (fast, math.log(game_nodes(slow) / game_nodes(fast)))
+            for fast, slow in same
+            if game_nodes(fast) > 0 and game_nodes(slow) > 0
+        ]
         games += ratios
         cell_of += [number] * len(ratios)
         if ratios:
             per_pair.append(_pair_text(claimed, [fast for fast, _ in same], [slow for _, slow in same], ratios))
-            short.append(per_pair[-1].split(" (")[0].removeprefix(claimed.cell.series.rsplit(", ", 1)[0] + ", ")
-                         + "".join(f", {part.split(' (')[0]}" for part in per_pair[-1].split("), ")[1:2]))
+            short.append(
+                per_pair[-1].split(" (")[0].removeprefix(claimed.cell.series.rsplit(", ", 1)[0] + ", ")
+                + "".join(f", {part.split(' (')[0]}" for part in per_pair[-1].split("), ")[1:2])
+            )
     groups = design_clusters([record for record, _ in games], cell_of)
     units = [sum(games[i][1] for i in group) / len(group) for group in groups]
     dropped = _dropped(diverging)
     if len(units) < 2:
-        return untested(f"{len(games)} same games with node counts in {len(units)} independent "
-                        f"group{'s' if len(units) != 1 else ''}, too few" + dropped, len(games), test)
+        return untested(
+            f"{len(games)} same games with node counts in {len(units)} independent "
+            f"group{'s' if len(units) != 1 else ''}, too few" + dropped,
+            len(games),
+            test,
+        )
     tested = _MeanTest.of(units, claim.detectable)
     low, high = tested.interval()
     effect = math.exp(claim.detectable)
-    ours = (f"{'; '.join(per_pair)}; over both, {math.exp(tested.mean):.2f}x fewer nodes [{math.exp(low):.2f}, "
-            f"{math.exp(high):.2f}] (the geometric mean per game) over {len(games)} same games from {len(units)} "
-            f"independent openings{dropped}")
+    ours = (
+        f"{'; '.join(per_pair)}; over both, {math.exp(tested.mean):.2f}x fewer nodes [{math.exp(low):.2f}, "
+        f"{math.exp(high):.2f}] (the geometric mean per game) over {len(games)} same games from {len(units)} "
+        f"independent openings{dropped}"
+    )
     sized = claim.magnitude
-    test += (f" (t, {tested.df} df): " + (f"of {effect:.2f}x or less (the direction cannot fail: without pruning "
-                                          "the search visits the whole tree, so the size is the claim)"
-                                          if sized else "of no effect")
-             + f", and of {effect:.2f}x or more; power against {effect:.2f}x fewer nodes")
+    test += (
+        f" (t, {tested.df} df): "
+        + (
+            f"of {effect:.2f}x or less (the direction cannot fail: without pruning "
+            "the search visits the whole tree, so the size is the claim)"
+            if sized
+            else "of no effect"
+        )
+        + f", and of {effect:.2f}x or more; power against {effect:.2f}x fewer nodes"
+    )
     headline = "; ".join(short)
-    return Evidence(ours, len(games), test, tested.hypotheses(f"{effect:.2f}x fewer nodes or more", sized=sized),
-                    tested.power, f"{effect:.2f}x fewer nodes", headline=headline,
-                    shown_as=f"more than {effect:g}x fewer nodes" if sized else "")
+    return Evidence(
+        ours,
+        len(games),
+        test,
+        tested.hypotheses(f"{effect:.2f}x fewer nodes or more", sized=sized),
+        tested.power,
+        f"{effect:.2f}x fewer nodes",
+        headline=headline,
+        shown_as=f"more than {effect:g}x fewer nodes" if sized else "",
+    )
 
 
 def game_seconds(record: GameRecord) -> float:
@@ -261,18 +320,26 @@ def game_seconds(record: GameRecord) -> float:
     return sum(sum(seat) for seat in record.durations)
 
 
-def _pair_text(claimed: CellResult, fast: Sequence[GameRecord], slow: Sequence[GameRecord],
-               ratios: Sequence[tuple[GameRecord, float]]) -> str:
+def _pair_text(
+    claimed: CellResult,
+    fast: Sequence[GameRecord],
+    slow: Sequence[GameRecord],
+    ratios: Sequence[tuple[GameRecord, float]],
+) -> str:
     """One pair of cells in words: its geometric mean node ratio, its time ratio and each side's measured time per
     node (``3.90x fewer nodes, 2.78x less time ...``), so that time is never assumed to follow nodes."""
     nodes = [sum(game_nodes(r) for r in games) for games in (fast, slow)]
     seconds = [sum(game_seconds(r) for r in games) for games in (fast, slow)]
-    text = (f"{claimed.cell.series}: {math.exp(sum(r for _, r in ratios) / len(ratios)):.2f}x fewer nodes "
-            f"({len(ratios)} games)")
+    text = (
+        f"{claimed.cell.series}: {math.exp(sum(r for _, r in ratios) / len(ratios)):.2f}x fewer nodes "
+        f"({len(ratios)} games)"
+    )
     if all(seconds) and all(nodes):
         micro = [1e6 * t / n for t, n in zip(seconds, nodes, strict=True)]
-        text += (f", {seconds[1] / seconds[0]:.1f}x less time ({micro[0]:.1f} against {micro[1]:.1f} microseconds a "
-                 "node, measured in the games)")
+        text += (
+            f", {seconds[1] / seconds[0]:.1f}x less time ({micro[0]:.1f} against {micro[1]:.1f} microseconds a "
+            "node, measured in the games)"
+        )
     return text
 
 
@@ -314,18 +381,30 @@ def depth_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
             reached[1].extend(theirs)
     units = [sum(differences[i] for i in group) / len(group) for group in design_clusters(records)]
     if len(units) < 2:
-        return untested(f"{len(records)} games with depths in {len(units)} independent "
-                        f"group{'s' if len(units) != 1 else ''}, too few", len(records), test)
+        return untested(
+            f"{len(records)} games with depths in {len(units)} independent "
+            f"group{'s' if len(units) != 1 else ''}, too few",
+            len(records),
+            test,
+        )
     tested = _MeanTest.of(units, claim.detectable)
     low, high = tested.interval()
     effect = claim.detectable
-    ours = (f"{tested.mean:+.2f} plies [{low:+.2f}, {high:+.2f}] deeper per move over {len(records)} games from "
-            f"{len(units)} independent openings (depth reached {sum(reached[0]) / len(reached[0]):.2f} against "
-            f"{sum(reached[1]) / len(reached[1]):.2f} on average, {len(reached[0])} and {len(reached[1])} moves "
-            "searched with half the board or more empty)")
+    ours = (
+        f"{tested.mean:+.2f} plies [{low:+.2f}, {high:+.2f}] deeper per move over {len(records)} games from "
+        f"{len(units)} independent openings (depth reached {sum(reached[0]) / len(reached[0]):.2f} against "
+        f"{sum(reached[1]) / len(reached[1]):.2f} on average, {len(reached[0])} and {len(reached[1])} moves "
+        "searched with half the board or more empty)"
+    )
     test += f" (t, {tested.df} df), and of {effect:g} plies or more; power against {effect:g} plies deeper"
-    return Evidence(ours, len(records), test, tested.hypotheses(f"{effect:g} plies deeper or more"), tested.power,
-                    f"{effect:g} plies deeper (the smallest this report counts)")
+    return Evidence(
+        ours,
+        len(records),
+        test,
+        tested.hypotheses(f"{effect:g} plies deeper or more"),
+        tested.power,
+        f"{effect:g} plies deeper (the smallest this report counts)",
+    )
 
 
 def _per_move_text(claimed: CellResult, baseline: CellResult, games: set[int], result: ExperimentResult) -> str:

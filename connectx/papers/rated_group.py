@@ -43,8 +43,9 @@ MIN_DECISIVE_POINTS = 10.0
 its rating rests on a handful of games that went the other way (a 99-1 record), wherever the schedule put it."""
 
 
-def rankable_players(results: Mapping[tuple[str, str], tuple[float, int]], anchor: str,
-                     minimum: float = MIN_DECISIVE_POINTS) -> set[str]:
+def rankable_players(
+    results: Mapping[tuple[str, str], tuple[float, int]], anchor: str, minimum: float = MIN_DECISIVE_POINTS
+) -> set[str]:
     """The group of players a joint fit can place: strongly connected (``connected_players``), each having won
     and lost at least ``minimum`` points (a draw is half a point each way) against the others of the group.
 
@@ -52,6 +53,7 @@ def rankable_players(results: Mapping[tuple[str, str], tuple[float, int]], ancho
     players split into several groups, the one holding ``anchor`` is preferred, else the largest;
     empty when no two players qualify.
     """
+
     def chosen(pairs: Mapping[tuple[str, str], tuple[float, int]]) -> set[str]:
         groups = [g for g in connected_players(pairs) if len(g) > 1]
         return next((g for g in groups if anchor in g), groups[0] if groups else set())
@@ -165,15 +167,19 @@ class PairingMisfit:
     deviance: float
 
 
-def pairing_misfits(results: Mapping[tuple[str, str], tuple[float, int]],
-                    ratings: Sequence[Rating]) -> list[PairingMisfit]:
+def pairing_misfits(
+    results: Mapping[tuple[str, str], tuple[float, int]], ratings: Sequence[Rating]
+) -> list[PairingMisfit]:
     """Each pairing's contribution to the deviance of ``rating_fit``, largest first: where the scale misfits."""
     elo = {r.name: r.elo for r in ratings}
     misfits = []
     for first, second, scored, played in _pairings(results):
         expected = score_from_elo(elo[first] - elo[second])
-        deviance = sum(2 * observed * math.log(observed / (played * p))
-                       for observed, p in ((scored, expected), (played - scored, 1 - expected)) if observed > 0)
+        deviance = sum(
+            2 * observed * math.log(observed / (played * p))
+            for observed, p in ((scored, expected), (played - scored, 1 - expected))
+            if observed > 0
+        )
         misfits.append(PairingMisfit(first, second, played, scored / played, expected, deviance))
     return sorted(misfits, key=lambda m: -m.deviance)
 
@@ -185,8 +191,11 @@ def _pairings(results: Mapping[tuple[str, str], tuple[float, int]]) -> list[tupl
         key = frozenset((a, b))
         first, scored, played = pairings.get(key, (a, 0.0, 0))
         pairings[key] = (first, scored + (points if a == first else games - points), played + games)
-    return [(first, next(iter(key - {first})), scored, played) for key, (first, scored, played) in pairings.items()
-            if played]
+    return [
+        (first, next(iter(key - {first})), scored, played)
+        for key, (first, scored, played) in pairings.items()
+        if played
+    ]
 
 
 def cyclic_triangles(results: Mapping[tuple[str, str], tuple[float, int]]) -> tuple[int, int]:
@@ -209,8 +218,13 @@ def cyclic_triangles(results: Mapping[tuple[str, str], tuple[float, int]]) -> tu
     return closed, cyclic
 
 
-def difference_ranks(results: Mapping[tuple[str, str], tuple[float, int]], ratings: Sequence[Rating],
-                     anchor: str, dispersion: float = 1.0, z: float = 1.959963984540054) -> list[int]:
+def difference_ranks(
+    results: Mapping[tuple[str, str], tuple[float, int]],
+    ratings: Sequence[Rating],
+    anchor: str,
+    dispersion: float = 1.0,
+    z: float = 1.959963984540054,
+) -> list[int]:
     """The rank of each of ``ratings`` (strongest first) from tests of their differences: 1 plus the agents rated
     significantly higher, never less than the rank before it.
 
@@ -239,8 +253,11 @@ def difference_ranks(results: Mapping[tuple[str, str], tuple[float, int]], ratin
     for rating in ratings:
         above = 0
         for other in ratings:
-            spread = variance(other.name, other.name) + variance(rating.name, rating.name) - 2 * variance(
-                other.name, rating.name)
+            spread = (
+                variance(other.name, other.name)
+                + variance(rating.name, rating.name)
+                - 2 * variance(other.name, rating.name)
+            )
             if other.elo > rating.elo and other.elo - rating.elo > z * math.sqrt(max(spread, 0.0)):
                 above += 1
         ranks.append(max(ranks[-1] if ranks else 1, 1 + above))

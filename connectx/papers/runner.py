@@ -67,9 +67,14 @@ def chosen_experiments(profile: Profile, only: Sequence[str] = ()) -> list[Exper
 
 def cell_plan(profile: Profile, experiment: Experiment, cell: Cell) -> MatchPlan:
     """The match a cell plays: its two agents on the experiment's board, the profile's schedule seed."""
-    return MatchPlan(AgentSpec.parse(cell.first), AgentSpec.parse(cell.second), experiment.games_of(cell),
-                     experiment.config,
-                     profile.seed, experiment.opening_plies)
+    return MatchPlan(
+        AgentSpec.parse(cell.first),
+        AgentSpec.parse(cell.second),
+        experiment.games_of(cell),
+        experiment.config,
+        profile.seed,
+        experiment.opening_plies,
+    )
 
 
 def cell_directory(out: Path, experiment: Experiment, cell: Cell) -> Path:
@@ -80,24 +85,46 @@ CheckedExperiments = list[tuple[Experiment, list[PreparedRun[MatchPlan]]]]
 """Each chosen experiment with its cells' matches, checked and ready to play, in the experiment's cell order."""
 
 
-def check_experiments(profile: Profile, out: Path, only: Sequence[str] = (), *, allow_code_change: bool = False,
-                      play: GameFunction | None = None) -> CheckedExperiments:
+def check_experiments(
+    profile: Profile,
+    out: Path,
+    only: Sequence[str] = (),
+    *,
+    allow_code_change: bool = False,
+    play: GameFunction | None = None,
+) -> CheckedExperiments:
     """Every chosen cell's match checked (``run_loop.prepare_run``: its agents on its board, its run directory
     free for it or holding it, its recorded games played by this code unless ``allow_code_change``) before
     anything is written. ``play`` replaces the game function (tests pass a fake one)."""
     chosen = []
     for experiment in chosen_experiments(profile, only):
-        runs = [prepare_run(cell_plan(profile, experiment, cell),
-                            PlayOptions(out=cell_directory(out, experiment, cell), resume=True, play=play,
-                                        allow_code_change=allow_code_change))
-                for cell in experiment.cells]
+        runs = [
+            prepare_run(
+                cell_plan(profile, experiment, cell),
+                PlayOptions(
+                    out=cell_directory(out, experiment, cell),
+                    resume=True,
+                    play=play,
+                    allow_code_change=allow_code_change,
+                ),
+            )
+            for cell in experiment.cells
+        ]
         chosen.append((experiment, runs))
     return chosen
 
 
-def run_experiments(profile: Profile, out: Path, *, jobs: int | None = None, only: Sequence[str] = (),
-                    executor: Executor | None = None, play: GameFunction | None = None,
-                    on_cell: OnCell | None = None, allow_code_change: bool = False) -> tuple[ExperimentResult, ...]:
+def run_experiments(
+    profile: Profile,
+    out: Path,
+    *,
+    jobs: int | None = None,
+    only: Sequence[str] = (),
+    executor: Executor | None = None,
+    play: GameFunction | None = None,
+    on_cell: OnCell | None = None,
+    allow_code_change: bool = False,
+) -> tuple[ExperimentResult, ...]:
     """Play (or resume) every cell of the profile's experiments into ``out/runs/`` and return the results.
 
     ``only`` limits the run to the experiments with those keys; ``check_experiments`` checks them all
@@ -107,8 +134,13 @@ def run_experiments(profile: Profile, out: Path, *, jobs: int | None = None, onl
     return play_experiments(chosen, jobs=jobs, executor=executor, on_cell=on_cell)
 
 
-def play_experiments(chosen: CheckedExperiments, *, jobs: int | None = None, executor: Executor | None = None,
-                     on_cell: OnCell | None = None) -> tuple[ExperimentResult, ...]:
+def play_experiments(
+    chosen: CheckedExperiments,
+    *,
+    jobs: int | None = None,
+    executor: Executor | None = None,
+    on_cell: OnCell | None = None,
+) -> tuple[ExperimentResult, ...]:
     """Play the checked experiments' cells, one match each, in order.
 
     ``executor`` plays the games (tests pass an inline one); by default one pool of ``jobs`` workers
@@ -176,10 +208,18 @@ def move_samples(result: ExperimentResult) -> list[MoveSample]:
                 seconds = durations[call] if call < len(durations) else float("nan")
                 depth, evaluations = stats.get("depth"), stats.get("evaluations")
                 simulations = stats.get("simulations")
-                samples.append(MoveSample(cell_result.cell.series, ply + 1, nodes, seconds,
-                                          depth if isinstance(depth, int) else None,
-                                          evaluations if isinstance(evaluations, int) else None,
-                                          simulations if isinstance(simulations, int) else None, record.index))
+                samples.append(
+                    MoveSample(
+                        cell_result.cell.series,
+                        ply + 1,
+                        nodes,
+                        seconds,
+                        depth if isinstance(depth, int) else None,
+                        evaluations if isinstance(evaluations, int) else None,
+                        simulations if isinstance(simulations, int) else None,
+                        record.index,
+                    )
+                )
     return samples
 
 
@@ -224,18 +264,27 @@ def play_conditions(result: ExperimentResult) -> PlayConditions:
     slowest = max((d for r in records for seat in r.durations for d in seat), default=float("nan"))
     nan = float("nan")
     origins = Counter(r.provenance for r in records)
-    return PlayConditions(len(records), len(measured), loads[len(loads) // 2] if loads else nan,
-                          loads[-1] if loads else nan, shares[len(shares) // 2] if shares else nan, slowest,
-                          sum(r.wall_seconds for r in records), tuple(origins.most_common()))
+    return PlayConditions(
+        len(records),
+        len(measured),
+        loads[len(loads) // 2] if loads else nan,
+        loads[-1] if loads else nan,
+        shares[len(shares) // 2] if shares else nan,
+        slowest,
+        sum(r.wall_seconds for r in records),
+        tuple(origins.most_common()),
+    )
 
 
 def run_conditions() -> list[str]:
     """The machine, versions and code a report was made with, so a rerun can match them."""
+
     def version(package: str) -> str:
         try:
             return importlib.metadata.version(package)
         except importlib.metadata.PackageNotFoundError:
             return "not installed"
+
     checkout = current_checkout()
     commit = "an unknown commit (not a git checkout)" if checkout is None else checkout.text
     return [

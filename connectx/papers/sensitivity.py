@@ -32,10 +32,15 @@ def with_sensitivity(claim: Claim, cells: Sequence[CellResult], evidence: Eviden
         return evidence
     reached = sum(interval.low <= claim.paper_value <= interval.high for interval in values)
     low, high = min(i.value for i in values), max(i.value for i in values)
-    return replace(evidence, ours=evidence.ours + (
-        f"; over every range of T_max and seat mix our rate runs from {100 * low:.1f}% to {100 * high:.1f}% (the "
-        f"paper's {100 * claim.paper_value:g}% inside {reached} of those {len(values)} unadjusted intervals: a "
-        "description, not a test)"))
+    return replace(
+        evidence,
+        ours=evidence.ours
+        + (
+            f"; over every range of T_max and seat mix our rate runs from {100 * low:.1f}% to {100 * high:.1f}% (the "
+            f"paper's {100 * claim.paper_value:g}% inside {reached} of those {len(values)} unadjusted intervals: a "
+            "description, not a test)"
+        ),
+    )
 
 
 SEAT_MIXES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -53,7 +58,7 @@ def sensitivity_table(cells: Sequence[CellResult], counting: str = WIN) -> list[
     rows = []
     for first in range(len(cells)):
         for last in range(first + 1, len(cells)):
-            chosen = by_seat[first:last + 1]
+            chosen = by_seat[first : last + 1]
             if any(s.games == 0 for pair in chosen for s in pair):
                 continue
             label = f"{cells[first].cell.x} to {cells[last].cell.x}"
@@ -62,8 +67,9 @@ def sensitivity_table(cells: Sequence[CellResult], counting: str = WIN) -> list[
                 value = sum(w * a.value + (1 - w) * b.value for a, b in chosen) / len(chosen)
                 variance = sum(w * w * _variance(a) + (1 - w) ** 2 * _variance(b) for a, b in chosen)
                 spread = statistics.Z95 * math.sqrt(variance) / len(chosen)
-                row.append((f"{100 * w:g}% moving first", Interval(value, max(0.0, value - spread),
-                                                                   min(1.0, value + spread))))
+                row.append(
+                    (f"{100 * w:g}% moving first", Interval(value, max(0.0, value - spread), min(1.0, value + spread)))
+                )
             rows.append((label, row))
     return rows
 

@@ -30,16 +30,25 @@ def shared_games(results: Sequence[ExperimentResult], least: float = 0.5) -> lis
     for result in results:
         for c in result.cells:
             games = {(r.index, first_seat(r), r.moves) for r in c.match.records if r.scored}
-            claims = tuple(claim for claim in result.experiment.claims
-                           if (c.cell.series, c.cell.x) in set(claim.cells + claim.baseline))
+            claims = tuple(
+                claim
+                for claim in result.experiment.claims
+                if (c.cell.series, c.cell.x) in set(claim.cells + claim.baseline)
+            )
             cells.append((result.experiment, c, games, claims))
     found = []
     for i, (experiment, cell, mine, claims) in enumerate(cells):
-        for other_experiment, other, theirs, other_claims in cells[i + 1:]:
+        for other_experiment, other, theirs, other_claims in cells[i + 1 :]:
             smaller = min(len(mine), len(theirs))
             common = len(mine & theirs)
             if experiment.key != other_experiment.key and smaller and common >= least * smaller:
-                found.append(SharedGames(f"{experiment.title.split(':')[0]} {cell_name(cell)}",
-                                         f"{other_experiment.title.split(':')[0]} {cell_name(other)}",
-                                         common, smaller, claims + other_claims))
+                found.append(
+                    SharedGames(
+                        f"{experiment.title.split(':')[0]} {cell_name(cell)}",
+                        f"{other_experiment.title.split(':')[0]} {cell_name(other)}",
+                        common,
+                        smaller,
+                        claims + other_claims,
+                    )
+                )
     return found

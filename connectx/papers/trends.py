@@ -81,8 +81,9 @@ class Stratum:
         points = tuple((x, s) for x, s in self.points if x in kept)
         if len(points) < 2:
             return Stratum(self.series, self.seat, points, hypothesis_tests.Trend(math.nan, math.nan, 0.0, 0.0), 0.0)
-        trend = hypothesis_tests.trend([s.value * s.effective for _, s in points], [s.effective for _, s in points],
-                                       [x for x, _ in points])
+        trend = hypothesis_tests.trend(
+            [s.value * s.effective for _, s in points], [s.effective for _, s in points], [x for x, _ in points]
+        )
         return Stratum(self.series, self.seat, points, trend, max(x for x, _ in points) - min(x for x, _ in points))
 
 
@@ -101,8 +102,9 @@ def trend_strata(claim: Claim, result: ExperimentResult) -> list[Stratum]:
                         points.append((x, score))
             if len(points) < 2:
                 continue
-            trend = hypothesis_tests.trend([s.value * s.effective for _, s in points], [s.effective for _, s in points],
-                                     [x for x, _ in points])
+            trend = hypothesis_tests.trend(
+                [s.value * s.effective for _, s in points], [s.effective for _, s in points], [x for x, _ in points]
+            )
             strata.append(Stratum(series, seat, tuple(points), trend, span))
     return strata
 
@@ -128,17 +130,28 @@ def trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
         for x, score in stratum.points:
             by_x.setdefault(x, []).append(score)
     labels = {x: point[1] for point, x in zip(claim.cells, claim.scores, strict=True)}
-    pooled = {x: pooled_score(cells_at(result, [p for p, px in zip(claim.cells, claim.scores, strict=True) if px == x]),
-                              claim.counts) for x in by_x}
+    pooled = {
+        x: pooled_score(
+            cells_at(result, [p for p, px in zip(claim.cells, claim.scores, strict=True) if px == x]), claim.counts
+        )
+        for x in by_x
+    }
     verb = "scored " if claim.counts == SCORE else "won "
-    ours = verb + ", ".join(f"{clustered_percent(pooled[x])} at {labels[x]}" for x in dict.fromkeys(claim.scores)
-                              if x in pooled and pooled[x].games)
+    ours = verb + ", ".join(
+        f"{clustered_percent(pooled[x])} at {labels[x]}"
+        for x in dict.fromkeys(claim.scores)
+        if x in pooled and pooled[x].games
+    )
     ours += f" ({sum(p.games for p in pooled.values())} games, {sum(p.distinct for p in pooled.values())} distinct)"
     ceiling = at_ceiling(list(pooled.values()))
     if ceiling:
-        return untested(ours + f"; every game of the series was {ceiling}: it is at its "
-                         f"{'ceiling' if ceiling == 'won' else 'floor'}, where no trend can show", games,
-                         test + "; not run", ceiling=f"all {games} games {ceiling}")
+        return untested(
+            ours + f"; every game of the series was {ceiling}: it is at its "
+            f"{'ceiling' if ceiling == 'won' else 'floor'}, where no trend can show",
+            games,
+            test + "; not run",
+            ceiling=f"all {games} games {ceiling}",
+        )
     groups = [[st for st in strata if st.series == series] for series in dict.fromkeys(st.series for st in strata)]
     if not claim.each:
         groups = [strata]
@@ -150,14 +163,23 @@ def trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
     fails = [st.label for st in strata if st.rise().high < 0]
     first_label, last_label = labels[claim.scores[0]], labels[claim.scores[-1]]
     changes = [(st.label, st.change()) for st in strata]
-    ours += f"; change from {first_label} to {last_label} " + "; ".join(
-        f"{label} {points_text(change.value)} [{points_text(change.low)}, {points_text(change.high)}]"
-        for label, change in changes) + " points"
+    ours += (
+        f"; change from {first_label} to {last_label} "
+        + "; ".join(
+            f"{label} {points_text(change.value)} [{points_text(change.low)}, {points_text(change.high)}]"
+            for label, change in changes
+        )
+        + " points"
+    )
     if df:
-        ours += f"; the strata differ: Cochran's Q = {q:.1f} on {df} df, p {p_text(p_q)}" if p_q < ALPHA else \
-            f"; no sign the strata differ: Cochran's Q = {q:.1f} on {df} df, p {p_text(p_q)}"
-    ours += (f"; the claimed way (95% interval) in {', '.join(holds) if holds else 'no stratum'}"
-             + (f"; the other way in {', '.join(fails)}" if fails else ""))
+        ours += (
+            f"; the strata differ: Cochran's Q = {q:.1f} on {df} df, p {p_text(p_q)}"
+            if p_q < ALPHA
+            else f"; no sign the strata differ: Cochran's Q = {q:.1f} on {df} df, p {p_text(p_q)}"
+        )
+    ours += f"; the claimed way (95% interval) in {', '.join(holds) if holds else 'no stratum'}" + (
+        f"; the other way in {', '.join(fails)}" if fails else ""
+    )
     totals = [sum(s.effective for s in scores) for scores in by_x.values()]
     successes = [sum(s.value * s.effective for s in scores) for scores in by_x.values()]
     xs = list(by_x)
@@ -171,15 +193,21 @@ def trend_evidence(claim: Claim, result: ExperimentResult) -> Evidence:
         return 0.0 if math.isnan(value) else value
 
     each = " in every series (intersection-union)" if claim.each else ""
-    test += (f"{each}, and of a rise of {100 * effect:g} points or more across it; heterogeneity by Cochran's Q; "
-             f"power against a rise of {100 * effect:g} points (unstratified)")
+    test += (
+        f"{each}, and of a rise of {100 * effect:g} points or more across it; heterogeneity by Cochran's Q; "
+        f"power against a rise of {100 * effect:g} points (unstratified)"
+    )
     size = f"a rise of {points_text(effect)} points across the series (the smallest this report counts)"
-    hypotheses = (direction_hypotheses(weakest(zs), contrary_tests=len(zs)),
-                  size_hypothesis([(rise - effect) / error for rise, error in rises],
-                                  f"a rise of {100 * effect:g} points or more"))
+    hypotheses = (
+        direction_hypotheses(weakest(zs), contrary_tests=len(zs)),
+        size_hypothesis(
+            [(rise - effect) / error for rise, error in rises], f"a rise of {100 * effect:g} points or more"
+        ),
+    )
     missing, holds_over, reverses = _short_of_range(claim, groups)
-    return Evidence(ours, games, test, hypotheses, power, size, short_of_range=missing, holds_over=holds_over,
-                    reverses=reverses)
+    return Evidence(
+        ours, games, test, hypotheses, power, size, short_of_range=missing, holds_over=holds_over, reverses=reverses
+    )
 
 
 def _short_of_range(claim: Claim, groups: Sequence[Sequence[Stratum]]) -> tuple[str, str, str]:
@@ -203,10 +231,16 @@ def _short_of_range(claim: Claim, groups: Sequence[Sequence[Stratum]]) -> tuple[
     missing: list[str] = []
     carried: list[str] = []
     reversed_in: dict[str, list[str]] = {}
-    for kept, words in ((order[1:], f"not shown from {labels[order[1]]} to {labels[order[-1]]} (without the step "
-                                    f"from {labels[order[0]]})"),
-                        (order[:-1], f"not shown from {labels[order[0]]} to {labels[order[-2]]} (without the step "
-                                     f"to {labels[order[-1]]})")):
+    for kept, words in (
+        (
+            order[1:],
+            f"not shown from {labels[order[1]]} to {labels[order[-1]]} (without the step from {labels[order[0]]})",
+        ),
+        (
+            order[:-1],
+            f"not shown from {labels[order[0]]} to {labels[order[-2]]} (without the step to {labels[order[-1]]})",
+        ),
+    ):
         failing = []
         for group in groups:
             trends = [st.within(kept).trend for st in group if len(st.within(kept).points) >= 2]
@@ -254,8 +288,9 @@ def _combined_rise(strata: Sequence[Stratum]) -> tuple[float, float]:
     kept = [st for st in strata if st.trend.error > 0]
     if not kept:
         return math.nan, math.nan
-    return hypothesis_tests.inverse_variance_mean([st.trend.slope * st.span for st in kept],
-                                            [st.trend.error * st.span for st in kept])
+    return hypothesis_tests.inverse_variance_mean(
+        [st.trend.slope * st.span for st in kept], [st.trend.error * st.span for st in kept]
+    )
 
 
 def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
@@ -265,32 +300,43 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
     claimed = pooled_score(cells_at(result, claim.cells), claim.counts)
     baseline_cells = cells_at(result, claim.baseline)
     baselines: list[tuple[CellResult | None, ClusteredScore]] = (
-        [(c, cell_score(c, claim.counts)) for c in baseline_cells] if claim.each
-        else [(None, pooled_score(baseline_cells, claim.counts))])
+        [(c, cell_score(c, claim.counts)) for c in baseline_cells]
+        if claim.each
+        else [(None, pooled_score(baseline_cells, claim.counts))]
+    )
     baselines = [(c, b) for c, b in baselines if b.games]
-    test = ("Cochran-Armitage (two groups: the claimed cells against "
-            + ("each baseline cell; intersection-union)" if claim.each else "the baseline)"))
+    test = "Cochran-Armitage (two groups: the claimed cells against " + (
+        "each baseline cell; intersection-union)" if claim.each else "the baseline)"
+    )
     games = claimed.games + sum(b.games for _, b in baselines)
     if not claimed.games or not baselines:
         return untested("the claimed cells or every baseline cell have no games", games, test)
     effect = claim.detectable
     ours = f"won {clustered_percent(claimed)} against " + ", ".join(
         f"{clustered_percent(b)}" + (f" at {cell_name(c)}" if c is not None else " (the baseline)")
-        for c, b in baselines)
+        for c, b in baselines
+    )
     differences = [hypothesis_tests.difference_interval(claimed.interval(), b.interval()) for _, b in baselines]
     ours += f" ({games} games, {claimed.distinct + sum(b.distinct for _, b in baselines)} distinct)"
     words = "the words imply" if claim.magnitude else "this report counts"
-    ours += "; differences " + ", ".join(
-        f"{points_text(d.value)} [{points_text(d.low)}, {points_text(d.high)}]" for d in differences
-    ) + f" points against the {points_text(effect)} {words}"
+    ours += (
+        "; differences "
+        + ", ".join(f"{points_text(d.value)} [{points_text(d.low)}, {points_text(d.high)}]" for d in differences)
+        + f" points against the {points_text(effect)} {words}"
+    )
     unreachable = [b.value for _, b in baselines if b.value + effect > 1]
     if unreachable:
-        ours += (f"; a baseline at {100 * max(unreachable):.1f}% leaves no room for a difference of "
-                 f"{100 * effect:g} points")
+        ours += (
+            f"; a baseline at {100 * max(unreachable):.1f}% leaves no room for a difference of {100 * effect:g} points"
+        )
     ceiling = at_ceiling([claimed] + [b for _, b in baselines])
     if ceiling:
-        return untested(ours + f"; every game was {ceiling}: no difference can show", games, test + "; not run",
-                        ceiling=f"all {games} games {ceiling}")
+        return untested(
+            ours + f"; every game was {ceiling}: no difference can show",
+            games,
+            test + "; not run",
+            ceiling=f"all {games} games {ceiling}",
+        )
     zs, groups, shortfalls = [], [], []
     for _, b in baselines:
         totals = [b.effective, claimed.effective]
@@ -302,30 +348,50 @@ def _rise_over_baseline(claim: Claim, result: ExperimentResult) -> Evidence:
         shortfalls.append((difference - effect) / error)
 
     def power(level: float) -> float:
-        values = [hypothesis_tests.trend_power(totals, [0.0, 1.0], alternative, level)
-                  for totals, alternative in groups]
+        values = [
+            hypothesis_tests.trend_power(totals, [0.0, 1.0], alternative, level) for totals, alternative in groups
+        ]
         return math.prod(0.0 if math.isnan(v) else v for v in values)
 
-    test += (f" and of a difference of {100 * effect:g} points or more; power: of every difference showing against "
-             f"the observed baseline plus {100 * effect:g} points")
+    test += (
+        f" and of a difference of {100 * effect:g} points or more; power: of every difference showing against "
+        f"the observed baseline plus {100 * effect:g} points"
+    )
     size = f"the {points_text(effect)} points {words}"
-    hypotheses = (direction_hypotheses(weakest(zs), contrary_tests=len(baselines)),
-                  size_hypothesis(shortfalls, f"a difference of {100 * effect:g} points or more"))
-    fails = [direction_hypotheses(z, contrary_tests=len(zs)).role == AGAINST
-             and direction_hypotheses(z, contrary_tests=len(zs)).p_value < ALPHA for z in zs]
+    hypotheses = (
+        direction_hypotheses(weakest(zs), contrary_tests=len(baselines)),
+        size_hypothesis(shortfalls, f"a difference of {100 * effect:g} points or more"),
+    )
+    fails = [
+        direction_hypotheses(z, contrary_tests=len(zs)).role == AGAINST
+        and direction_hypotheses(z, contrary_tests=len(zs)).p_value < ALPHA
+        for z in zs
+    ]
     shown = [direction_hypotheses(z).role == FOR and direction_hypotheses(z).p_value < ALPHA for z in zs]
     names = [cell_name(c) if c is not None else "the baseline" for c, _ in baselines]
     if not claim.each:
         return Evidence(ours, games, test, hypotheses, power, size)
     leaning = cells_leaning(zs, fails, shown)
     at_same = _at_same_x(claim, result, baselines, shown)
-    return Evidence(ours, games, test, hypotheses, power, size, holds_over=cells_where(names, fails, shown),
-                    leaning=leaning + (f"; at equal {claim_axis(result)}, {at_same}" if leaning and at_same else ""),
-                    leans=1 if leaning else 0)
+    return Evidence(
+        ours,
+        games,
+        test,
+        hypotheses,
+        power,
+        size,
+        holds_over=cells_where(names, fails, shown),
+        leaning=leaning + (f"; at equal {claim_axis(result)}, {at_same}" if leaning and at_same else ""),
+        leans=1 if leaning else 0,
+    )
 
 
-def _at_same_x(claim: Claim, result: ExperimentResult, baselines: Sequence[tuple[CellResult | None, ClusteredScore]],
-               shown: Sequence[bool]) -> str:
+def _at_same_x(
+    claim: Claim,
+    result: ExperimentResult,
+    baselines: Sequence[tuple[CellResult | None, ClusteredScore]],
+    shown: Sequence[bool],
+) -> str:
     """For the baseline cells a claim about every cell does not show itself against, each claimed cell at the same
     x less that baseline cell (``depth 4/5 less depth 2 at 250 ms: -2.8 points``): the comparison at equal
     settings (equal time per move), a description beside the test, which pools the claimed cells."""
@@ -337,7 +403,8 @@ def _at_same_x(claim: Claim, result: ExperimentResult, baselines: Sequence[tuple
             continue
         difference = cell_score(mine, claim.counts).value - score.value
         by_pair.setdefault(f"{mine.cell.series} less {cell.cell.series}", []).append(
-            f"{points_text(difference)} points at {cell.cell.x}")
+            f"{points_text(difference)} points at {cell.cell.x}"
+        )
     return "; ".join(f"{pair}: {', '.join(values)}" for pair, values in by_pair.items())
 
 

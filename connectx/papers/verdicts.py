@@ -81,9 +81,19 @@ CEILING = "at its ceiling"
 """No test can run: every game went one way, so no number of games could show a rise (or a difference)."""
 LEANS = "leans one way"
 """The first screen's answer for both ``LEANS_FOR`` and ``LEANS_AGAINST``."""
-GROUPS = {AGREES: AGREES, SMALLER: AGREES, PARTLY: AGREES, AT_FLOOR: AGREES, CONTRADICTED: CONTRADICTED,
-          REVERSES: CONTRADICTED, NOT_SETTLED: NOT_SETTLED, LEANS_FOR: LEANS, LEANS_AGAINST: LEANS,
-          CEILING: CEILING, CANNOT_TEST: CANNOT_TEST}
+GROUPS = {
+    AGREES: AGREES,
+    SMALLER: AGREES,
+    PARTLY: AGREES,
+    AT_FLOOR: AGREES,
+    CONTRADICTED: CONTRADICTED,
+    REVERSES: CONTRADICTED,
+    NOT_SETTLED: NOT_SETTLED,
+    LEANS_FOR: LEANS,
+    LEANS_AGAINST: LEANS,
+    CEILING: CEILING,
+    CANNOT_TEST: CANNOT_TEST,
+}
 """Which of the first screen's answers each verdict is counted as."""
 
 
@@ -140,7 +150,7 @@ class Evidence:
 
 
 def direction_hypotheses(z: float, *, contrary_tests: int = 1, df: float | None = None) -> Hypothesis:
-    """"No effect" from a statistic ``z`` signed the claim's way (Student's t when ``df`` is given): ``FOR`` when
+    """ "No effect" from a statistic ``z`` signed the claim's way (Student's t when ``df`` is given): ``FOR`` when
     it points the claimed way, else ``AGAINST`` with its p-value times ``contrary_tests`` (Bonferroni over
     the cells of a claim about every cell, each a chance to go the other way). A NaN statistic (every game
     alike) is no evidence either way: ``FOR`` with p = 1, never a placeholder z of 0."""
@@ -162,7 +172,7 @@ def weakest(zs: Sequence[float]) -> float:
 
 
 def size_hypothesis(zs: Sequence[float], name: str) -> Hypothesis:
-    """"The effect is at least the claim's size" (``name`` says which) from one-sided statistics ``zs`` (one per
+    """ "The effect is at least the claim's size" (``name`` says which) from one-sided statistics ``zs`` (one per
     cell), each (estimate - size) / error: rejected when some cell falls clearly short (the smallest
     p-value times the cells)."""
     known = [z for z in zs if not math.isnan(z)]
@@ -234,13 +244,17 @@ class Verdict:
         return self.hypotheses[0].p_value if self.hypotheses else 1.0
 
 
-def decide(measured: Sequence[tuple[Claim, Evidence]], control: str = PER_CLAIM,
-           alpha: float = ALPHA) -> list[Verdict]:
+def decide(measured: Sequence[tuple[Claim, Evidence]], control: str = PER_CLAIM, alpha: float = ALPHA) -> list[Verdict]:
     """The verdict on each measured claim under ``control``: each claim at ``alpha`` (``PER_CLAIM``), or every
     hypothesis of ``measured`` as one family (``HOLM``: family-wise; ``BH``: false discovery rate)."""
     p_values = [h.p_value for _, e in measured for h in e.hypotheses]
-    adjusted = (p_values if control == PER_CLAIM else hypothesis_tests.holm(p_values) if control == HOLM
-                else hypothesis_tests.benjamini_hochberg(p_values))
+    adjusted = (
+        p_values
+        if control == PER_CLAIM
+        else hypothesis_tests.holm(p_values)
+        if control == HOLM
+        else hypothesis_tests.benjamini_hochberg(p_values)
+    )
     levels = hypothesis_tests.holm_levels(p_values, alpha) if control == HOLM else [alpha] * len(p_values)
     verdicts = []
     index = 0
@@ -252,11 +266,33 @@ def decide(measured: Sequence[tuple[Claim, Evidence]], control: str = PER_CLAIM,
         level = alpha if first is None else levels[first]
         power = e.power(level)
         status, reason = _status(claim, e, rejected, power)
-        leaning = (e.leaning if status in (LEANS_FOR, LEANS_AGAINST) else e.floor if status == AT_FLOOR
-                   else e.ceiling if status == CEILING else "")
-        verdicts.append(Verdict(status, e.ours, e.games, e.test, e.hypotheses, tuple(adjusted[i] for i in mine),
-                                level, power, reason, _where(status, e), control, leaning,
-                                headline=e.headline, shown_as=e.shown_as))
+        leaning = (
+            e.leaning
+            if status in (LEANS_FOR, LEANS_AGAINST)
+            else e.floor
+            if status == AT_FLOOR
+            else e.ceiling
+            if status == CEILING
+            else ""
+        )
+        verdicts.append(
+            Verdict(
+                status,
+                e.ours,
+                e.games,
+                e.test,
+                e.hypotheses,
+                tuple(adjusted[i] for i in mine),
+                level,
+                power,
+                reason,
+                _where(status, e),
+                control,
+                leaning,
+                headline=e.headline,
+                shown_as=e.shown_as,
+            )
+        )
     return verdicts
 
 
@@ -272,8 +308,9 @@ def _status(claim: Claim, evidence: Evidence, rejected: set[str], power: float) 
     """The one rule (see the module's docstring): the verdict and why, from the roles rejected."""
     margin = claim.test in ("win_rate", "similar")
     if AGAINST in rejected:
-        return CONTRADICTED, ("further from the paper's number than the margin" if margin
-                              else "significant the other way")
+        return CONTRADICTED, (
+            "further from the paper's number than the margin" if margin else "significant the other way"
+        )
     if FOR in rejected:
         if SIZE in rejected and claim.magnitude:
             return SMALLER, f"significant the claimed way, and {evidence.size} ruled out"
@@ -289,8 +326,10 @@ def _status(claim: Claim, evidence: Evidence, rejected: set[str], power: float) 
     if SIZE in rejected:
         if claim.magnitude:
             return CONTRADICTED, f"{evidence.size} ruled out"
-        return NOT_SETTLED, (f"no effect not ruled out; {evidence.size} ruled out, but the words state no size, so "
-                             "a smaller effect would still bear them out")
+        return NOT_SETTLED, (
+            f"no effect not ruled out; {evidence.size} ruled out, but the words state no size, so "
+            "a smaller effect would still bear them out"
+        )
     if not evidence.hypotheses:
         if evidence.ceiling:
             return CEILING, f"no test can run: {evidence.ceiling}"
@@ -299,9 +338,12 @@ def _status(claim: Claim, evidence: Evidence, rejected: set[str], power: float) 
         if evidence.leans:
             return (LEANS_FOR if evidence.leans > 0 else LEANS_AGAINST), (
                 f"no hypothesis of the claim rejected, by a test with {_power_words(power)} to show it, but "
-                f"{evidence.leaning}")
-        return CANNOT_TEST, (f"no hypothesis rejected, by a test with {_power_words(power)} to show the claim, below "
-                             f"the {100 * POWER_FLOOR:g}% this report needs to call a claim open")
+                f"{evidence.leaning}"
+            )
+        return CANNOT_TEST, (
+            f"no hypothesis rejected, by a test with {_power_words(power)} to show the claim, below "
+            f"the {100 * POWER_FLOOR:g}% this report needs to call a claim open"
+        )
     return NOT_SETTLED, f"no hypothesis rejected, by a test with {_power_words(power)} to show the claim"
 
 

@@ -77,8 +77,10 @@ class RequestError(ValueError):
 def opponents() -> list[dict[str, str]]:
     """What the page offers: every registry agent, kaggle's built-ins, and a person at the same screen."""
     offered = [{"name": name, "summary": entry.summary} for name, entry in REGISTRY.items()]
-    offered += [{"name": KAGGLE_PREFIX + name, "summary": f"kaggle-environments' built-in {name} agent"}
-                for name in KAGGLE_BUILTINS]
+    offered += [
+        {"name": KAGGLE_PREFIX + name, "summary": f"kaggle-environments' built-in {name} agent"}
+        for name in KAGGLE_BUILTINS
+    ]
     offered.append({"name": HUMAN, "summary": "two people taking turns at this page"})
     return offered
 
@@ -107,8 +109,9 @@ def parse_position(text: Any, config: BoardConfig) -> tuple[int, ...]:
     if not isinstance(text, str):
         raise RequestError("position: expected column digits such as 4453")
     if not digits_fit(config.columns):
-        raise RequestError(f"a position is written in column digits, so it fits boards of up to {MAX_DIGIT_COLUMNS} "
-                           "columns")
+        raise RequestError(
+            f"a position is written in column digits, so it fits boards of up to {MAX_DIGIT_COLUMNS} columns"
+        )
     try:
         return game_from_digits(text, BoardSpec(config.rows, config.columns, config.inarow)).moves
     except ValueError as error:
@@ -122,9 +125,18 @@ def value_json(value: ScoreRange | None, position: Position) -> dict[str, Any] |
         return None
     shape, moves = position.geometry, position.moves
     short = describe(value, shape, moves, compact=True)
-    return {"text": describe(value, shape, moves), "short": short, "lines": list(value_lines(short)),
-            "lower": value.lower, "upper": value.upper, "exact": value.exact, "score": value.score,
-            "outcome": value.outcome, "estimate": value.estimate, "depth": value.depth}
+    return {
+        "text": describe(value, shape, moves),
+        "short": short,
+        "lines": list(value_lines(short)),
+        "lower": value.lower,
+        "upper": value.upper,
+        "exact": value.exact,
+        "score": value.score,
+        "outcome": value.outcome,
+        "estimate": value.estimate,
+        "depth": value.depth,
+    }
 
 
 @dataclass
@@ -156,8 +168,11 @@ class Sessions:
         with self._lock:
             tab = self._tabs.get(key) if isinstance(key, str) else None
             if tab is None:
-                raise RequestError("this game is no longer on the server (it restarted, or too many games were "
-                                   "started since): start a new game", HTTPStatus.NOT_FOUND)
+                raise RequestError(
+                    "this game is no longer on the server (it restarted, or too many games were "
+                    "started since): start a new game",
+                    HTTPStatus.NOT_FOUND,
+                )
             self._tabs.move_to_end(key)
             return key, tab
 
@@ -168,16 +183,25 @@ class Sessions:
 class App:
     """What the API does, apart from HTTP: the sessions, the analyst, the answers as JSON-ready dicts."""
 
-    def __init__(self, analysis_seconds: float = ANALYSIS_SECONDS, analyst: ColumnAnalyst | None = None,
-                 max_sessions: int = MAX_SESSIONS) -> None:
+    def __init__(
+        self,
+        analysis_seconds: float = ANALYSIS_SECONDS,
+        analyst: ColumnAnalyst | None = None,
+        max_sessions: int = MAX_SESSIONS,
+    ) -> None:
         self.analysis_seconds = analysis_seconds
         self.analyst = analyst if analyst is not None else ColumnAnalyst()
         self.sessions = Sessions(max_sessions)
 
     def options(self) -> dict[str, Any]:
-        return {"opponents": opponents(), "sides": list(SIDE_LIMITS), "analysis_seconds": self.analysis_seconds,
-                "time_choices": sorted({*TIME_CHOICES, self.analysis_seconds}),
-                "max_upload": MAX_BODY, "defaults": {"opponent": "solver", "rows": 6, "columns": 7, "inarow": 4}}
+        return {
+            "opponents": opponents(),
+            "sides": list(SIDE_LIMITS),
+            "analysis_seconds": self.analysis_seconds,
+            "time_choices": sorted({*TIME_CHOICES, self.analysis_seconds}),
+            "max_upload": MAX_BODY,
+            "defaults": {"opponent": "solver", "rows": 6, "columns": 7, "inarow": 4},
+        }
 
     def new_game(self, data: dict[str, Any]) -> dict[str, Any]:
         opponent = parse_opponent(data.get("opponent"))
@@ -201,8 +225,11 @@ class App:
             session = tab.session
             ply = data.get("ply")
             if ply is not None and ply != len(session.moves):
-                raise RequestError(f"a move for ply {str(ply)[:10]}, but the game is at ply {len(session.moves)} "
-                                   "(another request moved): start a new game", HTTPStatus.CONFLICT)
+                raise RequestError(
+                    f"a move for ply {str(ply)[:10]}, but the game is at ply {len(session.moves)} "
+                    "(another request moved): start a new game",
+                    HTTPStatus.CONFLICT,
+                )
             column = data.get("column")
             if type(column) is not int:
                 raise RequestError(f"column {str(column)[:20]!r}: expected a column number (0-based)")
@@ -221,8 +248,9 @@ class App:
                 raise RequestError(str(error)) from None
             return state_json(key, tab.session)
 
-    def analysis(self, data: dict[str, Any],
-                 on_value: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    def analysis(
+        self, data: dict[str, Any], on_value: Callable[[dict[str, Any]], None] | None = None
+    ) -> dict[str, Any]:
         """Each column's value in the session's position; ``on_value`` hears of each as it is settled or refined."""
         _, tab = self.sessions.get(data.get("session"))
         with tab.lock:
@@ -237,9 +265,14 @@ class App:
                 on_value({"column": column, "value": value_json(value, position)})
 
         values = self.analyst.values(position.geometry, moves, seconds, shown)
-        return {"ply": len(moves), "mover": "XO"[position.moves % 2], "seconds": seconds,
-                "values": [value_json(value, position) for value in values],
-                "best": list(best_columns(values)), "open": list(open_columns(values))}
+        return {
+            "ply": len(moves),
+            "mover": "XO"[position.moves % 2],
+            "seconds": seconds,
+            "values": [value_json(value, position) for value in values],
+            "best": list(best_columns(values)),
+            "open": list(open_columns(values)),
+        }
 
     def replay(self, query: dict[str, list[str]]) -> tuple[bytes, str, str]:
         """The replay download: its bytes, content type and file name."""
@@ -254,8 +287,9 @@ class App:
                 return json.dumps(session.replay_json()).encode(), "application/json", name
             return session.replay_html().encode(), "text/html; charset=utf-8", name
 
-    def upload(self, episode: Any, seconds: Any = None,
-               on_ply: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    def upload(
+        self, episode: Any, seconds: Any = None, on_ply: Callable[[dict[str, Any]], None] | None = None
+    ) -> dict[str, Any]:
         """The analysis of an uploaded Kaggle episode (a decoded ``env.toJSON()``), each ply within ``seconds``
         (the server's default when None). ``on_ply`` gets each ply's row in order, but only once every ply is
         analysed and the plies' values agree with each other (a flagged ply's once its punishing line is found):
@@ -273,26 +307,38 @@ class App:
             raise RequestError("the episode has no moves: nothing to analyse")
         return game
 
-    def analyze_upload(self, game: Game, seconds: Any = None,
-                       on_ply: Callable[[dict[str, Any]], None] | None = None) -> dict[str, Any]:
+    def analyze_upload(
+        self, game: Game, seconds: Any = None, on_ply: Callable[[dict[str, Any]], None] | None = None
+    ) -> dict[str, Any]:
         """``upload`` for a checked game: its plies as the page's rows, the flagged ones, and the analysis page."""
         seconds = self.seconds(seconds)
         positions = list(game.positions())
         shape = positions[0].geometry
 
         def row(ply: PlyAnalysis) -> dict[str, Any]:
-            return {"ply": ply.ply, "mover": "XO"[ply.ply % 2], "column": ply.column + 1,
-                    "before": describe(ply.before, shape, ply.ply), "after": describe(ply.after, shape, ply.ply),
-                    "best": [column + 1 for column in ply.best_columns],
-                    "open": [column + 1 for column in ply.open_columns],
-                    "line": [column + 1 for column in ply.line], "line_text": line_text(ply),
-                    "flagged": ply.changed_outcome}
+            return {
+                "ply": ply.ply,
+                "mover": "XO"[ply.ply % 2],
+                "column": ply.column + 1,
+                "before": describe(ply.before, shape, ply.ply),
+                "after": describe(ply.after, shape, ply.ply),
+                "best": [column + 1 for column in ply.best_columns],
+                "open": [column + 1 for column in ply.open_columns],
+                "line": [column + 1 for column in ply.line],
+                "line_text": line_text(ply),
+                "flagged": ply.changed_outcome,
+            }
 
         shown = None if on_ply is None else lambda ply: on_ply(row(ply))
         analysis = self.analyst.analyze_game(game, seconds, shown)
-        return {"moves": game.digits, **game.board.to_kaggle(),
-                "seconds": seconds, "plies": [row(ply) for ply in analysis.plies],
-                "flagged": [ply.ply for ply in analysis.flagged], "html": render_html(analysis)}
+        return {
+            "moves": game.digits,
+            **game.board.to_kaggle(),
+            "seconds": seconds,
+            "plies": [row(ply) for ply in analysis.plies],
+            "flagged": [ply.ply for ply in analysis.flagged],
+            "html": render_html(analysis),
+        }
 
     def seconds(self, requested: Any) -> float:
         """The analysis time a request asks for (one of ``TIME_CHOICES``), or the server's default for None."""
@@ -317,13 +363,21 @@ def state_json(key: str, session: GameSession, added: tuple[int, ...] = ()) -> d
     config = session.config
     outcome = session.outcome
     return {
-        "session": key, "opponent": session.opponent.text if session.opponent is not None else HUMAN,
-        "names": list(session.names), "people": list(session.people_seats),
-        "rows": config.rows, "columns": config.columns, "inarow": config.inarow,
-        "board": session.board, "moves": list(moves),
+        "session": key,
+        "opponent": session.opponent.text if session.opponent is not None else HUMAN,
+        "names": list(session.names),
+        "people": list(session.people_seats),
+        "rows": config.rows,
+        "columns": config.columns,
+        "inarow": config.inarow,
+        "board": session.board,
+        "moves": list(moves),
         "position": digits_of(moves) if digits_fit(config.columns) else None,
-        "added": list(added), "to_move": session.to_move, "over": session.is_over,
-        "winner": outcome.winner if outcome is not None else None, "result": session.result_text(),
+        "added": list(added),
+        "to_move": session.to_move,
+        "over": session.is_over,
+        "winner": outcome.winner if outcome is not None else None,
+        "result": session.result_text(),
         "winning_line": session.winning_line if session.is_over else [],
         "can_take_back": any(ply % 2 in session.people_seats for ply in range(len(moves))),
     }

@@ -39,8 +39,13 @@ class ColumnAnalyst:
         self._solvers: OrderedDict[BoardSpec, Solver] = OrderedDict()
         self._lock = threading.Lock()
 
-    def values(self, shape: Geometry, moves: Sequence[int], seconds: float = DEFAULT_SECONDS,
-               on_value: Callable[[int, ScoreRange], None] | None = None) -> tuple[ScoreRange | None, ...]:
+    def values(
+        self,
+        shape: Geometry,
+        moves: Sequence[int],
+        seconds: float = DEFAULT_SECONDS,
+        on_value: Callable[[int, ScoreRange], None] | None = None,
+    ) -> tuple[ScoreRange | None, ...]:
         """The proven value of playing each column after ``moves`` (0-based), None for a full column.
 
         The searches of all columns share ``seconds``; ``on_value`` hears of each column's value as it is
@@ -56,8 +61,9 @@ class ColumnAnalyst:
             solver = self._solver(BoardSpec(shape.rows, shape.columns, shape.inarow))
             return column_values(position, digits, seconds, solver, self.cache, on_value=on_value)
 
-    def analyze_game(self, game: Game, seconds: float = DEFAULT_SECONDS,
-                     on_ply: Callable[[PlyAnalysis], None] | None = None) -> GameAnalysis:
+    def analyze_game(
+        self, game: Game, seconds: float = DEFAULT_SECONDS, on_ply: Callable[[PlyAnalysis], None] | None = None
+    ) -> GameAnalysis:
         """``game_analysis.analyze_game`` with this analyst's solver and cache: every ply, ``seconds`` each,
         ``on_ply`` told of each in order once every ply is searched and the whole game's values agree."""
         with self._lock:

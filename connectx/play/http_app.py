@@ -52,8 +52,12 @@ DRAIN_LIMIT = 64 * 1024 * 1024
 one is answered at once and the connection closed."""
 RETRY_AFTER = 5
 """The ``Retry-After`` seconds a 429 answer suggests."""
-STATIC_FILES = {"/": ("index.html", "text/html"), "/index.html": ("index.html", "text/html"),
-                "/app.js": ("app.js", "text/javascript"), "/style.css": ("style.css", "text/css")}
+STATIC_FILES = {
+    "/": ("index.html", "text/html"),
+    "/index.html": ("index.html", "text/html"),
+    "/app.js": ("app.js", "text/javascript"),
+    "/style.css": ("style.css", "text/css"),
+}
 """The only files served: the page's own."""
 SECURITY_HEADERS = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"}
 
@@ -113,8 +117,9 @@ class AnalysisSlots:
     def acquire(self) -> None:
         """Take a slot, waiting up to ``wait`` seconds; RequestError (429) when none frees up."""
         if not self._slots.acquire(timeout=self.wait):
-            raise RequestError(f"the server is busy with other analyses: try again in {RETRY_AFTER} s",
-                               HTTPStatus.TOO_MANY_REQUESTS)
+            raise RequestError(
+                f"the server is busy with other analyses: try again in {RETRY_AFTER} s", HTTPStatus.TOO_MANY_REQUESTS
+            )
 
     def release(self) -> None:
         self._slots.release()
@@ -131,14 +136,18 @@ async def read_body(request: Request) -> bytes:
         if int(declared) <= DRAIN_LIMIT:  # read and dropped, so that the client, still sending, reads the answer
             async for _ in request.stream():
                 pass
-        raise RequestError(f"the upload is {int(declared) / 1e6:.1f} MB; the limit is {MAX_BODY / 1e6:.0f} MB "
-                           "(a Kaggle ConnectX episode is far smaller)", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+        raise RequestError(
+            f"the upload is {int(declared) / 1e6:.1f} MB; the limit is {MAX_BODY / 1e6:.0f} MB "
+            "(a Kaggle ConnectX episode is far smaller)",
+            HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+        )
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
-            raise RequestError(f"the upload is over the limit of {MAX_BODY / 1e6:.0f} MB",
-                               HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+            raise RequestError(
+                f"the upload is over the limit of {MAX_BODY / 1e6:.0f} MB", HTTPStatus.REQUEST_ENTITY_TOO_LARGE
+            )
     return bytes(body)
 
 
@@ -190,8 +199,9 @@ class Routes:
 
     def page(self, request: Request) -> Response:
         name, kind = STATIC_FILES[request.url.path]
-        return Response((self.static / name).read_bytes(), headers=SECURITY_HEADERS,
-                        media_type=f"{kind}; charset=utf-8")
+        return Response(
+            (self.static / name).read_bytes(), headers=SECURITY_HEADERS, media_type=f"{kind}; charset=utf-8"
+        )
 
     async def options(self, request: Request) -> Response:
         return answer(self.api.options())
@@ -199,16 +209,20 @@ class Routes:
     async def replay(self, request: Request) -> Response:
         query = {name: request.query_params.getlist(name) for name in request.query_params}
         data, kind, name = await run_in_threadpool(self.api.replay, query)
-        return Response(data, media_type=kind,
-                        headers={**SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="{name}"'})
+        return Response(
+            data, media_type=kind, headers={**SECURITY_HEADERS, "Content-Disposition": f'attachment; filename="{name}"'}
+        )
 
-    def json_post(self, action: Callable[[dict[str, Any]], dict[str, Any]], limited: bool = False
-                  ) -> Callable[[Request], Awaitable[Response]]:
+    def json_post(
+        self, action: Callable[[dict[str, Any]], dict[str, Any]], limited: bool = False
+    ) -> Callable[[Request], Awaitable[Response]]:
         """A POST endpoint answering ``action(body)``; ``limited``: it analyses, so it holds a slot meanwhile."""
+
         async def endpoint(request: Request) -> Response:
             data = json_object(await read_body(request))
             work = (lambda: self.slots.run(lambda: action(data))) if limited else (lambda: action(data))
             return answer(await run_in_threadpool(work))
+
         return endpoint
 
     async def upload(self, request: Request) -> Response:
@@ -224,8 +238,9 @@ class Routes:
         seconds = self.api.seconds(request.query_params.get("seconds"))
         await run_in_threadpool(self.slots.acquire)
         start = {"plies": len(game.moves), "seconds": seconds}
-        return self.event_stream(lambda send: self.api.analyze_upload(game, seconds, lambda row: send("ply", row)),
-                                 start)
+        return self.event_stream(
+            lambda send: self.api.analyze_upload(game, seconds, lambda row: send("ply", row)), start
+        )
 
     async def analysis_stream(self, request: Request) -> Response:
         """The column values as server-sent events: ``column`` each time one is settled or refined (an
@@ -234,8 +249,9 @@ class Routes:
         await run_in_threadpool(self.slots.acquire)
         return self.event_stream(lambda send: self.api.analysis(data, lambda value: send("column", value)))
 
-    def event_stream(self, work: Callable[[Callable[[str, Any], None]], dict[str, Any]],
-                     start: dict[str, Any] | None = None) -> StreamingResponse:
+    def event_stream(
+        self, work: Callable[[Callable[[str, Any], None]], dict[str, Any]], start: dict[str, Any] | None = None
+    ) -> StreamingResponse:
         """``work(send)`` in a worker thread (holding an analysis slot, which it frees), its ``send(event, data)``
         calls as server-sent events, then ``done`` with what it returns, or ``error``; a client that hangs
         up stops it at its next ``send``."""
@@ -257,8 +273,9 @@ class Routes:
                 loop.call_soon_threadsafe(events.put_nowait, ("error", {"error": str(error)}))
             except Exception as error:  # a bug must cost one request, never the server
                 traceback.print_exception(error, file=self.log)
-                loop.call_soon_threadsafe(events.put_nowait, ("error", {"error": f"the analysis failed "
-                                                                        f"({type(error).__name__}: {error})"}))
+                loop.call_soon_threadsafe(
+                    events.put_nowait, ("error", {"error": f"the analysis failed ({type(error).__name__}: {error})"})
+                )
             finally:
                 self.slots.release()
 
@@ -308,8 +325,12 @@ async def hung_up(request: Request, error: Exception) -> Response:
 def build_app(api: App, hosts: set[str], log: TextIO, slots: AnalysisSlots | None = None) -> ASGIApp:
     """The ASGI application: ``api``'s routes behind ``LocalOnly`` for ``hosts`` (each ``name:port``)."""
     routes = Routes(api, log, slots if slots is not None else AnalysisSlots())
-    handlers = {RequestError: request_error, HTTPException: http_error, ClientDisconnect: hung_up,
-                Exception: routes.server_error}
+    handlers = {
+        RequestError: request_error,
+        HTTPException: http_error,
+        ClientDisconnect: hung_up,
+        Exception: routes.server_error,
+    }
     return LocalOnly(Starlette(routes=routes.table(), exception_handlers=handlers), hosts)
 
 
@@ -333,9 +354,14 @@ class Server:
         self.port = self.socket.getsockname()[1]
         self.app = app
         self.log = log
-        config = uvicorn.Config(build_app(app, local_names(host, self.port), log), log_config=None,
-                                access_log=verbose, log_level="info" if verbose else "warning", lifespan="off",
-                                timeout_graceful_shutdown=2)
+        config = uvicorn.Config(
+            build_app(app, local_names(host, self.port), log),
+            log_config=None,
+            access_log=verbose,
+            log_level="info" if verbose else "warning",
+            lifespan="off",
+            timeout_graceful_shutdown=2,
+        )
         self._server = uvicorn.Server(config)
         self._stopped = threading.Event()
 
@@ -372,8 +398,14 @@ class Server:
             self.app.close()
 
 
-def make_server(host: str = "127.0.0.1", port: int = 0, analysis_seconds: float = ANALYSIS_SECONDS,
-                analyst: Any = None, verbose: bool = False, log: TextIO | None = None) -> Server:
+def make_server(
+    host: str = "127.0.0.1",
+    port: int = 0,
+    analysis_seconds: float = ANALYSIS_SECONDS,
+    analyst: Any = None,
+    verbose: bool = False,
+    log: TextIO | None = None,
+) -> Server:
     """The server, bound (``port`` 0: a free port, see ``.url``) but not yet serving; InputError if it cannot bind."""
     if not analysis_seconds > 0:
         raise InputError(f"analysis time {analysis_seconds}: give a positive number of seconds")
@@ -381,13 +413,19 @@ def make_server(host: str = "127.0.0.1", port: int = 0, analysis_seconds: float 
         return Server(host, port, App(analysis_seconds, analyst), log if log is not None else sys.stderr, verbose)
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
-            raise InputError(f"port {port} on {host} is in use; pass another --port, or --port 0 for a free one"
-                             ) from None
+            raise InputError(
+                f"port {port} on {host} is in use; pass another --port, or --port 0 for a free one"
+            ) from None
         raise InputError(f"cannot serve on {host}:{port} ({error.strerror}); check --host and --port") from None
 
 
-def serve(host: str = "127.0.0.1", port: int = 0, analysis_seconds: float = ANALYSIS_SECONDS,
-          verbose: bool = False, stdout: TextIO | None = None) -> int:
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 0,
+    analysis_seconds: float = ANALYSIS_SECONDS,
+    verbose: bool = False,
+    stdout: TextIO | None = None,
+) -> int:
     """Serve the page until Ctrl-C; the exit status (0). InputError if the address cannot be used."""
     stdout = stdout if stdout is not None else sys.stdout
     server = make_server(host, port, analysis_seconds, verbose=verbose)

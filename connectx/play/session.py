@@ -95,8 +95,14 @@ class GameSession:
     that is not a legal game.
     """
 
-    def __init__(self, opponent: AgentSpec | None, human_seat: int = 0, config: BoardConfig = DEFAULT_BOARD,
-                 seed: int | None = None, opening: Sequence[int] = ()) -> None:
+    def __init__(
+        self,
+        opponent: AgentSpec | None,
+        human_seat: int = 0,
+        config: BoardConfig = DEFAULT_BOARD,
+        seed: int | None = None,
+        opening: Sequence[int] = (),
+    ) -> None:
         if human_seat not in (0, 1):
             raise ValueError(f"human_seat {human_seat}: seat 0 moves first, seat 1 second")
         self.opponent = opponent
@@ -111,8 +117,9 @@ class GameSession:
         self._seconds: list[float] = [0.0] * len(self.opening)
         with ENGINE_LOCK:
             env = make_environment(config, list(self.names))
-            self._live = (None if opponent is None else
-                          _RecordedThenLive(seat_agent(opponent, 1 - human_seat, env, config, seed)))
+            self._live = (
+                None if opponent is None else _RecordedThenLive(seat_agent(opponent, 1 - human_seat, env, config, seed))
+            )
             self._replay(self.opening, env)
         self._turn_started = time.perf_counter()
 
@@ -237,9 +244,9 @@ class GameSession:
         seats: list[Any] = [None, None]
         seats[agent_seat] = self._live
         self._trainer = env.train(seats)  # resets the env and lets the agent move until the person's turn
-        for column in moves[self.human_seat::2]:
+        for column in moves[self.human_seat :: 2]:
             self._trainer.step(column)
-        self._seconds[len(moves):] = self._live.take_seconds()
+        self._seconds[len(moves) :] = self._live.take_seconds()
 
     def record(self, index: int = 0) -> GameRecord:
         """The game as a harness record with its replay; an unfinished game is recorded as aborted (not scored).
@@ -250,8 +257,10 @@ class GameSession:
             moves = self.moves
             outcome = self.outcome
             statuses = (str(self._env.state[0].status), str(self._env.state[1].status))
-            durations = (tuple(s for ply, s in enumerate(self._seconds) if ply % 2 == 0),
-                         tuple(s for ply, s in enumerate(self._seconds) if ply % 2 == 1))
+            durations = (
+                tuple(s for ply, s in enumerate(self._seconds) if ply % 2 == 0),
+                tuple(s for ply, s in enumerate(self._seconds) if ply % 2 == 1),
+            )
             winner, cause, offender = None, ABORTED, None
             detail = f"unfinished: stopped after {len(moves)} moves"
             if outcome is not None:
@@ -259,9 +268,22 @@ class GameSession:
                 if cause in FAULT_STATUSES and winner is not None:
                     offender = 1 - winner
                 detail = "" if offender is None else f"kaggle marked {self.names[offender]}'s move {cause}"
-            return GameRecord(index, self.names, self.config, self.seed or 0, self.opening, moves, winner, statuses,
-                              cause, offender, detail, durations, time.perf_counter() - self._started,
-                              replay=self.replay_json())
+            return GameRecord(
+                index,
+                self.names,
+                self.config,
+                self.seed or 0,
+                self.opening,
+                moves,
+                winner,
+                statuses,
+                cause,
+                offender,
+                detail,
+                durations,
+                time.perf_counter() - self._started,
+                replay=self.replay_json(),
+            )
 
     def replay_json(self) -> dict[str, Any]:
         """The Kaggle episode (``env.toJSON()``) as plain JSON: what Kaggle's viewer and the analysis read."""
@@ -320,9 +342,13 @@ def check_moves(moves: Sequence[int], config: BoardConfig) -> None:
 def run_plan(session: GameSession) -> dict[str, Any]:
     """What the run directory's ``run.json`` says of a game played by people."""
     config = session.config
-    return {"kind": "human game", "agents": list(session.names), "human_seats": list(session.people_seats),
-            "config": config.to_json(),
-            "seed": session.seed}
+    return {
+        "kind": "human game",
+        "agents": list(session.names),
+        "human_seats": list(session.people_seats),
+        "config": config.to_json(),
+        "seed": session.seed,
+    }
 
 
 def check_run_directory(directory: Path) -> None:

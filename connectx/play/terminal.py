@@ -50,8 +50,7 @@ def wants_colour(stream: TextIO) -> bool:
     return stream.isatty() and not os.environ.get("NO_COLOR")
 
 
-def render_board(board: Sequence[int], rows: int, columns: int, last: int | None = None,
-                 colour: bool = False) -> str:
+def render_board(board: Sequence[int], rows: int, columns: int, last: int | None = None, colour: bool = False) -> str:
     """Kaggle's flat board (row 0 on top) as text: X for the first player, O for the second, column numbers below.
 
     ``last`` (a 0-based column) marks the last stone played, underlined, when in ``colour``.
@@ -68,8 +67,9 @@ def render_board(board: Sequence[int], rows: int, columns: int, last: int | None
                 cells.append(SYMBOLS[value].rjust(width))
                 continue
             underline = LAST_MOVE if value and column == last and row == top_of_last else ""
-            cells.append(BOARD + " " * (width - 1) + STONE_STYLES.get(value, EMPTY_STYLE) + underline + SYMBOLS[value]
-                         + RESET)
+            cells.append(
+                BOARD + " " * (width - 1) + STONE_STYLES.get(value, EMPTY_STYLE) + underline + SYMBOLS[value] + RESET
+            )
         lines.append("".join(cells) + (BOARD + " " + RESET if colour else ""))
     lines.append("".join(str(column + 1).rjust(width) for column in range(columns)))
     return "\n".join(lines)
@@ -103,8 +103,9 @@ def parse_command(text: str, columns: int) -> Command:
         return Command("move", number - 1)
     if not word:
         raise InputHint(f"type a column number from 1 to {columns}, or u (take back), h (hints), q (quit)")
-    raise InputHint(f"{text.strip()!r} is not a column: type a number from 1 to {columns}, "
-                    "or u (take back), h (hints), q (quit)")
+    raise InputHint(
+        f"{text.strip()!r} is not a column: type a number from 1 to {columns}, or u (take back), h (hints), q (quit)"
+    )
 
 
 class _Screen:
@@ -132,8 +133,11 @@ class _Screen:
 
     def introduce(self) -> None:
         config = self.session.config
-        seats = "; ".join(f"{self.player(seat)} {'are' if self.player(seat) == 'You' else 'is'} "
-                          f"{self.stone(seat + 1)} ({COLOUR_NAMES[seat + 1]})" for seat in (0, 1))
+        seats = "; ".join(
+            f"{self.player(seat)} {'are' if self.player(seat) == 'You' else 'is'} "
+            f"{self.stone(seat + 1)} ({COLOUR_NAMES[seat + 1]})"
+            for seat in (0, 1)
+        )
         self.say(f"Connect {config.inarow} on a {config.columns}x{config.rows} board. {seats}. X moves first.")
         self.say(f"Type a column (1-{config.columns}), u to take back, h for the solver's verdict, q to quit.")
 
@@ -141,8 +145,11 @@ class _Screen:
         session = self.session
         moves = session.moves
         self.say()
-        self.say(render_board(session.board, session.config.rows, session.config.columns,
-                              moves[-1] if moves else None, self.colour))
+        self.say(
+            render_board(
+                session.board, session.config.rows, session.config.columns, moves[-1] if moves else None, self.colour
+            )
+        )
 
     def prompt(self) -> str:
         session = self.session
@@ -163,8 +170,12 @@ class _Screen:
     def moves_played(self, added: Sequence[int]) -> None:
         session = self.session
         first_ply = len(session.moves) - len(added)
-        self.say("; ".join(f"{self.player((first_ply + index) % 2)} played {column + 1}"
-                           for index, column in enumerate(added)) + ".")
+        self.say(
+            "; ".join(
+                f"{self.player((first_ply + index) % 2)} played {column + 1}" for index, column in enumerate(added)
+            )
+            + "."
+        )
 
     def hints(self, values: Sequence[ScoreRange | None], seconds: float) -> None:
         session = self.session
@@ -172,18 +183,31 @@ class _Screen:
         best = best_columns(values)
         marked = best if best else open_columns(values)
         legend = "* the best proven" if best else "? no column proven best yet: these may be"
-        self.say(f"The solver's verdict for {SYMBOLS[mark_of(session.position)]} to move "
-                 f"(each column's value, {seconds:g} s for all; {legend}):")
+        self.say(
+            f"The solver's verdict for {SYMBOLS[mark_of(session.position)]} to move "
+            f"(each column's value, {seconds:g} s for all; {legend}):"
+        )
         for column, value in enumerate(values):
             mark = ("*" if best else "?") if column in marked else " "
             self.say(f" {mark}{column + 1:>{len(str(shape.columns))}}: {describe(value, shape, moves)}")
 
 
-def play_in_terminal(agent_spec_text: str | None, human_seat: int, config: BoardConfig, out_dir: Path | None,
-                     html_path: Path | None = None, json_path: Path | None = None, *, seed: int | None = None,
-                     stdin: TextIO | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None,
-                     hint_seconds: float = HINT_SECONDS, colour: bool | None = None,
-                     analyst: ColumnAnalyst | None = None) -> int:
+def play_in_terminal(
+    agent_spec_text: str | None,
+    human_seat: int,
+    config: BoardConfig,
+    out_dir: Path | None,
+    html_path: Path | None = None,
+    json_path: Path | None = None,
+    *,
+    seed: int | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    hint_seconds: float = HINT_SECONDS,
+    colour: bool | None = None,
+    analyst: ColumnAnalyst | None = None,
+) -> int:
     """Play one game in the terminal; the exit status: 0 when it ended or the person stopped, 130 after Ctrl-C,
     1 if the game could not be saved (a disk error after the checks).
 
@@ -244,8 +268,7 @@ def read_line(stdin: TextIO) -> str:
     return stdin.readline()
 
 
-def _play(session: GameSession, screen: _Screen, stdin: TextIO, hint_seconds: float,
-          analyst: ColumnAnalyst) -> None:
+def _play(session: GameSession, screen: _Screen, stdin: TextIO, hint_seconds: float, analyst: ColumnAnalyst) -> None:
     """The prompt loop, until the person quits or the input ends."""
     screen.board()
     if session.is_over:
@@ -292,8 +315,14 @@ def _play(session: GameSession, screen: _Screen, stdin: TextIO, hint_seconds: fl
             screen.say(session.result_text())
 
 
-def _save(session: GameSession, screen: _Screen, out_dir: Path | None, html_path: Path | None,
-          json_path: Path | None, stderr: TextIO) -> bool:
+def _save(
+    session: GameSession,
+    screen: _Screen,
+    out_dir: Path | None,
+    html_path: Path | None,
+    json_path: Path | None,
+    stderr: TextIO,
+) -> bool:
     """Write the run directory and the replays, saying where each went; False (said on stderr) if one failed."""
     try:
         if out_dir is not None:

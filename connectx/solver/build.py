@@ -35,8 +35,10 @@ def build_library(rows: int = 6, columns: int = 7) -> Path:
     cache directory cannot be written.
     """
     if not fits(rows, columns, 4):
-        raise ValueError(f"the C solver cannot play a {columns}x{rows} board: {columns} x ({rows} + 1) "
-                         "is more than 64 bits or more than 9 columns")
+        raise ValueError(
+            f"the C solver cannot play a {columns}x{rows} board: {columns} x ({rows} + 1) "
+            "is more than 64 bits or more than 9 columns"
+        )
     source = read_data(SOURCE)
     flags = ["-O2", "-Wall", "-shared", "-fPIC", f"-DWIDTH={columns}", f"-DHEIGHT={rows}"]
     digest = hashlib.sha256(source + " ".join(flags).encode()).hexdigest()[:16]

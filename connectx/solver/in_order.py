@@ -17,8 +17,9 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
-def solve_in_order(items: Iterable[Item], work: Callable[[Item, Solver], Result],
-                   solvers: Sequence[Solver]) -> Generator[Result, None, None]:
+def solve_in_order(
+    items: Iterable[Item], work: Callable[[Item, Solver], Result], solvers: Sequence[Solver]
+) -> Generator[Result, None, None]:
     """``work(item, solver)`` for every item, up to ``len(solvers)`` at a time, yielded in the items' order.
 
     Closing the iterator early (Ctrl-C while printing) cancels what has not started and stops the

@@ -56,8 +56,13 @@ class NativeSolver:
         self.board = self.compiled.board
         """rows, columns, inarow, as ``Geometry`` orders them."""
 
-    def search(self, position: Position, limit: SearchLimit = NO_LIMIT, known: ScoreRange | None = None,
-               centre_first: bool = False) -> NativeSearch:
+    def search(
+        self,
+        position: Position,
+        limit: SearchLimit = NO_LIMIT,
+        known: ScoreRange | None = None,
+        centre_first: bool = False,
+    ) -> NativeSearch:
         """What can be proven of ``position``'s score within ``limit``, starting from ``known`` (a true range).
 
         Under a limit the outcome is settled before the exact score, so a stopped search still says
@@ -106,8 +111,10 @@ class NativeSolver:
             raise ValueError(f"no move of {position!r} reaches the floor given: pass a true lower bound of its score")
         found = self.search(position, NO_LIMIT, ScoreRange(max(floor, possible.lower), possible.upper), centre_first)
         if not found.complete:
-            raise RuntimeError(f"the search of {position!r} was stopped before its score was exact: call resume() "
-                               "after stop() to search to the end again")
+            raise RuntimeError(
+                f"the search of {position!r} was stopped before its score was exact: call resume() "
+                "after stop() to search to the end again"
+            )
         return found
 
     def _position(self, moves: str) -> Position:

@@ -35,8 +35,9 @@ class NativeSearchSolver:
     name = "native"
     fallback: str | None = None
 
-    def __init__(self, table_log2: int = TABLE_LOG2, rows: int = 6, columns: int = 7,
-                 max_nodes: float = math.inf) -> None:
+    def __init__(
+        self, table_log2: int = TABLE_LOG2, rows: int = 6, columns: int = 7, max_nodes: float = math.inf
+    ) -> None:
         self.native = NativeSolver(table_log2, rows, columns)
         self.max_nodes = max_nodes
         self.calls = 0

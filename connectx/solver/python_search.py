@@ -29,8 +29,9 @@ class PythonSolver:
 
     name = "python"
 
-    def __init__(self, max_nodes: float = math.inf, table_capacity: int = TABLE_CAPACITY,
-                 fallback: str | None = None) -> None:
+    def __init__(
+        self, max_nodes: float = math.inf, table_capacity: int = TABLE_CAPACITY, fallback: str | None = None
+    ) -> None:
         self.max_nodes = max_nodes
         self.fallback = fallback
         self.table = TranspositionTable(table_capacity)

@@ -24,8 +24,18 @@ from connectx.agents.search.compiled_solver import LIBRARY, SOURCE
 DATA = Path(__file__).resolve().parents[1] / "agents" / "data"
 TARGET = "x86_64-linux-gnu.2.28"
 """Kaggle's image runs Ubuntu 22.04 (glibc 2.35); 2.28 leaves room for older machines."""
-FLAGS = ("-target", TARGET, "-mcpu=x86_64", "-O2", "-shared", "-fPIC", "-s", "-Wl,--build-id=none",
-         "-DWIDTH=7", "-DHEIGHT=6")
+FLAGS = (
+    "-target",
+    TARGET,
+    "-mcpu=x86_64",
+    "-O2",
+    "-shared",
+    "-fPIC",
+    "-s",
+    "-Wl,--build-id=none",
+    "-DWIDTH=7",
+    "-DHEIGHT=6",
+)
 
 
 def compile_library(source: Path, output: Path) -> None:
@@ -35,8 +45,9 @@ def compile_library(source: Path, output: Path) -> None:
     """
     if importlib.util.find_spec("ziglang") is None:
         raise RuntimeError("the ziglang wheel is not installed: `make install-dev`, or pip install ziglang")
-    done = subprocess.run([sys.executable, "-m", "ziglang", "cc", *FLAGS, "-o", str(output), str(source)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "ziglang", "cc", *FLAGS, "-o", str(output), str(source)], capture_output=True, text=True
+    )
     if done.returncode != 0:
         raise RuntimeError(f"zig cc failed on {source}:\n{done.stderr}")
 

@@ -137,19 +137,28 @@ def build_bundle(spec: AgentSpec | str, allow_missing_data: bool = False) -> Bun
     agent = AgentSpec.of(spec)
     entry, explicit = agent.entry, agent.kwargs
     if entry is None:
-        raise AgentSpecError(f"{agent.text} is not a registered agent: only those can be built "
-                             f"(connectx agents lists them)")
+        raise AgentSpecError(
+            f"{agent.text} is not a registered agent: only those can be built (connectx agents lists them)"
+        )
     factory = entry.factory
     if "." in factory.__qualname__:
         raise BuildError(f"{entry.name}: its factory {factory.__qualname__} must be a top-level function of its module")
     parameters = _baked_parameters(entry.name, factory, explicit)
-    return bundle_factory(entry.name, factory.__module__, factory.__name__, parameters,
-                          allow_missing_data=allow_missing_data, guard=GUARD)
+    return bundle_factory(
+        entry.name, factory.__module__, factory.__name__, parameters, allow_missing_data=allow_missing_data, guard=GUARD
+    )
 
 
-def bundle_factory(agent_name: str, module_name: str, factory_name: str, parameters: dict[str, Any],
-                   root: Path = PROJECT_ROOT, read: Callable[[str], bytes] = read_data,
-                   allow_missing_data: bool = False, guard: tuple[str, str] | None = None) -> Bundle:
+def bundle_factory(
+    agent_name: str,
+    module_name: str,
+    factory_name: str,
+    parameters: dict[str, Any],
+    root: Path = PROJECT_ROOT,
+    read: Callable[[str], bytes] = read_data,
+    allow_missing_data: bool = False,
+    guard: tuple[str, str] | None = None,
+) -> Bundle:
     """The submission calling ``module_name.factory_name(**parameters)``, from the sources under ``root``.
 
     ``agent_name`` is the registry name the file records; ``read`` serves the data files it embeds.
@@ -169,8 +178,10 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
     removed = {module.name: _removed_statements(module) for module in modules}
     reserved: dict[str, Identity] = {name: ("generated", name) for name in GENERATED_NAMES}
     plan = plan_names(modules, reserved, {name: set(map(id, statements)) for name, statements in removed.items()})
-    sections = [_section(module.relative_path, rewrite(module, plan.renames[module.name], removed[module.name]))
-                for module in modules]
+    sections = [
+        _section(module.relative_path, rewrite(module, plan.renames[module.name], removed[module.name]))
+        for module in modules
+    ]
 
     settings = ",".join(f"{key}={value}" for key, value in parameters.items())
     canonical = f"{agent_name}:{settings}" if settings else agent_name
@@ -178,17 +189,29 @@ def bundle_factory(agent_name: str, module_name: str, factory_name: str, paramet
         raise BuildError(f"{module_name} defines no top-level {factory_name}")
     final_factory = plan.exports[module_name][factory_name]
     final_guard = None if guard is None else plan.exports[guard[0]][guard[1]]
-    futures = sorted({alias.name for module in modules for statement in removed[module.name]
-                      if isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
-                      for alias in statement.names})
-    source = with_digest("\n\n".join([
-        _header(canonical, modules),
-        *([f"from __future__ import {', '.join(futures)}"] if futures else []),
-        _load_clock(),
-        *sections,
-        _section("entry point (generated)",
-                 _entry_point(canonical, parameters, final_factory, agent_name, final_guard)),
-    ]))
+    futures = sorted(
+        {
+            alias.name
+            for module in modules
+            for statement in removed[module.name]
+            if isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
+            for alias in statement.names
+        }
+    )
+    source = with_digest(
+        "\n\n".join(
+            [
+                _header(canonical, modules),
+                *([f"from __future__ import {', '.join(futures)}"] if futures else []),
+                _load_clock(),
+                *sections,
+                _section(
+                    "entry point (generated)",
+                    _entry_point(canonical, parameters, final_factory, agent_name, final_guard),
+                ),
+            ]
+        )
+    )
     return Bundle(canonical, source, tuple(m.relative_path for m in modules), tuple(sorted(files)), tuple(missing))
 
 
@@ -207,8 +230,10 @@ def _baked_parameters(name: str, factory: Any, explicit: dict[str, Any]) -> dict
         except (ValueError, SyntaxError):
             literal_ok = False
         if not literal_ok:
-            raise BuildError(f"{name}: parameter {key}={value!r} cannot be written into the file as a literal; "
-                             "give the factory parameters plain int, float, bool, str or None values")
+            raise BuildError(
+                f"{name}: parameter {key}={value!r} cannot be written into the file as a literal; "
+                "give the factory parameters plain int, float, bool, str or None values"
+            )
     return dict(bound.arguments)
 
 
@@ -216,8 +241,10 @@ def _check_loader_safety(module: ModuleSource) -> None:
     """BuildError for code that cannot work under Kaggle's loader, which defines no ``__file__``."""
     for node in ast.walk(module.tree):
         if isinstance(node, ast.Name) and node.id == "__file__":
-            raise BuildError(f"{module.relative_path}:{node.lineno} uses __file__, which Kaggle's loader does not "
-                             "define; ship files under agents/data/ and read them with data_files.read_data")
+            raise BuildError(
+                f"{module.relative_path}:{node.lineno} uses __file__, which Kaggle's loader does not "
+                "define; ship files under agents/data/ and read them with data_files.read_data"
+            )
 
 
 def _removed_statements(module: ModuleSource) -> list[ast.stmt]:
@@ -230,8 +257,9 @@ def _removed_statements(module: ModuleSource) -> list[ast.stmt]:
             lines_used[line] = lines_used.get(line, 0) + 1
     for statement in removed:
         if lines_used[statement.lineno] > 1 or lines_used[statement.end_lineno or statement.lineno] > 1:
-            raise BuildError(f"{module.relative_path}:{statement.lineno}: put this import on its own line "
-                             "so the builder can drop it")
+            raise BuildError(
+                f"{module.relative_path}:{statement.lineno}: put this import on its own line so the builder can drop it"
+            )
     return sorted(removed, key=lambda s: s.lineno)
 
 
@@ -262,8 +290,9 @@ def _load_clock() -> str:
     )
 
 
-def _entry_point(spec: str, parameters: dict[str, Any], factory_name: str, agent_name: str,
-                 guard_name: str | None) -> str:
+def _entry_point(
+    spec: str, parameters: dict[str, Any], factory_name: str, agent_name: str, guard_name: str | None
+) -> str:
     literal = "{" + ", ".join(f"{key!r}: {value!r}" for key, value in parameters.items()) + "}"
     made = f"{factory_name}(**{{**{PARAMETERS_CONSTANT}, **overrides}})"
     built = made if guard_name is None else f"{guard_name}({agent_name!r}, {made}, margin={SUBMISSION_MARGIN!r})"

@@ -31,8 +31,9 @@ def embedded_library(source: str) -> bytes | None:
 
 def glibc_needed(library: bytes) -> list[tuple[int, ...]]:
     """The glibc symbol versions the library names (``GLIBC_2.17`` as ``(2, 17)``), oldest first."""
-    found = {tuple(int(part) for part in match.split(b".")) for match in re.findall(rb"GLIBC_([0-9]+(?:\.[0-9]+)+)",
-                                                                                     library)}
+    found = {
+        tuple(int(part) for part in match.split(b".")) for match in re.findall(rb"GLIBC_([0-9]+(?:\.[0-9]+)+)", library)
+    }
     return sorted(found)
 
 
@@ -43,7 +44,13 @@ def version_text(version: tuple[int, ...]) -> str:
 def forced_core_episodes(seed: int) -> list[dict[str, Any]]:
     """The file against itself for each fallback core, forced by the environment variable the agent reads: both
     seats play the book to its end and then search, so the forced core plays every game."""
-    return [{"name": f"the file against itself, {CORE_VARIABLE}={core}",
-             "agents": [isolated_runner.FILE, isolated_runner.FILE], "seed": seed + index,
-             "environment": {CORE_VARIABLE: core}, "label": "(h)"}
-            for index, core in enumerate(FORCED_CORES)]
+    return [
+        {
+            "name": f"the file against itself, {CORE_VARIABLE}={core}",
+            "agents": [isolated_runner.FILE, isolated_runner.FILE],
+            "seed": seed + index,
+            "environment": {CORE_VARIABLE: core},
+            "label": "(h)",
+        }
+        for index, core in enumerate(FORCED_CORES)
+    ]

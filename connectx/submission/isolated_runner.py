@@ -85,8 +85,11 @@ def load(path: str, limit: float) -> dict[str, Any]:
         with contextlib.redirect_stdout(io.StringIO()) as out:
             entry = get_last_callable(raw, path=path)
     except OutOfTime:
-        return {"ok": False, "error": f"loading was stopped after {limit:.1f} s, all a first move may take",
-                "timed_out": True}
+        return {
+            "ok": False,
+            "error": f"loading was stopped after {limit:.1f} s, all a first move may take",
+            "timed_out": True,
+        }
     except Exception as error:
         cause = error.__context__ or error
         return {"ok": False, "error": "".join(traceback.format_exception(cause)), "timed_out": False}
@@ -117,7 +120,7 @@ def kaggle_arguments(entry: Any) -> list[str]:
     code = getattr(entry, "__code__", None)
     if code is None or not hasattr(code, "co_argcount"):
         return both
-    return both[:code.co_argcount]
+    return both[: code.co_argcount]
 
 
 def parameters_of(entry: Any) -> str | None:
@@ -184,8 +187,7 @@ class MoveWatch:
         self.moving = (seat, started, bank)
         self.banks[seat] = bank
 
-        agent.agent = _Noted(raw, lambda answer: self.answers.__setitem__(seat, (type_name_of(answer),
-                                                                                 _shown(answer))))
+        agent.agent = _Noted(raw, lambda answer: self.answers.__setitem__(seat, (type_name_of(answer), _shown(answer))))
         signal.setitimer(signal.ITIMER_REAL, float(agent.configuration.actTimeout) + bank + GRACE)
         try:
             return original(agent, observation)
@@ -229,8 +231,9 @@ def type_name_of(value: object) -> str:
     return kind.__qualname__ if module == "builtins" else f"{module.split('.')[0]}.{kind.__qualname__}"
 
 
-def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[str, Any],
-            watch: MoveWatch, marks: dict[str, str]) -> dict[str, Any]:
+def episode(
+    kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[str, Any], watch: MoveWatch, marks: dict[str, str]
+) -> dict[str, Any]:
     """One game in kaggle-environments; per seat its final status, the duration of each move, its overage
     bank at the start and the end, its last stderr, the last value its agent returned and, for each of
     ``marks`` (a name: a text our agents begin a report with), the first stderr line holding it."""
@@ -244,8 +247,13 @@ def episode(kaggle: Any, path: str, spec: dict[str, Any], configuration: dict[st
     except OutOfTime:
         overran = watch.moving
     except Exception:
-        return {"name": spec["name"], "agents": spec["agents"], "error": traceback.format_exc(limit=3),
-                "answers": _answers(watch), "mover": watch.moving[0] if watch.moving else None}
+        return {
+            "name": spec["name"],
+            "agents": spec["agents"],
+            "error": traceback.format_exc(limit=3),
+            "answers": _answers(watch),
+            "mover": watch.moving[0] if watch.moving else None,
+        }
     durations: list[list[float]] = [[], []]
     stderr = ["", ""]
     marked: dict[str, list[str]] = {name: ["", ""] for name in marks}
@@ -292,8 +300,9 @@ def _enough(observation: Any, configuration: Any) -> int:
     raise _Enough
 
 
-def position_move(kaggle: Any, path: str, moves: list[int], configuration: dict[str, Any],
-                  watch: MoveWatch) -> dict[str, Any]:
+def position_move(
+    kaggle: Any, path: str, moves: list[int], configuration: dict[str, Any], watch: MoveWatch
+) -> dict[str, Any]:
     """The file's move in the position ``moves`` (0-based columns) reach, as Kaggle asks an agent it has just
     loaded: the file is run afresh, stepped in with a full bank, and its answer, status and time kept."""
     env = kaggle.make("connectx", configuration=configuration)
@@ -312,10 +321,13 @@ def position_move(kaggle: Any, path: str, moves: list[int], configuration: dict[
     if overran is not None:
         return {"status": "TIMEOUT", "seconds": time.perf_counter() - overran[1], "column": None}
     state, log = env.steps[-1][seat], env.logs[-1][seat] if env.logs else {}
-    return {"status": str(state.status), "column": state.action if str(state.status) in ("ACTIVE", "INACTIVE",
-                                                                                         "DONE") else None,
-            "seconds": (log or {}).get("duration"), "stderr": (log or {}).get("stderr", ""),
-            "answer": watch.answers.get(seat)}
+    return {
+        "status": str(state.status),
+        "column": state.action if str(state.status) in ("ACTIVE", "INACTIVE", "DONE") else None,
+        "seconds": (log or {}).get("duration"),
+        "stderr": (log or {}).get("stderr", ""),
+        "answer": watch.answers.get(seat),
+    }
 
 
 def _answers(watch: MoveWatch) -> list[list[str] | None]:
@@ -324,8 +336,10 @@ def _answers(watch: MoveWatch) -> list[list[str] | None]:
 
 def timed_out(result: dict[str, Any]) -> bool:
     """Whether the file's seat of a played episode ended in TIMEOUT: every later game would spend its bank alike."""
-    return any(status == "TIMEOUT" and name == FILE
-               for status, name in zip(result.get("statuses") or [], result.get("agents") or [], strict=False))
+    return any(
+        status == "TIMEOUT" and name == FILE
+        for status, name in zip(result.get("statuses") or [], result.get("agents") or [], strict=False)
+    )
 
 
 def compare(path: str, comparison: dict[str, Any]) -> dict[str, Any]:
@@ -398,10 +412,13 @@ def main(request_path: str, result_path: str) -> int:
                 result["episodes"].append({"name": spec["name"], "agents": spec["agents"], "skipped": late["name"]})
                 continue
             with _environment(spec.get("environment", {})):
-                result["episodes"].append(episode(kaggle, path, spec, request["configuration"], watch,
-                                                  request.get("marks", {})))
-        result["positions"] = [position_move(kaggle, path, moves, request["configuration"], watch)
-                               for moves in request.get("positions", [])]
+                result["episodes"].append(
+                    episode(kaggle, path, spec, request["configuration"], watch, request.get("marks", {}))
+                )
+        result["positions"] = [
+            position_move(kaggle, path, moves, request["configuration"], watch)
+            for moves in request.get("positions", [])
+        ]
         result["comparisons"] = [compare(path, comparison) for comparison in request.get("comparisons", [])]
     with open(result_path, "w", encoding="utf-8") as handle:
         json.dump(result, handle)

@@ -120,24 +120,30 @@ def internal_imports(module: ModuleSource) -> list[tuple[ast.stmt, list[Internal
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if is_internal(alias.name, module.root):
-                    raise BuildError(f"{where}: `import {alias.name}` cannot be bundled; "
-                                     f"write `from {alias.name} import <Name>` instead")
+                    raise BuildError(
+                        f"{where}: `import {alias.name}` cannot be bundled; "
+                        f"write `from {alias.name} import <Name>` instead"
+                    )
         elif isinstance(node, ast.ImportFrom):
             source = absolute_module(module, node)
             if not is_internal(source, module.root):
                 continue
             if id(node) not in top_level:
-                raise BuildError(f"{where}: import of {source} inside a block cannot be bundled; "
-                                 "move it to the top of the module")
+                raise BuildError(
+                    f"{where}: import of {source} inside a block cannot be bundled; move it to the top of the module"
+                )
             if (module.root / Path(*source.split(".")) / "__init__.py").is_file():
                 names = ", ".join(alias.name for alias in node.names)
-                raise BuildError(f"{where}: `from {source} import {names}` imports modules by name, which cannot be "
-                                 "bundled; import the names you use from each module "
-                                 f"(from {source}.<module> import Name)")
+                raise BuildError(
+                    f"{where}: `from {source} import {names}` imports modules by name, which cannot be "
+                    "bundled; import the names you use from each module "
+                    f"(from {source}.<module> import Name)"
+                )
             if any(alias.name == "*" for alias in node.names):
                 raise BuildError(f"{where}: `from {source} import *` cannot be bundled; name what you import")
-            found.append((node, [InternalImport(source, alias.name, alias.asname or alias.name)
-                                 for alias in node.names]))
+            found.append(
+                (node, [InternalImport(source, alias.name, alias.asname or alias.name) for alias in node.names])
+            )
     return found
 
 
@@ -169,7 +175,7 @@ def collect_modules(start: str, root: Path = PROJECT_ROOT) -> list[ModuleSource]
         if name in done:
             return
         if name in visiting:
-            cycle = " -> ".join(visiting[visiting.index(name):] + [name])
+            cycle = " -> ".join(visiting[visiting.index(name) :] + [name])
             raise BuildError(f"import cycle {cycle}: a bundle runs each module once, top to bottom; break the cycle")
         visiting.append(name)
         module = load_module(name, root)

@@ -150,8 +150,10 @@ def plan_names(modules: list[ModuleSource], reserved: dict[str, Identity], skip:
             for item in imported:
                 target = exports.get(item.module, {}).get(item.name)
                 if target is None:
-                    raise BuildError(f"{module.relative_path}:{statement.lineno}: {item.module} has no top-level "
-                                     f"name {item.name!r} to import")
+                    raise BuildError(
+                        f"{module.relative_path}:{statement.lineno}: {item.module} has no top-level "
+                        f"name {item.name!r} to import"
+                    )
                 if target != item.local:
                     own_renames[item.local] = target
         final_names: dict[str, str] = {}
@@ -197,16 +199,25 @@ def rewrite(module: ModuleSource, renames: dict[str, str], removed: list[ast.stm
         scopes = analyse(module, skip)
         for node in scopes.names:
             if node.id in renames:
-                edits.append((node.lineno - 1, node.col_offset, node.end_col_offset or 0,
-                              node.id.encode(), renames[node.id].encode()))
+                edits.append(
+                    (
+                        node.lineno - 1,
+                        node.col_offset,
+                        node.end_col_offset or 0,
+                        node.id.encode(),
+                        renames[node.id].encode(),
+                    )
+                )
         for name, definition in scopes.definitions.items():
             if name in renames:
                 edits.append(_definition_edit(module, definition, name, renames[name], lines))
     for index, start, end, old, new in sorted(set(edits), reverse=True):
         line = lines[index]
         if line[start:end] != old:
-            raise BuildError(f"{module.relative_path}:{index + 1}: expected {old.decode()!r} at column {start} "
-                             "while renaming; write that line more plainly (e.g. outside an f-string)")
+            raise BuildError(
+                f"{module.relative_path}:{index + 1}: expected {old.decode()!r} at column {start} "
+                "while renaming; write that line more plainly (e.g. outside an f-string)"
+            )
         lines[index] = line[:start] + new + line[end:]
     for statement in removed:
         end = statement.end_lineno or statement.lineno
@@ -215,22 +226,31 @@ def rewrite(module: ModuleSource, renames: dict[str, str], removed: list[ast.stm
     return b"".join(lines).decode("utf-8")
 
 
-def _definition_edit(module: ModuleSource, node: ast.AST, name: str, new: str,
-                     lines: list[bytes]) -> tuple[int, int, int, bytes, bytes]:
+def _definition_edit(
+    module: ModuleSource, node: ast.AST, name: str, new: str, lines: list[bytes]
+) -> tuple[int, int, int, bytes, bytes]:
     """The edit renaming a ``def``/``class`` name or a standard-library import alias."""
     where = f"{module.relative_path}:{getattr(node, 'lineno', 0)}"
     if isinstance(node, ast.alias):
         if "." in node.name and node.asname is None:
-            raise BuildError(f"{where}: `import {node.name}` binds {name!r}, which collides with another module's "
-                             f"name; write `import {name}` or rename the other binding")
+            raise BuildError(
+                f"{where}: `import {node.name}` binds {name!r}, which collides with another module's "
+                f"name; write `import {name}` or rename the other binding"
+            )
         end = node.end_col_offset or 0
-        return (node.lineno - 1, node.col_offset, end, lines[node.lineno - 1][node.col_offset:end],
-                f"{node.name} as {new}".encode())
+        return (
+            node.lineno - 1,
+            node.col_offset,
+            end,
+            lines[node.lineno - 1][node.col_offset : end],
+            f"{node.name} as {new}".encode(),
+        )
     assert isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
     line = lines[node.lineno - 1]
     match = _DEFINITION.match(line, node.col_offset)
     if match is None:
-        raise BuildError(f"{where}: cannot find the name of {name!r} on its line; "
-                         "keep `def`/`class` and the name together")
+        raise BuildError(
+            f"{where}: cannot find the name of {name!r} on its line; keep `def`/`class` and the name together"
+        )
     start = match.end()
     return (node.lineno - 1, start, start + len(name.encode()), name.encode(), new.encode())

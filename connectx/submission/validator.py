@@ -191,10 +191,12 @@ class Comparison:
 ARCHIVE_SUFFIXES = (".tar.gz", ".tgz")
 """Kaggle's other kind of submission: an archive with `main.py` at its root, beside the files it reads."""
 ARCHIVE_ENTRY = "main.py"
-ALONE = ("validate runs a copy of the file alone in an empty folder, as Kaggle runs a single-file submission: "
-         "embed the data it reads in the file (connectx build embeds our agents' data), or submit a .tar.gz "
-         f"with {ARCHIVE_ENTRY} and the data at its root, reading them from the folder Kaggle's loader puts last "
-         f"on sys.path while {ARCHIVE_ENTRY} loads (validate takes the .tar.gz as Kaggle does)")
+ALONE = (
+    "validate runs a copy of the file alone in an empty folder, as Kaggle runs a single-file submission: "
+    "embed the data it reads in the file (connectx build embeds our agents' data), or submit a .tar.gz "
+    f"with {ARCHIVE_ENTRY} and the data at its root, reading them from the folder Kaggle's loader puts last "
+    f"on sys.path while {ARCHIVE_ENTRY} loads (validate takes the .tar.gz as Kaggle does)"
+)
 """What a file that reads or imports something beside it needs to know: shown where that fails."""
 
 
@@ -207,8 +209,10 @@ def read_submission(path: Path) -> str:
     submission a check could judge. The advice never risks the user's own file: only a file
     ``connectx build`` wrote is offered to ``build --force``, any other gets a new name."""
     if path.is_file() and path.suffix != ".py" and not is_archive(path):
-        raise ValidationInputError(f"{path} is not a .py file (nor a .tar.gz with {ARCHIVE_ENTRY} at its root, "
-                                   "Kaggle's other kind of submission): give the agent's Python file")
+        raise ValidationInputError(
+            f"{path} is not a .py file (nor a .tar.gz with {ARCHIVE_ENTRY} at its root, "
+            "Kaggle's other kind of submission): give the agent's Python file"
+        )
     if written_by_build(path):
         rebuild = f"rebuild it with `connectx build AGENT -o {path} --force`"
     else:
@@ -225,8 +229,10 @@ def read_submission(path: Path) -> str:
         where = str(path)
     tree = ast.parse(source, str(path))
     if not any(_may_bind_a_callable(statement) for statement in tree.body):
-        raise ValidationInputError(f"{where} binds no function at its top level, so Kaggle's loader finds no agent: "
-                                   f"end it with def agent(observation, configuration), or {rebuild}")
+        raise ValidationInputError(
+            f"{where} binds no function at its top level, so Kaggle's loader finds no agent: "
+            f"end it with def agent(observation, configuration), or {rebuild}"
+        )
     return source
 
 
@@ -246,14 +252,18 @@ def _archive_entry(path: Path) -> str:
         with tarfile.open(path, "r:gz") as archive:
             names = {name.removeprefix("./"): name for name in archive.getnames()}
             if ARCHIVE_ENTRY not in names:
-                raise ValidationInputError(f"{path} holds no {ARCHIVE_ENTRY} at its root, the file Kaggle runs "
-                                           f"from a .tar.gz: pack it with tar -czf {path.name} {ARCHIVE_ENTRY} "
-                                           "and the files it reads")
+                raise ValidationInputError(
+                    f"{path} holds no {ARCHIVE_ENTRY} at its root, the file Kaggle runs "
+                    f"from a .tar.gz: pack it with tar -czf {path.name} {ARCHIVE_ENTRY} "
+                    "and the files it reads"
+                )
             member = archive.extractfile(names[ARCHIVE_ENTRY])
             data = member.read() if member is not None else b""
     except (tarfile.TarError, OSError, EOFError) as error:
-        raise ValidationInputError(f"{path} is not a .tar.gz archive Kaggle could unpack ({error}): pack it with "
-                                   f"tar -czf {path.name} {ARCHIVE_ENTRY} and the files it reads") from None
+        raise ValidationInputError(
+            f"{path} is not a .tar.gz archive Kaggle could unpack ({error}): pack it with "
+            f"tar -czf {path.name} {ARCHIVE_ENTRY} and the files it reads"
+        ) from None
     try:
         source = data.decode("utf-8")
         compile(source, ARCHIVE_ENTRY, "exec")
@@ -262,8 +272,9 @@ def _archive_entry(path: Path) -> str:
     except (SyntaxError, ValueError) as error:
         line = f"line {error.lineno}: " if isinstance(error, SyntaxError) and error.lineno else ""
         message = error.msg if isinstance(error, SyntaxError) else str(error)
-        raise ValidationInputError(f"{path}'s {ARCHIVE_ENTRY} is not valid Python ({line}{message}): "
-                                   "fix it and pack it again") from None
+        raise ValidationInputError(
+            f"{path}'s {ARCHIVE_ENTRY} is not valid Python ({line}{message}): fix it and pack it again"
+        ) from None
     return source
 
 
@@ -278,19 +289,28 @@ def _may_bind_a_callable(statement: ast.stmt) -> bool:
 def check_settings(act_timeout: float, margin: float, overage_reserve: float | None) -> None:
     """ValidationInputError for timing settings no move could meet or that mean nothing."""
     if not act_timeout > 0:
-        raise ValidationInputError(f"--act-timeout {act_timeout:g}: give Kaggle's actTimeout in seconds, "
-                                   "a positive number (2 on Kaggle)")
+        raise ValidationInputError(
+            f"--act-timeout {act_timeout:g}: give Kaggle's actTimeout in seconds, a positive number (2 on Kaggle)"
+        )
     if not 0 <= margin < act_timeout:
-        raise ValidationInputError(f"--margin {margin:g}: give the seconds every move must leave unused, "
-                                   f"0 or more and less than --act-timeout {act_timeout:g}")
+        raise ValidationInputError(
+            f"--margin {margin:g}: give the seconds every move must leave unused, "
+            f"0 or more and less than --act-timeout {act_timeout:g}"
+        )
     if overage_reserve is not None and not overage_reserve >= 0:
-        raise ValidationInputError(f"--overage-reserve {overage_reserve:g}: give the seconds of Kaggle's 60 s "
-                                   "overage bank that must stay unspent, 0 or more (make submission uses 20)")
+        raise ValidationInputError(
+            f"--overage-reserve {overage_reserve:g}: give the seconds of Kaggle's 60 s "
+            "overage bank that must stay unspent, 0 or more (make submission uses 20)"
+        )
 
 
 def _observation(position: Position) -> dict[str, Any]:
-    return {"board": board_of(position), "mark": mark_of(position), "step": position.moves,
-            "remainingOverageTime": 60.0}
+    return {
+        "board": board_of(position),
+        "mark": mark_of(position),
+        "step": position.moves,
+        "remainingOverageTime": 60.0,
+    }
 
 
 def _configuration(position: Position, act_timeout: float) -> dict[str, Any]:
@@ -311,8 +331,9 @@ def validation_episodes() -> list[dict[str, Any]]:
         pairs.append((f"first against kaggle's {builtin}", [file, builtin]))
         pairs.append((f"second against kaggle's {builtin}", [builtin, file]))
     pairs.append(("validation episode (the file against itself)", [file, file]))
-    return [{"name": name, "agents": agents, "seed": EPISODE_SEED + index}
-            for index, (name, agents) in enumerate(pairs)]
+    return [
+        {"name": name, "agents": agents, "seed": EPISODE_SEED + index} for index, (name, agents) in enumerate(pairs)
+    ]
 
 
 def _kaggle_site_dirs(workdir: Path) -> list[str]:
@@ -324,8 +345,10 @@ def _kaggle_site_dirs(workdir: Path) -> list[str]:
     """
     spec = importlib.util.find_spec("kaggle_environments")
     if spec is None or spec.origin is None:
-        raise RuntimeError("kaggle-environments is not installed, and validation runs the file in it: "
-                           f"run `pip install \"{KAGGLE_ENVIRONMENTS_REQUIREMENT}\"`")
+        raise RuntimeError(
+            "kaggle-environments is not installed, and validation runs the file in it: "
+            f'run `pip install "{KAGGLE_ENVIRONMENTS_REQUIREMENT}"`'
+        )
     site = Path(spec.origin).resolve().parent.parent
     ours = {name for name in OUR_PACKAGES if (site / name).exists()}
     if not ours:
@@ -362,8 +385,9 @@ Progress = Callable[[dict[str, Any]], None]
 """Told each move the isolated process played: ``{"episode": name, "move": n, "seconds": s}``."""
 
 
-def run_isolated(path: Path, request: dict[str, Any], python: str = sys.executable,
-                 progress: Progress | None = None) -> dict[str, Any]:
+def run_isolated(
+    path: Path, request: dict[str, Any], python: str = sys.executable, progress: Progress | None = None
+) -> dict[str, Any]:
     """Run ``isolated_runner`` on a copy of ``path`` alone in a temporary directory; its JSON result.
 
     A ``.tar.gz`` is unpacked there instead, and its `main.py` runs beside its files, as Kaggle runs
@@ -384,20 +408,34 @@ def run_isolated(path: Path, request: dict[str, Any], python: str = sys.executab
             copy = folder / "submission.py"
             shutil.copyfile(path, copy)
         progress_path = Path(workdir) / "progress.jsonl"
-        request = {**request, "file": str(copy), "site_dirs": _kaggle_site_dirs(Path(workdir)),
-                   "forbidden_packages": list(OUR_PACKAGES), "project_root": str(PROJECT_ROOT),
-                   "progress": str(progress_path), "marks": {"absorbed": FAULT_MARK, "core": CORE_MARK}}
+        request = {
+            **request,
+            "file": str(copy),
+            "site_dirs": _kaggle_site_dirs(Path(workdir)),
+            "forbidden_packages": list(OUR_PACKAGES),
+            "project_root": str(PROJECT_ROOT),
+            "progress": str(progress_path),
+            "marks": {"absorbed": FAULT_MARK, "core": CORE_MARK},
+        }
         request_path, result_path = Path(workdir) / "request.json", Path(workdir) / "result.json"
         request_path.write_text(json.dumps(request))
         # A file, not a pipe: a file that writes much to stderr as it loads must not block on a full pipe.
         stderr_path = Path(workdir) / "stderr.txt"
-        with stderr_path.open("w") as stderr, subprocess.Popen(
+        with (
+            stderr_path.open("w") as stderr,
+            subprocess.Popen(
                 [python, "-I", "-S", isolated_runner.__file__, str(request_path), str(result_path)],
-                cwd=workdir, stdout=subprocess.DEVNULL, stderr=stderr) as process:
+                cwd=workdir,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+            ) as process,
+        ):
             _follow(process, progress_path, progress or (lambda line: None))
         if process.returncode != 0 or not result_path.exists():
-            raise RuntimeError(f"the isolated validation process failed (exit {process.returncode}):\n"
-                               + stderr_path.read_text(errors="replace")[-2000:])
+            raise RuntimeError(
+                f"the isolated validation process failed (exit {process.returncode}):\n"
+                + stderr_path.read_text(errors="replace")[-2000:]
+            )
         # The reader knows their file by its own name, not by the copy's.
         text = result_path.read_text().replace(json.dumps(str(copy))[1:-1], json.dumps(str(path))[1:-1])
         result: dict[str, Any] = json.loads(text)
@@ -426,10 +464,17 @@ def _tell_new_lines(progress_path: Path, told: int, progress: Progress) -> int:
     return len(lines)
 
 
-def validate_file(path: str | Path, act_timeout: float = 2.0, margin: float = DEFAULT_MARGIN,
-                  games: bool = True, compare: bool = True, overage_reserve: float | None = None,
-                  python: str = sys.executable, strict: bool = False,
-                  progress: Progress | None = None) -> ValidationReport:
+def validate_file(
+    path: str | Path,
+    act_timeout: float = 2.0,
+    margin: float = DEFAULT_MARGIN,
+    games: bool = True,
+    compare: bool = True,
+    overage_reserve: float | None = None,
+    python: str = sys.executable,
+    strict: bool = False,
+    progress: Progress | None = None,
+) -> ValidationReport:
     """Every check on the submission at ``path``; ``games=False`` skips (b)-(d), the slow part.
 
     The verdict is Kaggle's: a game's fault status, its clock (``actTimeout`` plus the 60 s bank),
@@ -443,44 +488,73 @@ def validate_file(path: str | Path, act_timeout: float = 2.0, margin: float = DE
     check_settings(act_timeout, margin, overage_reserve)
     source = read_submission(path)
     size = path.stat().st_size
-    checks = [Check("(e) size", size <= SIZE_LIMIT, f"{size:,} bytes (limit {SIZE_LIMIT:,})",
-                    "embed less data (a smaller opening book) or compress it better")]
+    checks = [
+        Check(
+            "(e) size",
+            size <= SIZE_LIMIT,
+            f"{size:,} bytes (limit {SIZE_LIMIT:,})",
+            "embed less data (a smaller opening book) or compress it better",
+        )
+    ]
     record = read_build_record(source)
     library = embedded_library(source) if record is not None else None
     planned_episodes = [*validation_episodes(), *(forced_core_episodes(EPISODE_SEED + 100) if library else [])]
-    request: dict[str, Any] = {"episodes": planned_episodes if games else [],
-                               "configuration": {"actTimeout": act_timeout}}
+    request: dict[str, Any] = {
+        "episodes": planned_episodes if games else [],
+        "configuration": {"actTimeout": act_timeout},
+    }
     planned, unplanned = _planned_comparisons(record, compare, act_timeout)
     request["comparisons"] = [
-        {"factory": FACTORY_FUNCTION, "overrides": comparison.overrides,
-         "observations": [_observation(fixed.position) for fixed in comparison.positions],
-         "configurations": [_configuration(fixed.position, act_timeout) for fixed in comparison.positions]}
-        for comparison, _ in planned]
+        {
+            "factory": FACTORY_FUNCTION,
+            "overrides": comparison.overrides,
+            "observations": [_observation(fixed.position) for fixed in comparison.positions],
+            "configurations": [_configuration(fixed.position, act_timeout) for fixed in comparison.positions],
+        }
+        for comparison, _ in planned
+    ]
 
     result = run_isolated(path, request, python, progress)
     visible = result["isolation"]["visible"]
-    checks.append(Check("isolation", not visible,
-                        "the validation process cannot import our packages" if not visible
-                        else f"the validation process can import {', '.join(visible)}",
-                        "install the project (`pip install -e .` in a checkout, or its wheel) instead of copying "
-                        "or linking its packages into site-packages"))
+    checks.append(
+        Check(
+            "isolation",
+            not visible,
+            "the validation process cannot import our packages"
+            if not visible
+            else f"the validation process can import {', '.join(visible)}",
+            "install the project (`pip install -e .` in a checkout, or its wheel) instead of copying "
+            "or linking its packages into site-packages",
+        )
+    )
     load = result["load"]
     checks.append(loader_check(load, built=record is not None))
     if not load["ok"]:
         return ValidationReport(str(path), size, (*checks, *([unplanned] if unplanned else [])))
     report_times: dict[str, Any] = {"load_seconds": load["seconds"]}
     if games:
-        episodes = [{"label": planned.get("label"), **played}
-                    for planned, played in zip(request["episodes"], result["episodes"], strict=True)]
+        episodes = [
+            {"label": planned.get("label"), **played}
+            for planned, played in zip(request["episodes"], result["episodes"], strict=True)
+        ]
         checks.extend(_episode_checks(episodes, act_timeout))
         timing = timing_check(episodes, act_timeout, margin, overage_reserve, load["seconds"])
         checks.append(kaggle_clock_check(episodes, act_timeout, timing))
         checks.append(replace(timing.check, warns=not strict))
-        checks.append(replace(absorbed_faults_check(episodes), warns=not strict) if record is not None else
-                      Check.skip(ABSORBED_CHECK, "the file was not written by `connectx build`, whose guard alone "
-                                                 "reports the faults it covers"))
-        report_times.update(first_move_seconds=timing.first, slowest_move_seconds=timing.slowest,
-                            slowest_move_at=timing.slowest_at, overage_left_seconds=timing.overage_left)
+        checks.append(
+            replace(absorbed_faults_check(episodes), warns=not strict)
+            if record is not None
+            else Check.skip(
+                ABSORBED_CHECK,
+                "the file was not written by `connectx build`, whose guard alone reports the faults it covers",
+            )
+        )
+        report_times.update(
+            first_move_seconds=timing.first,
+            slowest_move_seconds=timing.slowest,
+            slowest_move_at=timing.slowest_at,
+            overage_left_seconds=timing.overage_left,
+        )
     if library is not None:
         checks.append(core_check(library, result.get("episodes", [])))
     answers = result.get("comparisons", [])
@@ -491,8 +565,9 @@ def validate_file(path: str | Path, act_timeout: float = 2.0, margin: float = DE
     return ValidationReport(str(path), size, tuple(checks), **report_times)
 
 
-def _planned_comparisons(record: BuildRecord | None, compare: bool,
-                         act_timeout: float) -> tuple[list[tuple[Comparison, list[int]]], Check | None]:
+def _planned_comparisons(
+    record: BuildRecord | None, compare: bool, act_timeout: float
+) -> tuple[list[tuple[Comparison, list[int]]], Check | None]:
     """Check (f)'s comparisons with the unbundled agent's columns, or the check saying why there are none.
 
     Only a file ``connectx build`` wrote names an agent of ours to compare with; any other is skipped.
@@ -501,17 +576,24 @@ def _planned_comparisons(record: BuildRecord | None, compare: bool,
     if not compare:
         return [], Check.skip(name, "--no-compare was given")
     if record is None:
-        return [], Check.skip(name, "the file was not written by `connectx build`, so there is no agent of ours "
-                                    "to compare it with")
+        return [], Check.skip(
+            name, "the file was not written by `connectx build`, so there is no agent of ours to compare it with"
+        )
     try:
         entry = AgentSpec.parse(record.spec.partition(":")[0]).entry
         if entry is None:
             raise AgentSpecError(f"{record.spec} names no registered agent")
-        return [(comparison, _expected_columns(entry, record, comparison, act_timeout))
-                for comparison in comparisons(entry, record)], None
+        return [
+            (comparison, _expected_columns(entry, record, comparison, act_timeout))
+            for comparison in comparisons(entry, record)
+        ], None
     except AgentSpecError as error:
-        return [], Check(name, False, f"cannot build {record.spec} unbundled: {error}",
-                         "validate the file in the checkout it was built from, or rebuild it here")
+        return [], Check(
+            name,
+            False,
+            f"cannot build {record.spec} unbundled: {error}",
+            "validate the file in the checkout it was built from, or rebuild it here",
+        )
 
 
 def loader_check(load: dict[str, Any], built: bool) -> Check:
@@ -527,24 +609,44 @@ def loader_check(load: dict[str, Any], built: bool) -> Check:
         return Check(name, False, "loading failed:\n" + _indented(error_lines(load["error"])), _load_fix(load))
     called, arguments = load["name"], load["arguments"]
     call = f"{called}({', '.join(arguments)})"
-    detail = (f"returns {called}{load['parameters'] or '(...)'}, which Kaggle calls as {call}; "
-              f"loaded in {load['seconds']:.3f} s")
-    last = ("Kaggle's loader takes the last callable the file binds (a def, class, lambda or imported function): "
-            "end the file with your agent, def agent(observation, configuration)")
+    detail = (
+        f"returns {called}{load['parameters'] or '(...)'}, which Kaggle calls as {call}; "
+        f"loaded in {load['seconds']:.3f} s"
+    )
+    last = (
+        "Kaggle's loader takes the last callable the file binds (a def, class, lambda or imported function): "
+        "end the file with your agent, def agent(observation, configuration)"
+    )
     if built and called != ENTRY_FUNCTION:
-        return Check(name, False, f"{detail}; the file was built with {ENTRY_FUNCTION}() last, the function check (f) "
-                     "compares, and something bound after it now comes last",
-                     "rebuild with `connectx build` and bind nothing after the entry function")
+        return Check(
+            name,
+            False,
+            f"{detail}; the file was built with {ENTRY_FUNCTION}() last, the function check (f) "
+            "compares, and something bound after it now comes last",
+            "rebuild with `connectx build` and bind nothing after the entry function",
+        )
     if load["is_class"]:
-        return Check(name, False, f"{detail}; {called} is a class, so Kaggle would take the object that call makes "
-                     "as its move", last)
+        return Check(
+            name,
+            False,
+            f"{detail}; {called} is a class, so Kaggle would take the object that call makes as its move",
+            last,
+        )
     if not arguments:
-        return Check(name, False, f"{detail}; with no positional parameter it gets no arguments, so it never sees "
-                     "the board", last)
+        return Check(
+            name,
+            False,
+            f"{detail}; with no positional parameter it gets no arguments, so it never sees the board",
+            last,
+        )
     if load["call_error"]:
-        return Check(name, False, f"{detail}; that call fails: {load['call_error']}",
-                     "Kaggle passes nothing but these arguments: give any further parameter a default; if this "
-                     "is not your agent, end the file with it, def agent(observation, configuration)")
+        return Check(
+            name,
+            False,
+            f"{detail}; that call fails: {load['call_error']}",
+            "Kaggle passes nothing but these arguments: give any further parameter a default; if this "
+            "is not your agent, end the file with it, def agent(observation, configuration)",
+        )
     notes = []
     if called != ENTRY_FUNCTION:
         notes.append(f"Kaggle takes the last callable whatever its name, so {called} is the agent it plays")
@@ -567,8 +669,12 @@ class SlowestMove:
     @classmethod
     def of(cls, episode: dict[str, Any]) -> SlowestMove | None:
         """None when the file made no move after its first. Seat ``s`` makes the game's moves ``s+1, s+3, ...``."""
-        timed = [(seconds, 2 * index + seat + 1) for seat in _our_seats(episode)
-                 for index, seconds in enumerate(episode["durations"][seat]) if index > 0]
+        timed = [
+            (seconds, 2 * index + seat + 1)
+            for seat in _our_seats(episode)
+            for index, seconds in enumerate(episode["durations"][seat])
+            if index > 0
+        ]
         if not timed:
             return None
         seconds, move = max(timed)
@@ -578,13 +684,14 @@ class SlowestMove:
 def _load_fix(load: dict[str, Any]) -> str:
     """What to do about a file that failed to load, by what failed."""
     if load.get("timed_out"):
-        return ("loading is part of the first move on Kaggle: do the slow work (decoding data, building tables) "
-                "lazily, within a move's deadline, or ship it precomputed")
+        return (
+            "loading is part of the first move on Kaggle: do the slow work (decoding data, building tables) "
+            "lazily, within a move's deadline, or ship it precomputed"
+        )
     last = load["error"].strip().splitlines()[-1] if load["error"].strip() else ""
     if last.startswith(("FileNotFoundError", "ModuleNotFoundError", "ImportError")):
         return ALONE
-    return ("the lines above end where the file failed; if it needs one of our modules, rebuild it with "
-            "`connectx build`")
+    return "the lines above end where the file failed; if it needs one of our modules, rebuild it with `connectx build`"
 
 
 def _indented(text: str) -> str:
@@ -623,24 +730,44 @@ def _episode_checks(episodes: list[dict[str, Any]], act_timeout: float) -> list[
         label = episode.get("label") or ("(b)" if episode["name"].startswith("validation") else "(c)")
         name = f"{label} {episode['name']}"
         if episode.get("skipped"):
-            checks.append(Check.skip(name, f"not played: the file ran out of Kaggle's time in '{episode['skipped']}', "
-                                           "and every game would spend its bank the same way"))
+            checks.append(
+                Check.skip(
+                    name,
+                    f"not played: the file ran out of Kaggle's time in '{episode['skipped']}', "
+                    "and every game would spend its bank the same way",
+                )
+            )
             continue
         if episode.get("error"):
-            checks.append(Check(name, False, episode_failure(episode, act_timeout),
-                                "reproduce it with `connectx play FILE kaggle:negamax`"))
+            checks.append(
+                Check(
+                    name,
+                    False,
+                    episode_failure(episode, act_timeout),
+                    "reproduce it with `connectx play FILE kaggle:negamax`",
+                )
+            )
             continue
         statuses = episode["statuses"]
         slowest = SlowestMove.of(episode)
         slowest_text = f", slowest later move {slowest.seconds:.3f} s (move {slowest.move})" if slowest else ""
         if statuses != ["DONE", "DONE"]:
-            checks.append(Check(name, False, f"ended with statuses {statuses} after {episode['moves']} moves: "
-                                + episode_failure(episode, act_timeout),
-                                "reproduce it with `connectx play FILE kaggle:negamax` (ERROR: it raised, INVALID: "
-                                "Kaggle would not play its answer, TIMEOUT: it ran past actTimeout plus the bank)"))
+            checks.append(
+                Check(
+                    name,
+                    False,
+                    f"ended with statuses {statuses} after {episode['moves']} moves: "
+                    + episode_failure(episode, act_timeout),
+                    "reproduce it with `connectx play FILE kaggle:negamax` (ERROR: it raised, INVALID: "
+                    "Kaggle would not play its answer, TIMEOUT: it ran past actTimeout plus the bank)",
+                )
+            )
         else:
-            checks.append(Check(name, True, f"both DONE after {episode['moves']} moves, rewards {episode['rewards']}"
-                                + slowest_text))
+            checks.append(
+                Check(
+                    name, True, f"both DONE after {episode['moves']} moves, rewards {episode['rewards']}" + slowest_text
+                )
+            )
     return checks
 
 
@@ -655,19 +782,27 @@ def core_check(library: bytes, episodes: list[dict[str, Any]]) -> Check:
     newest = needs[-1] if needs else (0,)
     played = []
     for episode in episodes:
-        lines = [line for seat in _our_seats(episode)
-                 for line in [(episode.get("marked") or {}).get("core", ["", ""])[seat]] if line]
+        lines = [
+            line
+            for seat in _our_seats(episode)
+            for line in [(episode.get("marked") or {}).get("core", ["", ""])[seat]]
+            if line
+        ]
         said = lines[0].replace(CORE_MARK, "").strip() if lines else "not needed (book and scores answered)"
         played.append(f"{episode['name']}: {said}")
-    detail = (f"the embedded library needs glibc {version_text(newest)} at most "
-              f"({', '.join('GLIBC_' + version_text(version) for version in needs) or 'no versioned symbol'}; "
-              f"built for {version_text(GLIBC_CEILING)} or newer, Kaggle's image has 2.35)")
+    detail = (
+        f"the embedded library needs glibc {version_text(newest)} at most "
+        f"({', '.join('GLIBC_' + version_text(version) for version in needs) or 'no versioned symbol'}; "
+        f"built for {version_text(GLIBC_CEILING)} or newer, Kaggle's image has 2.35)"
+    )
     if played:
         detail += "; the core each game loaded:\n  " + "\n  ".join(played)
-    return Check(CORE_CHECK, newest <= GLIBC_CEILING, detail,
-                 "rebuild the library with `make core`, which targets glibc 2.28, and the file with `connectx build`")
-
-
+    return Check(
+        CORE_CHECK,
+        newest <= GLIBC_CEILING,
+        detail,
+        "rebuild the library with `make core`, which targets glibc 2.28, and the file with `connectx build`",
+    )
 
 
 def absorbed_faults_check(episodes: list[dict[str, Any]]) -> Check:
@@ -678,15 +813,24 @@ def absorbed_faults_check(episodes: list[dict[str, Any]]) -> Check:
     agent writes there, a debug line or a log record, is no fault.
     """
     name = ABSORBED_CHECK
-    reports = [(episode["name"], line) for episode in episodes for seat in _our_seats(episode)
-               for line in [(episode.get("marked") or {}).get("absorbed", ["", ""])[seat]] if line]
+    reports = [
+        (episode["name"], line)
+        for episode in episodes
+        for seat in _our_seats(episode)
+        for line in [(episode.get("marked") or {}).get("absorbed", ["", ""])[seat]]
+        if line
+    ]
     if not reports:
         return Check(name, True, "the agent's guard covered no failure of its own with a fallback move")
     first_game, first_line = reports[0]
-    return Check(name, False, f"Kaggle played every move, but in {len(reports)} games the agent's guard covered a "
-                 f"failure of its own with a legal fallback move; first, in {first_game}: "
-                 f"{first_line.replace(FAULT_MARK, '').strip()}",
-                 "fix the failure the guard reports (run the agent with `connectx play` to see it whole)")
+    return Check(
+        name,
+        False,
+        f"Kaggle played every move, but in {len(reports)} games the agent's guard covered a "
+        f"failure of its own with a legal fallback move; first, in {first_game}: "
+        f"{first_line.replace(FAULT_MARK, '').strip()}",
+        "fix the failure the guard reports (run the agent with `connectx play` to see it whole)",
+    )
 
 
 @dataclass(frozen=True)
@@ -701,8 +845,13 @@ class Timing:
 MARGIN_CHECK = "(d) margin, stricter than Kaggle"
 
 
-def timing_check(episodes: list[dict[str, Any]], act_timeout: float, margin: float,
-                 overage_reserve: float | None, load_seconds: float | None = None) -> Timing:
+def timing_check(
+    episodes: list[dict[str, Any]],
+    act_timeout: float,
+    margin: float,
+    overage_reserve: float | None,
+    load_seconds: float | None = None,
+) -> Timing:
     """Our stricter clock: the slowest first move (which includes loading the file), the slowest later move
     over every game and where it was, and the lowest overage bank the file finished a game with, against
     ``actTimeout`` less ``margin``, the room a busy Kaggle worker may need. The advice names the slow
@@ -728,15 +877,19 @@ def timing_check(episodes: list[dict[str, Any]], act_timeout: float, margin: flo
     first, lowest_bank = max(first_moves), min(overage_left)
     slowest, slowest_at = max(slowest_by_game, default=(0.0, "no later move"))
     over = sum(duration > limit for duration in later_moves)
-    detail = (f"first move (loading included) {first:.3f} s, slowest later move {slowest:.3f} s "
-              f"[{slowest_at}], our limit {limit:.2f} s (actTimeout {act_timeout:g} less a {margin:g} s margin; "
-              f"Kaggle allows actTimeout plus what is left of its {FULL_BANK:g} s overage bank)")
+    detail = (
+        f"first move (loading included) {first:.3f} s, slowest later move {slowest:.3f} s "
+        f"[{slowest_at}], our limit {limit:.2f} s (actTimeout {act_timeout:g} less a {margin:g} s margin; "
+        f"Kaggle allows actTimeout plus what is left of its {FULL_BANK:g} s overage bank)"
+    )
     if overage_reserve is None:
         passed = first <= limit and not over
     else:
         passed = first <= limit and lowest_bank >= overage_reserve
-        detail += (f"; {over} later moves over our limit drew on the overage bank, lowest bank left "
-                   f"{lowest_bank:.1f} s (reserve {overage_reserve:g} s)")
+        detail += (
+            f"; {over} later moves over our limit drew on the overage bank, lowest bank left "
+            f"{lowest_bank:.1f} s (reserve {overage_reserve:g} s)"
+        )
     late = any(timed_out(episode) for episode in episodes if not episode.get("error") and not episode.get("skipped"))
     fix = _slow_phase(first, limit, load_seconds, margin, late)
     return Timing(Check(MARGIN_CHECK, passed, detail, fix), first, slowest, slowest_at, lowest_bank)
@@ -745,16 +898,25 @@ def timing_check(episodes: list[dict[str, Any]], act_timeout: float, margin: flo
 def _slow_phase(first: float, limit: float, load_seconds: float | None, margin: float, late: bool) -> str:
     """The advice for a file over the margin's limit, naming the phase that was slow; unless Kaggle's clock
     failed it too (``late``), it says which options check Kaggle's own limit instead."""
-    loosen = "" if late else (
-        f"; Kaggle itself would accept these times: --margin 0 checks actTimeout alone, and an agent that "
-        f"spends the bank on purpose is checked with --overage-reserve SECONDS (the margin {margin:g} s is "
-        "room for a busy machine)")
+    loosen = (
+        ""
+        if late
+        else (
+            f"; Kaggle itself would accept these times: --margin 0 checks actTimeout alone, and an agent that "
+            f"spends the bank on purpose is checked with --overage-reserve SECONDS (the margin {margin:g} s is "
+            "room for a busy machine)"
+        )
+    )
     if first > limit and load_seconds is not None and load_seconds >= first / 2:
-        return (f"loading the file took {load_seconds:.3f} s of the first move's {first:.3f} s: embed less data "
-                "or decode it lazily" + loosen)
+        return (
+            f"loading the file took {load_seconds:.3f} s of the first move's {first:.3f} s: embed less data "
+            "or decode it lazily" + loosen
+        )
     if first > limit:
-        return (f"the first move's own work took {first - (load_seconds or 0.0):.3f} s after loading: give it a "
-                "deadline that counts the load (Kaggle charges loading to the first move)" + loosen)
+        return (
+            f"the first move's own work took {first - (load_seconds or 0.0):.3f} s after loading: give it a "
+            "deadline that counts the load (Kaggle charges loading to the first move)" + loosen
+        )
     return "a later move ran long: give the agent a deadline from configuration.actTimeout" + loosen
 
 
@@ -764,12 +926,19 @@ def kaggle_clock_check(episodes: list[dict[str, Any]], act_timeout: float, timin
     late = [episode["name"] for episode in episodes if not episode.get("skipped") and timed_out(episode)]
     if timing.first is None:
         return Check.skip(name, "no move of the file was timed: see the failed games above")
-    figures = ("no move of the file was timed" if timing.first is None else
-               f"first move {timing.first:.3f} s, slowest later move {timing.slowest:.3f} s, lowest bank left "
-               f"{timing.overage_left:.1f} s")
+    figures = (
+        "no move of the file was timed"
+        if timing.first is None
+        else f"first move {timing.first:.3f} s, slowest later move {timing.slowest:.3f} s, lowest bank left "
+        f"{timing.overage_left:.1f} s"
+    )
     if late:
-        return Check(name, False, f"the file ran out of time in {', '.join(late)} ({figures})",
-                     "see the game's line above: the move that ran out and how long it took")
+        return Check(
+            name,
+            False,
+            f"the file ran out of time in {', '.join(late)} ({figures})",
+            "see the game's line above: the move that ran out and how long it took",
+        )
     return Check(name, True, f"no move ran past actTimeout {act_timeout:g} s plus the overage bank ({figures})")
 
 
@@ -782,20 +951,34 @@ def timed_out(episode: dict[str, Any]) -> bool:
 def _parity_check(result: dict[str, Any], expected: list[int], comparison: Comparison) -> Check:
     name = f"(f) same moves as unbundled, {comparison.name}"
     if result.get("error") or "columns" not in result:
-        return Check(name, False, "the bundled agent failed on the comparison positions:\n"
-                     + str(result.get("error", "no answer")).rstrip(),
-                     "rebuild with `connectx build`; if it still fails, the bundler mangled a module: report it")
+        return Check(
+            name,
+            False,
+            "the bundled agent failed on the comparison positions:\n" + str(result.get("error", "no answer")).rstrip(),
+            "rebuild with `connectx build`; if it still fails, the bundler mangled a module: report it",
+        )
     actual = result["columns"]
-    differing = [f"{fixed.position!r} ({fixed.kind}): unbundled {want}, bundled {got}"
-                 for fixed, want, got in zip(comparison.positions, expected, actual, strict=True) if want != got]
+    differing = [
+        f"{fixed.position!r} ({fixed.kind}): unbundled {want}, bundled {got}"
+        for fixed, want, got in zip(comparison.positions, expected, actual, strict=True)
+        if want != got
+    ]
     count = len(comparison.positions)
     if differing:
         if comparison.name == OVERRIDDEN:
-            fix = ("if the agent's choice depends on the clock, give its factory a parameter that fixes it "
-                   "(like mcts's simulations) and add it to COMPARISON_PARAMETERS")
+            fix = (
+                "if the agent's choice depends on the clock, give its factory a parameter that fixes it "
+                "(like mcts's simulations) and add it to COMPARISON_PARAMETERS"
+            )
         else:
-            fix = ("if one of these positions does not fix the agent's move whatever the clock, correct how "
-                   "submission/fixed_positions.py chooses them")
-        return Check(name, False, f"{len(differing)} of {count} positions differ ({comparison.setting()}):\n  "
-                     + "\n  ".join(differing), "rebuild from the current sources; " + fix)
+            fix = (
+                "if one of these positions does not fix the agent's move whatever the clock, correct how "
+                "submission/fixed_positions.py chooses them"
+            )
+        return Check(
+            name,
+            False,
+            f"{len(differing)} of {count} positions differ ({comparison.setting()}):\n  " + "\n  ".join(differing),
+            "rebuild from the current sources; " + fix,
+        )
     return Check(name, True, f"{count} positions ({comparison.kinds()}), identical columns ({comparison.setting()})")

@@ -20,14 +20,18 @@ from connectx.papers.runner import run_experiments
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(__file__).resolve().parent / "claim_games.json"
-CLAIMS = {7: ("sheoran-fig5", "minimax at depth 4/5 wins 79% of its games against MCTS on average over T_max"),
-          16: ("kang-table6", "the deeper H1 tends to win more often (pooled over every pair of unequal depths)"),
-          26: ("kang-table9", "from depth 4 on, H1 wins more than H2 (pooled over the depths from 4)")}
+CLAIMS = {
+    7: ("sheoran-fig5", "minimax at depth 4/5 wins 79% of its games against MCTS on average over T_max"),
+    16: ("kang-table6", "the deeper H1 tends to win more often (pooled over every pair of unequal depths)"),
+    26: ("kang-table9", "from depth 4 on, H1 wins more than H2 (pooled over the depths from 4)"),
+}
 
 
 def main() -> None:
-    results = {r.experiment.key: r for r in run_experiments(FULL, ROOT / "reports" / "full",
-                                                            only=sorted({key for key, _ in CLAIMS.values()}))}
+    results = {
+        r.experiment.key: r
+        for r in run_experiments(FULL, ROOT / "reports" / "full", only=sorted({key for key, _ in CLAIMS.values()}))
+    }
     games = {}
     for number, (key, text) in CLAIMS.items():
         result = results[key]
@@ -41,8 +45,12 @@ def main() -> None:
         for label, members in enumerate(design_clusters(records, cells)):
             for index in members:
                 clusters[index] = label
-        games[str(number)] = {"claim": text, "outcomes": [game_outcome(r, claim.counts) for r in records],
-                              "clusters": clusters, "cells": cells}
+        games[str(number)] = {
+            "claim": text,
+            "outcomes": [game_outcome(r, claim.counts) for r in records],
+            "clusters": clusters,
+            "cells": cells,
+        }
     OUT.write_text(json.dumps(games) + "\n")
     print(f"wrote {OUT}")
 

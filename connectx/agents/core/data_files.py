@@ -16,6 +16,8 @@ def read_data(name: str) -> bytes:
     except FileNotFoundError:  # the file loader's own error names the path, not what to do
         data = None
     if data is None:
-        raise FileNotFoundError(f"connectx/agents/data/{name} is missing from the installed package: reinstall it "
-                                "(`pip install --force-reinstall connectx-*.whl`, or `make install` in a clone)")
+        raise FileNotFoundError(
+            f"connectx/agents/data/{name} is missing from the installed package: reinstall it "
+            "(`pip install --force-reinstall connectx-*.whl`, or `make install` in a clone)"
+        )
     return data

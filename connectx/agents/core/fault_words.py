@@ -69,11 +69,13 @@ def error_lines(traceback_text: str, lines: int = ERROR_LINES) -> str:
     kept = [line.rstrip() for line in last.splitlines() if line.strip() and not re.fullmatch(r"\s*[\^~]+\s*", line)]
     frames = [index for index, line in enumerate(kept) if line.lstrip().startswith('File "')]
     if frames:
-        kept = kept[frames[-1]:]
-    return "\n".join(kept[:2] + kept[2:][-(lines - 2):] if len(kept) > lines else kept)
+        kept = kept[frames[-1] :]
+    return "\n".join(kept[:2] + kept[2:][-(lines - 2) :] if len(kept) > lines else kept)
 
 
 def timeout_text(seconds: float, act_timeout: float, bank: float) -> str:
     """A move Kaggle timed out: how long it took against its limit, ``actTimeout`` plus the bank it had."""
-    return (f"took {seconds:.1f} s, the limit is {act_timeout:g} s plus the bank ({bank:.1f} s left of Kaggle's "
-            f"overage time): {act_timeout + bank:.1f} s")
+    return (
+        f"took {seconds:.1f} s, the limit is {act_timeout:g} s plus the bank ({bank:.1f} s left of Kaggle's "
+        f"overage time): {act_timeout + bank:.1f} s"
+    )

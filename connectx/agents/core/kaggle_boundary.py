@@ -44,8 +44,9 @@ def field(record: Any, name: str, default: Any = None) -> Any:
     return getattr(record, name, default)
 
 
-def position_from_board(board: Sequence[int], rows: int, columns: int, inarow: int = 4,
-                        mark: int | None = None) -> Position:
+def position_from_board(
+    board: Sequence[int], rows: int, columns: int, inarow: int = 4, mark: int | None = None
+) -> Position:
     """The position on Kaggle's flat board (row 0 on top, 0 empty, marks 1 and 2).
 
     The side to move is ``mark`` when given (Kaggle's ``obs.mark``; ValueError if the stone counts
@@ -56,9 +57,10 @@ def position_from_board(board: Sequence[int], rows: int, columns: int, inarow: i
         raise ValueError(f"board has {len(cells)} cells, expected rows x columns = {rows} x {columns}")
     for index, value in enumerate(cells):
         if value not in (0, 1, 2):
-            raise ValueError(f"cell value {value} at row {index // columns}, column {index % columns}: "
-                             "expected 0, 1 or 2")
-    text = "/".join("".join(ROW_SYMBOLS[v] for v in cells[r * columns:(r + 1) * columns]) for r in range(rows))
+            raise ValueError(
+                f"cell value {value} at row {index // columns}, column {index % columns}: expected 0, 1 or 2"
+            )
+    text = "/".join("".join(ROW_SYMBOLS[v] for v in cells[r * columns : (r + 1) * columns]) for r in range(rows))
     position = Position.from_rows(text, inarow)
     if mark is not None and mark != mark_of(position):
         raise ValueError(f"mark {mark} is not to move: by the stone counts it is player {mark_of(position)}'s turn")
@@ -100,8 +102,9 @@ def read_position(observation: Any, configuration: Any) -> Position:
     )
 
 
-def read_deadline(observation: Any, configuration: Any, margin: float = DEFAULT_MARGIN,
-                  started_at: float | None = None) -> Deadline:
+def read_deadline(
+    observation: Any, configuration: Any, margin: float = DEFAULT_MARGIN, started_at: float | None = None
+) -> Deadline:
     """The move's deadline: ``actTimeout`` less ``margin``, with the overage bank on the side."""
     start = time.perf_counter() if started_at is None else started_at
     act_timeout = float(field(configuration, "actTimeout", 2.0))
@@ -225,12 +228,16 @@ class GuardedAgent:
         try:
             column = to_column(answer)
         except Exception:
-            self._record(FaultKind.ILLEGAL, f"answered {answer!r}, not a column, in {position!r}; playing {fallback}",
-                         position.moves)
+            self._record(
+                FaultKind.ILLEGAL,
+                f"answered {answer!r}, not a column, in {position!r}; playing {fallback}",
+                position.moves,
+            )
             return fallback
         if column not in legal:
-            self._record(FaultKind.ILLEGAL, f"chose illegal column {column} in {position!r}; playing {fallback}",
-                         position.moves)
+            self._record(
+                FaultKind.ILLEGAL, f"chose illegal column {column} in {position!r}; playing {fallback}", position.moves
+            )
             return fallback
         self.last_stats = stats
         return column
@@ -243,8 +250,11 @@ class GuardedAgent:
         granted = deadline.bank.drawn
         if elapsed > act_timeout + granted:
             drew = f" and the {granted:.3f} s it drew from the overage bank" if granted else ""
-            self._record(FaultKind.LATE, f"answered after {elapsed:.3f} s, past actTimeout {act_timeout:g} s{drew}, "
-                         f"in {position!r}", position.moves)
+            self._record(
+                FaultKind.LATE,
+                f"answered after {elapsed:.3f} s, past actTimeout {act_timeout:g} s{drew}, in {position!r}",
+                position.moves,
+            )
         else:
             self.overage_draws.append(OverageDraw(position.moves, elapsed - act_timeout, granted))
 
@@ -252,8 +262,10 @@ class GuardedAgent:
         """Keep the fault and say it on stderr (with the traceback of the exception being handled)."""
         self.faults.append(Fault(kind, detail, moves))
         if with_traceback:
-            print(f"{FAULT_MARK} {self.name}: {detail}; playing a legal fallback move\n{traceback.format_exc()}",
-                  file=sys.stderr)
+            print(
+                f"{FAULT_MARK} {self.name}: {detail}; playing a legal fallback move\n{traceback.format_exc()}",
+                file=sys.stderr,
+            )
         else:
             print(f"{FAULT_MARK} {self.name}: {detail}", file=sys.stderr)
 

@@ -20,8 +20,9 @@ def centre_first_masks(shape: Geometry) -> tuple[int, ...]:
     return tuple(shape.column_masks[column] for column in shape.centre_order)
 
 
-def sorted_moves(winning_cells_of: Callable[[int, int], int], column_masks: tuple[int, ...],
-                 current: int, mask: int, candidates: int) -> list[ScoredMove]:
+def sorted_moves(
+    winning_cells_of: Callable[[int, int], int], column_masks: tuple[int, ...], current: int, mask: int, candidates: int
+) -> list[ScoredMove]:
     """The moves in ``candidates`` (one bit per column) best first, each with its winning cells.
 
     ``column_masks`` comes from ``centre_first_masks``. The winning cells are returned because

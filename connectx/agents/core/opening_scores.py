@@ -69,7 +69,6 @@ class OpeningScores:
             scores[column] = -score
         return scores
 
-
     def best(self, position: Position) -> tuple[int, int] | None:
         """The column that keeps ``position``'s value by its children's scores, with that score: the soonest
         win or the longest loss, centre first among equals; None where the file lacks a child."""
@@ -93,9 +92,9 @@ def decode_opening_scores(data: bytes) -> OpeningScores:
     magic, rows, columns, inarow, complete_plies, count = HEADER.unpack_from(data)
     if magic != MAGIC:
         raise ValueError(f"not an opening scores file (magic {magic!r}): regenerate it with `make book`")
-    payload = zlib.decompress(data[HEADER.size:])
+    payload = zlib.decompress(data[HEADER.size :])
     keys, offset = decode_keys(payload, count)
-    return OpeningScores((rows, columns, inarow), complete_plies, keys, payload[offset:offset + count])
+    return OpeningScores((rows, columns, inarow), complete_plies, keys, payload[offset : offset + count])
 
 
 @lru_cache(maxsize=1)

@@ -244,8 +244,9 @@ class Position:
         lines = text.split("/")
         rows, columns = len(lines), len(lines[0])
         if not columns or any(len(line) != columns for line in lines) or not set(text) <= set(ROW_SYMBOLS + "/"):
-            raise ValueError(f"board text {text!r}: expected equal rows of '.', 'x' (first player) and 'o' "
-                             "separated by '/'")
+            raise ValueError(
+                f"board text {text!r}: expected equal rows of '.', 'x' (first player) and 'o' separated by '/'"
+            )
         shape = geometry(rows, columns, inarow)
         stones = [0, 0]
         mask = 0
@@ -261,8 +262,10 @@ class Position:
                 mask |= bit
         first, second = stones[0].bit_count(), stones[1].bit_count()
         if first - second not in (0, 1):
-            raise ValueError(f"the first player (x) has {first} stones and the second (o) {second}: the first "
-                             "player moves first, so no game reaches this")
+            raise ValueError(
+                f"the first player (x) has {first} stones and the second (o) {second}: the first "
+                "player moves first, so no game reaches this"
+            )
         return cls(shape, stones[0] if first == second else stones[1], mask, first + second)
 
     def rows_text(self) -> str:

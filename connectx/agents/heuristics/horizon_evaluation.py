@@ -39,11 +39,13 @@ def evaluator(shape: Geometry) -> Evaluation:
     scale = threat_unit(shape)
 
     def evaluate(current: int, mask: int, moves: int, threats: int) -> float:
-        own_rows, their_rows = (first_player_rows, second_player_rows) if moves % 2 == 0 else \
-            (second_player_rows, first_player_rows)
+        own_rows, their_rows = (
+            (first_player_rows, second_player_rows) if moves % 2 == 0 else (second_player_rows, first_player_rows)
+        )
         mine = winning_cells_of(current, mask)
-        balance = (mine.bit_count() + (mine & own_rows).bit_count()
-                   - threats.bit_count() - (threats & their_rows).bit_count())
+        balance = (
+            mine.bit_count() + (mine & own_rows).bit_count() - threats.bit_count() - (threats & their_rows).bit_count()
+        )
         return balance * scale
 
     return evaluate

@@ -82,8 +82,10 @@ def line_weights(inarow: int) -> LineWeights:
     """The default weights for ``inarow``: ``SHORTEST_LINE_WEIGHT * LINE_WEIGHT_BASE ** (k - lowest)`` for
     the counted lengths ``k``."""
     lowest = max(1, inarow - 1 - COUNTED_LENGTHS)
-    lines = tuple(SHORTEST_LINE_WEIGHT * LINE_WEIGHT_BASE ** (k - lowest) if lowest <= k <= inarow - 2 else 0
-                  for k in range(inarow))
+    lines = tuple(
+        SHORTEST_LINE_WEIGHT * LINE_WEIGHT_BASE ** (k - lowest) if lowest <= k <= inarow - 2 else 0
+        for k in range(inarow)
+    )
     return LineWeights(lines)
 
 
@@ -93,8 +95,7 @@ def raw_bound(shape: Geometry, weights: LineWeights) -> int:
     return windows * max(weights.lines, default=0) + shape.cells * weights.threat + weights.zugzwang + 1
 
 
-def reference_value(shape: Geometry, current: int, mask: int, moves: int,
-                    weights: LineWeights | None = None) -> float:
+def reference_value(shape: Geometry, current: int, mask: int, moves: int, weights: LineWeights | None = None) -> float:
     """The evaluation counted window by window: the plain definition the compiled one must match."""
     weights = weights if weights is not None else line_weights(shape.inarow)
     opponent = current ^ mask
@@ -140,9 +141,11 @@ def line_evaluator(shape: Geometry, weights: LineWeights | None = None) -> LineE
         # Adding a 1 to each column of either's complement carries up to that column's lowest
         # threat and stops there (a column without one carries into its empty sentinel bit).
         lowest = either & ((either ^ board) + bottom)
-        raw = (open_lines(current, current ^ mask)
-               + threat * ((mine & lowest).bit_count() - (theirs & lowest).bit_count())
-               + zugzwang * fill_up(own, threats, mask, moves))
+        raw = (
+            open_lines(current, current ^ mask)
+            + threat * ((mine & lowest).bit_count() - (theirs & lowest).bit_count())
+            + zugzwang * fill_up(own, threats, mask, moves)
+        )
         return raw * scale
 
     return evaluate

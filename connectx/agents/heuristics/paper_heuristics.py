@@ -47,7 +47,7 @@ def window_weights(inarow: int) -> tuple[int, ...]:
 
     Powers of 3 below a full window (3^(j-1)); a full window, a win, weighs 3^inarow (81 for 4).
     """
-    return (0,) + tuple(3 ** (j - 1) for j in range(1, inarow)) + (3 ** inarow,)
+    return (0,) + tuple(3 ** (j - 1) for j in range(1, inarow)) + (3**inarow,)
 
 
 def parse_window_weights(text: str) -> tuple[int, ...]:
@@ -75,8 +75,9 @@ def cell_values(shape: Geometry) -> tuple[tuple[int, int], ...]:
 
 def h2(shape: Geometry, mine: int, theirs: int) -> int:
     """Heuristic 2: the cell values under my stones minus those under theirs."""
-    return sum(value * ((mine & cells).bit_count() - (theirs & cells).bit_count())
-               for value, cells in cell_values(shape))
+    return sum(
+        value * ((mine & cells).bit_count() - (theirs & cells).bit_count()) for value, cells in cell_values(shape)
+    )
 
 
 @cache
@@ -111,8 +112,9 @@ def _h1_side(shape: Geometry, stones: int, playable: int, empty: int, features: 
             both = (after & before).bit_count()
             if length == inarow - 1:
                 if 2 in features:
-                    score += (H1_OPEN_THREE * both
-                              + H1_HALF_OPEN_THREE * (after.bit_count() + before.bit_count() - 2 * both))
+                    score += H1_OPEN_THREE * both + H1_HALF_OPEN_THREE * (
+                        after.bit_count() + before.bit_count() - 2 * both
+                    )
                 continue
             if 3 not in features:
                 continue
@@ -165,6 +167,8 @@ def parse_features(text: str) -> frozenset[int]:
     """H1's ``features`` parameter, digits of the features in use (``1234`` all, ``34`` features 3 and 4)."""
     digits = text.strip()
     if not digits or any(d not in "1234" for d in digits) or len(set(digits)) != len(digits):
-        raise ValueError(f"features={text}: expected the digits of H1's features in use, each once, "
-                         "from 1234 (all four) to a single one, like 34")
+        raise ValueError(
+            f"features={text}: expected the digits of H1's features in use, each once, "
+            "from 1234 (all four) to a single one, like 34"
+        )
     return frozenset(int(d) for d in digits)

@@ -59,8 +59,11 @@ def fill_up_game(shape: Geometry) -> FillUpGame:
             rest &= ~column
             base = (column & -column).bit_length() - 1
             filled = (mask & column).bit_count()
-            threats = tuple((row, (1 if mine >> (base + row) & 1 else 0) | (2 if theirs >> (base + row) & 1 else 0))
-                            for row in range(filled, rows) if either >> (base + row) & 1)
+            threats = tuple(
+                (row, (1 if mine >> (base + row) & 1 else 0) | (2 if theirs >> (base + row) & 1 else 0))
+                for row in range(filled, rows)
+                if either >> (base + row) & 1
+            )
             start = max(filled, threats[0][0] - 1)
             reserved += rows - start
             columns.append((start, threats))
@@ -108,8 +111,8 @@ def fill_up_game(shape: Geometry) -> FillUpGame:
         row += 1
         above = tuple(threat for threat in threats if threat[0] >= row)
         if not above:
-            return pool ^ ((rows - row) & 1), columns[:index] + columns[index + 1:]
+            return pool ^ ((rows - row) & 1), columns[:index] + columns[index + 1 :]
         critical = max(row, above[0][0] - 1)
-        return pool ^ ((critical - row) & 1), columns[:index] + ((critical, above),) + columns[index + 1:]
+        return pool ^ ((critical - row) & 1), columns[:index] + ((critical, above),) + columns[index + 1 :]
 
     return value

@@ -58,8 +58,18 @@ TIE_BREAKS = ("order", "random")
 class FallibleStrategy:
     """The solver's moves, but for a seeded share of random moves and of depth-limited answers."""
 
-    def __init__(self, epsilon: float, book_plies: int | None, lapse: float, depth: int, seed: int | None,
-                 time_budget: float | None, max_nodes: int | None, ties: str = "order", margin: float = 0.0) -> None:
+    def __init__(
+        self,
+        epsilon: float,
+        book_plies: int | None,
+        lapse: float,
+        depth: int,
+        seed: int | None,
+        time_budget: float | None,
+        max_nodes: int | None,
+        ties: str = "order",
+        margin: float = 0.0,
+    ) -> None:
         for name, value in (("epsilon", epsilon), ("lapse", lapse)):
             if not 0.0 <= value <= 1.0:
                 raise ValueError(f"fallible {name}={value}: expected a probability from 0 to 1")
@@ -118,12 +128,15 @@ class FallibleStrategy:
         if scores is None:
             return None
         best = max(scores.values())
-        self.last_stats = {"nodes": counts.nodes, "depth": position.geometry.cells - position.moves,
-                           "evaluations": 0, "source": "exact"}
+        self.last_stats = {
+            "nodes": counts.nodes,
+            "depth": position.geometry.cells - position.moves,
+            "evaluations": 0,
+            "source": "exact",
+        }
         return self.rng.choice(sorted(column for column, score in scores.items() if score == best))
 
-    def _margin_slip(self, perfect: SolverStrategy, position: Position, deadline: Deadline,
-                     slip: float) -> int | None:
+    def _margin_slip(self, perfect: SolverStrategy, position: Position, deadline: Deadline, slip: float) -> int | None:
         """The column the thin-margin law draws with ``slip`` (uniform in [0, 1)).
 
         None if the clock cut the proofs short (or the board is too big for them)."""
@@ -140,22 +153,38 @@ class FallibleStrategy:
                 column = candidate
                 break
         best = max(scores.values())
-        self.last_stats = {"nodes": counts.nodes, "depth": position.geometry.cells - position.moves,
-                           "evaluations": 0, "source": "exact" if scores[column] == best else "margin"}
+        self.last_stats = {
+            "nodes": counts.nodes,
+            "depth": position.geometry.cells - position.moves,
+            "evaluations": 0,
+            "source": "exact" if scores[column] == best else "margin",
+        }
         return column
 
     def _depth_limited(self, position: Position, deadline: Deadline, source: str) -> int:
         """The deepest completed search up to ``depth`` plies (``horizon_move``)."""
         counts = SearchCounts()
         best, _ = horizon_move(position, self.depth, deadline.limit(), counts)
-        self.last_stats = {"nodes": counts.nodes, "depth": best.depth, "evaluations": counts.evaluations,
-                           "source": source}
+        self.last_stats = {
+            "nodes": counts.nodes,
+            "depth": best.depth,
+            "evaluations": counts.evaluations,
+            "source": source,
+        }
         return best.column
 
 
-def make_strategy(epsilon: float = 0.0, book_plies: int | None = None, lapse: float = 0.0,
-                  depth: int = DEFAULT_DEPTH, seed: int | None = None, time_budget: float | None = None,
-                  max_nodes: int | None = None, ties: str = "order", margin: float = 0.0) -> FallibleStrategy:
+def make_strategy(
+    epsilon: float = 0.0,
+    book_plies: int | None = None,
+    lapse: float = 0.0,
+    depth: int = DEFAULT_DEPTH,
+    seed: int | None = None,
+    time_budget: float | None = None,
+    max_nodes: int | None = None,
+    ties: str = "order",
+    margin: float = 0.0,
+) -> FallibleStrategy:
     """A fallible perfect player: ``solver`` with random errors, a book cut and lapses (module docstring).
 
     ``epsilon`` and ``lapse`` are probabilities per move; ``book_plies`` the ply from which only

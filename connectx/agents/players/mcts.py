@@ -44,8 +44,9 @@ class Node:
 
     __slots__ = ("position", "column", "children", "untried", "visits", "total", "proven")
 
-    def __init__(self, position: Position, column: int = -1, untried: list[int] | None = None,
-                 proofs: bool = True) -> None:
+    def __init__(
+        self, position: Position, column: int = -1, untried: list[int] | None = None, proofs: bool = True
+    ) -> None:
         self.position = position
         self.column = column
         self.children: list[Node] = []
@@ -153,8 +154,9 @@ class TreeSearch:
                 return path
             if not node.children:  # a finished game (only without proofs: with them it is proven)
                 return path
-            node = max((c for c in node.children if c.proven != LOSS),
-                       key=lambda c: ucb(c, node.visits, self.exploration))
+            node = max(
+                (c for c in node.children if c.proven != LOSS), key=lambda c: ucb(c, node.visits, self.exploration)
+            )
             path.append(node)
         return path
 
@@ -205,9 +207,16 @@ def _within_two_plies(root: Node) -> Iterator[Node]:
 class MctsStrategy:
     """Runs simulations until the time budget (or the simulation cap) is spent, keeping the tree."""
 
-    def __init__(self, time_budget: float | None = None, simulations: int | None = None,
-                 exploration: float = 2.0, reuse: bool = True, seed: int | None = None, proofs: bool = True,
-                 clock: str = "wall") -> None:
+    def __init__(
+        self,
+        time_budget: float | None = None,
+        simulations: int | None = None,
+        exploration: float = 2.0,
+        reuse: bool = True,
+        seed: int | None = None,
+        proofs: bool = True,
+        clock: str = "wall",
+    ) -> None:
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"mcts time_budget {time_budget}: expected seconds > 0, or none for most of actTimeout")
         if simulations is not None and simulations < 1:
@@ -261,9 +270,13 @@ class MctsStrategy:
         if not tree.root.children:
             tree.simulate()
         child = choose_child(tree.root)
-        self.last_stats = {"nodes": tree.simulations, "depth": 0, "evaluations": tree.rollouts,
-                           "simulations": tree.simulations,
-                           "source": "proof" if tree.root.proven is not None else "search"}
+        self.last_stats = {
+            "nodes": tree.simulations,
+            "depth": 0,
+            "evaluations": tree.rollouts,
+            "simulations": tree.simulations,
+            "source": "proof" if tree.root.proven is not None else "search",
+        }
         tree.root = child
         self.tree = tree
         return child.column
@@ -273,9 +286,15 @@ class MctsStrategy:
         self.tree = None
 
 
-def make_strategy(time_budget: float | None = None, simulations: int | None = None, exploration: float = 2.0,
-                  reuse: bool = True, seed: int | None = None, proofs: bool = True,
-                  clock: str = "wall") -> MctsStrategy:
+def make_strategy(
+    time_budget: float | None = None,
+    simulations: int | None = None,
+    exploration: float = 2.0,
+    reuse: bool = True,
+    seed: int | None = None,
+    proofs: bool = True,
+    clock: str = "wall",
+) -> MctsStrategy:
     """UCB1 MCTS with random rollouts and MCTS-solver proofs.
 
     ``time_budget`` is seconds per move (default: Kaggle's actTimeout less the boundary's

@@ -74,9 +74,17 @@ class MinimaxSearch:
     exact, the same best columns, more nodes (Kang et al.'s baseline for alpha-beta).
     """
 
-    def __init__(self, root: Position, evaluation: str = "window", weights: tuple[int, ...] | None = None,
-                 memo: bool = True, limit: SearchLimit = NO_LIMIT, rules: str = "ours",
-                 features: frozenset[int] = H1_FEATURES, pruning: bool = True) -> None:
+    def __init__(
+        self,
+        root: Position,
+        evaluation: str = "window",
+        weights: tuple[int, ...] | None = None,
+        memo: bool = True,
+        limit: SearchLimit = NO_LIMIT,
+        rules: str = "ours",
+        features: frozenset[int] = H1_FEATURES,
+        pruning: bool = True,
+    ) -> None:
         """``weights`` are for 1..inarow stones in a window (default: the paper's, ``window_weights``);
         ``rules`` is one of ``RULES``; ``features`` are H1's features in use."""
         if evaluation not in EVALUATIONS:
@@ -91,8 +99,10 @@ class MinimaxSearch:
         self.line_is_evaluated = evaluation != "h2"
         self.shape: Geometry = root.geometry
         if weights is not None and len(weights) != self.shape.inarow:
-            raise ValueError(f"{len(weights)} window weights for inarow {self.shape.inarow}: "
-                             "give one weight per stone count 1..inarow")
+            raise ValueError(
+                f"{len(weights)} window weights for inarow {self.shape.inarow}: "
+                "give one weight per stone count 1..inarow"
+            )
         self.weights = (0,) + weights if weights is not None else window_weights(self.shape.inarow)
         self.memo = memo
         self.pruning = pruning
@@ -145,12 +155,14 @@ class MinimaxSearch:
             return self._root_moves(possible, depth, first)
         wins = root.winning_cells() & possible
         if wins:
-            return SearchResult(tuple(root.winning_columns()), beyond(win_score(shape, root.moves), WIN_OFFSET), depth,
-                                self.nodes)
+            return SearchResult(
+                tuple(root.winning_columns()), beyond(win_score(shape, root.moves), WIN_OFFSET), depth, self.nodes
+            )
         safe = shape.non_losing(root.current, root.mask)
         if not safe:
-            return SearchResult(tuple(root.legal_columns()), beyond(loss_score(shape, root.moves), WIN_OFFSET), depth,
-                                self.nodes)
+            return SearchResult(
+                tuple(root.legal_columns()), beyond(loss_score(shape, root.moves), WIN_OFFSET), depth, self.nodes
+            )
         return self._root_moves(safe, depth, first)
 
     def _root_moves(self, moves: int, depth: int, first: int | None) -> SearchResult:
@@ -162,8 +174,9 @@ class MinimaxSearch:
             order.insert(0, first)
         best, columns = -INFINITY, []
         for column in order:
-            score = -self._child(root.current, root.mask, root.moves, moves & shape.column_masks[column],
-                                 depth - 1, -INFINITY, 1 - best)  # alpha best - 1: a tie comes back exact
+            score = -self._child(
+                root.current, root.mask, root.moves, moves & shape.column_masks[column], depth - 1, -INFINITY, 1 - best
+            )  # alpha best - 1: a tie comes back exact
             if score > best:
                 best, columns = score, [column]
             elif score == best:
@@ -211,8 +224,9 @@ class MinimaxSearch:
             return self.evaluate(current, mask, moves)
         return self._best_move_score(current, mask, moves, shape.possible(mask), depth, alpha, beta)
 
-    def _best_move_score(self, current: int, mask: int, moves: int, movable: int, depth: int, alpha: int,
-                         beta: int) -> int:
+    def _best_move_score(
+        self, current: int, mask: int, moves: int, movable: int, depth: int, alpha: int, beta: int
+    ) -> int:
         """The best score among the moves in ``movable`` (one bit per column), centre first, cut at ``beta``
         unless ``pruning`` is off."""
         shape = self.shape
@@ -274,9 +288,17 @@ def check_board(parameters: Mapping[str, Any], shape: Geometry) -> None:
 class MinimaxStrategy:
     """Chooses by alpha-beta at the adaptive (or a fixed) depth; a seeded generator breaks ties."""
 
-    def __init__(self, depth: int | None = None, evaluation: str = "window", weights: str | None = None,
-                 memo: bool = True, seed: int | None = None, rules: str = "ours", features: str = "1234",
-                 pruning: bool = True) -> None:
+    def __init__(
+        self,
+        depth: int | None = None,
+        evaluation: str = "window",
+        weights: str | None = None,
+        memo: bool = True,
+        seed: int | None = None,
+        rules: str = "ours",
+        features: str = "1234",
+        pruning: bool = True,
+    ) -> None:
         if depth is not None and depth < 1:
             raise ValueError(f"minimax depth {depth}: expected 1 or more, or none for the paper's 4/5 rule")
         if evaluation not in EVALUATIONS:
@@ -301,16 +323,21 @@ class MinimaxStrategy:
 
     def search_for(self, position: Position, limit: SearchLimit = NO_LIMIT) -> MinimaxSearch:
         """A fresh search over ``position`` configured as this strategy is."""
-        return MinimaxSearch(position, self.evaluation, self.weights, self.memo, limit, self.rules, self.features,
-                             self.pruning)
+        return MinimaxSearch(
+            position, self.evaluation, self.weights, self.memo, limit, self.rules, self.features, self.pruning
+        )
 
     def choose(self, position: Position, deadline: Deadline) -> int:
         search = self.search_for(position, deadline.limit())
         depth = self.depth if self.depth is not None else adaptive_depth(position)
         result = search.deepen(depth)
         self.last_search, self.last_result = search, result
-        self.last_stats = {"nodes": search.nodes, "depth": result.depth, "evaluations": search.evaluations,
-                           "source": "search"}
+        self.last_stats = {
+            "nodes": search.nodes,
+            "depth": result.depth,
+            "evaluations": search.evaluations,
+            "source": "search",
+        }
         return self.rng.choice(result.columns)
 
     def reset(self) -> None:
@@ -318,9 +345,16 @@ class MinimaxStrategy:
         self.last_search = self.last_result = None
 
 
-def make_strategy(depth: int | None = None, evaluation: str = "window", weights: str | None = None,
-                  memo: bool = True, seed: int | None = None, rules: str = "ours",
-                  features: str = "1234", pruning: bool = True) -> MinimaxStrategy:
+def make_strategy(
+    depth: int | None = None,
+    evaluation: str = "window",
+    weights: str | None = None,
+    memo: bool = True,
+    seed: int | None = None,
+    rules: str = "ours",
+    features: str = "1234",
+    pruning: bool = True,
+) -> MinimaxStrategy:
     """Sheoran et al.'s minimax: depth 4/5 by the paper's rule unless ``depth`` is given.
 
     ``evaluation`` is ``window`` (the paper's), ``h1`` or ``h2`` (Kang, Wang & Hu); ``weights``

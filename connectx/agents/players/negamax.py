@@ -61,7 +61,8 @@ class NegamaxSearch:
     def _negamax(self, shape: Geometry, current: int, mask: int, moves: int, depth: int) -> tuple[float, int]:
         self.nodes += 1
         if not self.nodes & self._check_mask and (
-                time.perf_counter() >= self.limit.stop_at or self.nodes >= self.limit.max_nodes):
+            time.perf_counter() >= self.limit.stop_at or self.nodes >= self.limit.max_nodes
+        ):
             raise OutOfTime
         possible = shape.possible(mask)
         wins = shape.winning_cells(current, mask) & possible
@@ -116,8 +117,12 @@ class NegamaxStrategy:
         depths = range(1, min(self.depth, position.geometry.cells - position.moves) + 1)
         last = last_of(deepen(at_depth, depths, limit))
         self.last_depth = last.depth if last is not None else 0
-        self.last_stats = {"nodes": counts.nodes, "depth": self.last_depth, "evaluations": counts.evaluations,
-                           "source": "search"}
+        self.last_stats = {
+            "nodes": counts.nodes,
+            "depth": self.last_depth,
+            "evaluations": counts.evaluations,
+            "source": "search",
+        }
         return last.column if last is not None else position.legal_columns()[0]
 
     def reset(self) -> None:

@@ -73,9 +73,15 @@ Data = TypeVar("Data")
 class SolverStrategy:
     """Book, then iterative deepening and exact solving, with one table for the game."""
 
-    def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
-                 table_capacity: int | None = None, use_book: bool = True, trap: bool = False,
-                 assume: str | None = None) -> None:
+    def __init__(
+        self,
+        time_budget: float | None = None,
+        max_nodes: int | None = None,
+        table_capacity: int | None = None,
+        use_book: bool = True,
+        trap: bool = False,
+        assume: str | None = None,
+    ) -> None:
         if time_budget is not None and time_budget <= 0:
             raise ValueError(f"solver time_budget {time_budget}: expected a positive number of seconds per move")
         if max_nodes is not None and max_nodes < 1:
@@ -106,11 +112,16 @@ class SolverStrategy:
         known = self.trap_play.opening_result(position, booked) if self.trap_play is not None else None
         if known is not None and self.trap_play is not None:
             counts = SearchCounts()
-            column = self.trap_play.choose(position, known, self.table, deadline, self.max_nodes, counts,
-                                           booked=booked is not None)
-            self.last_stats = {"nodes": counts.nodes, "depth": 0, "evaluations": counts.evaluations,
-                               "source": self.trap_play.last_source or ("book" if column == booked else "scores"),
-                               **self.trap_play.reading()}
+            column = self.trap_play.choose(
+                position, known, self.table, deadline, self.max_nodes, counts, booked=booked is not None
+            )
+            self.last_stats = {
+                "nodes": counts.nodes,
+                "depth": 0,
+                "evaluations": counts.evaluations,
+                "source": self.trap_play.last_source or ("book" if column == booked else "scores"),
+                **self.trap_play.reading(),
+            }
             return column
         if booked is not None:
             if self.trap_play is not None:
@@ -135,8 +146,12 @@ class SolverStrategy:
         last = last_of(iterative_deepening(position, self.table, *self._limits(deadline), counts=counts))
         if last is not None and not last.proven and self.max_nodes is None:
             last = self._with_overage(position, deadline, counts) or last
-        self.last_stats = {"nodes": counts.nodes, "depth": last.depth if last else 0, "evaluations": counts.evaluations,
-                           "source": move_source(last)}
+        self.last_stats = {
+            "nodes": counts.nodes,
+            "depth": last.depth if last else 0,
+            "evaluations": counts.evaluations,
+            "source": move_source(last),
+        }
         column = last.column if last is not None else position.legal_columns()[0]
         if self.trap_play is None:
             return column
@@ -161,8 +176,9 @@ class SolverStrategy:
             found = solver.search(position, seconds=deadline.remaining(), lower=lower, upper=upper)
             slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
             if not _outcome_known(found) and slice_ > 0:
-                found = solver.search(position, seconds=deadline.extended(slice_).remaining(), lower=found.lower,
-                                      upper=found.upper)
+                found = solver.search(
+                    position, seconds=deadline.extended(slice_).remaining(), lower=found.lower, upper=found.upper
+                )
         else:
             found = solver.search(position, nodes=self.max_nodes, lower=lower, upper=upper)
         source = "exact" if found.exact else "proof" if _outcome_known(found) else "search"
@@ -242,9 +258,15 @@ def _loaded(load: Callable[[], Data]) -> Data | None:
         return None
 
 
-def make_strategy(time_budget: float | None = None, seed: int | None = None, max_nodes: int | None = None,
-                  use_book: bool = True, table_size: int | None = None, trap: bool = False,
-                  assume: str | None = None) -> SolverStrategy:
+def make_strategy(
+    time_budget: float | None = None,
+    seed: int | None = None,
+    max_nodes: int | None = None,
+    use_book: bool = True,
+    table_size: int | None = None,
+    trap: bool = False,
+    assume: str | None = None,
+) -> SolverStrategy:
     """The solver agent.
 
     ``time_budget`` caps the seconds per move (default: Kaggle's ``actTimeout`` less the safety

@@ -32,10 +32,13 @@ PROOF_TARGETS = (1, 0)
 """The scores ``proofs`` tries to guarantee, in order: a win, then at least a draw."""
 
 
-def iterative_deepening(position: Position, table: TranspositionTable | None = None,
-                        exact_limit: SearchLimit = NO_LIMIT,
-                        heuristic_limit: SearchLimit | None = None,
-                        counts: SearchCounts | None = None) -> Iterator[SearchResult]:
+def iterative_deepening(
+    position: Position,
+    table: TranspositionTable | None = None,
+    exact_limit: SearchLimit = NO_LIMIT,
+    heuristic_limit: SearchLimit | None = None,
+    counts: SearchCounts | None = None,
+) -> Iterator[SearchResult]:
     """Results of ever deeper searches of ``position`` (not over), then of ``proofs`` if the limits allow.
 
     The depth-limited iterations stop at ``heuristic_limit`` (default, and on boards too big for
@@ -55,8 +58,9 @@ def iterative_deepening(position: Position, table: TranspositionTable | None = N
         estimate = search_depth(position, depth, heuristic_limit.less(used), first, counts)
         if estimate is None:
             return None
-        return SearchResult((estimate.column,), estimate.score, depth, estimate.nodes, estimate.exact,
-                            proven=estimate.exact)
+        return SearchResult(
+            (estimate.column,), estimate.score, depth, estimate.nodes, estimate.exact, proven=estimate.exact
+        )
 
     for result in deepen(at_depth, range(1, min(remaining, MAX_SEARCH_PLIES) + 1), heuristic_limit):
         used += result.nodes
@@ -68,8 +72,9 @@ def iterative_deepening(position: Position, table: TranspositionTable | None = N
     yield from proofs(position, table if table is not None else TranspositionTable(), exact_limit, counts)
 
 
-def proofs(position: Position, table: TranspositionTable, limit: SearchLimit = NO_LIMIT,
-           counts: SearchCounts | None = None) -> Iterator[SearchResult]:
+def proofs(
+    position: Position, table: TranspositionTable, limit: SearchLimit = NO_LIMIT, counts: SearchCounts | None = None
+) -> Iterator[SearchResult]:
     """A proven win, else a proven draw (if either holds), then the exact solution, as far as ``limit`` allows.
 
     ``limit``'s node count covers all of them together. Nothing is yielded on a board with more

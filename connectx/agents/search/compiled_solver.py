@@ -61,13 +61,17 @@ NO_NODE_CAP = 2**64 - 1
 
 
 class _Request(ctypes.Structure):
-    _fields_ = [("lower", ctypes.c_int), ("upper", ctypes.c_int), ("seconds", ctypes.c_double),
-                ("nodes", ctypes.c_uint64), ("centre_first", ctypes.c_int)]
+    _fields_ = [
+        ("lower", ctypes.c_int),
+        ("upper", ctypes.c_int),
+        ("seconds", ctypes.c_double),
+        ("nodes", ctypes.c_uint64),
+        ("centre_first", ctypes.c_int),
+    ]
 
 
 class _Result(ctypes.Structure):
-    _fields_ = [("lower", ctypes.c_int), ("upper", ctypes.c_int), ("column", ctypes.c_int),
-                ("nodes", ctypes.c_uint64)]
+    _fields_ = [("lower", ctypes.c_int), ("upper", ctypes.c_int), ("column", ctypes.c_int), ("nodes", ctypes.c_uint64)]
 
 
 @dataclass(frozen=True)
@@ -93,19 +97,26 @@ class CompiledSolver:
     positions share most of their subtrees). ``kind`` says how it was loaded: ``binary``, ``source``
     or ``host`` (``connectx.solver.build``'s library, outside a submission)."""
 
-    def __init__(self, library: ctypes.CDLL, kind: str, log2_table_entries: int = TABLE_LOG2,
-                 board: tuple[int, int, int] = BOARD) -> None:
+    def __init__(
+        self, library: ctypes.CDLL, kind: str, log2_table_entries: int = TABLE_LOG2, board: tuple[int, int, int] = BOARD
+    ) -> None:
         library.cx_solver_new.restype = ctypes.c_void_p
         library.cx_solver_new.argtypes = [ctypes.c_int]
         library.cx_solver_free.argtypes = [ctypes.c_void_p]
         library.cx_solver_stop.argtypes = [ctypes.c_void_p]
         library.cx_solver_resume.argtypes = [ctypes.c_void_p]
-        library.cx_search.argtypes = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64,
-                                      ctypes.POINTER(_Request), ctypes.POINTER(_Result)]
+        library.cx_search.argtypes = [
+            ctypes.c_void_p,
+            ctypes.c_uint64,
+            ctypes.c_uint64,
+            ctypes.POINTER(_Request),
+            ctypes.POINTER(_Result),
+        ]
         handle = library.cx_solver_new(log2_table_entries)
         if not handle:
-            raise MemoryError(f"the C solver could not allocate 2^{log2_table_entries} table entries: "
-                              "use a smaller table")
+            raise MemoryError(
+                f"the C solver could not allocate 2^{log2_table_entries} table entries: use a smaller table"
+            )
         self.library = library
         self.kind = kind
         self.board = board
@@ -120,8 +131,15 @@ class CompiledSolver:
         rows, columns, inarow = self.board
         return f"{columns}x{rows} with {inarow} in a row"
 
-    def search(self, position: Position, seconds: float | None = None, nodes: int | None = None,
-               lower: int = -100, upper: int = 100, centre_first: bool = False) -> CoreSearch:
+    def search(
+        self,
+        position: Position,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        lower: int = -100,
+        upper: int = 100,
+        centre_first: bool = False,
+    ) -> CoreSearch:
         """What can be proven of ``position``'s score in ``seconds`` or ``nodes`` (None: no limit), from a
         known true range ``lower..upper``. Under a limit the outcome is settled before the exact score.
         ``centre_first`` names, once the score is exact, the best column nearest the centre.
@@ -131,20 +149,30 @@ class CompiledSolver:
         """
         if not self.plays(position):
             shape = position.geometry
-            raise ValueError(f"this C solver plays {self.board_name()} only, not "
-                             f"{shape.columns}x{shape.rows} with {shape.inarow} in a row")
-        request = _Request(lower, upper, float("inf") if seconds is None else max(0.0, seconds),
-                           NO_NODE_CAP if nodes is None else max(0, nodes), int(centre_first))
+            raise ValueError(
+                f"this C solver plays {self.board_name()} only, not "
+                f"{shape.columns}x{shape.rows} with {shape.inarow} in a row"
+            )
+        request = _Request(
+            lower,
+            upper,
+            float("inf") if seconds is None else max(0.0, seconds),
+            NO_NODE_CAP if nodes is None else max(0, nodes),
+            int(centre_first),
+        )
         result = _Result()
-        status = self.library.cx_search(self._handle, position.current, position.mask, ctypes.byref(request),
-                                        ctypes.byref(result))
+        status = self.library.cx_search(
+            self._handle, position.current, position.mask, ctypes.byref(request), ctypes.byref(result)
+        )
         if status == INVALID_POSITION:
             raise ValueError(f"{position!r} is not a legal unfinished position of {self.board_name()}")
         if status == BOUNDS_WRONG:
-            raise ValueError(f"the score of {position!r} is not in the range given, {lower}..{upper}: "
-                             "pass what is proven of it")
-        return CoreSearch(result.lower, result.upper, result.column if result.column >= 0 else None, result.nodes,
-                          status == COMPLETE)
+            raise ValueError(
+                f"the score of {position!r} is not in the range given, {lower}..{upper}: pass what is proven of it"
+            )
+        return CoreSearch(
+            result.lower, result.upper, result.column if result.column >= 0 else None, result.nodes, status == COMPLETE
+        )
 
     def stop(self) -> None:
         """Make the search under way (in another thread) return now, and every one after it until ``resume``."""
@@ -218,8 +246,9 @@ def _start(forced: str) -> _Loading:
             reasons.append(f"the shipped library did not load ({error})")
         finally:
             shutil.rmtree(folder, ignore_errors=True)  # a loaded library stays mapped once its file is gone
-    loading.compiling = threading.Thread(target=_compile, args=(loading, reasons, started), daemon=True,
-                                         name="connectx-core-compile")
+    loading.compiling = threading.Thread(
+        target=_compile, args=(loading, reasons, started), daemon=True, name="connectx-core-compile"
+    )
     loading.compiling.start()
     return loading
 
@@ -260,8 +289,12 @@ def _compiled_source(folder: Path) -> ctypes.CDLL:
         raise RuntimeError("no C compiler")
     source, library = folder / SOURCE, folder / "solver_core.so"
     source.write_bytes(read_data(SOURCE))
-    done = subprocess.run([compiler, *COMPILE_FLAGS, "-o", str(library), str(source)], capture_output=True,
-                          text=True, timeout=COMPILE_SECONDS)
+    done = subprocess.run(
+        [compiler, *COMPILE_FLAGS, "-o", str(library), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=COMPILE_SECONDS,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"{compiler} exited {done.returncode}: {done.stderr.strip()[-300:]}")
     return ctypes.CDLL(str(library))

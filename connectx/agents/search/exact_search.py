@@ -123,8 +123,10 @@ class NodeCounter:
 def _check_depth(plies: int) -> None:
     """Raise ``SearchTooDeep`` unless a search may recurse ``plies`` deep."""
     if plies > MAX_SEARCH_PLIES:
-        raise SearchTooDeep(f"a search {plies} plies deep would recurse past the bound of {MAX_SEARCH_PLIES} "
-                            "plies (one Python frame each)")
+        raise SearchTooDeep(
+            f"a search {plies} plies deep would recurse past the bound of {MAX_SEARCH_PLIES} "
+            "plies (one Python frame each)"
+        )
 
 
 @contextmanager
@@ -208,8 +210,9 @@ def exact_negamax(shape: Geometry, table: TranspositionTable, limit: SearchLimit
     return negamax, NodeCounter(lambda: nodes)
 
 
-def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
-                          limit: SearchLimit) -> tuple[DepthLimitedNegamax, NodeCounter]:
+def depth_limited_negamax(
+    shape: Geometry, evaluate: Evaluation, limit: SearchLimit
+) -> tuple[DepthLimitedNegamax, NodeCounter]:
     """A fail-soft negamax to a fixed depth, scoring the horizon with ``evaluate``.
 
     Same rules as ``exact_search.exact_negamax`` (the mover cannot win at once, ``threats`` are the
@@ -261,8 +264,12 @@ def depth_limited_negamax(shape: Geometry, evaluate: Evaluation,
     return negamax, NodeCounter(lambda: nodes, lambda: evaluations)
 
 
-def solve(position: Position, table: TranspositionTable | None = None,
-          limit: SearchLimit = NO_LIMIT, counts: SearchCounts | None = None) -> Solution | None:
+def solve(
+    position: Position,
+    table: TranspositionTable | None = None,
+    limit: SearchLimit = NO_LIMIT,
+    counts: SearchCounts | None = None,
+) -> Solution | None:
     """The exact score of ``position`` and a best column, or None if the ``limit`` came first.
 
     ``counts``, when given, gets the nodes searched added, whether the search finished or not.
@@ -300,8 +307,13 @@ def solve(position: Position, table: TranspositionTable | None = None,
     return Solution(low, shape.column_of(best), counter.nodes + 1)
 
 
-def prove_at_least(position: Position, target: int, table: TranspositionTable | None = None,
-                   limit: SearchLimit = NO_LIMIT, counts: SearchCounts | None = None) -> Proof | None:
+def prove_at_least(
+    position: Position,
+    target: int,
+    table: TranspositionTable | None = None,
+    limit: SearchLimit = NO_LIMIT,
+    counts: SearchCounts | None = None,
+) -> Proof | None:
     """Whether the side to move can score at least ``target``, or None if the ``limit`` came first.
 
     One null-window search: much cheaper than ``solve``, and all an agent needs to keep a won
@@ -329,8 +341,13 @@ def prove_at_least(position: Position, target: int, table: TranspositionTable | 
     return Proof(target, holds, shape.column_of(move) if holds else None, counter.nodes + 1)
 
 
-def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
-                 first_column: int | None = None, counts: SearchCounts | None = None) -> Estimate | None:
+def search_depth(
+    position: Position,
+    depth: int,
+    limit: SearchLimit = NO_LIMIT,
+    first_column: int | None = None,
+    counts: SearchCounts | None = None,
+) -> Estimate | None:
     """The best column of ``position`` searched ``depth`` plies deep, or None if the ``limit`` came first.
 
     ``first_column``, when it is a candidate, is searched first (the previous iteration's best).
@@ -364,8 +381,12 @@ def search_depth(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
     return Estimate(alpha, shape.column_of(best), exact, depth, counter.nodes + 1)
 
 
-def analyze(position: Position, table: TranspositionTable | None = None,
-            limit: SearchLimit = NO_LIMIT, counts: SearchCounts | None = None) -> dict[int, int] | None:
+def analyze(
+    position: Position,
+    table: TranspositionTable | None = None,
+    limit: SearchLimit = NO_LIMIT,
+    counts: SearchCounts | None = None,
+) -> dict[int, int] | None:
     """The exact score of playing each legal column (0-based), or None if the ``limit`` came first.
 
     The limit applies to each column's solve; ``counts`` gets their nodes. Raises ``SearchTooDeep`` like ``solve``.
@@ -383,8 +404,9 @@ def analyze(position: Position, table: TranspositionTable | None = None,
     return scores
 
 
-def column_scores(position: Position, table: TranspositionTable, limit: SearchLimit = NO_LIMIT,
-                  counts: SearchCounts | None = None) -> dict[int, int] | None:
+def column_scores(
+    position: Position, table: TranspositionTable, limit: SearchLimit = NO_LIMIT, counts: SearchCounts | None = None
+) -> dict[int, int] | None:
     """``analyze`` for the players (``fallible``'s exact moves, ``solver``'s trap): a board with more empty cells
     than an exact search may recurse gets None, like a limit that came first, rather than an exception."""
     if position.geometry.cells - position.moves > MAX_SEARCH_PLIES:
@@ -418,8 +440,9 @@ def _root_moves(position: Position) -> Solution | list[ScoredMove]:
     return ordered
 
 
-def _root_search(negamax: Negamax, ordered: list[ScoredMove], opponent: int, mask: int, moves: int,
-                 alpha: int, beta: int) -> tuple[int, int]:
+def _root_search(
+    negamax: Negamax, ordered: list[ScoredMove], opponent: int, mask: int, moves: int, alpha: int, beta: int
+) -> tuple[int, int]:
     """Fail-soft ``(score, move)`` over the root's ordered moves; on a fail-low the move means nothing."""
     best = ordered[0][1]
     for _, move, threats in ordered:

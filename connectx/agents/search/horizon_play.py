@@ -14,8 +14,9 @@ from connectx.agents.core.search_time import NO_LIMIT, SearchLimit
 from connectx.agents.search.exact_search import Estimate, search_depth
 
 
-def horizon_move(position: Position, depth: int, limit: SearchLimit = NO_LIMIT,
-                 counts: SearchCounts | None = None) -> tuple[Estimate, bool]:
+def horizon_move(
+    position: Position, depth: int, limit: SearchLimit = NO_LIMIT, counts: SearchCounts | None = None
+) -> tuple[Estimate, bool]:
     """The deepest completed search of ``position`` up to ``depth`` plies, and whether it is the full answer.
 
     Depths 1, 2, ... ``depth``, each searching the previous best first, stopping early once a depth

@@ -74,10 +74,16 @@ class OpenBoardPlay:
     ``table_capacity`` bounds both tables in entries (default: each table's own).
     """
 
-    def __init__(self, time_budget: float | None = None, max_nodes: int | None = None,
-                 weights: LineWeights | None = None, proof_reach: int = PROOF_REACH,
-                 soft_share: float = SOFT_SHARE, unstable_overage: float = UNSTABLE_OVERAGE,
-                 table_capacity: int | None = None) -> None:
+    def __init__(
+        self,
+        time_budget: float | None = None,
+        max_nodes: int | None = None,
+        weights: LineWeights | None = None,
+        proof_reach: int = PROOF_REACH,
+        soft_share: float = SOFT_SHARE,
+        unstable_overage: float = UNSTABLE_OVERAGE,
+        table_capacity: int | None = None,
+    ) -> None:
         self.time_budget = time_budget
         self.max_nodes = max_nodes
         self.weights = weights
@@ -117,8 +123,12 @@ class OpenBoardPlay:
             slice_ = min(PROOF_OVERAGE, OVERAGE_SHARE * deadline.overage)
             if slice_ > 0:
                 chosen = self._prove(position, deadline.extended(slice_).limit(), counts) or chosen
-        self.last_stats = {"nodes": counts.nodes, "depth": chosen.depth if chosen else 0,
-                           "evaluations": counts.evaluations, "source": move_source(chosen)}
+        self.last_stats = {
+            "nodes": counts.nodes,
+            "depth": chosen.depth if chosen else 0,
+            "evaluations": counts.evaluations,
+            "source": move_source(chosen),
+        }
         return chosen.column if chosen is not None else position.legal_columns()[0]
 
     def _proof_limit(self, started: float, stop_at: float) -> SearchLimit:
@@ -131,8 +141,9 @@ class OpenBoardPlay:
         """The proofs' last result if a proof holds (or the exact solve is done) within ``limit``, else None."""
         return last_of(proofs(position, self.exact_table, limit, counts))
 
-    def _liveliest_draw(self, position: Position, drawn: SearchResult, started: float, stop_at: float,
-                        counts: SearchCounts) -> SearchResult:
+    def _liveliest_draw(
+        self, position: Position, drawn: SearchResult, started: float, stop_at: float, counts: SearchCounts
+    ) -> SearchResult:
         """Of the moves that keep a proven draw, the one the depth-limited search values most.
 
         Every one of them draws against perfect play; the one the evaluation likes best leaves a
@@ -151,14 +162,16 @@ class OpenBoardPlay:
                 drawing.append(column)
         if len(drawing) <= 1:
             return drawn
-        liveliest = last_of(deepening(position, self.table, limit, self._evaluate, drawn.column, counts,
-                                      columns=drawing))
+        liveliest = last_of(
+            deepening(position, self.table, limit, self._evaluate, drawn.column, counts, columns=drawing)
+        )
         if liveliest is None:
             return drawn
         return SearchResult((liveliest.column,), 0.0, drawn.depth, drawn.nodes + liveliest.nodes, proven=True)
 
-    def _deepen(self, position: Position, deadline: Deadline, stop_at: float, may_draw: bool,
-                counts: SearchCounts) -> SearchResult | None:
+    def _deepen(
+        self, position: Position, deadline: Deadline, stop_at: float, may_draw: bool, counts: SearchCounts
+    ) -> SearchResult | None:
         """The last depth the clock (and, if ``may_draw``, one draw on the bank) let finish; None if none did."""
         started = time.perf_counter()
         soft_at = started + self.soft_share * max(0.0, stop_at - started)
@@ -168,15 +181,21 @@ class OpenBoardPlay:
         drawn = False
         wanted = 0
         while True:
-            for result in deepening(position, self.table, limit, self._evaluate,
-                                    last.column if last is not None else None, counts):
+            for result in deepening(
+                position, self.table, limit, self._evaluate, last.column if last is not None else None, counts
+            ):
                 if last is None or result.depth > last.depth or result.proven and not last.proven:
                     last = result
                     columns[result.depth] = result.column
                 if self.max_nodes is None and result.depth >= wanted and time.perf_counter() >= soft_at:
                     break
-            if last is None or not may_draw or drawn or last.proven or \
-                    columns.get(last.depth - 2, last.column) == last.column:
+            if (
+                last is None
+                or not may_draw
+                or drawn
+                or last.proven
+                or columns.get(last.depth - 2, last.column) == last.column
+            ):
                 return last
             slice_ = min(self.unstable_overage, OVERAGE_SHARE * deadline.overage)
             if slice_ <= 0:

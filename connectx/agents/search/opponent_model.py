@@ -122,8 +122,10 @@ class Hypothesis:
         perfect = {column: (score == best) / tied for column, score in scores.items()}
         if self.kind == LAPSE:
             chosen = options.horizon[int(self.parameter)]
-            return {column: (1 - LAPSE_RATE) * chance + LAPSE_RATE * (column == chosen)
-                    for column, chance in perfect.items()}
+            return {
+                column: (1 - LAPSE_RATE) * chance + LAPSE_RATE * (column == chosen)
+                for column, chance in perfect.items()
+            }
         rate = self.parameter if self.kind == RANDOM else 0.0
         return {column: (1 - rate) * chance + rate * uniform for column, chance in perfect.items()}
 
@@ -161,10 +163,16 @@ def parse_hypothesis(text: str) -> Hypothesis:
         value = float(parameter) if parameter else 0.0
     except ValueError:
         value = -1.0
-    if kind not in KINDS or (kind in UNTRAPPABLE) != (not parameter) or value < 0 or (
-            kind in SEARCHING and not value.is_integer()):
-        raise ValueError(f"opponent kind {text!r}: expected perfect, result, random:RATE, margin:TEMPERATURE, "
-                         "horizon:DEPTH or lapse:DEPTH (e.g. random:0.1)")
+    if (
+        kind not in KINDS
+        or (kind in UNTRAPPABLE) != (not parameter)
+        or value < 0
+        or (kind in SEARCHING and not value.is_integer())
+    ):
+        raise ValueError(
+            f"opponent kind {text!r}: expected perfect, result, random:RATE, margin:TEMPERATURE, "
+            "horizon:DEPTH or lapse:DEPTH (e.g. random:0.1)"
+        )
     return Hypothesis(kind, value)
 
 

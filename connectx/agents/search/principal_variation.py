@@ -98,8 +98,9 @@ class VariationTable:
 DepthNegamax = Callable[[int, int, int, float, float, int, int, int], float]
 
 
-def variation_negamax(shape: Geometry, evaluate: LineEvaluation, table: VariationTable,
-                      limit: SearchLimit, reductions: bool = True) -> tuple[DepthNegamax, NodeCounter]:
+def variation_negamax(
+    shape: Geometry, evaluate: LineEvaluation, table: VariationTable, limit: SearchLimit, reductions: bool = True
+) -> tuple[DepthNegamax, NodeCounter]:
     """``negamax(current, mask, moves, alpha, beta, threats, depth, own)`` and its counts of nodes and evaluations.
 
     The mover of ``current`` cannot complete a line at once; ``threats`` are the opponent's
@@ -123,8 +124,9 @@ def variation_negamax(shape: Geometry, evaluate: LineEvaluation, table: Variatio
     nodes = 0
     evaluations = 0
 
-    def negamax(current: int, mask: int, moves: int, alpha: float, beta: float, threats: int, depth: int,
-                own: int) -> float:
+    def negamax(
+        current: int, mask: int, moves: int, alpha: float, beta: float, threats: int, depth: int, own: int
+    ) -> float:
         nonlocal nodes, evaluations
         nodes += 1
         if not nodes & check_mask:  # one node in 1024 (a power of two: a mask, not a modulo) looks at the limit
@@ -177,14 +179,31 @@ def variation_negamax(shape: Geometry, evaluate: LineEvaluation, table: Variatio
                 score = -negamax(opponent, mask | move, moves + 1, -beta, -alpha, child_threats, depth - 1, child_own)
             else:
                 reduced = reduce_here and index >= reduced_from
-                score = -negamax(opponent, mask | move, moves + 1, -alpha - null_width, -alpha, child_threats,
-                                 depth - 1 - reduction if reduced else depth - 1, child_own)
+                score = -negamax(
+                    opponent,
+                    mask | move,
+                    moves + 1,
+                    -alpha - null_width,
+                    -alpha,
+                    child_threats,
+                    depth - 1 - reduction if reduced else depth - 1,
+                    child_own,
+                )
                 if reduced and score > alpha:  # better, as far as the shallower search sees: ask again at full depth
-                    score = -negamax(opponent, mask | move, moves + 1, -alpha - null_width, -alpha, child_threats,
-                                     depth - 1, child_own)
+                    score = -negamax(
+                        opponent,
+                        mask | move,
+                        moves + 1,
+                        -alpha - null_width,
+                        -alpha,
+                        child_threats,
+                        depth - 1,
+                        child_own,
+                    )
                 if alpha < score < beta:
-                    score = -negamax(opponent, mask | move, moves + 1, -beta, -score, child_threats, depth - 1,
-                                     child_own)
+                    score = -negamax(
+                        opponent, mask | move, moves + 1, -beta, -score, child_threats, depth - 1, child_own
+                    )
             if score > best:
                 best, best_move = score, move
                 if score > alpha:
@@ -207,10 +226,16 @@ def variation_negamax(shape: Geometry, evaluate: LineEvaluation, table: Variatio
     return negamax, NodeCounter(lambda: nodes, lambda: evaluations)
 
 
-def deepening(position: Position, table: VariationTable | None = None, limit: SearchLimit = NO_LIMIT,
-              evaluate: LineEvaluation | None = None, first_column: int | None = None,
-              counts: SearchCounts | None = None, reductions: bool = True,
-              columns: Collection[int] | None = None) -> Iterator[SearchResult]:
+def deepening(
+    position: Position,
+    table: VariationTable | None = None,
+    limit: SearchLimit = NO_LIMIT,
+    evaluate: LineEvaluation | None = None,
+    first_column: int | None = None,
+    counts: SearchCounts | None = None,
+    reductions: bool = True,
+    columns: Collection[int] | None = None,
+) -> Iterator[SearchResult]:
     """One ``SearchResult`` per completed depth of ``position`` (not over), until ``limit`` or a proof.
 
     ``first_column`` is searched first at depth 1 (a hint, such as the column the previous move's
@@ -236,8 +261,9 @@ def deepening(position: Position, table: VariationTable | None = None, limit: Se
     if not safe:
         threats = position.opponent_winning_cells() & shape.possible(mask)
         block = [c for c in position.legal_columns() if threats & shape.column_masks[c]]
-        yield SearchResult(((block or position.legal_columns())[0],), float(loss_score(shape, moves)), 0, 1,
-                           exact=True, proven=True)
+        yield SearchResult(
+            ((block or position.legal_columns())[0],), float(loss_score(shape, moves)), 0, 1, exact=True, proven=True
+        )
         return
     if len(safe) == 1:
         yield SearchResult((safe[0],), 0.0, 0, 1)  # forced: nothing to weigh, whatever it is worth
@@ -259,8 +285,7 @@ def deepening(position: Position, table: VariationTable | None = None, limit: Se
             if alpha == -math.inf:
                 score = -negamax(opponent, mask | move, moves + 1, -math.inf, math.inf, threats, depth - 1, own)
             else:  # a null window asks only "better than alpha?"; the full window re-searches a yes
-                score = -negamax(opponent, mask | move, moves + 1, -alpha - NULL_WIDTH, -alpha, threats, depth - 1,
-                                 own)
+                score = -negamax(opponent, mask | move, moves + 1, -alpha - NULL_WIDTH, -alpha, threats, depth - 1, own)
                 if score > alpha:
                     score = -negamax(opponent, mask | move, moves + 1, -math.inf, -score, threats, depth - 1, own)
             if score > alpha:

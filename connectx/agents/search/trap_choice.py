@@ -51,8 +51,14 @@ class TrapChoice:
     options: ReplyOptions | None
 
 
-def reply_options(after: Position, table: TranspositionTable, limit: SearchLimit, depths: Sequence[int] = (),
-                  counts: SearchCounts | None = None, opening: OpeningScores | None = None) -> ReplyOptions | None:
+def reply_options(
+    after: Position,
+    table: TranspositionTable,
+    limit: SearchLimit,
+    depths: Sequence[int] = (),
+    counts: SearchCounts | None = None,
+    opening: OpeningScores | None = None,
+) -> ReplyOptions | None:
     """The exact score of each of the opponent's columns in ``after`` (not over), and the column its search
     plays at each of ``depths``; None if ``limit`` came first. The scores are read from ``opening`` (the
     opening's file) where it holds them all, else proved; ``counts`` gets the searches' nodes."""
@@ -64,8 +70,13 @@ def reply_options(after: Position, table: TranspositionTable, limit: SearchLimit
     return with_horizon(after, ReplyOptions(scores), depths, limit, counts)
 
 
-def with_horizon(after: Position, options: ReplyOptions, depths: Sequence[int], limit: SearchLimit,
-                 counts: SearchCounts | None = None) -> ReplyOptions | None:
+def with_horizon(
+    after: Position,
+    options: ReplyOptions,
+    depths: Sequence[int],
+    limit: SearchLimit,
+    counts: SearchCounts | None = None,
+) -> ReplyOptions | None:
     """``options`` with the column of the search to each of ``depths`` it lacks; None if ``limit`` came first."""
     horizon = dict(options.horizon)
     for depth in depths:
@@ -85,9 +96,11 @@ def points_for_us(opponent_score: int) -> float:
 
 def expected_points(options: ReplyOptions, mixture: Sequence[tuple[Hypothesis, float]]) -> float:
     """Our expected points after the opponent's reply, under the posterior ``mixture``."""
-    return sum(weight * chance * points_for_us(score)
-               for hypothesis, weight in mixture
-               for score, chance in hypothesis.score_probabilities(options).items())
+    return sum(
+        weight * chance * points_for_us(score)
+        for hypothesis, weight in mixture
+        for score, chance in hypothesis.score_probabilities(options).items()
+    )
 
 
 def candidates(position: Position, today: int, drawn: bool) -> list[int]:
@@ -97,9 +110,16 @@ def candidates(position: Position, today: int, drawn: bool) -> list[int]:
     return [today] + [column for column in safe if column != today]
 
 
-def choose_trap(position: Position, today: int, drawn: bool, mixture: Sequence[tuple[Hypothesis, float]],
-                table: TranspositionTable, limit: SearchLimit, counts: SearchCounts | None = None,
-                opening: OpeningScores | None = None) -> TrapChoice:
+def choose_trap(
+    position: Position,
+    today: int,
+    drawn: bool,
+    mixture: Sequence[tuple[Hypothesis, float]],
+    table: TranspositionTable,
+    limit: SearchLimit,
+    counts: SearchCounts | None = None,
+    opening: OpeningScores | None = None,
+) -> TrapChoice:
     """The candidate with the most expected points under ``mixture`` (module docstring); ``today`` on ties.
 
     ``drawn`` says the position's exact score is 0 (else it is lost). The hypotheses in ``mixture``

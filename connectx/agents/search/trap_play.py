@@ -54,8 +54,12 @@ RELEVANT = 0.01
 class TrapPlay:
     """The opponent model of one game and the position it is to answer next, with what it may do there."""
 
-    def __init__(self, model: OpponentModel | None = None, opening: OpeningScores | None = None,
-                 assumed: Hypothesis | None = None) -> None:
+    def __init__(
+        self,
+        model: OpponentModel | None = None,
+        opening: OpeningScores | None = None,
+        assumed: Hypothesis | None = None,
+    ) -> None:
         self.model = model if model is not None else OpponentModel()
         self.opening = opening
         self.assumed = assumed
@@ -94,8 +98,16 @@ class TrapPlay:
             return None
         return SearchResult((best[0],), best[1], 0, exact=True, proven=True)
 
-    def choose(self, position: Position, today: SearchResult, table: TranspositionTable, deadline: Deadline,
-               max_nodes: int | None = None, counts: SearchCounts | None = None, booked: bool = False) -> int:
+    def choose(
+        self,
+        position: Position,
+        today: SearchResult,
+        table: TranspositionTable,
+        deadline: Deadline,
+        max_nodes: int | None = None,
+        counts: SearchCounts | None = None,
+        booked: bool = False,
+    ) -> int:
         """The move to play in ``position``, where the solver's own search found ``today``.
 
         ``max_nodes`` caps each exact solve instead of the clock; ``counts`` gets the searches'
@@ -123,8 +135,9 @@ class TrapPlay:
         self._after, self._options = position.play(column), options
         return column
 
-    def _observe(self, position: Position, table: TranspositionTable, limit: SearchLimit,
-                 counts: SearchCounts | None) -> None:
+    def _observe(
+        self, position: Position, table: TranspositionTable, limit: SearchLimit, counts: SearchCounts | None
+    ) -> None:
         """Weigh the opponent's move from ``_after`` to ``position`` into the model, if its options are known in time.
 
         A move is skipped when they are not (and when ``position`` does not follow ``_after``)."""
@@ -136,7 +149,10 @@ class TrapPlay:
             return  # not the game we were playing
         depths = self.model.horizon_depths()
         known = self._options
-        options = (reply_options(after, table, limit, depths, counts, self.opening) if known is None
-                   else with_horizon(after, known, depths, limit, counts))
+        options = (
+            reply_options(after, table, limit, depths, counts, self.opening)
+            if known is None
+            else with_horizon(after, known, depths, limit, counts)
+        )
         if options is not None:
             self.model.observe(options, column)
