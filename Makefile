@@ -54,6 +54,7 @@ demo: install
 lint: install
 	$(UV) sync --frozen --inexact --extra cluster --group lint --group docs --python $(PYTHON)
 	$(BIN)/ruff check connectx book tests benchmarks docs examples
+	$(BIN)/ruff format --check connectx book tests benchmarks examples
 	$(BIN)/mypy
 	$(BIN)/mkdocs build --strict --quiet --site-dir out/docs
 

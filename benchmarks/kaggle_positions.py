@@ -139,9 +139,10 @@ def main(argv: list[str] | None = None) -> int:
                 for record in records
                 if record["core"]
             )
+            searched = ", ".join(f"{kind} {count}" for kind, count in kinds.items()) or "none"
             print(
-                f"  the core that searched: {', '.join(f'{kind} {count}' for kind, count in kinds.items()) or 'none'}"
-                f" (book and scores answered the other {len(records) - sum(kinds.values())})"
+                f"  the core that searched: {searched}; the other {len(records) - sum(kinds.values())} said none "
+                "(the book and the shipped scores answered, or the file has no compiled solver)"
             )
     return 1 if failed else 0
 
