@@ -44,8 +44,10 @@ def test_prints_moves_and_score_and_checks_expected_scores(capsys: pytest.Captur
 
 
 def test_every_end_game_benchmark_position_still_checks(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    # A cache of its own: bounds other tests left in the suite's shared cache must not answer for a search here.
+    monkeypatch.setenv("CONNECTX_CACHE_DIR", str(tmp_path))
     text = (POSITIONS / "Test_L3_R1").read_text()
     monkeypatch.setattr("sys.stdin", io.StringIO(text))
     assert main(["solve"]) == 0
