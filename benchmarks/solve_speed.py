@@ -3,7 +3,7 @@
 Each solver solves the first positions of two benchmark files (Test_L2_R2[:200] and
 Test_L1_R2[:100] by default) with no time limit, as a user runs it: ``connectx solve --no-cache
 --time-limit 0`` (every core, no shipped scores), Pascal Pons' ``c4solver`` (without its opening
-book) and BitBully's ``mtdf`` from 0 (its wheel, without its opening book). CPU is user + system
+book) and BitBully's `mtdf` from 0 (its wheel, without its opening book). CPU is user + system
 time of the whole process tree; the runs are interleaved and each figure is the median of
 ``--runs``, so a shared machine's load falls on every solver alike, and the ratios are the figures
 that mean something. Every printed score must equal the file's.

@@ -59,13 +59,14 @@ def interrupt_at_a_terminal(command: list[str], after: float | None) -> tuple[in
     return status, stopped, written.decode(errors="replace")
 
 
-# While its libraries load, while the fork server and the workers start, and with games in flight (an
-# mcts game takes about ten seconds, so a stop that waited for it would show).
+# While its libraries load, while the fork server and the workers start, and with games in flight (ten
+# mcts games against random take several seconds, so the last instant still finds games in flight, and a
+# stop that waited for them would show).
 @pytest.mark.parametrize("after", [0.3, 0.7, 1.2, 3.0])
 def test_ctrl_c_stops_a_match_at_any_instant_with_one_line(tmp_path: Path, after: float) -> None:
     out = tmp_path / "match"
     status, stopped, written = interrupt_at_a_terminal(
-        ["match", "mcts:time_budget=0.3", "random", "-n", "2", "--out", str(out)], after
+        ["match", "mcts:time_budget=0.3", "random", "-n", "10", "--out", str(out)], after
     )
     assert status == 130, written
     assert stopped < 1.5, written  # within a second, and a margin for a loaded machine

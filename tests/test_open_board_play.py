@@ -399,7 +399,11 @@ def test_small_boards_are_played_perfectly_from_the_first_move(rows: int, column
     assert not agent.faults
 
 
-def test_seven_by_six_keeps_the_book_and_the_proofs_and_other_boards_take_the_open_board_play() -> None:
+def test_seven_by_six_keeps_the_book_and_the_proofs_and_other_boards_take_the_open_board_play(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On 7x6 the pure-Python search, as where no compiled solver loads (``CONNECTX_CORE=python``)."""
+    monkeypatch.setattr(solver_agent, "new_compiled_solver", lambda: None)
     positions = [Position.from_moves(moves) for moves in ("", "4", "4455", "3344", "2617")]
     for position in positions:
         strategy = solver_agent.SolverStrategy(max_nodes=3000, use_book=False)
