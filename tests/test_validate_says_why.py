@@ -20,8 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from connectx.agents.core.fault_words import error_lines, invalid_text, returned_problem, timeout_text
+from connectx.agents.core.fault_words import (
+    error_lines,
+    invalid_text,
+    returned_problem,
+    shown,
+    timeout_text,
+    type_name_of,
+)
 from connectx.cli.main import main
+from connectx.submission import isolated_runner
 from connectx.submission.bundler import build_bundle
 from connectx.submission.validator import ABSORBED_CHECK, MARGIN_CHECK, validate_file
 
@@ -73,6 +81,15 @@ def test_the_reasons_read_in_the_agents_terms() -> None:
         "    raise ValueError('my bug')",
         "ValueError: my bug",
     ]
+
+
+def test_the_isolated_process_names_an_answer_as_the_harness_does() -> None:
+    """``isolated_runner`` cannot import ``fault_words``, so it keeps twins of its two namers: they must agree."""
+    import numpy as np
+
+    for answer in (np.int64(3), np.float32(1.5), 0.0, 3, True, None, "3", [3]):
+        assert isolated_runner.type_name_of(answer) == type_name_of(answer), answer
+        assert isolated_runner._shown(answer) == shown(answer), answer
 
 
 @pytest.mark.games

@@ -204,7 +204,10 @@ class MoveWatch:
 
 
 def _shown(answer: Any) -> str:
-    """An answer as the user would write it: a number plainly (``0`` of `numpy.int64(0)`), anything else's repr."""
+    """An answer as the user would write it: a number plainly (``0`` of `numpy.int64(0)`), anything else's repr.
+
+    ``connectx.agents.core.fault_words.shown`` is the same rule; this process cannot import it.
+    """
     text = str(answer) if isinstance(answer, (int, float)) or hasattr(answer, "__index__") else repr(answer)
     return text[:80]
 
@@ -225,7 +228,10 @@ class _Noted:
 
 
 def type_name_of(value: object) -> str:
-    """``value``'s type as `module.qualname`, builtins bare (`numpy.int64`, ``float``): what Kaggle judges."""
+    """``value``'s type as `module.qualname`, builtins bare (`numpy.int64`, ``float``): what Kaggle judges.
+
+    ``connectx.agents.core.fault_words.type_name_of``'s twin, for a process that cannot import it.
+    """
     kind = type(value)
     module = kind.__module__
     return kind.__qualname__ if module == "builtins" else f"{module.split('.')[0]}.{kind.__qualname__}"
