@@ -29,6 +29,7 @@ from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import MatchPlan
 from connectx.evaluation.run_loop import PlayOptions, play_prepared, prepare_run
 from connectx.evaluation.scheduling import InlineExecutor, default_jobs
+from connectx.evaluation.statistics import score_from_elo
 from connectx.evaluation.tournament import TournamentPlan, TournamentSummary, TournamentTally
 
 STRENGTH = {"negamax": 400.0, "minimax": 300.0, "mcts": 250.0, "random": 0.0, "kaggle:random": 0.0}
@@ -65,7 +66,7 @@ class TimedTally:
 def fabricated_game(spec: GameSpec, rng: random.Random) -> GameRecord:
     """A made-up record of ``spec``'s game: its result drawn from the agents' strengths, twenty timed moves."""
     gap = STRENGTH[spec.names[0]] - STRENGTH[spec.names[1]]
-    first_scores = 1 / (1 + 10 ** (-gap / 400))
+    first_scores = score_from_elo(gap)
     draw = rng.random() < 0.1
     winner = None if draw else (0 if rng.random() < first_scores else 1)
     forfeit = winner is not None and rng.random() < 0.01

@@ -174,7 +174,7 @@ class SolverStrategy:
         lower, upper = _range_to_prove(known)
         if self.max_nodes is None:
             found = solver.search(position, seconds=deadline.remaining(), lower=lower, upper=upper)
-            slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
+            slice_ = _bank_slice(deadline)
             if not _outcome_known(found) and slice_ > 0:
                 found = solver.search(
                     position, seconds=deadline.extended(slice_).remaining(), lower=found.lower, upper=found.upper
@@ -208,7 +208,7 @@ class SolverStrategy:
         empty = position.geometry.cells - position.moves
         if position.moves < OVERAGE_FROM_FILLED * position.geometry.cells or empty > MAX_SEARCH_PLIES:
             return None  # too early to prove anything, or too big a board for the proofs to run
-        slice_ = min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
+        slice_ = _bank_slice(deadline)
         if slice_ <= 0:
             return None  # no bank: Kaggle's is empty, or the guard capped the move at a time budget
         return last_of(proofs(position, self.table, deadline.extended(slice_).limit(), counts))
@@ -236,6 +236,11 @@ def _range_to_prove(known: int | None) -> tuple[int, int]:
     if known == 0:
         return -1, 0  # drawn: a column proven to draw
     return -100, known
+
+
+def _bank_slice(deadline: Deadline) -> float:
+    """The seconds of the overage bank one move may draw to finish a proof: a share of what is left, capped."""
+    return min(MAX_OVERAGE_PER_MOVE, OVERAGE_SHARE * deadline.overage)
 
 
 def _outcome_known(found: CoreSearch) -> bool:
