@@ -3,7 +3,7 @@
 It analyses 20 real games and reports the share of positions (plies) with an exact
 value by ply band (0-11, 12-21, 22+) and the seconds per game, with the C solver and with the
 pure-Python one. Target with the C solver: every position from ply 12 on exact, a game in under
-60 s. The games are played through the harness (``connectx.evaluation.match.run_match``): 10 ``solver``
+60 s. The games are played through the harness (``connectx.evaluation.match.play_match``): 10 ``solver``
 vs ``mcts:time_budget=0.3`` and 10 ``minimax`` vs ``kaggle:negamax``, each from a random 2-ply
 opening played from both seats (so no two games repeat). Each solver's run starts from a fresh
 analysis cache (the shipped exact opening scores still seed it, as they always do); a last run
@@ -31,13 +31,15 @@ from pathlib import Path
 
 from benchmarks.conditions import machine_conditions
 from benchmarks.matches import slug
+from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.board_spec import STANDARD_BOARD
 from connectx.analysis.exact_scores import ExactScores
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, analyze_game
 from connectx.analysis.games import Game, game_from_record
 from connectx.analysis.solved_cache import SolvedCache
-from connectx.evaluation.match import run_match
+from connectx.evaluation.match import MatchPlan, play_match
 from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.solver.interface import make_solver, native_unavailable_reason
 
 PAIRINGS = (("solver", "mcts:time_budget=0.3"), ("minimax", "kaggle:negamax"))
@@ -67,8 +69,9 @@ def record_games(out: Path, jobs: int) -> list[tuple[str, Game]]:
     games = []
     for first, second in PAIRINGS:
         directory = out / "games" / f"{slug(first)}-vs-{slug(second)}"
-        result = run_match(
-            first, second, GAMES_PER_PAIRING, jobs=jobs, out=directory, resume=True, opening_plies=OPENING_PLIES
+        result = play_match(
+            MatchPlan(AgentSpec.of(first), AgentSpec.of(second), GAMES_PER_PAIRING, opening_plies=OPENING_PLIES),
+            PlayOptions(jobs=jobs, out=directory, resume=True),
         )
         for record in result.records:
             label = f"{first} vs {second} #{record.index} ({' vs '.join(record.agents)}, {record.cause})"

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.ladder import LadderPlan, play_ladder
-from connectx.evaluation.tournament import run_tournament
+from connectx.evaluation.run_loop import PlayOptions
+from connectx.evaluation.tournament import TournamentPlan, play_tournament
 from connectx.papers.hypothesis_tests import correlation_interval
 
 EXTRA = ("negamax", "negamax:depth=2", "minimax:depth=1", "mcts:simulations=500")
@@ -47,9 +48,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("out/bench/ladder-vs-round-robin"))
     args = parser.parse_args(argv)
     plan = LadderPlan(tuple(AgentSpec.parse(text) for text in EXTRA), pool="fast", episodes=args.episodes, seed=1)
-    ladder = play_ladder(plan, jobs=args.jobs, out=args.out / "ladder", resume=True).summary
-    tournament = run_tournament(
-        plan.agents, args.games, jobs=args.jobs, out=args.out / "round-robin", resume=True
+    ladder = play_ladder(plan, PlayOptions(jobs=args.jobs, out=args.out / "ladder", resume=True)).summary
+    tournament = play_tournament(
+        TournamentPlan(plan.specs, args.games),
+        PlayOptions(jobs=args.jobs, out=args.out / "round-robin", resume=True),
     ).summary
     elo = {rating.name: rating.elo for rating in tournament.ratings}
     agents = [standing.agent for standing in ladder.standings]

@@ -1,7 +1,7 @@
 """The seed papers' agents against kaggle's built-in ``negamax``: do they reach a 95% score?
 
 Real kaggle-environments games in colour-swapped pairs, played and scored by the
-harness (``connectx.evaluation.match.run_match``), which also records every move's duration. Sheoran et
+harness (``connectx.evaluation.match.play_match``), which also records every move's duration. Sheoran et
 al. (2021) report 93.75% wins for their minimax against this opponent; the target is a score of
 at least 95% from ``minimax`` (depth 4/5) and from ``mcts`` at 1 s per move.
 
@@ -19,8 +19,10 @@ import sys
 from pathlib import Path
 
 from benchmarks.conditions import jobs_phrase, machine_conditions
-from connectx.evaluation.match import run_match
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.match import MatchPlan, play_match
 from connectx.evaluation.results_text import match_table
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import default_jobs
 
 OPPONENT = "kaggle:negamax"
@@ -44,8 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     spec, default_games = AGENTS[args.agent]
     out = args.out or Path("out") / "benchmarks" / f"{args.agent}-vs-kaggle-negamax"
     print(f"{spec} vs {OPPONENT}, {jobs_phrase(args.jobs)}; at the start {machine_conditions()}; results in {out}")
-    result = run_match(
-        spec, OPPONENT, args.games or default_games, jobs=args.jobs, out=out, resume=args.resume, seed=args.seed
+    result = play_match(
+        MatchPlan(AgentSpec.of(spec), AgentSpec.of(OPPONENT), args.games or default_games, seed=args.seed),
+        PlayOptions(jobs=args.jobs, out=out, resume=args.resume),
     )
     summary = result.summary
     print(match_table(summary))

@@ -1,6 +1,9 @@
 """This checkout's solver against another revision's, in real games on boards without a book.
 
 How a change to the solver's open-board play is judged before it lands: colour-swapped pairs
+from connectx.evaluation.run_loop import PlayOptions
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.match import MatchPlan
 from shared random openings, played and scored by the harness in kaggle-environments, as
 ``other_boards`` plays them. Both sides are submission files that ``connectx
 build`` makes of the same agent spec (``--agent``): the revision's from ``git archive REV`` in a
@@ -33,7 +36,7 @@ from benchmarks.conditions import jobs_phrase, machine_conditions
 from benchmarks.matches import Progress, slug, wdl
 from benchmarks.other_boards import check_rounds, clocked_board, recorded_games
 from benchmarks.revisions import ROOT, RevisionError, build_agent, checkout_of, commit_of
-from connectx.evaluation.match import MatchResult, run_match
+from connectx.evaluation.match import MatchResult, play_match
 from connectx.evaluation.scheduling import default_jobs
 from connectx.evaluation.statistics import wilson_interval
 
@@ -143,16 +146,16 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, MatchResult] = {}
     for target in range(args.step, args.games + args.step, args.step):
         for board, directory in directories.items():
-            results[board] = run_match(
-                after,
-                before,
-                min(target, args.games),
-                config=clocked_board(board),
-                seed=SEED,
-                opening_plies=args.openings,
-                jobs=args.jobs,
-                out=directory,
-                resume=directory.exists(),
+            results[board] = play_match(
+                MatchPlan(
+                    AgentSpec.of(after),
+                    AgentSpec.of(before),
+                    min(target, args.games),
+                    config=clocked_board(board),
+                    seed=SEED,
+                    opening_plies=args.openings,
+                ),
+                PlayOptions(jobs=args.jobs, out=directory, resume=directory.exists()),
                 on_game=progress.on_game(board),
             )
     progress.close()

@@ -40,11 +40,13 @@ from pathlib import Path
 from benchmarks.conditions import jobs_phrase, machine_conditions
 from benchmarks.matches import Progress, slug, wdl
 from benchmarks.revisions import RevisionError, revision_agent
+from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.board_spec import BoardSpec
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.match import MatchResult, run_match
+from connectx.evaluation.match import MatchPlan, MatchResult, play_match
 from connectx.evaluation.provenance import hash_tree
 from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import default_jobs
 
 OUT = Path("benchmarks") / "results" / "other-boards"
@@ -214,16 +216,16 @@ def main(argv: list[str] | None = None) -> int:
             directory = directories[cell]
             directory.mkdir(parents=True, exist_ok=True)
             (directory / FINGERPRINT).write_text(fingerprint + "\n")
-            results[cell] = run_match(
-                args.solver,
-                specs[cell.opponent],
-                games,
-                config=cell.config,
-                seed=15,
-                opening_plies=args.openings,
-                jobs=args.jobs,
-                out=directory,
-                resume=directory.exists(),
+            results[cell] = play_match(
+                MatchPlan(
+                    AgentSpec.of(args.solver),
+                    AgentSpec.of(specs[cell.opponent]),
+                    games,
+                    config=cell.config,
+                    seed=15,
+                    opening_plies=args.openings,
+                ),
+                PlayOptions(jobs=args.jobs, out=directory, resume=directory.exists()),
                 on_game=progress.on_game(f"{cell.board} vs {cell.opponent}"),
             )
     progress.close()
@@ -241,16 +243,16 @@ def print_stored(cells: list[Matchup], specs: dict[str, str], args: argparse.Nam
         directory = cell.directory(args.out, args.solver)
         games = min(args.games, complete_pairs(directory))
         if games:
-            results[cell] = run_match(
-                args.solver,
-                specs[cell.opponent],
-                games,
-                config=cell.config,
-                seed=15,
-                opening_plies=args.openings,
-                jobs=1,
-                out=directory,
-                resume=True,
+            results[cell] = play_match(
+                MatchPlan(
+                    AgentSpec.of(args.solver),
+                    AgentSpec.of(specs[cell.opponent]),
+                    games,
+                    config=cell.config,
+                    seed=15,
+                    opening_plies=args.openings,
+                ),
+                PlayOptions(jobs=1, out=directory, resume=True),
             )
             if played_by_other_code(directory, fingerprint):
                 stale.append(f"{cell.board} vs {cell.opponent}")

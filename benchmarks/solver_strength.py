@@ -3,7 +3,7 @@
 The target is a 100% score against kaggle's ``negamax`` over 200 games and against our
 ``minimax`` and ``mcts`` at their defaults, with every move under ``actTimeout`` (2 s; the
 solver may dip into the 60 s overage bank by design, so its slowest move is reported). Games are
-played and scored by the harness (``connectx.evaluation.match.run_match``), which records each
+played and scored by the harness (``connectx.evaluation.match.play_match``), which records each
 move's duration. Results go to out/benchmarks/solver-vs-<opponent>/ and an interrupted run
 continues with ``--resume``.
 
@@ -18,8 +18,10 @@ from pathlib import Path
 
 from benchmarks.conditions import jobs_phrase, machine_conditions
 from benchmarks.matches import slug
-from connectx.evaluation.match import run_match
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.match import MatchPlan, play_match
 from connectx.evaluation.results_text import match_table
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import default_jobs
 
 OPPONENTS = {"kaggle:negamax": 200, "minimax": 20, "mcts": 20}
@@ -41,7 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     for opponent in args.opponents:
         games = args.games or OPPONENTS.get(opponent, 20)
         out = Path("out") / "benchmarks" / f"{slug(args.solver)}-vs-{slug(opponent)}"
-        result = run_match(args.solver, opponent, games, jobs=args.jobs, out=out, resume=args.resume)
+        result = play_match(
+            MatchPlan(AgentSpec.of(args.solver), AgentSpec.of(opponent), games),
+            PlayOptions(jobs=args.jobs, out=out, resume=args.resume),
+        )
         summary = result.summary
         print(f"\n{args.solver} vs {opponent} ({out}), at the end {machine_conditions()}")
         print(match_table(summary))

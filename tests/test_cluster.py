@@ -16,17 +16,20 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
+from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation import cluster as cluster_module
 from connectx.evaluation.cluster import ClusterError, ClusterExecutor, ClusterLostError, ClusterTarget, open_cluster
 from connectx.evaluation.game import Watchdog
 from connectx.evaluation.game_record import GameRecord
-from connectx.evaluation.match import MatchSummary, run_match
+from connectx.evaluation.match import MatchPlan, MatchSummary, play_match
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import InlineExecutor
 
 needs_dask = pytest.mark.skipif(
@@ -34,9 +37,10 @@ needs_dask = pytest.mark.skipif(
     reason="Dask's distributed is not installed: make install-cluster (make test does it)",
 )
 
-PAIR = ("negamax:depth=2", "random")
+PAIR = (AgentSpec.of("negamax:depth=2"), AgentSpec.of("random"))
 """Seeded and node-capped: a game depends on its seed only, wherever it is played."""
 GAMES, SEED, OPENING_PLIES = 8, 11, 2
+PLAN = MatchPlan(*PAIR, GAMES, seed=SEED, opening_plies=OPENING_PLIES)
 LEFTMOST = "def agent(observation, configuration):\n    return observation.board.index(0) % configuration.columns\n"
 HUNG = "import time\n\n\ndef agent(observation, configuration):\n    time.sleep(3600)\n"
 
@@ -84,7 +88,7 @@ def cluster() -> Iterator[ClusterExecutor]:
 @pytest.fixture(scope="module")
 def local_games() -> tuple[GameRecord, ...]:
     """The match played the default way: a local pool of two worker processes."""
-    result = run_match(*PAIR, GAMES, seed=SEED, opening_plies=OPENING_PLIES, jobs=2)
+    result = play_match(PLAN, PlayOptions(jobs=2))
     assert all(record.cause in ("line", "draw") for record in result.records)
     return result.records
 
@@ -194,7 +198,7 @@ def test_a_local_cluster_listens_on_127_0_0_1_only(cluster: ClusterExecutor) -> 
 def test_a_cluster_run_reproduces_the_local_run_game_for_game(
     cluster: ClusterExecutor, local_games: tuple[GameRecord, ...]
 ) -> None:
-    result = run_match(*PAIR, GAMES, seed=SEED, opening_plies=OPENING_PLIES, jobs=cluster.jobs, executor=cluster)
+    result = play_match(PLAN, PlayOptions(jobs=cluster.jobs, executor=cluster))
     assert [outcome(record) for record in result.records] == [outcome(record) for record in local_games]
     assert all(record.cpu_seconds > 0 for record in result.records)  # each game ran in a process of its own
 
@@ -204,16 +208,16 @@ def test_a_cluster_run_reproduces_the_local_run_game_for_game(
 def test_a_run_moves_between_local_and_cluster_with_resume(
     cluster: ClusterExecutor, local_games: tuple[GameRecord, ...], tmp_path: Path
 ) -> None:
-    match = dict(seed=SEED, opening_plies=OPENING_PLIES, out=tmp_path, resume=True)
+    local = PlayOptions(jobs=2, out=tmp_path, resume=True)
     with pytest.raises(Interrupted):
-        run_match(*PAIR, GAMES, jobs=2, on_game=interrupt_after(3), **match)
+        play_match(PLAN, local, on_game=interrupt_after(3))
     assert len(stored_indices(tmp_path)) == 3
     # A run stopped on the cluster drops its executor, as Ctrl-C would: the next run gets a fresh one.
     stopped = ClusterExecutor.connect(cluster.client)
     with pytest.raises(Interrupted):
-        run_match(*PAIR, GAMES, jobs=stopped.jobs, executor=stopped, on_game=interrupt_after(2), **match)
+        play_match(PLAN, replace(local, jobs=stopped.jobs, executor=stopped), on_game=interrupt_after(2))
     assert len(stored_indices(tmp_path)) == 5
-    result = run_match(*PAIR, GAMES, jobs=2, **match)
+    result = play_match(PLAN, local)
     assert stored_indices(tmp_path) == list(range(GAMES))
     assert [outcome(record) for record in result.records] == [outcome(record) for record in local_games]
 
@@ -228,15 +232,13 @@ def test_an_agent_file_is_shipped_to_the_workers_as_source(
     monkeypatch.chdir(tmp_path)
     agent = Path("leftmost.py")
     agent.write_text(LEFTMOST)
-    local = run_match(agent.name, "random", 6, seed=SEED, executor=InlineExecutor())
-    result = run_match(
-        agent.name,
-        "random",
-        6,
-        seed=SEED,
-        jobs=cluster.jobs,
-        executor=cluster,
-        out="run",
+    local = play_match(
+        MatchPlan(AgentSpec.of(agent.name), AgentSpec.of("random"), 6, seed=SEED),
+        PlayOptions(executor=InlineExecutor()),
+    )
+    result = play_match(
+        MatchPlan(AgentSpec.of(agent.name), AgentSpec.of("random"), 6, seed=SEED),
+        PlayOptions(jobs=cluster.jobs, executor=cluster, out="run"),
         on_game=lambda record, summary: agent.unlink(missing_ok=True),
     )
     assert not agent.exists()
@@ -254,8 +256,9 @@ def test_a_hung_agent_costs_its_own_game_not_a_worker(cluster: ClusterExecutor, 
     hung = tmp_path / "hung.py"
     hung.write_text(HUNG)
     workers = set(cluster.client.run(os.getpid).values())
-    result = run_match(
-        str(hung), "random", 2, seed=SEED, jobs=cluster.jobs, executor=cluster, watchdog=Watchdog(move_limit=1.0)
+    result = play_match(
+        MatchPlan(AgentSpec.of(str(hung)), AgentSpec.of("random"), 2, seed=SEED),
+        PlayOptions(jobs=cluster.jobs, executor=cluster, watchdog=Watchdog(move_limit=1.0)),
     )
     assert [(record.cause, record.offender, record.agents[record.offender]) for record in result.records] == [
         ("TIMEOUT", 0, str(hung)),
@@ -277,7 +280,7 @@ def test_workers_with_other_versions_are_refused(cluster: ClusterExecutor, monke
         assert mismatch in str(error.value) and "\n" not in str(error.value)
         # A worker that joins later is checked by each game it is given.
         with pytest.raises(ClusterError, match=mismatch):
-            run_match(*PAIR, 2, executor=ClusterExecutor(cluster.client))
+            play_match(MatchPlan(*PAIR, 2), PlayOptions(executor=ClusterExecutor(cluster.client)))
     finally:
         cluster_module.package_versions.cache_clear()
 
@@ -297,14 +300,9 @@ def test_a_worker_killed_mid_match_costs_only_the_games_it_held(
             os.kill(killed[0], signal.SIGKILL)
 
     games = GAMES + 6
-    result = run_match(
-        *PAIR,
-        games,
-        seed=SEED,
-        opening_plies=OPENING_PLIES,
-        jobs=cluster.jobs,
-        executor=cluster,
-        out=tmp_path,
+    result = play_match(
+        replace(PLAN, games=games),
+        PlayOptions(jobs=cluster.jobs, executor=cluster, out=tmp_path),
         on_game=kill_a_busy_worker,
     )
     assert killed and killed[0] not in cluster.client.run(os.getpid).values()
@@ -352,12 +350,14 @@ def test_a_lost_scheduler_ends_the_run_clearly_and_resume_finishes_it(
             scheduler.kill()
 
     with pytest.raises(ClusterLostError) as error, open_cluster(address, timeout=60) as executor:
-        run_match(
-            *PAIR, GAMES, seed=SEED, jobs=executor.jobs, executor=executor, out=tmp_path, on_game=kill_the_scheduler
+        play_match(
+            replace(PLAN, opening_plies=0),
+            PlayOptions(jobs=executor.jobs, executor=executor, out=tmp_path),
+            on_game=kill_the_scheduler,
         )
     assert f"lost the Dask scheduler at {address}" in str(error.value) and "--resume" in str(error.value)
     assert len(stored_indices(tmp_path)) == 2
-    run_match(*PAIR, GAMES, seed=SEED, executor=InlineExecutor(), out=tmp_path, resume=True)
+    play_match(replace(PLAN, opening_plies=0), PlayOptions(executor=InlineExecutor(), out=tmp_path, resume=True))
     assert stored_indices(tmp_path) == list(range(GAMES))
 
 

@@ -17,7 +17,8 @@ from connectx.evaluation.engine import BoardConfig, OwnRandomStream, seat_seed
 from connectx.evaluation.game import Watchdog, play_isolated
 from connectx.evaluation.game_in_process import play_game
 from connectx.evaluation.game_record import NO_STATS, GameRecord, GameSpec, move_stats
-from connectx.evaluation.match import run_match
+from connectx.evaluation.match import MatchPlan, play_match
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import InlineExecutor
 
 FIRST_OPEN = "[c for c in range(config.columns) if obs.board[c] == 0][0]"
@@ -202,7 +203,10 @@ def test_a_hung_agent_is_killed_by_the_watchdog_and_blamed(agent_files: dict[str
 @pytest.mark.games
 def test_a_match_survives_every_kind_of_fault(agent_files: dict[str, str]) -> None:
     for name in ("crashes", "dies", "float", "numpy_int"):
-        result = run_match(agent_files[name], "random", 2, executor=InlineExecutor())
+        result = play_match(
+            MatchPlan(AgentSpec.of(agent_files[name]), AgentSpec.of("random"), 2),
+            PlayOptions(executor=InlineExecutor()),
+        )
         assert result.summary.total.losses == 2
         assert sum(sum(by_agent.values()) for by_agent in result.summary.forfeits.values()) == 2
 

@@ -19,6 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.match import MatchPlan
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import stop_workers, worker_pool
 
 
@@ -77,13 +80,16 @@ def test_ctrl_c_stops_a_match_at_any_instant_with_one_line(tmp_path: Path, after
 
 def test_a_refused_resume_ends_with_its_line_and_draws_no_bar(tmp_path: Path) -> None:
     from connectx.evaluation.game_record import GameRecord, GameSpec
-    from connectx.evaluation.match import run_match
+    from connectx.evaluation.match import play_match
     from connectx.evaluation.scheduling import InlineExecutor
 
     def first_mover_wins(spec: GameSpec) -> GameRecord:
         return GameRecord(spec.index, spec.names, spec.config, spec.seed, (), (3,), 0, ("DONE", "DONE"), "line")
 
-    run_match("random", "kaggle:random", 2, out=tmp_path, executor=InlineExecutor(), play=first_mover_wins)
+    play_match(
+        MatchPlan(AgentSpec.of("random"), AgentSpec.of("kaggle:random"), 2),
+        PlayOptions(out=tmp_path, executor=InlineExecutor(), play=first_mover_wins),
+    )
     games = tmp_path / "games.jsonl"
     games.write_text(games.read_text().replace('"code":"', '"code":"0'))  # as if played by other code
     recorded = games.read_bytes()

@@ -29,6 +29,7 @@ from connectx.evaluation.ladder import (
 from connectx.evaluation.ladder_pool import ALPHA_BETA, CANDIDATE, KAGGLE
 from connectx.evaluation.provenance import code_digest
 from connectx.evaluation.results_store import RunDirectoryError
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import InlineExecutor
 
 
@@ -152,7 +153,9 @@ def test_the_ratings_updated_episode_by_episode_equal_the_full_refold_of_every_e
     plan = LadderPlan((AgentSpec.parse("negamax"),), pool="fast", episodes=30, seed=5)
     seen: list[tuple[GameRecord, LadderSummary]] = []
     result = play_ladder(
-        plan, executor=InlineExecutor(), play=fake_episode, on_game=lambda game, summary: seen.append((game, summary()))
+        plan,
+        PlayOptions(executor=InlineExecutor(), play=fake_episode),
+        on_game=lambda game, summary: seen.append((game, summary())),
     )
     assert len(seen) == 30 and len({frozenset(game.agents) for game, _ in seen}) > 3
     for count, (_, summary) in enumerate(seen, start=1):
@@ -169,7 +172,7 @@ def test_a_resumed_ladder_refuses_episodes_played_by_other_code_unless_told(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ):
     plan = LadderPlan((AgentSpec.parse("negamax"),), pool="fast", episodes=4)
-    play_ladder(plan, out=tmp_path, executor=InlineExecutor(), play=fake_episode)
+    play_ladder(plan, PlayOptions(out=tmp_path, executor=InlineExecutor(), play=fake_episode))
     games = tmp_path / "games.jsonl"
     lines = [json.loads(line) for line in games.read_text().splitlines()]
     for line in lines:
@@ -177,7 +180,7 @@ def test_a_resumed_ladder_refuses_episodes_played_by_other_code_unless_told(
     games.write_text("".join(json.dumps(line) + "\n" for line in lines))
     longer = dataclasses.replace(plan, episodes=6)
     with pytest.raises(RunDirectoryError, match="other code .*--allow-code-change"):
-        play_ladder(longer, out=tmp_path, resume=True, executor=InlineExecutor(), play=fake_episode)
+        play_ladder(longer, PlayOptions(out=tmp_path, resume=True, executor=InlineExecutor(), play=fake_episode))
     assert len(games.read_text().splitlines()) == 4
     command = ["ladder", "negamax", "--pool", "fast", "--episodes", "6", "--out", str(tmp_path), "--resume"]
     assert main(command) == 2
@@ -185,7 +188,8 @@ def test_a_resumed_ladder_refuses_episodes_played_by_other_code_unless_told(
     assert err.count("\n") == 1 and "other code" in err and "--allow-code-change" in err
     assert len(games.read_text().splitlines()) == 4  # refused before anything was written
     mixed = play_ladder(
-        longer, out=tmp_path, resume=True, executor=InlineExecutor(), play=fake_episode, allow_code_change=True
+        longer,
+        PlayOptions(out=tmp_path, resume=True, executor=InlineExecutor(), play=fake_episode, allow_code_change=True),
     )
     assert {r.provenance.code for r in mixed.records if r.provenance} == {"000000000000", code_digest()}
 
@@ -237,10 +241,10 @@ def test_an_interrupted_ladder_continues_from_the_ratings_it_stopped_at(tmp_path
             raise Interrupt
 
     with pytest.raises(Interrupt):
-        play_ladder(plan, jobs=1, out=out, on_game=stop_after_two)
+        play_ladder(plan, PlayOptions(jobs=1, out=out), on_game=stop_after_two)
     kept = len((out / "games.jsonl").read_text().splitlines())
     assert 1 <= kept <= 4
-    result = play_ladder(plan, jobs=1, out=out, resume=True)
+    result = play_ladder(plan, PlayOptions(jobs=1, out=out, resume=True))
     assert len(result.records) == 4
     assert result.summary == summarize_ladder(plan, result.records)
 

@@ -220,7 +220,7 @@ def test_exactly_the_allowed_modules_import_kaggle_environments() -> None:
         ),
         ("book/generate.py", "from connectx.submission.bundler import build_bundle", "book may import only"),
         ("book/generate.py", "from connectx.evaluation import game", "imports connectx.evaluation.game"),
-        ("connectx/cli/match.py", "from evaluation.match import run_match", "import it as connectx.evaluation.match"),
+        ("connectx/cli/match.py", "from evaluation.match import play_match", "import it as connectx.evaluation.match"),
         ("connectx/play/api.py", "import agents.registry", "the one name it has"),
         ("connectx/evaluation/match.py", "from connectx.papers import runner", "connectx.evaluation may import only"),
         ("connectx/evaluation/match.py", "from connectx.cli.options import InputError", "imports connectx.cli.options"),

@@ -22,11 +22,12 @@ from connectx.evaluation.match import (
     SeatRecord,
     Sprt,
     durations_by_agent,
+    play_match,
     random_opening,
-    run_match,
     summarize,
 )
 from connectx.evaluation.results_text import match_table, running_line
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import InlineExecutor
 
 
@@ -91,7 +92,10 @@ def test_random_openings_leave_an_open_game(rows: int, columns: int, inarow: int
 
 
 def test_seat_advantage_cancels_out_over_pairs() -> None:
-    result = run_match("random", "negamax", 10, executor=InlineExecutor(), play=seat_biased_game)
+    result = play_match(
+        MatchPlan(AgentSpec.of("random"), AgentSpec.of("negamax"), 10),
+        PlayOptions(executor=InlineExecutor(), play=seat_biased_game),
+    )
     summary = result.summary
     assert (summary.total.wins, summary.total.draws, summary.total.losses) == (5, 0, 5)
     assert summary.as_first.wins == 5 and summary.as_second.losses == 5
@@ -100,16 +104,28 @@ def test_seat_advantage_cancels_out_over_pairs() -> None:
 
 
 def test_a_stronger_agent_scores_from_its_own_point_of_view() -> None:
-    result = run_match("negamax", "random", 8, executor=InlineExecutor(), play=fake_game("negamax"))
+    result = play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 8),
+        PlayOptions(executor=InlineExecutor(), play=fake_game("negamax")),
+    )
     assert result.summary.total.wins == 8 and result.summary.pentanomial == (0, 0, 0, 0, 4)
-    result = run_match("negamax", "random", 8, executor=InlineExecutor(), play=fake_game("random"))
+    result = play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 8),
+        PlayOptions(executor=InlineExecutor(), play=fake_game("random")),
+    )
     assert result.summary.total.losses == 8 and result.summary.los < 0.01
-    draws = run_match("negamax", "random", 4, executor=InlineExecutor(), play=fake_game(None))
+    draws = play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 4),
+        PlayOptions(executor=InlineExecutor(), play=fake_game(None)),
+    )
     assert draws.summary.total.draws == 4 and draws.summary.score.value == 0.5
 
 
 def test_forfeits_are_counted_by_cause_and_offender() -> None:
-    result = run_match("negamax", "random", 6, executor=InlineExecutor(), play=fake_game("negamax", "TIMEOUT"))
+    result = play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 6),
+        PlayOptions(executor=InlineExecutor(), play=fake_game("negamax", "TIMEOUT")),
+    )
     assert result.summary.forfeits == {"TIMEOUT": {"random": 6}}
 
 
@@ -127,7 +143,10 @@ def test_aborted_games_are_kept_but_not_scored() -> None:
 
 
 def test_time_per_move_is_reported_per_agent_whatever_its_seat() -> None:
-    result = run_match("negamax", "random", 4, executor=InlineExecutor(), play=fake_game("negamax"))
+    result = play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 4),
+        PlayOptions(executor=InlineExecutor(), play=fake_game("negamax")),
+    )
     # The fake gives seat 0 moves of 0.01 s and 0.02 s and seat 1 one move of 0.5 s; each agent sat
     # twice in each seat, so each made 2 * 2 + 2 * 1 = 6 moves.
     for name in ("negamax", "random"):
@@ -138,12 +157,9 @@ def test_time_per_move_is_reported_per_agent_whatever_its_seat() -> None:
 
 def test_sprt_stops_a_lopsided_match_early() -> None:
     seen = []
-    result = run_match(
-        "negamax",
-        "random",
-        400,
-        executor=InlineExecutor(),
-        play=fake_game("negamax"),
+    result = play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 400),
+        PlayOptions(executor=InlineExecutor(), play=fake_game("negamax")),
         sprt=Sprt(0, 50),
         on_game=lambda record, summary: seen.append(summary().llr),
     )
@@ -153,7 +169,11 @@ def test_sprt_stops_a_lopsided_match_early() -> None:
 
 
 def test_sprt_accepts_h0_for_an_agent_that_keeps_losing() -> None:
-    result = run_match("negamax", "random", 400, executor=InlineExecutor(), play=fake_game("random"), sprt=Sprt(0, 50))
+    result = play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 400),
+        PlayOptions(executor=InlineExecutor(), play=fake_game("random")),
+        sprt=Sprt(0, 50),
+    )
     assert result.summary.decision == "H0" and result.stopped_early
 
 
@@ -164,12 +184,18 @@ def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
         played.append(spec.index)
         return fake_game("negamax")(spec)
 
-    first = run_match("negamax", "random", 6, executor=InlineExecutor(), play=counting, out=tmp_path)
+    first = play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 6),
+        PlayOptions(executor=InlineExecutor(), play=counting, out=tmp_path),
+    )
     assert played == list(range(6)) and len(first.records) == 6
     lines = (tmp_path / "games.jsonl").read_text().splitlines()
     (tmp_path / "games.jsonl").write_text("\n".join(lines[:4]) + "\n")
     played.clear()
-    second = run_match("negamax", "random", 6, executor=InlineExecutor(), play=counting, out=tmp_path, resume=True)
+    second = play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 6),
+        PlayOptions(executor=InlineExecutor(), play=counting, out=tmp_path, resume=True),
+    )
     kept = {json.loads(line)["index"] for line in lines[:4]}
     assert sorted(played) == sorted(set(range(6)) - kept)
     assert [r.index for r in second.records] == list(range(6))
@@ -179,19 +205,19 @@ def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
 def test_a_directory_with_results_needs_resume_and_the_same_plan(tmp_path: Path) -> None:
     from connectx.evaluation.results_store import RunDirectoryError
 
-    run_match("negamax", "random", 2, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path)
+    play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 2),
+        PlayOptions(executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path),
+    )
     with pytest.raises(RunDirectoryError, match="--resume"):
-        run_match("negamax", "random", 2, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path)
+        play_match(
+            MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 2),
+            PlayOptions(executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path),
+        )
     with pytest.raises(RunDirectoryError, match="different run"):
-        run_match(
-            "negamax",
-            "random",
-            2,
-            executor=InlineExecutor(),
-            play=fake_game("negamax"),
-            out=tmp_path,
-            resume=True,
-            seed=9,
+        play_match(
+            MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 2, seed=9),
+            PlayOptions(executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path, resume=True),
         )
 
 
@@ -199,13 +225,20 @@ def test_unknown_agents_are_refused_before_any_game() -> None:
     from connectx.agents.registry import AgentSpecError
 
     with pytest.raises(AgentSpecError, match="registered agents"):
-        run_match("no-such-agent", "random", 2, executor=InlineExecutor(), play=fake_game(None))
+        play_match(
+            MatchPlan(AgentSpec.of("no-such-agent"), AgentSpec.of("random"), 2),
+            PlayOptions(executor=InlineExecutor(), play=fake_game(None)),
+        )
 
 
 def test_a_match_can_be_extended_with_more_games_on_resume(tmp_path: Path) -> None:
-    first = run_match("negamax", "random", 4, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path)
-    longer = run_match(
-        "negamax", "random", 8, executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path, resume=True
+    first = play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 4),
+        PlayOptions(executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path),
+    )
+    longer = play_match(
+        MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 8),
+        PlayOptions(executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path, resume=True),
     )
     assert longer.records[:4] == first.records
     assert [r.index for r in longer.records] == list(range(8))
@@ -217,17 +250,16 @@ def test_agents_that_cannot_play_on_the_board_are_refused_before_anything_is_wri
 
     out = tmp_path / "run"
     with pytest.raises(AgentSpecError, match="expected 4 positive integers"):
-        run_match("minimax:weights=1/3", "random", 2, out=out, executor=InlineExecutor(), play=fake_game(None))
-    run_match(
-        "minimax:weights=1/3/9",
-        "random",
-        2,
-        config=BoardConfig(4, 5, 3),
-        executor=InlineExecutor(),
-        play=fake_game(None),
+        play_match(
+            MatchPlan(AgentSpec.of("minimax:weights=1/3"), AgentSpec.of("random"), 2),
+            PlayOptions(out=out, executor=InlineExecutor(), play=fake_game(None)),
+        )
+    play_match(
+        MatchPlan(AgentSpec.of("minimax:weights=1/3/9"), AgentSpec.of("random"), 2, config=BoardConfig(4, 5, 3)),
+        PlayOptions(executor=InlineExecutor(), play=fake_game(None)),
     )
     with pytest.raises(ValueError, match="--jobs 0"):
-        run_match("random", "negamax", 2, out=out, jobs=0)
+        play_match(MatchPlan(AgentSpec.of("random"), AgentSpec.of("negamax"), 2), PlayOptions(out=out, jobs=0))
     assert not out.exists()
 
 

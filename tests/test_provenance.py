@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation import provenance
 from connectx.evaluation.game_record import GameRecord, GameSpec
-from connectx.evaluation.match import play_match, run_match
+from connectx.evaluation.match import MatchPlan, play_match
 from connectx.evaluation.provenance import (
     Checkout,
     Provenance,
@@ -21,6 +22,7 @@ from connectx.evaluation.provenance import (
     run_provenance,
 )
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import InlineExecutor
 
 
@@ -32,7 +34,10 @@ def quick_game(spec: GameSpec) -> GameRecord:
 
 
 def test_every_record_of_a_run_carries_its_provenance_into_the_stored_games(tmp_path: Path) -> None:
-    result = run_match("random", "kaggle:random", 4, jobs=3, out=tmp_path, executor=InlineExecutor(), play=quick_game)
+    result = play_match(
+        MatchPlan(AgentSpec.of("random"), AgentSpec.of("kaggle:random"), 4),
+        PlayOptions(jobs=3, out=tmp_path, executor=InlineExecutor(), play=quick_game),
+    )
     expected = run_provenance(3)
     assert all(record.provenance == expected for record in result.records)
     assert expected.concurrency == 3 and len(expected.code) == 12 and expected.cpu == cpu_model()
@@ -79,7 +84,10 @@ def test_the_checkout_says_its_commit_and_whether_the_sources_differ_from_it(tmp
 
 
 def test_a_resumed_run_refuses_games_played_by_other_code_unless_told(tmp_path: Path) -> None:
-    result = run_match("random", "kaggle:random", 4, jobs=1, out=tmp_path, executor=InlineExecutor(), play=quick_game)
+    result = play_match(
+        MatchPlan(AgentSpec.of("random"), AgentSpec.of("kaggle:random"), 4),
+        PlayOptions(jobs=1, out=tmp_path, executor=InlineExecutor(), play=quick_game),
+    )
     games = tmp_path / "games.jsonl"
     lines = [json.loads(line) for line in games.read_text().splitlines()]
     for line in lines:
@@ -87,13 +95,18 @@ def test_a_resumed_run_refuses_games_played_by_other_code_unless_told(tmp_path: 
     games.write_text("".join(json.dumps(line) + "\n" for line in lines))
     longer = dataclasses.replace(result.plan, games=6)
     with pytest.raises(RunDirectoryError, match="other code .*--allow-code-change"):
-        play_match(longer, out=tmp_path, resume=True, jobs=1, executor=InlineExecutor(), play=quick_game)
+        play_match(longer, PlayOptions(out=tmp_path, resume=True, jobs=1, executor=InlineExecutor(), play=quick_game))
     assert len(games.read_text().splitlines()) == 4  # nothing appended
     # Nothing left to play: reading a finished run back never refuses.
-    finished = play_match(result.plan, out=tmp_path, resume=True, executor=InlineExecutor(), play=quick_game)
+    finished = play_match(
+        result.plan, PlayOptions(out=tmp_path, resume=True, executor=InlineExecutor(), play=quick_game)
+    )
     assert len(finished.records) == 4
     mixed = play_match(
-        longer, out=tmp_path, resume=True, jobs=1, executor=InlineExecutor(), play=quick_game, allow_code_change=True
+        longer,
+        PlayOptions(
+            out=tmp_path, resume=True, jobs=1, executor=InlineExecutor(), play=quick_game, allow_code_change=True
+        ),
     )
     assert {r.provenance.code for r in mixed.records if r.provenance} == {"000000000000", code_digest()}
 

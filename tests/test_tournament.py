@@ -15,13 +15,14 @@ from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import summarize
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.results_text import cross_table, ratings_table
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import InlineExecutor
 from connectx.evaluation.tournament import (
     TournamentPlan,
     TournamentSummary,
     TournamentTally,
     local_records,
-    run_tournament,
+    play_tournament,
 )
 
 STRENGTH = {"negamax": 3, "random": 2, "kaggle:random": 1}
@@ -72,8 +73,9 @@ def test_every_pairing_meets_the_same_openings_with_its_own_seeds() -> None:
 
 
 def test_round_robin_scores_and_ratings_follow_strength(tmp_path: Path) -> None:
-    result = run_tournament(
-        ["random", "negamax", "kaggle:random"], 4, executor=InlineExecutor(), play=stronger_wins, out=tmp_path
+    result = play_tournament(
+        TournamentPlan((AgentSpec.of("random"), AgentSpec.of("negamax"), AgentSpec.of("kaggle:random")), 4),
+        PlayOptions(executor=InlineExecutor(), play=stronger_wins, out=tmp_path),
     )
     summary = result.summary
     assert summary.score("negamax", "random") == (4.0, 4)
@@ -94,12 +96,16 @@ def test_tournament_resume_plays_only_missing_games(tmp_path: Path) -> None:
         played.append(spec.index)
         return stronger_wins(spec)
 
-    run_tournament(["random", "negamax"], 4, executor=InlineExecutor(), play=counting, out=tmp_path)
+    play_tournament(
+        TournamentPlan((AgentSpec.of("random"), AgentSpec.of("negamax")), 4),
+        PlayOptions(executor=InlineExecutor(), play=counting, out=tmp_path),
+    )
     lines = (tmp_path / "games.jsonl").read_text().splitlines()
     (tmp_path / "games.jsonl").write_text("\n".join(lines[:1]) + "\n")
     played.clear()
-    result = run_tournament(
-        ["random", "negamax"], 4, executor=InlineExecutor(), play=counting, out=tmp_path, resume=True
+    result = play_tournament(
+        TournamentPlan((AgentSpec.of("random"), AgentSpec.of("negamax")), 4),
+        PlayOptions(executor=InlineExecutor(), play=counting, out=tmp_path, resume=True),
     )
     kept = json.loads(lines[0])["index"]
     assert sorted(played) == sorted(set(range(4)) - {kept}) and len(result.records) == 4
@@ -107,7 +113,11 @@ def test_tournament_resume_plays_only_missing_games(tmp_path: Path) -> None:
 
 def test_an_anchor_outside_the_tournament_is_refused() -> None:
     with pytest.raises(ValueError, match="anchor"):
-        run_tournament(["random", "negamax"], 2, executor=InlineExecutor(), play=stronger_wins, anchor="mcts")
+        play_tournament(
+            TournamentPlan((AgentSpec.of("random"), AgentSpec.of("negamax")), 2),
+            PlayOptions(executor=InlineExecutor(), play=stronger_wins),
+            anchor="mcts",
+        )
 
 
 RECORDED = Path(__file__).resolve().parents[1] / "benchmarks" / "results" / "ladder" / "vs-round-robin" / "round-robin"
@@ -156,11 +166,9 @@ def test_the_ratings_are_fitted_only_when_a_summary_is_asked_for(monkeypatch: py
 
     monkeypatch.setattr(statistics, "fit_ratings", counted_fit)
     asked = []
-    result = run_tournament(
-        ["random", "negamax", "kaggle:random"],
-        4,
-        executor=InlineExecutor(),
-        play=stronger_wins,
+    result = play_tournament(
+        TournamentPlan((AgentSpec.of("random"), AgentSpec.of("negamax"), AgentSpec.of("kaggle:random")), 4),
+        PlayOptions(executor=InlineExecutor(), play=stronger_wins),
         on_game=lambda record, summary: asked.append(summary()) if record.index == 5 else None,
     )
     assert len(result.records) == 12 and len(fits) == 2  # the one line drawn, and the result's

@@ -12,12 +12,9 @@ and none (the named agents among themselves); docs/ladder.md describes each memb
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from connectx.cli.options import (
-    add_cluster_argument,
-    add_code_change_argument,
-    add_watchdog_arguments,
+    add_play_arguments,
     checked_plan,
     games_executor,
     output_directory,
@@ -32,7 +29,6 @@ from connectx.evaluation.ladder_pool import POOLS
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.results_text import ladder_report, ladder_table
 from connectx.evaluation.run_loop import prepare_run
-from connectx.evaluation.scheduling import default_jobs
 
 NAME = "ladder"
 HELP = "rate agents Kaggle's way (openskill μ/σ) in episodes against a pool of fallible opponents"
@@ -59,18 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=200,
         help="episodes in all, those already played included (default 200)",
     )
-    parser.add_argument(
-        "--jobs",
-        type=positive_int,
-        default=default_jobs(),
-        help=f"worker processes playing episodes at once (default: the cores, {default_jobs()})",
-    )
-    parser.add_argument("--out", type=Path, help="directory for the results (default: out/ladder/<agents>-<time>)")
-    parser.add_argument("--resume", action="store_true", help="continue the ladder in --out from its ratings")
-    add_code_change_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the pairings and the games (default 0)")
-    add_cluster_argument(parser)
-    add_watchdog_arguments(parser)
+    add_play_arguments(parser, "episodes")
 
 
 def running_line(summary: LadderSummary) -> str:

@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     sprt = sprt_of(args)
     plan = checked_plan(lambda: MatchPlan(first, second, args.games, config, args.seed, args.openings))
     out = output_directory(NAME, args.out, args.resume, [first, second])
-    prepared = prepare_run(plan, run_options(args, out, keep_replays=args.replays))
+    prepared = prepare_run(plan, run_options(args, out))
     with games_executor(args) as (executor, jobs):
         run = prepared.played_on(executor, jobs)
         result = play_with_progress(

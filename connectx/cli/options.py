@@ -227,7 +227,7 @@ def watchdog(args: argparse.Namespace) -> Watchdog:
 
 
 def add_run_arguments(parser: argparse.ArgumentParser, default_games: int) -> None:
-    """Options shared by match and tournament: games, jobs, output, resume, seed, openings, watchdog, board."""
+    """Options shared by match and tournament: games, seed, openings and board, and every option of a run."""
     parser.add_argument(
         "-n",
         "--games",
@@ -235,15 +235,6 @@ def add_run_arguments(parser: argparse.ArgumentParser, default_games: int) -> No
         default=default_games,
         help=f"games per pairing, played in colour-swapped pairs (default {default_games})",
     )
-    parser.add_argument(
-        "--jobs",
-        type=positive_int,
-        default=default_jobs(),
-        help=f"worker processes playing games at once (default: the cores, {default_jobs()})",
-    )
-    parser.add_argument("--out", type=Path, help="directory for the results (default: out/<command>/<agents>-<time>)")
-    parser.add_argument("--resume", action="store_true", help="continue the run in --out without replaying any game")
-    add_code_change_argument(parser)
     parser.add_argument("--seed", type=int, default=0, help="seed of the schedule: game seeds and openings (default 0)")
     parser.add_argument(
         "--openings",
@@ -252,10 +243,25 @@ def add_run_arguments(parser: argparse.ArgumentParser, default_games: int) -> No
         metavar="PLIES",
         help="start each pair from a shared random opening of PLIES moves (default 0)",
     )
+    add_play_arguments(parser, "games")
+    add_board_arguments(parser)
+
+
+def add_play_arguments(parser: argparse.ArgumentParser, unit: str) -> None:
+    """The options of every run of games (match, tournament, ladder), read back by ``run_options``: workers,
+    output, resume, the code check, replays, the cluster and the watchdog. ``unit`` is what the run plays."""
+    parser.add_argument(
+        "--jobs",
+        type=positive_int,
+        default=default_jobs(),
+        help=f"worker processes playing {unit} at once (default: the cores, {default_jobs()})",
+    )
+    parser.add_argument("--out", type=Path, help="directory for the results (default: out/<command>/<agents>-<time>)")
+    parser.add_argument("--resume", action="store_true", help="continue the run in --out without replaying any game")
+    add_code_change_argument(parser)
     parser.add_argument("--replays", action="store_true", help="save each game's replay JSON in DIR/replays/")
     add_cluster_argument(parser)
     add_watchdog_arguments(parser)
-    add_board_arguments(parser)
 
 
 def add_code_change_argument(parser: argparse.ArgumentParser) -> None:
@@ -334,13 +340,14 @@ def output_directory(command: str, out: Path | None, resume: bool, specs: Sequen
     return out
 
 
-def run_options(args: argparse.Namespace, out: Path, keep_replays: bool = False) -> PlayOptions:
-    """How a command's run plays and keeps its games, from the options every run of games takes."""
+def run_options(args: argparse.Namespace, out: Path) -> PlayOptions:
+    """How a command's run plays and keeps its games, from the options ``add_play_arguments`` adds: the one place
+    the command line builds a run's ``PlayOptions`` (the executor joins them in ``games_executor``)."""
     return PlayOptions(
         jobs=args.jobs,
         out=out,
         resume=args.resume,
-        keep_replays=keep_replays,
+        keep_replays=args.replays,
         watchdog=watchdog(args),
         allow_code_change=args.allow_code_change,
     )

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     )
     anchor = anchor_of(args.anchor, plan)
     out = output_directory(NAME, args.out, args.resume, specs)
-    prepared = prepare_run(plan, run_options(args, out, keep_replays=args.replays))
+    prepared = prepare_run(plan, run_options(args, out))
     with games_executor(args) as (executor, jobs):
         run = prepared.played_on(executor, jobs)
         result = play_with_progress(

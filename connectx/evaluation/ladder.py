@@ -23,19 +23,16 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import DEFAULT_WATCHDOG, Watchdog
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.ladder_pool import CANDIDATE, KINDS, PoolMember, pool_members
 from connectx.evaluation.match import STANDARD_CONFIG, game_seed
 from connectx.evaluation.run_loop import PlayOptions, PreparedRun, play_prepared, prepare_run
-from connectx.evaluation.scheduling import GameFunction
 
 if TYPE_CHECKING:
     from openskill.models import ThurstoneMostellerFull
@@ -332,35 +329,16 @@ OnEpisode = Callable[[GameRecord, Callable[[], LadderSummary]], None]
 
 
 def play_ladder(
-    plan: LadderPlan,
-    *,
-    jobs: int | None = None,
-    out: Path | str | None = None,
-    resume: bool = False,
-    watchdog: Watchdog = DEFAULT_WATCHDOG,
-    executor: Executor | None = None,
-    play: GameFunction | None = None,
-    on_game: OnEpisode | None = None,
-    allow_code_change: bool = False,
+    plan: LadderPlan, options: PlayOptions | None = None, *, on_game: OnEpisode | None = None
 ) -> LadderResult:
-    """Play ``plan``'s episodes that are not recorded yet, pairing each by the ratings as they stand.
+    """Play ``plan``'s episodes that are not recorded yet, pairing each by the ratings as they stand, as ``options``
+    says (see ``match.play_match``); on resume only ``episodes`` may differ from the recorded plan.
 
-    The arguments are those of ``match.play_match`` (``run_loop.PlayOptions``); on resume only
-    ``episodes`` may differ from the recorded plan. ``on_game`` gets each episode and the function that
-    gives the standings after it. Before anything is written: AgentSpecError for an agent that cannot play, ValueError
-    for ``jobs``, RunDirectoryError for ``out``, or for recorded episodes played by other code,
-    unless ``allow_code_change``.
+    ``on_game`` gets each episode and the function that gives the standings after it. Before anything is
+    written: AgentSpecError for an agent that cannot play, ValueError for ``jobs``, RunDirectoryError for the
+    output directory, or for recorded episodes played by other code, unless ``allow_code_change``.
     """
-    options = PlayOptions(
-        jobs=jobs,
-        out=out,
-        resume=resume,
-        watchdog=watchdog,
-        executor=executor,
-        play=play,
-        allow_code_change=allow_code_change,
-    )
-    return play_prepared_ladder(prepare_run(plan, options), on_game)
+    return play_prepared_ladder(prepare_run(plan, options or PlayOptions()), on_game)
 
 
 def play_prepared_ladder(run: PreparedRun[LadderPlan], on_game: OnEpisode | None = None) -> LadderResult:

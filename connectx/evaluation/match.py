@@ -12,7 +12,6 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,10 +20,8 @@ from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.core.position import Position
 from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import DEFAULT_WATCHDOG, Watchdog
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.run_loop import NumberedGames, PlayOptions, PreparedRun, play_prepared, prepare_run
-from connectx.evaluation.scheduling import GameFunction
 
 STANDARD_CONFIG = BoardConfig()
 """Kaggle's ConnectX: 7 columns, 6 rows, 4 in a row, 2 s per move."""
@@ -376,77 +373,19 @@ class MatchTally:
         )
 
 
-def run_match(
-    first: AgentSpec | str,
-    second: AgentSpec | str,
-    games: int = 100,
-    *,
-    config: BoardConfig = STANDARD_CONFIG,
-    seed: int = 0,
-    opening_plies: int = 0,
-    jobs: int | None = None,
-    out: Path | str | None = None,
-    resume: bool = False,
-    sprt: Sprt | None = None,
-    keep_replays: bool = False,
-    watchdog: Watchdog = DEFAULT_WATCHDOG,
-    executor: Executor | None = None,
-    play: GameFunction | None = None,
-    on_game: OnGame | None = None,
-) -> MatchResult:
-    """Play ``games`` games of ``first`` (A) against ``second`` (B) in colour-swapped pairs.
-
-    Agents are ``AgentSpec`` values, or their text (parsed here, once); ``config``, ``seed`` and
-    ``opening_plies`` complete the ``MatchPlan``, and the other arguments are ``play_match``'s.
-    """
-    plan = MatchPlan(AgentSpec.of(first), AgentSpec.of(second), games, config, seed, opening_plies)
-    return play_match(
-        plan,
-        jobs=jobs,
-        out=out,
-        resume=resume,
-        sprt=sprt,
-        keep_replays=keep_replays,
-        watchdog=watchdog,
-        executor=executor,
-        play=play,
-        on_game=on_game,
-    )
-
-
 def play_match(
-    plan: MatchPlan,
-    *,
-    jobs: int | None = None,
-    out: Path | str | None = None,
-    resume: bool = False,
-    sprt: Sprt | None = None,
-    keep_replays: bool = False,
-    watchdog: Watchdog = DEFAULT_WATCHDOG,
-    executor: Executor | None = None,
-    play: GameFunction | None = None,
-    on_game: OnGame | None = None,
-    allow_code_change: bool = False,
+    plan: MatchPlan, options: PlayOptions | None = None, *, sprt: Sprt | None = None, on_game: OnGame | None = None
 ) -> MatchResult:
-    """Play ``plan``'s games that are not recorded yet (``run_loop``: the options are ``PlayOptions``).
+    """Play ``plan``'s games that are not recorded yet, as ``options`` says (``run_loop.PlayOptions``: workers,
+    output directory, resume, replays, watchdog, executor, the code check).
 
     With ``sprt``, no new game starts once the test has decided (checked on complete pairs).
     ``on_game`` is called after each game with it and the function that gives the summary so far.
     Before anything is written, AgentSpecError for an agent that cannot play on the board, ValueError
-    for ``jobs`` below 1, RunDirectoryError for ``out``, or for a resumed run whose recorded games were
-    played by other code, unless ``allow_code_change``.
+    for ``jobs`` below 1, RunDirectoryError for the output directory, or for a resumed run whose recorded
+    games were played by other code, unless ``allow_code_change``.
     """
-    options = PlayOptions(
-        jobs=jobs,
-        out=out,
-        resume=resume,
-        keep_replays=keep_replays,
-        watchdog=watchdog,
-        executor=executor,
-        play=play,
-        allow_code_change=allow_code_change,
-    )
-    return play_prepared_match(prepare_run(plan, options), sprt, on_game)
+    return play_prepared_match(prepare_run(plan, options or PlayOptions()), sprt, on_game)
 
 
 def play_prepared_match(

@@ -9,8 +9,7 @@ statistics are exactly those of a match.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Executor
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,8 @@ from typing import Any
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game import DEFAULT_WATCHDOG, Watchdog
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import (
-    STANDARD_CONFIG,
     MatchPlan,
     MatchSummary,
     MatchTally,
@@ -29,7 +26,6 @@ from connectx.evaluation.match import (
     game_seed,
 )
 from connectx.evaluation.run_loop import NumberedGames, PlayOptions, PreparedRun, play_prepared, prepare_run
-from connectx.evaluation.scheduling import GameFunction
 
 
 @dataclass(frozen=True)
@@ -164,45 +160,6 @@ OnTournamentGame = Callable[[GameRecord, Callable[[], TournamentSummary]], None]
 """Called after each game with it and the function that gives the summary after it (see ``run_loop.play_prepared``)."""
 
 
-def run_tournament(
-    agents: Sequence[AgentSpec | str],
-    games: int = 20,
-    *,
-    config: BoardConfig = STANDARD_CONFIG,
-    gauntlet: bool = False,
-    seed: int = 0,
-    opening_plies: int = 0,
-    anchor: AgentSpec | str | None = None,
-    jobs: int | None = None,
-    out: Path | str | None = None,
-    resume: bool = False,
-    keep_replays: bool = False,
-    watchdog: Watchdog = DEFAULT_WATCHDOG,
-    executor: Executor | None = None,
-    play: GameFunction | None = None,
-    on_game: OnTournamentGame | None = None,
-) -> TournamentResult:
-    """Play ``games`` games (colour-swapped pairs) for every pairing of ``agents`` and fit their Elo.
-
-    A round robin by default; ``gauntlet`` pairs ``agents[0]`` with each other agent only. Agents
-    (and ``anchor``, the agent pinned at Elo 0, default the first) are ``AgentSpec`` values or
-    their text, parsed here once; the other arguments are those of ``play_tournament``.
-    """
-    plan = TournamentPlan(tuple(AgentSpec.of(agent) for agent in agents), games, config, seed, opening_plies, gauntlet)
-    return play_tournament(
-        plan,
-        anchor=None if anchor is None else AgentSpec.of(anchor).text,
-        jobs=jobs,
-        out=out,
-        resume=resume,
-        keep_replays=keep_replays,
-        watchdog=watchdog,
-        executor=executor,
-        play=play,
-        on_game=on_game,
-    )
-
-
 class TournamentTally:
     """A tournament's counts: each game added once to its pairing's ``MatchTally``; the joint Elo fit runs only when
     a summary is asked for (the progress line asks now and then, not after every game)."""
@@ -241,36 +198,20 @@ class TournamentTally:
 
 def play_tournament(
     plan: TournamentPlan,
+    options: PlayOptions | None = None,
     *,
-    anchor: str | None = None,
-    jobs: int | None = None,
-    out: Path | str | None = None,
-    resume: bool = False,
-    keep_replays: bool = False,
-    watchdog: Watchdog = DEFAULT_WATCHDOG,
-    executor: Executor | None = None,
-    play: GameFunction | None = None,
+    anchor: AgentSpec | str | None = None,
     on_game: OnTournamentGame | None = None,
-    allow_code_change: bool = False,
 ) -> TournamentResult:
-    """Play ``plan``'s games that are not recorded yet; the arguments are those of ``match.play_match``.
+    """Play ``plan``'s games that are not recorded yet, as ``options`` says (see ``match.play_match``).
 
-    ``anchor`` names (as text) the agent pinned at Elo 0. Before anything is written,
-    AgentSpecError for an agent that cannot play on the board, ValueError for a bad anchor or
-    ``jobs``, RunDirectoryError for ``out``.
+    ``anchor`` is the agent pinned at Elo 0 (default the first). Before anything is written,
+    AgentSpecError for an agent that cannot play on the board, ValueError for an anchor not in the
+    tournament or ``jobs`` below 1, RunDirectoryError for the output directory.
     """
-    summarize_tournament(plan, [], anchor)
-    options = PlayOptions(
-        jobs=jobs,
-        out=out,
-        resume=resume,
-        keep_replays=keep_replays,
-        watchdog=watchdog,
-        executor=executor,
-        play=play,
-        allow_code_change=allow_code_change,
-    )
-    return play_prepared_tournament(prepare_run(plan, options), anchor, on_game)
+    text = None if anchor is None else AgentSpec.of(anchor).text
+    summarize_tournament(plan, [], text)
+    return play_prepared_tournament(prepare_run(plan, options or PlayOptions()), text, on_game)
 
 
 def play_prepared_tournament(
