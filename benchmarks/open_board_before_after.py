@@ -1,9 +1,6 @@
 """This checkout's solver against another revision's, in real games on boards without a book.
 
 How a change to the solver's open-board play is judged before it lands: colour-swapped pairs
-from connectx.evaluation.run_loop import PlayOptions
-from connectx.agents.agent_spec import AgentSpec
-from connectx.evaluation.match import MatchPlan
 from shared random openings, played and scored by the harness in kaggle-environments, as
 ``other_boards`` plays them. Both sides are submission files that ``connectx
 build`` makes of the same agent spec (``--agent``): the revision's from ``git archive REV`` in a
@@ -36,7 +33,9 @@ from benchmarks.conditions import jobs_phrase, machine_conditions
 from benchmarks.matches import Progress, slug, wdl
 from benchmarks.other_boards import check_rounds, clocked_board, recorded_games
 from benchmarks.revisions import ROOT, RevisionError, build_agent, checkout_of, commit_of
-from connectx.evaluation.match import MatchResult, play_match
+from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.match import MatchPlan, MatchResult, play_match
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import default_jobs
 from connectx.evaluation.statistics import wilson_interval
 

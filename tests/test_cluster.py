@@ -355,7 +355,7 @@ def test_a_lost_scheduler_ends_the_run_clearly_and_resume_finishes_it(
             PlayOptions(jobs=executor.jobs, executor=executor, out=tmp_path),
             on_game=kill_the_scheduler,
         )
-    assert f"lost the Dask scheduler at {address}" in str(error.value) and "--resume" in str(error.value)
+    assert f"lost the Dask scheduler at {address}" in str(error.value) and "rerun with resume=True" in str(error.value)
     assert len(stored_indices(tmp_path)) == 2
     play_match(replace(PLAN, opening_plies=0), PlayOptions(executor=InlineExecutor(), out=tmp_path, resume=True))
     assert stored_indices(tmp_path) == list(range(GAMES))

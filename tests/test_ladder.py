@@ -179,7 +179,7 @@ def test_a_resumed_ladder_refuses_episodes_played_by_other_code_unless_told(
         line["provenance"]["code"] = "000000000000"
     games.write_text("".join(json.dumps(line) + "\n" for line in lines))
     longer = dataclasses.replace(plan, episodes=6)
-    with pytest.raises(RunDirectoryError, match="other code .*--allow-code-change"):
+    with pytest.raises(RunDirectoryError, match="other code .*allow_code_change=True"):
         play_ladder(longer, PlayOptions(out=tmp_path, resume=True, executor=InlineExecutor(), play=fake_episode))
     assert len(games.read_text().splitlines()) == 4
     command = ["ladder", "negamax", "--pool", "fast", "--episodes", "6", "--out", str(tmp_path), "--resume"]

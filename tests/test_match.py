@@ -209,7 +209,7 @@ def test_a_directory_with_results_needs_resume_and_the_same_plan(tmp_path: Path)
         MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 2),
         PlayOptions(executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path),
     )
-    with pytest.raises(RunDirectoryError, match="--resume"):
+    with pytest.raises(RunDirectoryError, match="pass resume=True"):
         play_match(
             MatchPlan(AgentSpec.of("negamax"), AgentSpec.of("random"), 2),
             PlayOptions(executor=InlineExecutor(), play=fake_game("negamax"), out=tmp_path),
@@ -258,13 +258,13 @@ def test_agents_that_cannot_play_on_the_board_are_refused_before_anything_is_wri
         MatchPlan(AgentSpec.of("minimax:weights=1/3/9"), AgentSpec.of("random"), 2, config=BoardConfig(4, 5, 3)),
         PlayOptions(executor=InlineExecutor(), play=fake_game(None)),
     )
-    with pytest.raises(ValueError, match="--jobs 0"):
+    with pytest.raises(ValueError, match="jobs=0"):
         play_match(MatchPlan(AgentSpec.of("random"), AgentSpec.of("negamax"), 2), PlayOptions(out=out, jobs=0))
     assert not out.exists()
 
 
 def test_plans_refuse_impossible_openings_and_sprt_rates() -> None:
-    with pytest.raises(ValueError, match="--openings 20: a 5x4 board has 20 cells"):
+    with pytest.raises(ValueError, match="opening_plies=20: a 5x4 board has 20 cells"):
         MatchPlan(RANDOM, NEGAMAX, 2, BoardConfig(4, 5, 3), opening_plies=20)
     MatchPlan(RANDOM, NEGAMAX, 2, BoardConfig(4, 5, 3), opening_plies=19)
     with pytest.raises(ValueError, match="below elo1"):

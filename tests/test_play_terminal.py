@@ -25,7 +25,7 @@ import pytest
 from connectx.agents.registry import AgentSpecError
 from connectx.analysis.games import game_from_episode
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.output_paths import InputError
+from connectx.evaluation.output_paths import OutputPathError
 from connectx.evaluation.results_store import RunDirectoryError
 from connectx.play.terminal import play_in_terminal
 
@@ -301,9 +301,9 @@ def test_an_occupied_run_directory_or_an_unwritable_path_is_refused_before_anyth
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "run.json").write_text("{}")
     screen = io.StringIO()
-    with pytest.raises(RunDirectoryError, match="already holds a run; choose another --out directory"):
+    with pytest.raises(RunDirectoryError, match="already holds a run; choose another out directory"):
         play_in_terminal("random", 0, BoardConfig(), tmp_path / "run", stdin=io.StringIO("4\n"), stdout=screen)
-    with pytest.raises(InputError, match="--html .* is a directory"):
+    with pytest.raises(OutputPathError, match="^html .* is a directory"):
         play_in_terminal(
             "random", 0, BoardConfig(), tmp_path / "other", html_path=tmp_path, stdin=io.StringIO("4\n"), stdout=screen
         )

@@ -94,7 +94,7 @@ def test_a_resumed_run_refuses_games_played_by_other_code_unless_told(tmp_path: 
         line["provenance"]["code"] = "000000000000"
     games.write_text("".join(json.dumps(line) + "\n" for line in lines))
     longer = dataclasses.replace(result.plan, games=6)
-    with pytest.raises(RunDirectoryError, match="other code .*--allow-code-change"):
+    with pytest.raises(RunDirectoryError, match="other code .*allow_code_change=True"):
         play_match(longer, PlayOptions(out=tmp_path, resume=True, jobs=1, executor=InlineExecutor(), play=quick_game))
     assert len(games.read_text().splitlines()) == 4  # nothing appended
     # Nothing left to play: reading a finished run back never refuses.

@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.from_ply < len(game.moves):
         raise InputError(f"--from-ply {args.from_ply}: the game has plies 0 to {len(game.moves) - 1}")
     if args.html is not None:
-        check_output_file(args.html, "--html")
+        check_output_file(args.html, "html")
     seconds = args.time_limit if args.time_limit > 0 else math.inf
     board = game.board
     shape = board.geometry

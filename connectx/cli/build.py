@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             "(connectx agents lists them), and a kaggle built-in or an agent file needs no bundling"
         )
     spec.check(KAGGLE_BOARD)
-    check_output_file(args.output, "-o")
+    check_output_file(args.output, "output")
     if args.output.exists() and not args.force and not unchanged_since_build(args.output):
         if written_by_build(args.output):
             raise InputError(

@@ -102,9 +102,9 @@ def _run(argv: list[str] | None, words: list[str], named: str | None, prog: str)
     # Imported here, inside main's Ctrl-C handler: they load a command's libraries (a fifth of a second).
     from connectx import __version__
     from connectx.agents.registry import AgentSpecError
-    from connectx.cli.options import InputError
+    from connectx.cli.options import InputError, flag_words
     from connectx.evaluation.cluster import ClusterError, MissingExtra
-    from connectx.evaluation.results_store import RunDirectoryError
+    from connectx.evaluation.option_words import OptionError
 
     parser = build_parser(named if named in COMMANDS and "--version" not in words else None)
     try:
@@ -125,8 +125,8 @@ def _run(argv: list[str] | None, words: list[str], named: str | None, prog: str)
         return 2
     try:
         return int(args.run(args))
-    except (InputError, AgentSpecError, RunDirectoryError) as error:  # input the command cannot use
-        print(f"connectx {args.command}: {error}", file=sys.stderr)
+    except (InputError, AgentSpecError, OptionError) as error:  # input the command cannot use
+        print(f"connectx {args.command}: {flag_words(error)}", file=sys.stderr)
         return 2
     except MissingExtra as error:
         # An optional dependency the command needs is not installed: the message names the install command.
@@ -134,7 +134,7 @@ def _run(argv: list[str] | None, words: list[str], named: str | None, prog: str)
         return 2
     except ClusterError as error:
         # Not bad input: the cluster is unreachable, mismatched or gone; the message says what to do.
-        print(f"connectx {args.command}: {error}", file=sys.stderr)
+        print(f"connectx {args.command}: {flag_words(error)}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         # The reader went away (`connectx solve < file | head -1`): stop quietly, as Unix tools do.

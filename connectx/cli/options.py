@@ -3,8 +3,9 @@
 Commands never import each other: whatever two of them share lives here (the option types, the
 board options, the options of a run of games, its output directory). A command reads its
 arguments, runs these checks, and only then shows a progress bar, creates a directory or writes
-a file; ``connectx.cli.main`` prints an ``InputError`` (like an ``AgentSpecError`` or a
-``RunDirectoryError``) as one line, ``connectx CMD: what is wrong; what to do``, with exit code 2.
+a file; ``connectx.cli.main`` prints an ``InputError`` (like an ``AgentSpecError`` or the library's
+``OptionError``, whose options ``flag_words`` names as flags) as one line, ``connectx CMD: what is
+wrong; what to do``, with exit code 2.
 Counts are checked by the option types below as the arguments are read.
 """
 
@@ -30,16 +31,32 @@ from connectx.cli.exit_status import INTERRUPTED as INTERRUPTED
 from connectx.evaluation.cluster import ClusterTarget, open_cluster
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game import Watchdog
-from connectx.evaluation.output_paths import InputError as InputError
+from connectx.evaluation.option_words import OptionWords, Words
 from connectx.evaluation.output_paths import check_output_directory as check_output_directory
 from connectx.evaluation.output_paths import check_output_file as check_output_file
-from connectx.evaluation.results_store import ALLOW_CODE_CHANGE, PLAN_FILE, ResultsStore
+from connectx.evaluation.results_store import PLAN_FILE, ResultsStore
 from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import default_jobs
 from connectx.play.session import HUMAN
 from connectx.solver.interface import Solver, make_solver
 
 Plan = TypeVar("Plan")
+
+
+class InputError(ValueError):
+    """A command-line input that cannot work; the message says what is wrong and which flag to change."""
+
+
+FLAGS = Words(
+    lambda name: "--" + name.replace("_", "-"),
+    {"opening_plies": "--openings", "output": "-o", "analysis_seconds": "--analysis-time"},
+)
+"""The library's options as flags: an ``OptionWords`` error's remedy, as a shell user gives it."""
+
+
+def flag_words(error: Exception) -> str:
+    """The error's message, the options it names (an ``OptionWords``'s) named as flags."""
+    return error.worded(FLAGS) if isinstance(error, OptionWords) else str(error)
 
 
 def whole_number(minimum: int) -> Callable[[str], int]:
@@ -190,7 +207,7 @@ def analysis_engine(args: argparse.Namespace, board: BoardSpec, command: str) ->
     """
     directory = None if args.no_cache else args.cache
     if directory is not None:
-        check_output_directory(directory, "--cache")
+        check_output_directory(directory, "cache")
     solver = make_solver(board, native=args.native)
     if solver.fallback is not None:
         print(
@@ -267,7 +284,7 @@ def add_play_arguments(parser: argparse.ArgumentParser, unit: str) -> None:
 def add_code_change_argument(parser: argparse.ArgumentParser) -> None:
     """--allow-code-change: let a resumed run add games played by other agents' code than those recorded."""
     parser.add_argument(
-        ALLOW_CODE_CHANGE,
+        "--allow-code-change",
         action="store_true",
         help="resume even if the agents, engine or game loop changed since the recorded games "
         "(their statistics then mix two versions; each game records its own)",
@@ -290,7 +307,7 @@ def cluster_target(text: str) -> ClusterTarget:
     try:
         return ClusterTarget.parse(text)
     except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        raise argparse.ArgumentTypeError(flag_words(error)) from None
 
 
 @contextmanager
@@ -334,7 +351,7 @@ def output_directory(command: str, out: Path | None, resume: bool, specs: Sequen
     if resume and out is None:
         raise InputError("--resume needs --out DIR, the directory of the run to continue")
     out = out or default_directory(command, specs)
-    check_output_directory(out, "--out")
+    check_output_directory(out, "out")
     if resume:
         check_run_to_resume(out)
     return out
@@ -367,7 +384,7 @@ def checked_plan(build: Callable[[], Plan]) -> Plan:
     try:
         return build()
     except ValueError as error:
-        raise InputError(str(error)) from None
+        raise InputError(flag_words(error)) from None
 
 
 def agent_specs(texts: Sequence[str], config: BoardConfig) -> list[AgentSpec]:

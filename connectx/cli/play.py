@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     first, second = agent_specs([args.first, args.second], config)
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     plan = {"kind": "play", "first": first.text, "second": second.text, "config": config.to_json(), "seed": seed}
-    outputs = [(path, option) for path, option in ((args.html, "--html"), (args.json, "--json")) if path is not None]
+    outputs = [(path, option) for path, option in ((args.html, "html"), (args.json, "json")) if path is not None]
     for path, option in outputs:
         check_output_file(path, option)
     out, _ = run_directory(NAME, args.out, False, [first, second], plan)
@@ -85,13 +85,15 @@ def run(args: argparse.Namespace) -> int:
     print(result_line(record))
     if record.offender is not None:
         print(textwrap.indent(error_lines(record.detail), "    "))
-    texts = {"--html": lambda: replay_html(record), "--json": lambda: json.dumps(replay_of(record))}
+    texts = {"html": lambda: replay_html(record), "json": lambda: json.dumps(replay_of(record))}
     for path, option in outputs:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(texts[option](), encoding="utf-8")
         except OSError as error:
-            raise InputError(f"{option} {path} could not be written ({error.strerror}); choose another path") from None
+            raise InputError(
+                f"--{option} {path} could not be written ({error.strerror}); choose another path"
+            ) from None
         print(f"wrote {path}")
     print(f"recorded in {out}/ (connectx replay {out} --game 0 shows it)")
     if not record.scored:

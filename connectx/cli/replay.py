@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     record = recorded_game(args.directory, args.game)
     replay = saved_replay(args.directory, args.game)
     output = args.output or args.directory / f"game-{args.game}.html"
-    check_output_file(output, "-o")
+    check_output_file(output, "output")
     html = replay_html(record, replay)
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(html, encoding="utf-8")

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         chosen = chosen_experiments(profile, args.only)
     except ValueError as error:
         raise InputError(f"--only: {error}") from None
-    check_output_directory(out, "--out")
+    check_output_directory(out, "out")
     recorded = any((cell_directory(out, e, cell) / PLAN_FILE).is_file() for e in chosen for cell in e.cells)
     if args.resume and not recorded:
         raise InputError(

@@ -43,6 +43,7 @@ from urllib.parse import urlsplit
 from connectx.agents.agent_spec import AgentKind, AgentSpec
 from connectx.evaluation.engine import kaggle_environments
 from connectx.evaluation.game_record import GameRecord, GameSpec
+from connectx.evaluation.option_words import OptionError, OptionWords
 
 LOCAL_PREFIX = "local:"
 SCHEMES = ("tcp", "tls")
@@ -65,8 +66,8 @@ class MissingExtra(ClusterError):
     """Dask is not installed here: the message names the command that installs it."""
 
 
-class ClusterLostError(ClusterError):
-    """The cluster went away in the middle of a run; the games stored so far stay, ``--resume`` continues."""
+class ClusterLostError(OptionWords, ClusterError):
+    """The cluster went away in the middle of a run; the games stored so far stay, and resuming continues."""
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,9 @@ class ClusterTarget:
         if value.startswith(LOCAL_PREFIX):
             count = value[len(LOCAL_PREFIX) :]
             if not count.isdigit() or int(count) < 1:
-                raise ValueError(f"--cluster {text!r}: local:N needs a whole number of workers N >= 1, such as local:2")
+                raise OptionError(
+                    "{cluster} {text!r}: local:N needs a whole number of workers N >= 1, such as local:2", text=text
+                )
             return cls(workers=int(count))
         parts = urlsplit(value)
         try:
@@ -91,7 +94,7 @@ class ClusterTarget:
         except ValueError:  # not a number, or out of range
             port_ok = False
         if parts.scheme not in SCHEMES or not parts.hostname or not port_ok or parts.path.strip("/") or parts.query:
-            raise ValueError(f"--cluster {text!r}: give {CLUSTER_FORMS}")
+            raise OptionError("{cluster} {text!r}: give {forms}", text=text, forms=CLUSTER_FORMS)
         return cls(address=value)
 
     @classmethod
@@ -165,7 +168,7 @@ def _import_distributed() -> Any:
         import distributed
     except ImportError:
         raise MissingExtra(
-            "--cluster needs Dask's distributed package: pip install 'connectx[cluster]' "
+            "a cluster needs Dask's distributed package: pip install 'connectx[cluster]' "
             "(make install-cluster in a checkout)"
         ) from None
     return distributed
@@ -302,19 +305,21 @@ class ClusterExecutor(Executor):
             pass
 
     def _translated(self, error: BaseException) -> BaseException:
-        """A worker-killing game as a ClusterLostError (rerun with --resume); any other error as it is."""
+        """A worker-killing game as a ClusterLostError (resuming continues the run); any other error as it is."""
         if type(error).__name__ == "KilledWorker":
             task = getattr(error, "task", "a game")
             return ClusterLostError(
-                f"every Dask worker that played {task} died while playing it (out of memory? see "
-                "the workers' logs); the games finished so far are stored: rerun with --resume"
+                "every Dask worker that played {task} died while playing it (out of memory? see the workers' logs); "
+                "the games finished so far are stored: rerun with {resume}",
+                task=task,
             )
         return error
 
     def _lost(self) -> ClusterLostError:
         return ClusterLostError(
-            f"lost the Dask scheduler at {self._address} in the middle of the run; the games "
-            "finished so far are stored: rerun with --resume (here or on a cluster) for the rest"
+            "lost the Dask scheduler at {address} in the middle of the run; the games finished so far are stored: "
+            "rerun with {resume} (here or on a cluster) for the rest",
+            address=self._address,
         )
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:

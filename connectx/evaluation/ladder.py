@@ -32,6 +32,7 @@ from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.ladder_pool import CANDIDATE, KINDS, PoolMember, pool_members
 from connectx.evaluation.match import STANDARD_CONFIG, game_seed
+from connectx.evaluation.option_words import OptionError
 from connectx.evaluation.run_loop import PlayOptions, PreparedRun, play_prepared, prepare_run
 
 if TYPE_CHECKING:
@@ -78,9 +79,9 @@ class LadderPlan:
         members = tuple(member for member in pool_members(self.pool) if member.agent not in named)
         object.__setattr__(self, "members", members)
         if len(self.candidates) + len(members) < 2:
-            raise ValueError("a ladder needs at least two agents; name more, or rate against --pool default")
+            raise OptionError("a ladder needs at least two agents; name more, or rate against {pool} default")
         if self.episodes < 1:
-            raise ValueError(f"--episodes {self.episodes}: a ladder needs at least one episode")
+            raise OptionError("{episodes}={count}: a ladder needs at least one episode", count=self.episodes)
 
     @property
     def specs(self) -> tuple[AgentSpec, ...]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from connectx.agents.agent_spec import AgentSpec
+from connectx.evaluation.option_words import OptionError
 
 
 @dataclass(frozen=True)
@@ -105,5 +106,5 @@ POOLS: dict[str, tuple[PoolMember, ...]] = {"default": DEFAULT_POOL, "fast": FAS
 def pool_members(name: str) -> tuple[PoolMember, ...]:
     """The pool called ``name``; ValueError naming the pools there are."""
     if name not in POOLS:
-        raise ValueError(f"--pool {name!r} is not a pool; pick one of {', '.join(POOLS)}")
+        raise OptionError("{pool} {name!r} is not a pool; pick one of {pools}", name=name, pools=", ".join(POOLS))
     return POOLS[name]

@@ -21,6 +21,7 @@ from connectx.agents.core.position import Position
 from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_record import GameRecord, GameSpec
+from connectx.evaluation.option_words import OptionError
 from connectx.evaluation.run_loop import NumberedGames, PlayOptions, PreparedRun, play_prepared, prepare_run
 
 STANDARD_CONFIG = BoardConfig()
@@ -61,7 +62,9 @@ class MatchPlan(NumberedGames):
 
     def __post_init__(self) -> None:
         if self.games < 1:
-            raise ValueError(f"-n {self.games}: a match needs at least one game (an even number keeps pairs whole)")
+            raise OptionError(
+                "{games}={count}: a match needs at least one game (an even number keeps pairs whole)", count=self.games
+            )
         check_opening_plies(self.opening_plies, self.config)
 
     @property
@@ -100,13 +103,17 @@ class MatchPlan(NumberedGames):
 
 
 def check_opening_plies(plies: int, config: BoardConfig) -> None:
-    """ValueError unless ``plies`` random opening moves fit on the board and leave it playable."""
+    """OptionError unless ``plies`` random opening moves fit on the board and leave it playable."""
     if plies < 0:
-        raise ValueError(f"--openings {plies}: the number of opening plies cannot be negative")
+        raise OptionError("{opening_plies}={plies}: the number of opening plies cannot be negative", plies=plies)
     cells = config.rows * config.columns
     if plies >= cells:
-        raise ValueError(
-            f"--openings {plies}: a {config.columns}x{config.rows} board has {cells} cells; give fewer plies than that"
+        raise OptionError(
+            "{opening_plies}={plies}: a {columns}x{rows} board has {cells} cells; give fewer plies than that",
+            plies=plies,
+            columns=config.columns,
+            rows=config.rows,
+            cells=cells,
         )
 
 

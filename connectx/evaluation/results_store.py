@@ -17,18 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from connectx.evaluation.game_record import GameRecord
+from connectx.evaluation.option_words import OptionError
 
 PLAN_FILE = "run.json"
 GAMES_FILE = "games.jsonl"
 REPLAYS_DIR = "replays"
 
 
-class RunDirectoryError(ValueError):
-    """A run directory that cannot be used as asked (results present without --resume, another plan)."""
-
-
-ALLOW_CODE_CHANGE = "--allow-code-change"
-"""The option that lets a run append games played by other code than the games already recorded."""
+class RunDirectoryError(OptionError):
+    """A run directory that cannot be used as asked (a run there and no ``resume``, another plan, other code)."""
 
 
 def check_same_code(recorded: Iterable[GameRecord], code: str, allow_change: bool = False) -> None:
@@ -41,9 +38,10 @@ def check_same_code(recorded: Iterable[GameRecord], code: str, allow_change: boo
     if others:
         found = ", ".join(f"{digest} ({games} games)" for digest, games in others.most_common())
         raise RunDirectoryError(
-            f"the games recorded here were played by other code ({found}) than this run's "
-            f"({code}); play into another --out directory, or pass {ALLOW_CODE_CHANGE} to "
-            "mix them"
+            "the games recorded here were played by other code ({found}) than this run's ({code}); play into "
+            "another {out} directory, or pass {allow_code_change} to mix them",
+            found=found,
+            code=code,
         )
 
 
@@ -75,24 +73,31 @@ class ResultsStore:
         if not self.directory.exists():
             return []
         if not self.directory.is_dir():
-            raise RunDirectoryError(f"{self.directory} is a file, not a run directory; choose another --out directory")
+            raise RunDirectoryError(
+                "{path} is a file, not a run directory; choose another {out} directory", path=self.directory
+            )
         if self.plan_path.exists():
             recorded = self._recorded_plan()
             if not resume:
                 raise RunDirectoryError(
-                    f"{self.directory} already holds a run; pass --resume to continue it "
-                    "or choose another --out directory"
+                    "{path} already holds a run; pass {resume} to continue it or choose another {out} directory",
+                    path=self.directory,
                 )
             fixed = {key: value for key, value in plan.items() if key not in may_change}
             if {key: value for key, value in recorded.items() if key not in may_change} != fixed:
                 raise RunDirectoryError(
-                    f"{self.directory} holds a different run ({self.plan_path} differs from "
-                    "this one); use the same arguments to resume, or another --out directory"
+                    "{path} holds a different run ({plan} differs from this one); use the same plan to resume, "
+                    "or another {out} directory",
+                    path=self.directory,
+                    plan=self.plan_path,
                 )
         elif self.games_path.exists():
             raise RunDirectoryError(
-                f"{self.directory} holds {GAMES_FILE} but no {PLAN_FILE}, so its games belong to "
-                "no known run; choose another --out directory"
+                "{path} holds {games} but no {plan}, so its games belong to no known run; choose another {out} "
+                "directory",
+                path=self.directory,
+                games=GAMES_FILE,
+                plan=PLAN_FILE,
             )
         return self.load()
 
@@ -113,10 +118,10 @@ class ResultsStore:
             recorded = json.loads(self.plan_path.read_bytes().decode("utf-8"))
         except (OSError, ValueError) as error:
             raise RunDirectoryError(
-                f"{self.plan_path} is not a run's plan ({error}); choose another --out directory"
+                "{plan} is not a run's plan ({error}); choose another {out} directory", plan=self.plan_path, error=error
             ) from None
         if not isinstance(recorded, dict):
-            raise RunDirectoryError(f"{self.plan_path} is not a run's plan; choose another --out directory")
+            raise RunDirectoryError("{plan} is not a run's plan; choose another {out} directory", plan=self.plan_path)
         return recorded
 
     def load(self) -> list[GameRecord]:
@@ -129,7 +134,9 @@ class ResultsStore:
         try:
             data = self.games_path.read_bytes()
         except OSError as error:
-            raise RunDirectoryError(f"{self.games_path} cannot be read ({error.strerror})") from None
+            raise RunDirectoryError(
+                "{games} cannot be read ({why})", games=self.games_path, why=error.strerror
+            ) from None
         records: dict[int, GameRecord] = {}
         for number, line in enumerate(data[: data.rfind(b"\n") + 1].splitlines(), start=1):
             if not line.strip():
@@ -141,7 +148,10 @@ class ResultsStore:
                 record = GameRecord.from_json(data)
             except (ValueError, KeyError, TypeError, IndexError) as error:
                 raise RunDirectoryError(
-                    f"{self.games_path}:{number} is not a game record ({error}); remove that line to resume"
+                    "{games}:{number} is not a game record ({error}); remove that line to resume",
+                    games=self.games_path,
+                    number=number,
+                    error=error,
                 ) from None
             records.setdefault(record.index, record)
         return list(records.values())

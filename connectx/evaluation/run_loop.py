@@ -6,7 +6,7 @@ loop does the rest once for all of them, so a fix made here is made for every mo
 
 * ``prepare_run`` checks everything before anything is written: each agent once against the
   board, the number of workers, the output directory, and that the games recorded there were
-  played by the code playing now (``--allow-code-change`` lets them mix);
+  played by the code playing now (``allow_code_change`` lets them mix);
 * ``play_prepared`` writes the plan, feeds the recorded games to the tally, plays the rest on
   the executor in the plan's order, appends each finished game to ``games.jsonl`` at once, hands
   ``on_game`` the game and the tally's summary to ask for, and stops starting games once the tally has decided.

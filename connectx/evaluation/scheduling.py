@@ -24,6 +24,7 @@ from typing import Any
 
 from connectx.evaluation.engine import kaggle_environments
 from connectx.evaluation.game_record import GameRecord, GameSpec
+from connectx.evaluation.option_words import OptionError
 from connectx.evaluation.orphans import exit_when_gone
 from connectx.evaluation.provenance import Provenance, run_provenance
 
@@ -50,7 +51,7 @@ def _prepare_worker(run: int) -> None:
 def check_jobs(jobs: int | None) -> None:
     """ValueError unless ``jobs`` is None (one per core) or a count of worker processes."""
     if jobs is not None and jobs < 1:
-        raise ValueError(f"--jobs {jobs}: at least one worker process is needed")
+        raise OptionError("{jobs}={count}: at least one worker process is needed", count=jobs)
 
 
 @contextmanager

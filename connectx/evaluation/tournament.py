@@ -25,6 +25,7 @@ from connectx.evaluation.match import (
     check_opening_plies,
     game_seed,
 )
+from connectx.evaluation.option_words import OptionError
 from connectx.evaluation.run_loop import NumberedGames, PlayOptions, PreparedRun, play_prepared, prepare_run
 
 
@@ -45,7 +46,7 @@ class TournamentPlan(NumberedGames):
         if len(set(self.agents)) != len(self.agents):
             raise ValueError("each agent may appear once in a tournament; give variants distinct parameters")
         if self.games < 1:
-            raise ValueError(f"-n {self.games}: each pairing needs at least one game")
+            raise OptionError("{games}={count}: each pairing needs at least one game", count=self.games)
         check_opening_plies(self.opening_plies, self.config)
 
     @property
@@ -167,7 +168,11 @@ class TournamentTally:
     def __init__(self, plan: TournamentPlan, anchor: str | None = None) -> None:
         anchor = anchor if anchor is not None else plan.agents[0]
         if anchor not in plan.agents:
-            raise ValueError(f"--anchor {anchor!r} is not in the tournament; pick one of {', '.join(plan.agents)}")
+            raise OptionError(
+                "{anchor} {name!r} is not in the tournament; pick one of {agents}",
+                name=anchor,
+                agents=", ".join(plan.agents),
+            )
         self.plan = plan
         self.anchor = anchor
         self.pairings = [MatchTally(plan.match_plan(pairing)) for pairing in range(len(plan.pairings))]

@@ -40,7 +40,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from connectx.evaluation.output_paths import InputError
+from connectx.evaluation.option_words import OptionError
 from connectx.play.api import ANALYSIS_SECONDS, MAX_BODY, App, RequestError
 
 ANALYSIS_SLOTS = 2
@@ -398,6 +398,10 @@ class Server:
             self.app.close()
 
 
+class ServeError(OptionError):
+    """The page cannot be served as asked: the port is taken, the address cannot be bound, the time is not positive."""
+
+
 def make_server(
     host: str = "127.0.0.1",
     port: int = 0,
@@ -406,17 +410,24 @@ def make_server(
     verbose: bool = False,
     log: TextIO | None = None,
 ) -> Server:
-    """The server, bound (``port`` 0: a free port, see ``.url``) but not yet serving; InputError if it cannot bind."""
+    """The server, bound (``port`` 0: a free port, see ``.url``) but not yet serving; ServeError if it cannot bind."""
     if not analysis_seconds > 0:
-        raise InputError(f"analysis time {analysis_seconds}: give a positive number of seconds")
+        raise ServeError("{analysis_seconds}={seconds}: give a positive number of seconds", seconds=analysis_seconds)
     try:
         return Server(host, port, App(analysis_seconds, analyst), log if log is not None else sys.stderr, verbose)
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
-            raise InputError(
-                f"port {port} on {host} is in use; pass another --port, or --port 0 for a free one"
+            raise ServeError(
+                "{port}={number} on {address} is in use; give another {port}, or {port}=0 for a free one",
+                number=port,
+                address=host,
             ) from None
-        raise InputError(f"cannot serve on {host}:{port} ({error.strerror}); check --host and --port") from None
+        raise ServeError(
+            "cannot serve on {address}:{number} ({why}); check {host} and {port}",
+            address=host,
+            number=port,
+            why=error.strerror,
+        ) from None
 
 
 def serve(
@@ -426,7 +437,7 @@ def serve(
     verbose: bool = False,
     stdout: TextIO | None = None,
 ) -> int:
-    """Serve the page until Ctrl-C; the exit status (0). InputError if the address cannot be used."""
+    """Serve the page until Ctrl-C; the exit status (0). ServeError if the address cannot be used."""
     stdout = stdout if stdout is not None else sys.stdout
     server = make_server(host, port, analysis_seconds, verbose=verbose)
     stdout.write(f"Serving the ConnectX page on {server.url} (Ctrl-C stops)\n")

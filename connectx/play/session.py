@@ -355,9 +355,9 @@ def check_run_directory(directory: Path) -> None:
     """RunDirectoryError unless ``directory`` can take a new game: absent, or a directory holding no run. Reads only."""
     store = ResultsStore(directory)
     if directory.exists() and not directory.is_dir():
-        raise RunDirectoryError(f"{directory} is a file, not a run directory; choose another --out directory")
+        raise RunDirectoryError("{path} is a file, not a run directory; choose another {out} directory", path=directory)
     if store.plan_path.exists() or store.games_path.exists():
-        raise RunDirectoryError(f"{directory} already holds a run; choose another --out directory")
+        raise RunDirectoryError("{path} already holds a run; choose another {out} directory", path=directory)
 
 
 def default_run_directory(now: datetime | None = None) -> Path:

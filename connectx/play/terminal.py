@@ -222,7 +222,7 @@ def play_in_terminal(
     opponent = None if agent_spec_text in (None, HUMAN) else AgentSpec.parse(agent_spec_text)
     if opponent is not None:
         opponent.check(config.geometry)
-    for path, option in ((html_path, "--html"), (json_path, "--json")):
+    for path, option in ((html_path, "html"), (json_path, "json")):
         if path is not None:
             check_output_file(path, option)
     if out_dir is not None:
