@@ -94,7 +94,7 @@ bench-long: install
 	$(BIN)/python -m benchmarks.solver_strength --resume
 	$(BIN)/python -m benchmarks.solver_frontier --resume
 	$(BIN)/python -m benchmarks.other_boards --resume
-	$(BIN)/python -m benchmarks.second_seat
+	$(BIN)/python -m benchmarks.second_seat --resume
 	$(BIN)/python -m benchmarks.ladder_vs_round_robin
 	$(BIN)/python -m benchmarks.solver_positions --files Test_L1_R2 Test_L1_R3 --limit 50 --cap 10 \
 		--results out/bench/solver_positions.jsonl

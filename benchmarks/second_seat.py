@@ -13,16 +13,18 @@ cut then depth 8; alpha-beta of depth 4 with the threat evaluation) and a perfec
 Everything is on Kaggle's clock (7x6, 2 s a move), so measure on an idle machine: the trap plays to
 the clock, and a busy machine makes it weaker.
 
-Resumable: every game is appended to ``--out``/games.jsonl as it ends; run it again (with the same or a
-larger ``--seeds``, or other ``--opponents``) to continue. Prints, per opponent kind, each second
-player's score with its Wilson 95% interval and the paired differences against the reference with
-their 95% intervals (normal, over the seeds), and how often the trap's reading of the opponent let it
-act (the games where it set a trap, those where its model passed the gate, and the median ply it did
-so first); ``--plot`` draws the scores by opponent kind. ``--without solver`` leaves today's solver out
+The games go through the harness's run loop: every game is appended to ``--out``/games.jsonl as it
+ends, and ``--resume`` continues a run there (with the same or a larger ``--seeds``, or other
+``--opponents``), refusing games recorded by other code unless ``--allow-code-change``. Prints, per
+opponent kind, each second player's score with its Wilson 95% interval and the paired differences
+against the reference with their 95% intervals (normal, over the seeds), and how often the trap's
+reading of the opponent let it act (the games where it set a trap, those where its model passed the
+gate, and the median ply it did so first); ``--plot`` draws the scores by opponent kind.
+``--without solver`` leaves today's solver out
 of a run (the game numbers stay the same, so a later run can add its games).
 
     .venv/bin/python -m benchmarks.second_seat [--seeds 200] [--jobs 2] [--opponents margin epsilon]
-        [--without solver] [--out benchmarks/results/second-seat-scores] [--plot docs/images/second_seat.png]
+        [--without solver] [--out out/bench/second-seat] [--resume] [--plot docs/images/second_seat.png]
 """
 
 from __future__ import annotations
@@ -33,11 +35,11 @@ from pathlib import Path
 from statistics import median
 
 from connectx.agents.search.trap_play import GATE
-from connectx.evaluation.game import play_isolated
+from connectx.cli.options import flag_words
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import STANDARD_CONFIG, game_seed
-from connectx.evaluation.results_store import ResultsStore
-from connectx.evaluation.scheduling import play_schedule
+from connectx.evaluation.option_words import OptionError
+from connectx.evaluation.run_loop import GameCount, ListedGames, PlayOptions, play_prepared, prepare_run
 from connectx.evaluation.statistics import Interval, wilson_interval
 from connectx.papers.hypothesis_tests import mean_interval
 
@@ -233,7 +235,11 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="also play the ceiling: the trap told the right kind from the first move (CEILING)",
     )
-    parser.add_argument("--out", type=Path, default=Path("benchmarks/results/second-seat-scores"))
+    parser.add_argument("--out", type=Path, default=Path("out/bench/second-seat"))
+    parser.add_argument("--resume", action="store_true", help="continue the run in --out")
+    parser.add_argument(
+        "--allow-code-change", action="store_true", help="resume even over games recorded by other code"
+    )
     parser.add_argument("--plot", type=Path, help="also draw the scores by opponent kind into this PNG")
     args = parser.parse_args(argv)
     chosen = [
@@ -244,23 +250,31 @@ def main(argv: list[str] | None = None) -> None:
     seconds = [s for s, agent in enumerate(SECOND) if not args.without or agent not in args.without]
     if not chosen or args.seeds < 1 or REFERENCE not in seconds:
         parser.error("no opponent matches --opponents, --seeds is below 1, or --without names the reference")
-    store = ResultsStore(args.out)
-    plan = {"kind": "second seat", "opponents": [agent for agent, _ in OPPONENTS], "second": list(SECOND), "seed": SEED}
-    done = {record.index: record for record in store.open(plan, resume=True)}
     specs = game_specs(args.seeds, chosen, seconds) + (ceiling_specs(args.seeds, chosen) if args.ceiling else [])
-    pending = [spec for spec in specs if spec.index not in done]
-    print(f"{len(done)} games recorded, {len(pending)} to play", flush=True)
+    parameters = (
+        ("opponents", [agent for agent, _ in OPPONENTS]),
+        ("second", list(SECOND)),
+        ("seed", SEED),
+        ("seeds", args.seeds),
+        ("chosen", [OPPONENTS[o][0] for o in chosen]),
+        ("played", [SECOND[s] for s in seconds]),
+        ("ceiling", args.ceiling),
+    )
+    plan = ListedGames("second seat", tuple(specs), parameters, may_change=("seeds", "chosen", "played", "ceiling"))
+    options = PlayOptions(jobs=args.jobs, out=args.out, resume=args.resume, allow_code_change=args.allow_code_change)
+    try:
+        run = prepare_run(plan, options)
+    except OptionError as error:
+        parser.error(flag_words(error))
+    print(f"{len(run.recorded)} games recorded, {plan.left(run.recorded)} to play", flush=True)
 
-    def record(game: GameRecord) -> bool:
-        done[game.index] = game
-        store.append(game)
+    def shown(game: GameRecord, summary: object) -> None:
         print(f"  game {game.index}: {game.agents[1]} second vs {game.agents[0]}: {game.points(1):g}", flush=True)
-        return False
 
-    play_schedule(pending, play_isolated, record, args.jobs)
-    print(table(list(done.values())))
+    records = list(play_prepared(run, GameCount(), shown).records)
+    print(table(records))
     if args.plot is not None:
-        plot(list(done.values()), args.plot)
+        plot(records, args.plot)
         print(f"plot in {args.plot}")
 
 

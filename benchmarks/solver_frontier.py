@@ -14,8 +14,9 @@ This benchmark
 4. checks every result against the position's value: as first player every game must be won, as
    second player no game may end worse than the value (a won position won, a drawn one not lost).
 
-It prints the results by side and the solver's move times against ``actTimeout``. Games go to
-out/benchmarks/solver-frontier/ and an interrupted run continues with ``--resume``.
+It prints the results by side and the solver's move times against ``actTimeout``. Games go through
+the harness's run loop to out/benchmarks/solver-frontier/; an interrupted run continues with
+``--resume``, which refuses games recorded by other code unless ``--allow-code-change``.
 Needs a C compiler (for the opponent). Usage:
 
     .venv/bin/python -m benchmarks.solver_frontier [-n 60] [--jobs 1] [--resume]
@@ -38,11 +39,11 @@ from book.perfect_play import write_agent_file
 from connectx.agents.core.kaggle_boundary import FAULT_STATUSES
 from connectx.agents.core.position import Position
 from connectx.agents.players.opening_book import OpeningBook, load_opening_book
-from connectx.evaluation.game import play_isolated
+from connectx.cli.options import flag_words
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import STANDARD_CONFIG, MoveTimes
-from connectx.evaluation.results_store import ResultsStore
-from connectx.evaluation.scheduling import play_schedule
+from connectx.evaluation.option_words import OptionError
+from connectx.evaluation.run_loop import GameCount, ListedGames, PlayOptions, play_prepared, prepare_run
 from connectx.solver.native import NativeSolver
 
 OUT = Path("out") / "benchmarks" / "solver-frontier"
@@ -167,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--resume", action="store_true", help="continue the run in the output directory")
+    parser.add_argument(
+        "--allow-code-change", action="store_true", help="resume even over games recorded by other code"
+    )
     args = parser.parse_args(argv)
     book = load_opening_book()
     print(f"solver from its book's edge against perfect play; at the start {machine_conditions()}", flush=True)
@@ -188,20 +192,23 @@ def main(argv: list[str] | None = None) -> int:
         samples += [(side, moves) for moves in edge_sample(book, known, side, args.games, solver, rng, args.tolerance)]
     values = [solver.solve(moves).score for _, moves in samples]
     opponent = str(write_agent_file(args.out / "perfect_opponent.py").resolve())
-    plan = {
-        "benchmark": "solver_frontier",
-        "seed": args.seed,
-        "games": args.games,
-        "tolerance": args.tolerance,
-        "samples": samples,
-    }
-    store = ResultsStore(args.out)
-    done = {record.index: record for record in store.open(plan, args.resume)}
+    parameters = (
+        ("seed", args.seed),
+        ("games", args.games),
+        ("tolerance", args.tolerance),
+        ("samples", [list(sample) for sample in samples]),
+    )
+    plan = ListedGames("solver_frontier", tuple(game_specs(samples, opponent)), parameters)
+    options = PlayOptions(jobs=args.jobs, out=args.out, resume=args.resume, allow_code_change=args.allow_code_change)
+    try:
+        run = prepare_run(plan, options)
+    except OptionError as error:
+        parser.error(flag_words(error))
+    done = {record.index: record for record in run.recorded}
     total = len(samples)
 
-    def record(game: GameRecord) -> bool:
+    def record(game: GameRecord, summary: object) -> None:
         done[game.index] = game
-        store.append(game)
         side = samples[game.index][0]
         problem = verdict(game, side, values[game.index])
         slowest = max(game.durations[side], default=0.0)
@@ -211,10 +218,8 @@ def main(argv: list[str] | None = None) -> int:
             f"slowest move {slowest:.2f} s",
             flush=True,
         )
-        return False
 
-    pending = [spec for spec in game_specs(samples, opponent) if spec.index not in done]
-    play_schedule(pending, play_isolated, record, args.jobs)
+    play_prepared(run, GameCount(), record)
     return report(samples, values, done, gaps_found)
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +19,7 @@ from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.ladder import LadderPlan, play_ladder
 from connectx.evaluation.match import MatchPlan, play_match
 from connectx.evaluation.results_store import RunDirectoryError
-from connectx.evaluation.run_loop import PlayOptions
+from connectx.evaluation.run_loop import GameCount, ListedGames, PlayOptions, play_prepared, prepare_run
 from connectx.evaluation.scheduling import InlineExecutor
 from connectx.evaluation.tournament import TournamentPlan, play_tournament
 
@@ -81,3 +83,29 @@ def test_every_command_builds_the_same_options_from_the_same_flags(command: list
         watchdog=Watchdog(2.0, move_limit=9.0),
         allow_code_change=True,
     )
+
+
+def test_a_listed_plan_grows_on_resume_and_keeps_the_code_check(tmp_path: Path) -> None:
+    def listed(count: int) -> ListedGames:
+        games = tuple(GameSpec(10 * index, (RANDOM, NEGAMAX)) for index in range(count))
+        return ListedGames("benchmark", games, (("seeds", count), ("seed", 7)), may_change=("seeds",))
+
+    played: list[GameSpec] = []
+    options = PlayOptions(out=tmp_path, resume=True, executor=InlineExecutor(), play=first_seat_wins(played))
+    first = play_prepared(prepare_run(listed(2), options), GameCount())
+    grown = play_prepared(prepare_run(listed(3), options), GameCount())
+    assert [spec.index for spec in played] == [0, 10, 20]
+    assert [record.index for record in grown.records] == [0, 10, 20] and len(first.records) == 2
+    with pytest.raises(RunDirectoryError, match="different run"):
+        prepare_run(replace(listed(3), parameters=(("seeds", 3), ("seed", 8))), options)
+    games = tmp_path / "games.jsonl"
+    games.write_text(games.read_text().replace('"code":"', '"code":"0'))
+    assert len(prepare_run(listed(3), options).recorded) == 3  # a finished run reads back as it is
+    with pytest.raises(RunDirectoryError, match="other code"):
+        prepare_run(listed(4), options)
+
+
+def test_no_benchmark_plays_or_stores_games_around_the_run_loop() -> None:
+    around = re.compile(r"\bplay_schedule\(|\bplay_isolated\b|\bstore\.(open|start|append)\(")
+    scripts = sorted((Path(__file__).parents[1] / "benchmarks").glob("*.py"))
+    assert scripts and [path.name for path in scripts if around.search(path.read_text())] == []

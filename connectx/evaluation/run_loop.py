@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -95,6 +95,58 @@ class NumberedGames:
         """Every game not recorded yet, in index order."""
         done = {record.index for record in recorded}
         return [self.game_spec(index, keep_replays) for index in range(self.total_games) if index not in done]
+
+
+@dataclass(frozen=True)
+class ListedGames:
+    """A plan that is a list of games numbered as its script likes (a benchmark's schedule), played in that order.
+
+    ``kind`` and ``parameters`` make its JSON form; ``may_change`` names the parameters a resumed run may change
+    (how many seeds, which opponents: a run that grows keeps its games' numbers, so its recorded games stay its own).
+    """
+
+    kind: str
+    games: tuple[GameSpec, ...]
+    parameters: tuple[tuple[str, Any], ...] = ()
+    may_change: tuple[str, ...] = ()
+    config: BoardConfig = BoardConfig()
+
+    @property
+    def specs(self) -> tuple[AgentSpec, ...]:
+        return tuple(dict.fromkeys(agent for game in self.games for agent in game.agents))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, **dict(self.parameters)}
+
+    def belongs(self, record: GameRecord) -> bool:
+        return record.index in self._indices
+
+    def left(self, recorded: Sequence[GameRecord]) -> int:
+        return len(self._indices - {record.index for record in recorded})
+
+    def schedule(self, recorded: Sequence[GameRecord], tally: object, keep_replays: bool) -> list[GameSpec]:
+        done = {record.index for record in recorded}
+        return [replace(game, keep_replay=keep_replays) for game in self.games if game.index not in done]
+
+    @cached_property
+    def _indices(self) -> frozenset[int]:
+        return frozenset(game.index for game in self.games)
+
+
+class GameCount:
+    """The tally of a run whose script reads the records itself (a benchmark): it counts them and never stops a run."""
+
+    def __init__(self) -> None:
+        self.games = 0
+
+    def add(self, record: GameRecord) -> None:
+        self.games += 1
+
+    def summary(self) -> int:
+        return self.games
+
+    def decided(self) -> bool:
+        return False
 
 
 @dataclass(frozen=True)
