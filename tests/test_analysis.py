@@ -24,7 +24,7 @@ from connectx.agents.search.exact_search import analyze
 from connectx.analysis.cached_solver import CachedSolver
 from connectx.analysis.exact_scores import ExactScores, write_table
 from connectx.analysis.game_analysis import GameAnalysis, analyze_game
-from connectx.analysis.games import Game, game_from_digits, game_from_episode, game_from_record, read_game, read_record
+from connectx.analysis.games import Game, game_from_digits, game_from_episode, game_from_record, read_episode
 from connectx.analysis.html_page import render_html
 from connectx.analysis.solved_cache import CachedRange, Estimate, SolvedCache
 from connectx.analysis.text_report import VALUE_WIDTH, render_text
@@ -112,6 +112,7 @@ def test_a_game_value_refuses_illegal_moves_and_wide_boards() -> None:
 def test_a_harness_record_is_read_from_a_run_directory(tmp_path: Path) -> None:
     from connectx.evaluation.engine import BoardConfig
     from connectx.evaluation.game_record import GameRecord
+    from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 
     records = [
         GameRecord(index, ("a", "b"), BoardConfig(5, 6, 4), 0, (), moves, None, ("DONE", "DONE"), "draw")
@@ -119,13 +120,12 @@ def test_a_harness_record_is_read_from_a_run_directory(tmp_path: Path) -> None:
     ]
     lines = [json.dumps(record.to_json()) for record in records]
     (tmp_path / "games.jsonl").write_text("\n".join(lines) + '\n{"index": 4, "mov')  # a torn last line
-    game = read_record(tmp_path, 3)
+    game = game_from_record(ResultsStore(tmp_path).record(3).to_json())
     assert (game.board.rows, game.board.columns, game.board.inarow, game.moves) == (5, 6, 4, (5, 5, 0))
-    assert read_game(tmp_path / "games.jsonl", 0).moves == (0, 1, 2)
-    with pytest.raises(ValueError, match=r"no game 7 .*games 0\.\.3"):
-        read_record(tmp_path, 7)
-    with pytest.raises(ValueError, match="say which one"):
-        read_game(tmp_path)
+    with pytest.raises(RunDirectoryError, match=r"no game 7 .*games 0\.\.3"):
+        ResultsStore(tmp_path).record(7)
+    with pytest.raises(RunDirectoryError, match="holds no games.jsonl"):
+        ResultsStore(tmp_path / "elsewhere").record(0)
     with pytest.raises(ValueError, match="moves must be a list"):
         game_from_record({"config": {"rows": 6, "columns": 7, "inarow": 4}, "moves": "123"})
     with pytest.raises(ValueError, match="inarow = 0: choose a whole number from 2"):
@@ -189,7 +189,7 @@ def test_an_episode_written_by_connectx_play_is_read(tmp_path: Path, capsys: pyt
 
     path = tmp_path / "game.json"
     assert main(["play", "random", "kaggle:random", "--seed", "4", "--json", str(path)]) == 0
-    game = read_game(path)
+    game = read_episode(path)
     data = json.loads(path.read_text())
     assert len(game.moves) == len(data["steps"]) - 1  # one move per step after the first
     final = list(game.positions())[-1]
@@ -199,13 +199,13 @@ def test_an_episode_written_by_connectx_play_is_read(tmp_path: Path, capsys: pyt
 
 def test_a_file_that_is_not_an_episode_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="cannot read"):
-        read_game(tmp_path / "missing.json")
+        read_episode(tmp_path / "missing.json")
     (tmp_path / "bad.json").write_text("{")
     with pytest.raises(ValueError, match="is not JSON"):
-        read_game(tmp_path / "bad.json")
+        read_episode(tmp_path / "bad.json")
     (tmp_path / "list.json").write_text("[]")
     with pytest.raises(ValueError, match="a Kaggle episode is a JSON object"):
-        read_game(tmp_path / "list.json")
+        read_episode(tmp_path / "list.json")
 
 
 # ---- values, flags and the JSON schema ----

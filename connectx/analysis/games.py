@@ -21,8 +21,6 @@ from connectx.agents.core.kaggle_boundary import board_of, played_actions
 from connectx.agents.core.move_string import MAX_DIGIT_COLUMNS, columns_of, digits_fit, digits_of
 from connectx.agents.core.position import Position
 
-GAMES_FILE = "games.jsonl"
-
 
 @dataclass(frozen=True)
 class Game:
@@ -132,43 +130,6 @@ def game_from_episode(episode: Any) -> Game:
 def read_episode(path: Path) -> Game:
     """The game of the Kaggle episode JSON file at ``path``."""
     return game_from_episode(_read_json(path))
-
-
-def read_record(directory: Path, index: int) -> Game:
-    """Game ``index`` of a run directory (or of a ``games.jsonl`` file itself)."""
-    path = directory / GAMES_FILE if directory.is_dir() else directory
-    if not path.is_file():
-        raise ValueError(f"{path} does not exist: give a run directory holding {GAMES_FILE}")
-    found = []
-    lines = path.read_text().splitlines()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError:
-            if number == len(lines):
-                continue  # a torn last line: the run was interrupted while writing it
-            raise ValueError(f"{path}:{number} is not JSON") from None
-        if not isinstance(record, dict) or type(record.get("index")) is not int:
-            raise ValueError(f"{path}:{number} is not a game record (no integer 'index')")
-        if record["index"] == index:
-            try:
-                return game_from_record(record)
-            except ValueError as error:
-                raise ValueError(f"{path}:{number}: {error}") from None
-        found.append(record["index"])
-    known = f"games {min(found)}..{max(found)}" if found else "no games"
-    raise ValueError(f"no game {index} in {path} ({known})")
-
-
-def read_game(path: Path, index: int | None = None) -> Game:
-    """A game from a file: a run directory or ``games.jsonl`` with ``index``, else a Kaggle episode."""
-    if index is not None or path.is_dir() or path.suffix == ".jsonl":
-        if index is None:
-            raise ValueError(f"{path} holds a run's games: say which one with a game index")
-        return read_record(path, index)
-    return read_episode(path)
 
 
 def _read_json(path: Path) -> Any:

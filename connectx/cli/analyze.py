@@ -66,7 +66,7 @@ from typing import TextIO
 
 from connectx.agents.board_spec import STANDARD_BOARD
 from connectx.analysis.game_analysis import DEFAULT_SECONDS, GameAnalysis, PlyAnalysis, analyze_game
-from connectx.analysis.games import Game, game_from_digits, read_episode, read_record
+from connectx.analysis.games import Game, game_from_digits, game_from_record, read_episode
 from connectx.analysis.html_page import render_html
 from connectx.analysis.text_report import header_lines, move_line, summary_lines
 from connectx.cli.options import (
@@ -77,10 +77,12 @@ from connectx.cli.options import (
     analysis_engine,
     board_spec,
     check_output_file,
+    flag_words,
     non_negative_int,
     non_negative_seconds,
 )
 from connectx.cli.progress import ProgressBar
+from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 
 NAME = "analyze"
 HELP = "analyse a game move by move (a Kaggle episode, a recorded game or --moves) and flag the moves that lost"
@@ -206,13 +208,10 @@ def game_from_file(path: Path, index: int | None) -> Game:
         if index is None:
             raise InputError(f"{path} holds a run's games; say which one with --game N")
         try:
-            return read_record(path, index)
-        except UnicodeDecodeError:
-            raise InputError(f"{path} holds a games.jsonl that is not UTF-8 text, so no game records") from None
-        except OSError as error:
-            raise InputError(f"cannot read the games in {path} ({error.strerror}); check the path") from None
-        except ValueError as error:
-            raise InputError(f"{error}; pick a recorded --game of a play, match or tournament directory") from None
+            record = ResultsStore(path if path.is_dir() else path.parent).record(index)
+        except RunDirectoryError as error:
+            raise InputError(f"{flag_words(error)}; pick a recorded --game of a play, match or tournament") from None
+        return game_from_record(record.to_json())
     if index is not None:
         raise InputError(
             f"--game picks a game of a run directory, and {path} is a file; "

@@ -13,10 +13,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from connectx.cli.options import InputError, check_output_file, non_negative_int
+from connectx.cli.options import InputError, check_output_file, flag_words, non_negative_int
 from connectx.evaluation.game_record import GameRecord
 from connectx.evaluation.replays import replay_html
-from connectx.evaluation.results_store import ResultsStore
+from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 
 NAME = "replay"
 HELP = "render a recorded game of a play, match or tournament as an HTML replay"
@@ -31,15 +31,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def recorded_game(directory: Path, index: int) -> GameRecord:
-    """Game ``index`` of the run in ``directory``; InputError (or RunDirectoryError) says why there is none."""
-    store = ResultsStore(directory)
-    if not directory.is_dir() or not store.games_path.is_file():
-        raise InputError(f"{directory} has no games.jsonl; give the --out directory of a play, match or tournament")
-    records = {record.index: record for record in store.load()}
-    if index not in records:
-        known = f"{min(records)}..{max(records)}" if records else "none recorded yet"
-        raise InputError(f"no game {index} in {store.games_path} (games: {known}); pick a recorded --game")
-    return records[index]
+    """Game ``index`` of the run in ``directory``; InputError says why there is none."""
+    try:
+        return ResultsStore(directory).record(index)
+    except RunDirectoryError as error:
+        raise InputError(
+            f"{flag_words(error)}; give the --out directory of a play, match or tournament and one of "
+            "its recorded --game"
+        ) from None
 
 
 def saved_replay(directory: Path, index: int) -> dict[str, Any] | None:

@@ -156,6 +156,21 @@ class ResultsStore:
             records.setdefault(record.index, record)
         return list(records.values())
 
+    def record(self, index: int) -> GameRecord:
+        """Game ``index`` of this run: the one reader of a recorded game (replays, the analysis); RunDirectoryError
+        when the run holds no such game, naming the ones it holds."""
+        if not self.games_path.is_file():
+            raise RunDirectoryError(
+                "{path} holds no {games}: no game of a run is recorded there", path=self.directory, games=GAMES_FILE
+            )
+        records = {record.index: record for record in self.load()}
+        if index not in records:
+            known = f"games {min(records)}..{max(records)}" if records else "no game recorded yet"
+            raise RunDirectoryError(
+                "no game {index} in {games} ({known})", index=index, games=self.games_path, known=known
+            )
+        return records[index]
+
     def _cut_torn_line(self) -> None:
         """Cut a last line without its newline, the trace of a kill in the middle of a write."""
         if not self.games_path.exists():
