@@ -50,13 +50,15 @@ demo: install
 	@echo "Play the solver yourself: $(BIN)/connectx play human solver (in this terminal),"
 	@echo "or $(BIN)/connectx serve (in a browser)."
 
+# Every folder of Python (the docs' code blocks and scripts included), checked and format-checked alike.
+LINTED := connectx book tests benchmarks docs examples
+
 # mypy reads every package the code imports: the cluster extra's distributed is typed, so it is installed too.
-lint: install
-	$(UV) sync --frozen --inexact --extra cluster --group lint --group docs --python $(PYTHON)
-	$(BIN)/ruff check connectx book tests benchmarks docs examples
-	$(BIN)/ruff format --check connectx book tests benchmarks examples
+lint: docs
+	$(UV) sync --frozen --inexact --extra cluster --group lint --python $(PYTHON)
+	$(BIN)/ruff check $(LINTED)
+	$(BIN)/ruff format --check $(LINTED)
 	$(BIN)/mypy
-	$(BIN)/mkdocs build --strict --quiet --site-dir out/docs
 
 # The documentation pages (docs/, mkdocs.yml) into out/docs/; any warning fails the build: a dead
 # link or anchor between pages, a page left out of the navigation.
@@ -157,8 +159,9 @@ statistics-reference: install
 	$(UV) pip install --quiet --no-config --python .tools/reference/bin/python scipy==1.17.1 statsmodels==0.15.0
 	.tools/reference/bin/python tests/reference/make_statistics_reference.py
 
+# Everything .gitignore names (the environments, out/, caches, builds): one list of what is generated.
 clean:
-	rm -rf $(VENV) .tools out
+	git clean -fdX
 
 # The example notebook run again beside a Kaggle user's files, its outputs stored in it (commit them).
 notebook: install-dev

@@ -32,11 +32,36 @@ from connectx.evaluation.engine import BoardConfig, run_game  # noqa: E402
 from connectx.play.http_app import make_server  # noqa: E402
 
 IMAGES = REPOSITORY / "docs" / "images"
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+)
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
-COLOURS = {30: "#000", 31: "#c33", 32: "#3a3", 33: "#cc3", 34: "#36c", 35: "#c3c", 36: "#3cc", 37: "#ccc",
-           90: "#666", 91: "#ff5f4f", 92: "#5f5", 93: "#ffd84a", 94: "#69f", 95: "#f6f", 96: "#6ff", 97: "#fff"}
+COLOURS = {
+    30: "#000",
+    31: "#c33",
+    32: "#3a3",
+    33: "#cc3",
+    34: "#36c",
+    35: "#c3c",
+    36: "#3cc",
+    37: "#ccc",
+    90: "#666",
+    91: "#ff5f4f",
+    92: "#5f5",
+    93: "#ffd84a",
+    94: "#69f",
+    95: "#f6f",
+    96: "#6ff",
+    97: "#fff",
+}
 
 TERMINAL_GAME = """
 import sys, tempfile
@@ -54,7 +79,7 @@ def ansi_to_html(text: str) -> str:
     parts = []
     position = 0
     for match in SGR.finditer(text):
-        parts.append(_span(text[position:match.start()], state))
+        parts.append(_span(text[position : match.start()], state))
         position = match.end()
         for code in [int(c) for c in (match.group(1) or "0").split(";") if c]:
             if code == 0:
@@ -78,10 +103,17 @@ def ansi_to_html(text: str) -> str:
 def _span(text: str, state: dict[str, object]) -> str:
     if not text:
         return ""
-    style = ";".join(filter(None, [f"color:{state['fg']}" if "fg" in state else "",
-                                   f"background:{state['bg']}" if "bg" in state else "",
-                                   "font-weight:bold" if state.get("bold") else "",
-                                   "text-decoration:underline" if state.get("underline") else ""]))
+    style = ";".join(
+        filter(
+            None,
+            [
+                f"color:{state['fg']}" if "fg" in state else "",
+                f"background:{state['bg']}" if "bg" in state else "",
+                "font-weight:bold" if state.get("bold") else "",
+                "text-decoration:underline" if state.get("underline") else "",
+            ],
+        )
+    )
     return f'<span style="{style}">{html.escape(text)}</span>' if style else html.escape(text)
 
 
@@ -93,8 +125,9 @@ def browser(phone: bool = False) -> webdriver.Chrome:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tempfile.mkdtemp()}")
     if phone:
-        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": 375, "height": 667,
-                                                                              "pixelRatio": 1.0, "touch": True}})
+        options.add_experimental_option(
+            "mobileEmulation", {"deviceMetrics": {"width": 375, "height": 667, "pixelRatio": 1.0, "touch": True}}
+        )
     else:
         options.add_argument("--window-size=1100,1000")
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -104,15 +137,34 @@ def terminal_capture() -> str:
     """The tmux pane after a few moves and a hint, with its escape codes."""
     session = "connectx-screenshot"
     subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "92", "-y", "46", "-c", str(REPOSITORY),
-                    f"{REPOSITORY / '.venv/bin/python'} -c '{TERMINAL_GAME}'; sleep 60"], check=True)
+    subprocess.run(
+        [
+            "tmux",
+            "new-session",
+            "-d",
+            "-s",
+            session,
+            "-x",
+            "92",
+            "-y",
+            "46",
+            "-c",
+            str(REPOSITORY),
+            f"{REPOSITORY / '.venv/bin/python'} -c '{TERMINAL_GAME}'; sleep 60",
+        ],
+        check=True,
+    )
     try:
         for keys in ("4", "4", "3", "5", "2", "h"):
             time.sleep(3)
             subprocess.run(["tmux", "send-keys", "-t", session, keys, "Enter"], check=True)
         time.sleep(6)
-        return subprocess.run(["tmux", "capture-pane", "-e", "-p", "-S", "-100", "-t", session], check=True,
-                              capture_output=True, text=True).stdout
+        return subprocess.run(
+            ["tmux", "capture-pane", "-e", "-p", "-S", "-100", "-t", session],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
 
@@ -121,9 +173,11 @@ def screenshot_terminal(driver: webdriver.Chrome) -> None:
     lines = terminal_capture().rstrip("\n").splitlines()
     body = ansi_to_html("\n".join(lines[-40:]))
     page = Path(tempfile.mkdtemp()) / "terminal.html"
-    page.write_text('<html><body style="margin:0;background:#1e1e1e"><pre style="margin:0;padding:14px;'
-                    'color:#ddd;font:15px/1.17 DejaVu Sans Mono,monospace;display:inline-block">'
-                    f"{body}</pre></body></html>")
+    page.write_text(
+        '<html><body style="margin:0;background:#1e1e1e"><pre style="margin:0;padding:14px;'
+        'color:#ddd;font:15px/1.17 DejaVu Sans Mono,monospace;display:inline-block">'
+        f"{body}</pre></body></html>"
+    )
     driver.get(page.as_uri())
     driver.find_element(By.TAG_NAME, "pre").screenshot(str(IMAGES / "terminal-game.png"))
 
@@ -135,8 +189,11 @@ def screenshot_page(driver: webdriver.Chrome, url: str) -> None:
     for column in (3,):
         stones = len(driver.find_elements(By.CSS_SELECTOR, "#board .cell.x, #board .cell.o"))
         driver.find_element(By.CSS_SELECTOR, f'#board .column[data-column="{column}"]').click()
-        wait.until(lambda page, before=stones: len(page.find_elements(
-            By.CSS_SELECTOR, "#board .cell.x, #board .cell.o")) == before + 2)
+        wait.until(
+            lambda page, before=stones: (
+                len(page.find_elements(By.CSS_SELECTOR, "#board .cell.x, #board .cell.o")) == before + 2
+            )
+        )
     driver.find_element(By.ID, "analysis-switch").click()
     wait.until(lambda page: " to move." in page.find_element(By.ID, "analysis-note").text)  # the values streamed in
     time.sleep(0.5)
