@@ -17,8 +17,8 @@ from pathlib import Path
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.ladder import LadderPlan, play_ladder
+from connectx.evaluation.statistics.hypothesis_tests import correlation_interval
 from connectx.evaluation.tournament import run_tournament
-from connectx.papers.hypothesis_tests import correlation_interval
 
 EXTRA = ("negamax", "negamax:depth=2", "minimax:depth=1", "mcts:simulations=500")
 """Fast agents added to the fast pool, so that the ranking has enough places to compare."""

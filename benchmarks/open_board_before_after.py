@@ -35,7 +35,7 @@ from benchmarks.other_boards import check_rounds, clocked_board, recorded_games
 from benchmarks.revisions import ROOT, RevisionError, build_agent, checkout_of, commit_of
 from connectx.evaluation.match import MatchResult, run_match
 from connectx.evaluation.scheduling import default_jobs
-from connectx.evaluation.statistics import wilson_interval
+from connectx.evaluation.statistics.elo import wilson_interval
 
 BOARDS = ("8x7/4", "9x7/4", "7x7/4")
 """The open boards of ``other_boards`` whose games take about as long as 7x6's: 10x8/5 games take twice as long."""

@@ -38,8 +38,8 @@ from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import STANDARD_CONFIG, game_seed
 from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.scheduling import play_schedule
-from connectx.evaluation.statistics import Interval, wilson_interval
-from connectx.papers.hypothesis_tests import mean_interval
+from connectx.evaluation.statistics.elo import Interval, wilson_interval
+from connectx.evaluation.statistics.hypothesis_tests import mean_interval
 
 OPPONENTS = (
     ("fallible:epsilon=0.05", "random slips, 1 move in 20"),

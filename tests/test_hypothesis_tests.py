@@ -8,8 +8,8 @@ from statistics import NormalDist
 import numpy as np
 import pytest
 
-from connectx.evaluation import statistics as st
-from connectx.papers import hypothesis_tests as ht
+from connectx.evaluation.statistics import elo as st
+from connectx.evaluation.statistics import hypothesis_tests as ht
 
 
 def test_cochran_armitage_matches_rs_prop_trend_test_example() -> None:

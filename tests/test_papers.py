@@ -18,7 +18,7 @@ from connectx.agents.core.position import Position
 from connectx.agents.core.search_time import Deadline
 from connectx.agents.players.minimax import MinimaxStrategy
 from connectx.cli.main import main
-from connectx.evaluation import engine, statistics
+from connectx.evaluation import engine
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_in_process import play_game
 from connectx.evaluation.game_record import NO_STATS, GameRecord, GameSpec, MoveStats
@@ -26,26 +26,19 @@ from connectx.evaluation.match import run_match
 from connectx.evaluation.provenance import cpu_model
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 from connectx.evaluation.scheduling import InlineExecutor
-from connectx.evaluation.statistics import Z95
-from connectx.papers import (
-    answer_section,
-    cell_scores,
-    claim_tests,
-    hypothesis_tests,
-    move_claims,
-    ratings_section,
-    report_format,
-    runner,
-    verdicts,
-)
-from connectx.papers.claim_tests import judge, judge_all
-from connectx.papers.design import KINDS, SERIES, Cell, Claim, Experiment
-from connectx.papers.experiments import FULL, PROFILES, QUICK, experiments
-from connectx.papers.hypothesis_tests import correlation_interval, mean_interval, t_p_value
-from connectx.papers.kang import KANG_CONFIG
-from connectx.papers.markdown import write_report
-from connectx.papers.runner import CellResult, ExperimentResult, run_experiments
-from connectx.papers.sheoran import MCTS_NOTE, MINIMAX_NOTE, NEGAMAX_TEXT
+from connectx.evaluation.statistics import hypothesis_tests
+from connectx.evaluation.statistics.elo import Z95, Interval, Rating
+from connectx.evaluation.statistics.hypothesis_tests import correlation_interval, mean_interval, t_p_value
+from connectx.papers.claims import cell_scores, claim_tests, move_claims, p_value_text, verdicts
+from connectx.papers.claims.claim_tests import judge, judge_all
+from connectx.papers.experiments import runner
+from connectx.papers.experiments.catalogue import FULL, PROFILES, QUICK, experiments
+from connectx.papers.experiments.design import KINDS, SERIES, Cell, Claim, Experiment
+from connectx.papers.experiments.kang import KANG_CONFIG
+from connectx.papers.experiments.runner import CellResult, ExperimentResult, run_experiments
+from connectx.papers.experiments.sheoran import MCTS_NOTE, MINIMAX_NOTE, NEGAMAX_TEXT
+from connectx.papers.writing import answer_section, ratings_section, report_format
+from connectx.papers.writing.markdown import write_report
 
 
 def report_and_appendix(path: Path) -> str:
@@ -1194,7 +1187,7 @@ def test_a_narrow_heat_maps_long_title_is_wrapped_to_fit_the_figure(
 
     kept: list[Figure] = []
     monkeypatch.setattr(plots.plt, "close", kept.append)  # keep the figure to measure it
-    rate = statistics.Interval(0.5, 0.3, 0.7)
+    rate = Interval(0.5, 0.3, 0.7)
     plots.heat_map(
         [[rate, rate], [rate, rate]],
         tmp_path / "map.png",
@@ -1229,7 +1222,7 @@ def test_elo_series_keep_each_papers_agent_apart_from_ours_and_leave_out_variant
         "kaggle:random",
         "solver:time_budget=0.5",
     ]
-    ratings = [statistics.Rating(name, float(i), i - 1.0, i + 1.0, 10) for i, name in enumerate(names)]
+    ratings = [Rating(name, float(i), i - 1.0, i + 1.0, 10) for i, name in enumerate(names)]
 
     def xs(series: ratings_section.EloSeries) -> dict[str, list[str | float]]:
         return {label: [x for x, _ in points] for label, points in series.items()}
@@ -1241,7 +1234,7 @@ def test_elo_series_keep_each_papers_agent_apart_from_ours_and_leave_out_variant
 
 
 def test_a_p_value_just_below_the_level_never_prints_as_the_level() -> None:
-    assert [report_format.p_value_text(p) for p in (0.00004, 0.0027, 0.0497, 0.066, 0.15, 1.0)] == [
+    assert [p_value_text.p_value_text(p) for p in (0.00004, 0.0027, 0.0497, 0.066, 0.15, 1.0)] == [
         "< 0.0001",
         "0.0027",
         "0.0497",

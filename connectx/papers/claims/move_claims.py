@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 from connectx.evaluation.game_record import GameRecord
-from connectx.papers import hypothesis_tests
-from connectx.papers.cell_scores import design_clusters, one_cell
-from connectx.papers.design import Claim
-from connectx.papers.runner import CellResult, ExperimentResult, MoveSample, move_samples
-from connectx.papers.verdicts import FOR, SIZE, Evidence, Hypothesis, direction_hypotheses, untested
+from connectx.evaluation.statistics import hypothesis_tests
+from connectx.papers.claims.cell_scores import design_clusters, one_cell
+from connectx.papers.claims.verdicts import FOR, SIZE, Evidence, Hypothesis, direction_hypotheses, untested
+from connectx.papers.experiments.design import Claim
+from connectx.papers.experiments.runner import CellResult, ExperimentResult, MoveSample, move_samples
 
 
 def _within_series(

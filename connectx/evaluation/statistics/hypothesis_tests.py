@@ -1,7 +1,7 @@
 """The hypothesis tests the papers' verdicts rest on: p-values, trend and rate tests, their powers, Holm.
 
-Matches and tournaments need none of these (``connectx.evaluation.statistics`` holds what they
-print); the verdicts (``connectx.papers.verdicts``) hold claims about rates, trends, correlations
+Matches and tournaments need none of these (``connectx.evaluation.statistics.elo`` holds what they
+print); the verdicts (``connectx.papers.claims.verdicts``) hold claims about rates, trends, correlations
 and speed-ups to them. The Cochran-Armitage trend test is checked against R's ``prop.trend.test``
 and Agresti's textbook example, and every test against SciPy and statsmodels
 (``tests/test_statistics_reference.py``). The tails of the normal, t and chi-square distributions
@@ -17,7 +17,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from connectx.evaluation.statistics import Z95, Interval
+from connectx.evaluation.statistics.elo import Z95, Interval
 
 
 def normal_p_value(z: float) -> float:

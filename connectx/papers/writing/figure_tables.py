@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-from connectx.evaluation.statistics import Interval
-from connectx.papers import hypothesis_tests
-from connectx.papers.cell_scores import WIN, cell_score, clustered_percent, percent, win_rate
-from connectx.papers.design import Experiment
-from connectx.papers.move_claims import depths_searched
-from connectx.papers.report_format import APPENDIX_FILE
-from connectx.papers.runner import ExperimentResult, move_samples, simulations_per_move
+from connectx.evaluation.statistics import hypothesis_tests
+from connectx.evaluation.statistics.elo import Interval
+from connectx.papers.claims.cell_scores import WIN, cell_score, clustered_percent, percent, win_rate
+from connectx.papers.claims.move_claims import depths_searched
+from connectx.papers.experiments.design import Experiment
+from connectx.papers.experiments.runner import ExperimentResult, move_samples, simulations_per_move
+from connectx.papers.writing.report_format import APPENDIX_FILE
 
 
 def series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
