@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from connectx.evaluation.statistics.elo import Rating, score_from_elo
+from connectx.evaluation.statistics.elo import Z95, Rating, score_from_elo
 from connectx.evaluation.statistics.hypothesis_tests import chi_square_p_value
 
 
@@ -223,7 +223,7 @@ def difference_ranks(
     ratings: Sequence[Rating],
     anchor: str,
     dispersion: float = 1.0,
-    z: float = 1.959963984540054,
+    z: float = Z95,
 ) -> list[int]:
     """The rank of each of ``ratings`` (strongest first) from tests of their differences: 1 plus the agents rated
     significantly higher, never less than the rank before it.

@@ -122,7 +122,7 @@ def _pair_units(
             continue
         r = hypothesis_tests.correlation_interval([x(s) for s in moves], [y(s) for s in moves]).value
         if not math.isnan(r):
-            by_pair.setdefault((series, game // 2), []).append(math.atanh(max(-0.999999, min(0.999999, r))))
+            by_pair.setdefault((series, game // 2), []).append(hypothesis_tests.fisher_z(r))
     return [sum(zs) / len(zs) for zs in by_pair.values()]
 
 
