@@ -18,8 +18,8 @@ from pathlib import Path
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.ladder import LadderPlan, play_ladder
 from connectx.evaluation.run_loop import PlayOptions
+from connectx.evaluation.statistics.hypothesis_tests import correlation_interval
 from connectx.evaluation.tournament import TournamentPlan, play_tournament
-from connectx.papers.hypothesis_tests import correlation_interval
 
 EXTRA = ("negamax", "negamax:depth=2", "minimax:depth=1", "mcts:simulations=500")
 """Fast agents added to the fast pool, so that the ranking has enough places to compare."""

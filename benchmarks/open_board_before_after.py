@@ -37,7 +37,7 @@ from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.match import MatchPlan, MatchResult, play_match
 from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import default_jobs
-from connectx.evaluation.statistics import wilson_interval
+from connectx.evaluation.statistics.elo import wilson_interval
 
 BOARDS = ("8x7/4", "9x7/4", "7x7/4")
 """The open boards of ``other_boards`` whose games take about as long as 7x6's: 10x8/5 games take twice as long."""

@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 from connectx.evaluation.game_in_process import play_game
-from connectx.papers.experiments import PROFILES, experiments
-from connectx.papers.runner import cell_plan
+from connectx.papers.experiments.catalogue import PROFILES, experiments
+from connectx.papers.experiments.runner import cell_plan
 
 
 def main(argv: list[str] | None = None) -> int:

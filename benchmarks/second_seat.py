@@ -35,13 +35,12 @@ from pathlib import Path
 from statistics import median
 
 from connectx.agents.search.trap_play import GATE
-from connectx.cli.options import flag_words
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import STANDARD_CONFIG, game_seed
-from connectx.evaluation.option_words import OptionError
+from connectx.evaluation.option_words import OptionError, flag_words
 from connectx.evaluation.run_loop import GameCount, ListedGames, PlayOptions, play_prepared, prepare_run
-from connectx.evaluation.statistics import Interval, wilson_interval
-from connectx.papers.hypothesis_tests import mean_interval
+from connectx.evaluation.statistics.elo import Interval, wilson_interval
+from connectx.evaluation.statistics.hypothesis_tests import mean_interval
 
 OPPONENTS = (
     ("fallible:epsilon=0.05", "random slips, 1 move in 20"),

@@ -39,10 +39,9 @@ from book.perfect_play import write_agent_file
 from connectx.agents.core.kaggle_boundary import FAULT_STATUSES
 from connectx.agents.core.position import Position
 from connectx.agents.players.opening_book import OpeningBook, load_opening_book
-from connectx.cli.options import flag_words
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import STANDARD_CONFIG, MoveTimes
-from connectx.evaluation.option_words import OptionError
+from connectx.evaluation.option_words import OptionError, flag_words
 from connectx.evaluation.run_loop import GameCount, ListedGames, PlayOptions, play_prepared, prepare_run
 from connectx.solver.native import NativeSolver
 

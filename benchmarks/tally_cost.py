@@ -29,7 +29,7 @@ from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import MatchPlan
 from connectx.evaluation.run_loop import PlayOptions, play_prepared, prepare_run
 from connectx.evaluation.scheduling import InlineExecutor, default_jobs
-from connectx.evaluation.statistics import score_from_elo
+from connectx.evaluation.statistics.elo import score_from_elo
 from connectx.evaluation.tournament import TournamentPlan, TournamentSummary, TournamentTally
 
 STRENGTH = {"negamax": 400.0, "minimax": 300.0, "mcts": 250.0, "random": 0.0, "kaggle:random": 0.0}

@@ -160,8 +160,8 @@ def test_resume_continues_a_match_in_the_out_directory_that_holds_it(
 def test_report_resume_goes_on_when_a_cell_of_the_report_is_recorded(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from connectx.papers.experiments import QUICK
-    from connectx.papers.runner import cell_directory, cell_plan, chosen_experiments
+    from connectx.papers.experiments.catalogue import QUICK
+    from connectx.papers.experiments.runner import cell_directory, cell_plan, chosen_experiments
 
     experiment = chosen_experiments(QUICK)[0]
     cell = experiment.cells[0]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from connectx.evaluation import statistics as st
-from connectx.papers import clustered_scores as cs
+from connectx.evaluation.statistics import clustered_scores as cs
+from connectx.evaluation.statistics import elo as st
 
 
 def shrunk(sandwich: float, games: int, clusters: int, rarer: float) -> float:

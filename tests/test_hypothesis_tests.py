@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
-from statistics import NormalDist
+from statistics import NormalDist, correlation, variance
 
 import numpy as np
 import pytest
 
-from connectx.evaluation import statistics as st
-from connectx.papers import hypothesis_tests as ht
+from connectx.evaluation.statistics import elo as st
+from connectx.evaluation.statistics import hypothesis_tests as ht
 
 
 def test_cochran_armitage_matches_rs_prop_trend_test_example() -> None:
@@ -150,3 +150,16 @@ def test_a_scores_variance_takes_off_what_its_draws_do() -> None:
     assert ht.equivalence_z(0.5, 0.5, 0.1, 200, draws=0.8) == pytest.approx(z)
     assert ht.equivalence_z(0.5, 0.5, 0.1, 200) == pytest.approx((0.5 - 0.4) / math.sqrt(0.24 / 200))
     assert ht.beyond_margin_z(0.3, 0.5, 0.1, 200, draws=0.4) == pytest.approx(0.1 / math.sqrt((0.24 - 0.1) / 200))
+
+
+def test_mean_and_correlation_intervals() -> None:
+    values = [1.0, 2.0, 3.0, 4.0]
+    standard_error = math.sqrt(variance(values) / len(values))
+    mean = ht.mean_interval(values)
+    assert mean.value == 2.5 and mean.low == pytest.approx(2.5 - st.Z95 * standard_error)
+    assert ht.mean_interval([7.0]).low == ht.mean_interval([7.0]).high == 7.0
+    xs, ys = [1, 2, 3, 4, 5, 6, 7], [2, 1, 4, 3, 7, 5, 6]
+    r = ht.correlation_interval(xs, ys)
+    assert r.value == pytest.approx(correlation(xs, ys))
+    assert r.low < r.value < r.high and r.low == pytest.approx(math.tanh(math.atanh(r.value) - st.Z95 / 2))
+    assert ht.correlation_interval([1, 2, 3], [1, 2, 3]).low == -1.0  # too few pairs for an interval

@@ -29,6 +29,9 @@ AGENT_LAYERS = [
 ]
 """``agents``' subpackages, bottom up: each may import those before it (and ``agents``' own modules none of them)."""
 AGENTS = {*AGENT_LAYERS, "connectx.agents"}
+PAPERS_ROOMS = ["connectx.papers.experiments", "connectx.papers.claims", "connectx.papers.writing"]
+"""``papers``' subpackages, in the order they read each other: each may import those before it (and the harness)."""
+PAPERS = {*PAPERS_ROOMS, "connectx.papers"}
 MAY_IMPORT: dict[str, set[str]] = {
     **{layer: set(AGENT_LAYERS[: number + 1]) for number, layer in enumerate(AGENT_LAYERS)},
     "connectx.agents": AGENTS,
@@ -37,6 +40,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "connectx.solver": AGENTS | {"connectx.solver"},
     "connectx.analysis": AGENTS | {"connectx.solver", "connectx.analysis"},
     "book": AGENTS | {"connectx.solver", "connectx.analysis", "book"},
+    **{room: AGENTS | {"connectx.evaluation", *PAPERS_ROOMS[: number + 1]} for number, room in enumerate(PAPERS_ROOMS)},
     "connectx.papers": AGENTS | {"connectx.evaluation", "connectx.papers"},
     "connectx.play": AGENTS | {"connectx.evaluation", "connectx.solver", "connectx.analysis", "connectx.play"},
     "connectx.cli": AGENTS
@@ -45,7 +49,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "connectx.evaluation",
         "connectx.solver",
         "connectx.analysis",
-        "connectx.papers",
+        *PAPERS,
         "connectx.play",
         "connectx.cli",
         "connectx",
@@ -58,7 +62,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "connectx.solver",
         "connectx.analysis",
         "book",
-        "connectx.papers",
+        *PAPERS,
         "connectx.play",
         "benchmarks",
     },
@@ -224,7 +228,12 @@ def test_exactly_the_allowed_modules_import_kaggle_environments() -> None:
         ("connectx/play/api.py", "import agents.registry", "the one name it has"),
         ("connectx/evaluation/match.py", "from connectx.papers import runner", "connectx.evaluation may import only"),
         ("connectx/evaluation/match.py", "from connectx.cli.options import InputError", "imports connectx.cli.options"),
-        ("connectx/papers/runner.py", "import connectx.cli.main", "connectx.papers may import only"),
+        ("connectx/papers/experiments/runner.py", "import connectx.cli.main", "connectx.papers.experiments may import"),
+        (
+            "connectx/papers/claims/verdicts.py",
+            "from connectx.papers.writing.report_format import APPENDIX_FILE",
+            "connectx.papers.claims may import only",
+        ),
         ("connectx/submission/bundler.py", "from connectx.cli import build", "imports connectx.cli.build"),
         ("benchmarks/speed.py", "from connectx.cli.main import main", "imports connectx.cli.main"),
         (
@@ -239,7 +248,7 @@ def test_exactly_the_allowed_modules_import_kaggle_environments() -> None:
             "only connectx/evaluation/engine",
         ),
         (
-            "connectx/papers/runner.py",
+            "connectx/papers/experiments/runner.py",
             "importlib.import_module('kaggle_environments.utils')",
             "only connectx/evaluation/engine",
         ),
@@ -267,10 +276,10 @@ def test_the_checker_catches_each_kind_of_bad_import(path: str, source: str, pro
         ("connectx/cli/match.py", "from connectx.cli.options import InputError\nfrom connectx.cli import progress"),
         (
             "connectx/cli/report.py",
-            "from connectx.papers.runner import run_experiments\nfrom connectx.evaluation import match",
+            "from connectx.papers.experiments.runner import run_experiments\nfrom connectx.evaluation import match",
         ),
         (
-            "connectx/papers/runner.py",
+            "connectx/papers/experiments/runner.py",
             "from connectx.evaluation.match import play_match\nfrom connectx.agents.agent_spec import AgentSpec",
         ),
         (

@@ -11,7 +11,6 @@ import pytest
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.core.position import Position
-from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_record import ABORTED, GameRecord, GameSpec
 from connectx.evaluation.match import (
@@ -29,6 +28,15 @@ from connectx.evaluation.match import (
 from connectx.evaluation.results_text import match_table, running_line
 from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import InlineExecutor
+from connectx.evaluation.statistics.elo import (
+    elo_interval,
+    likelihood_of_superiority,
+    pentanomial,
+    pentanomial_elo_interval,
+    sprt_decision,
+    sprt_llr,
+    wilson_interval,
+)
 
 
 def fake_game(winner_name: str | None = None, fault: str | None = None):
@@ -293,13 +301,11 @@ def refolded(plan: MatchPlan, records: list[GameRecord], sprt: Sprt | None) -> M
     total = SeatRecord(
         as_first.wins + as_second.wins, as_first.draws + as_second.draws, as_first.losses + as_second.losses
     )
-    counts = statistics.pentanomial(
-        [sum(r.points(r.index % 2) for r in pair) for pair in by_pair.values() if len(pair) == 2]
-    )
+    counts = pentanomial([sum(r.points(r.index % 2) for r in pair) for pair in by_pair.values() if len(pair) == 2])
     llr, decision = 0.0, None
     if sprt is not None:
-        llr = statistics.sprt_llr({k / 4: n for k, n in enumerate(counts)}, sprt.elo0, sprt.elo1)
-        decision = statistics.sprt_decision(llr, sprt.bounds)
+        llr = sprt_llr({k / 4: n for k, n in enumerate(counts)}, sprt.elo0, sprt.elo1)
+        decision = sprt_decision(llr, sprt.bounds)
     return MatchSummary(
         plan.first.text,
         plan.second.text,
@@ -307,11 +313,11 @@ def refolded(plan: MatchPlan, records: list[GameRecord], sprt: Sprt | None) -> M
         total,
         as_first,
         as_second,
-        statistics.wilson_interval(total.wins, total.draws, total.losses),
-        statistics.elo_interval(total.wins, total.draws, total.losses),
-        statistics.likelihood_of_superiority(total.wins, total.losses),
+        wilson_interval(total.wins, total.draws, total.losses),
+        elo_interval(total.wins, total.draws, total.losses),
+        likelihood_of_superiority(total.wins, total.losses),
         counts,
-        statistics.pentanomial_elo_interval(counts),
+        pentanomial_elo_interval(counts),
         forfeits,
         {name: MoveTimes.of(values) for name, values in durations_by_agent(plan, games).items()},
         len(games) - len(scored),

@@ -9,10 +9,9 @@ import pytest
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.cli.main import main
-from connectx.cli.options import flag_words
 from connectx.evaluation.cluster import ClusterLostError
 from connectx.evaluation.match import MatchPlan, play_match
-from connectx.evaluation.option_words import OptionError
+from connectx.evaluation.option_words import OptionError, flag_words
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 from connectx.evaluation.run_loop import PlayOptions
 from connectx.play.http_app import ServeError, make_server

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 from connectx.evaluation.scheduling import InlineExecutor
-from connectx.papers import claim_tests, verdicts
-from connectx.papers.answer_section import number_claims
-from connectx.papers.design import DEFAULT_EFFECTS, Claim
-from connectx.papers.experiments import PROFILES
-from connectx.papers.runner import ExperimentResult, run_experiments
-from connectx.papers.verdicts import AGAINST, FOR, SIZE, Evidence, Hypothesis
+from connectx.papers.claims import claim_tests, verdicts
+from connectx.papers.claims.verdicts import AGAINST, FOR, SIZE, Evidence, Hypothesis
+from connectx.papers.experiments.catalogue import PROFILES
+from connectx.papers.experiments.design import DEFAULT_EFFECTS, Claim
+from connectx.papers.experiments.runner import ExperimentResult, run_experiments
+from connectx.papers.writing.answer_section import number_claims
 
 REPO = Path(__file__).resolve().parents[1]
 

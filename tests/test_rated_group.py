@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from connectx.evaluation import statistics as st
-from connectx.papers import rated_group as rg
+from connectx.evaluation.statistics import elo as st
+from connectx.evaluation.statistics import rated_group as rg
 
 
 def test_only_strongly_connected_players_can_be_rated() -> None:

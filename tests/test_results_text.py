@@ -15,7 +15,7 @@ from connectx.evaluation.results_text import (
     ratings_table,
     running_line,
 )
-from connectx.evaluation.statistics import Interval, Rating
+from connectx.evaluation.statistics.elo import Interval, Rating
 from connectx.evaluation.tournament import TournamentSummary
 
 AGENTS = {"a": "random", "b": "negamax"}

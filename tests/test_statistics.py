@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from connectx.evaluation import statistics as st
+from connectx.evaluation.statistics import elo as st
 
 # cutechess computes the 97.5% normal quantile with Winitzki's approximation of erf^-1, which gives
 # 1.95716 rather than 1.95996; its printed error bars are reproduced with that quantile.

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from connectx.evaluation import statistics as st
-from connectx.papers import clustered_scores, rated_group, verdicts
-from connectx.papers import hypothesis_tests as ht
+from connectx.evaluation.statistics import clustered_scores, rated_group
+from connectx.evaluation.statistics import elo as st
+from connectx.evaluation.statistics import hypothesis_tests as ht
+from connectx.papers.claims import verdicts
 
 REFERENCE: dict[str, Any] = json.loads(
     (Path(__file__).resolve().parent / "reference" / "statistics_reference.json").read_text()

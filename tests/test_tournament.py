@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from connectx.agents.agent_spec import AgentSpec
-from connectx.evaluation import statistics
+from connectx.evaluation import tournament
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import summarize
@@ -17,6 +17,7 @@ from connectx.evaluation.results_store import ResultsStore
 from connectx.evaluation.results_text import cross_table, ratings_table
 from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import InlineExecutor
+from connectx.evaluation.statistics.elo import Rating, fit_ratings
 from connectx.evaluation.tournament import (
     TournamentPlan,
     TournamentSummary,
@@ -151,20 +152,17 @@ def refolded(plan: TournamentPlan, records: list[GameRecord]) -> TournamentSumma
     results = {
         (s.first, s.second): (s.total.wins + s.total.draws / 2, s.total.games) for s in pairings if s.total.games
     }
-    return TournamentSummary(
-        plan.agents, pairings, tuple(statistics.fit_ratings(results, plan.agents[0])), plan.agents[0]
-    )
+    return TournamentSummary(plan.agents, pairings, tuple(fit_ratings(results, plan.agents[0])), plan.agents[0])
 
 
 def test_the_ratings_are_fitted_only_when_a_summary_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
     fits = []
-    fit_ratings = statistics.fit_ratings
 
-    def counted_fit(*args: Any, **kwargs: Any) -> list[statistics.Rating]:
+    def counted_fit(*args: Any, **kwargs: Any) -> list[Rating]:
         fits.append(args)
         return fit_ratings(*args, **kwargs)
 
-    monkeypatch.setattr(statistics, "fit_ratings", counted_fit)
+    monkeypatch.setattr(tournament, "fit_ratings", counted_fit)
     asked = []
     result = play_tournament(
         TournamentPlan((AgentSpec.of("random"), AgentSpec.of("negamax"), AgentSpec.of("kaggle:random")), 4),

@@ -11,8 +11,8 @@ import pytest
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_record import GameRecord
-from connectx.papers import cell_scores, verdicts
-from connectx.papers import hypothesis_tests as ht
+from connectx.evaluation.statistics import hypothesis_tests as ht
+from connectx.papers.claims import cell_scores, verdicts
 
 
 def test_a_parameter_spelled_at_its_default_names_the_same_agent() -> None:
@@ -85,8 +85,8 @@ def test_every_statistic_that_cannot_be_computed_is_nan_and_every_p_value_of_nan
 def test_no_statistic_is_set_to_zero_in_place_of_nan() -> None:
     # The grep, kept: no NaN statistic is replaced by 0 (nan_to_num, "0 if isnan") anywhere a verdict reads;
     # an unknown power may be, since a power explains a verdict and never makes one.
-    papers = Path(verdicts.__file__).parent
-    for path in [*papers.glob("*.py"), papers.parent / "evaluation" / "statistics.py"]:
+    papers, statistics = Path(verdicts.__file__).parents[1], Path(ht.__file__).parent
+    for path in [*papers.rglob("*.py"), *statistics.glob("*.py")]:
         for number, line in enumerate(path.read_text().splitlines(), 1):
             replaced = "nan_to_num" in line or re.search(r"(?<![\w.])0(\.0)? if (math\.)?isnan\(", line)
             # The function a line belongs to, named within the few lines before it, says what it computes.

@@ -77,11 +77,11 @@ from connectx.cli.options import (
     analysis_engine,
     board_spec,
     check_output_file,
-    flag_words,
     non_negative_int,
     non_negative_seconds,
 )
 from connectx.cli.progress import ProgressBar
+from connectx.evaluation.option_words import flag_words
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 
 NAME = "analyze"

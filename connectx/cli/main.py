@@ -102,9 +102,9 @@ def _run(argv: list[str] | None, words: list[str], named: str | None, prog: str)
     # Imported here, inside main's Ctrl-C handler: they load a command's libraries (a fifth of a second).
     from connectx import __version__
     from connectx.agents.registry import AgentSpecError
-    from connectx.cli.options import InputError, flag_words
+    from connectx.cli.options import InputError
     from connectx.evaluation.cluster import ClusterError, MissingExtra
-    from connectx.evaluation.option_words import OptionError
+    from connectx.evaluation.option_words import OptionError, flag_words
 
     parser = build_parser(named if named in COMMANDS and "--version" not in words else None)
     try:

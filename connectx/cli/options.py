@@ -4,7 +4,7 @@ Commands never import each other: whatever two of them share lives here (the opt
 board options, the options of a run of games, its output directory). A command reads its
 arguments, runs these checks, and only then shows a progress bar, creates a directory or writes
 a file; ``connectx.cli.main`` prints an ``InputError`` (like an ``AgentSpecError`` or the library's
-``OptionError``, whose options ``flag_words`` names as flags) as one line, ``connectx CMD: what is
+``OptionError``, whose options ``option_words.flag_words`` names as flags) as one line, ``connectx CMD: what is
 wrong; what to do``, with exit code 2.
 Counts are checked by the option types below as the arguments are read.
 """
@@ -31,7 +31,7 @@ from connectx.cli.exit_status import INTERRUPTED as INTERRUPTED
 from connectx.evaluation.cluster import ClusterTarget, open_cluster
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game import Watchdog
-from connectx.evaluation.option_words import OptionWords, Words
+from connectx.evaluation.option_words import flag_words
 from connectx.evaluation.output_paths import check_output_directory as check_output_directory
 from connectx.evaluation.output_paths import check_output_file as check_output_file
 from connectx.evaluation.results_store import PLAN_FILE, ResultsStore
@@ -45,18 +45,6 @@ Plan = TypeVar("Plan")
 
 class InputError(ValueError):
     """A command-line input that cannot work; the message says what is wrong and which flag to change."""
-
-
-FLAGS = Words(
-    lambda name: "--" + name.replace("_", "-"),
-    {"opening_plies": "--openings", "output": "-o", "analysis_seconds": "--analysis-time"},
-)
-"""The library's options as flags: an ``OptionWords`` error's remedy, as a shell user gives it."""
-
-
-def flag_words(error: Exception) -> str:
-    """The error's message, the options it names (an ``OptionWords``'s) named as flags."""
-    return error.worded(FLAGS) if isinstance(error, OptionWords) else str(error)
 
 
 def whole_number(minimum: int) -> Callable[[str], int]:

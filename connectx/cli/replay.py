@@ -13,8 +13,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from connectx.cli.options import InputError, check_output_file, flag_words, non_negative_int
+from connectx.cli.options import InputError, check_output_file, non_negative_int
 from connectx.evaluation.game_record import GameRecord
+from connectx.evaluation.option_words import flag_words
 from connectx.evaluation.replays import replay_html
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
 

@@ -5,7 +5,7 @@ always resumed: run the same command again to continue an interrupted report; --
 when OUT holds no report to continue, a mistyped --out) and writes
 OUT/<profile>/report.md with one PNG per figure: each result with its 95% interval beside the
 paper's number, and a verdict. --quick is a smoke run of about 280 games (under 10 minutes on 2
-cores); the full profile plays the paper-sized counts listed in connectx/papers/experiments.py.
+cores); the full profile plays the paper-sized counts listed in connectx/papers/experiments/catalogue.py.
 """
 
 from __future__ import annotations
@@ -27,16 +27,16 @@ from connectx.cli.options import (
 from connectx.evaluation.match import MatchResult
 from connectx.evaluation.results_store import PLAN_FILE
 from connectx.evaluation.scheduling import default_jobs
-from connectx.papers.design import Cell, Experiment
-from connectx.papers.experiments import FULL, QUICK, experiments
-from connectx.papers.markdown import write_report
-from connectx.papers.runner import (
+from connectx.papers.experiments.catalogue import FULL, QUICK, experiments
+from connectx.papers.experiments.design import Cell, Experiment
+from connectx.papers.experiments.runner import (
     cell_directory,
     check_experiments,
     chosen_experiments,
     play_experiments,
     run_conditions,
 )
+from connectx.papers.writing.markdown import write_report
 
 NAME = "report"
 HELP = "reproduce the seed papers' experiments and write a Markdown report with figures and intervals"

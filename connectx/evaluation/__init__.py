@@ -16,7 +16,8 @@ The modules (they import ``connectx.agents`` and each other, never the command l
   cluster as one such executor (``--cluster``);
 * ``run_loop``: the one loop every run of games goes through: checks, resume, the code check,
   storing each game, the tally and stopping;
-* ``statistics``: pure functions from results to intervals, Elo, SPRT and rating fits;
+* ``statistics``: every statistic, pure functions from results: intervals, Elo, SPRT and rating fits
+  for matches and tournaments, and the hypothesis tests the papers' verdicts rest on;
 * ``match`` and ``tournament``: colour-swapped pairs, shared openings, summaries;
 * ``ladder`` and ``ladder_pool``: episodes paired and rated as Kaggle's leaderboard does, against a pool
   of fallible opponents;

@@ -18,11 +18,21 @@ from typing import Any
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.core.position import Position
-from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.option_words import OptionError
 from connectx.evaluation.run_loop import NumberedGames, PlayOptions, PreparedRun, play_prepared, prepare_run
+from connectx.evaluation.statistics.elo import (
+    Interval,
+    SprtBounds,
+    elo_interval,
+    likelihood_of_superiority,
+    pentanomial,
+    pentanomial_elo_interval,
+    sprt_decision,
+    sprt_llr,
+    wilson_interval,
+)
 
 STANDARD_CONFIG = BoardConfig()
 """Kaggle's ConnectX: 7 columns, 6 rows, 4 in a row, 2 s per move."""
@@ -40,13 +50,13 @@ class Sprt:
     def __post_init__(self) -> None:
         if self.elo0 >= self.elo1:
             raise ValueError(f"SPRT elo0 = {self.elo0} must be below elo1 = {self.elo1}")
-        statistics.SprtBounds.of(self.alpha, self.beta)
+        SprtBounds.of(self.alpha, self.beta)
         if self.alpha + self.beta >= 1:
             raise ValueError(f"SPRT alpha + beta = {self.alpha + self.beta:g}: the test needs their sum below 1")
 
     @property
-    def bounds(self) -> statistics.SprtBounds:
-        return statistics.SprtBounds.of(self.alpha, self.beta)
+    def bounds(self) -> SprtBounds:
+        return SprtBounds.of(self.alpha, self.beta)
 
 
 @dataclass(frozen=True)
@@ -186,11 +196,11 @@ class MatchSummary:
     total: SeatRecord
     as_first: SeatRecord
     as_second: SeatRecord
-    score: statistics.Interval
-    elo: statistics.Interval
+    score: Interval
+    elo: Interval
     los: float
     pentanomial: tuple[int, int, int, int, int]
-    pentanomial_elo: statistics.Interval
+    pentanomial_elo: Interval
     forfeits: dict[str, dict[str, int]]
     times: dict[str, MoveTimes]
     aborted: int
@@ -199,7 +209,7 @@ class MatchSummary:
     decision: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        def interval(value: statistics.Interval) -> dict[str, float | None]:
+        def interval(value: Interval) -> dict[str, float | None]:
             return {
                 k: (None if not math.isfinite(v) else round(v, 4))
                 for k, v in (("value", value.value), ("low", value.low), ("high", value.high))
@@ -321,7 +331,7 @@ class MatchTally:
         self.seats[seat][points] += 1
         pair = record.index // 2
         if pair in self.half_pairs:
-            counts = statistics.pentanomial([self.half_pairs.pop(pair) + points])
+            counts = pentanomial([self.half_pairs.pop(pair) + points])
             self.pairs = [total + new for total, new in zip(self.pairs, counts, strict=True)]
         else:
             self.half_pairs[pair] = points
@@ -343,8 +353,8 @@ class MatchTally:
         """The SPRT's log-likelihood ratio on the complete pairs, and its decision (None: play on)."""
         if self.sprt is None:
             return 0.0, None
-        llr = statistics.sprt_llr({k / 4: n for k, n in enumerate(self.pairs)}, self.sprt.elo0, self.sprt.elo1)
-        return llr, statistics.sprt_decision(llr, self.sprt.bounds)
+        llr = sprt_llr({k / 4: n for k, n in enumerate(self.pairs)}, self.sprt.elo0, self.sprt.elo1)
+        return llr, sprt_decision(llr, self.sprt.bounds)
 
     def _summarized(self) -> MatchSummary:
         plan, seats = self.plan, self.seats
@@ -366,11 +376,11 @@ class MatchTally:
             total=total,
             as_first=as_first,
             as_second=as_second,
-            score=statistics.wilson_interval(total.wins, total.draws, total.losses),
-            elo=statistics.elo_interval(total.wins, total.draws, total.losses),
-            los=statistics.likelihood_of_superiority(total.wins, total.losses),
+            score=wilson_interval(total.wins, total.draws, total.losses),
+            elo=elo_interval(total.wins, total.draws, total.losses),
+            los=likelihood_of_superiority(total.wins, total.losses),
             pentanomial=counts,
-            pentanomial_elo=statistics.pentanomial_elo_interval(counts),
+            pentanomial_elo=pentanomial_elo_interval(counts),
             forfeits=forfeits,
             times=times,
             aborted=self.aborted,

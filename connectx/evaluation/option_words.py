@@ -3,8 +3,8 @@
 A run's directory may hold another run, a plan may ask for no games, a port may be taken: the fix is
 an option, which a notebook sets as ``resume=True`` and a shell as ``--resume``. Such an error keeps
 its message as a template whose ``{name}`` fields are options (and its facts: paths, digests);
-``str(error)`` fills the options with ``PYTHON_WORDS``, and the command line calls ``worded`` with its
-flags, so one message serves both and the library never speaks in flags.
+``str(error)`` fills the options with ``PYTHON_WORDS``, and a command line (``connectx``'s, a
+benchmark's) calls ``flag_words``, so one message serves both and the library never speaks in flags.
 """
 
 from __future__ import annotations
@@ -58,6 +58,18 @@ class OptionWords(Exception):
 
 def _rebuilt(kind: type[OptionWords], template: str, facts: dict[str, Any]) -> OptionWords:
     return kind(template, **facts)
+
+
+FLAGS = Words(
+    lambda name: "--" + name.replace("_", "-"),
+    {"opening_plies": "--openings", "output": "-o", "analysis_seconds": "--analysis-time"},
+)
+"""The options as the command lines' flags (``--resume``, ``--openings``): what only a command line reads."""
+
+
+def flag_words(error: Exception) -> str:
+    """The error's message as a command line shows it: the options it names (an ``OptionWords``'s) as flags."""
+    return error.worded(FLAGS) if isinstance(error, OptionWords) else str(error)
 
 
 class OptionError(OptionWords, ValueError):

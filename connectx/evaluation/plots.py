@@ -17,7 +17,7 @@ import numpy as np
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from connectx.evaluation.statistics import Interval  # noqa: E402
+from connectx.evaluation.statistics.elo import Interval  # noqa: E402
 
 
 def score_plot(pairings: Sequence[tuple[str, Interval]], path: Path) -> Path:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from connectx.evaluation.match import MatchPlan, MatchSummary, SeatRecord
-from connectx.evaluation.statistics import Interval
+from connectx.evaluation.statistics.elo import Interval
 from connectx.evaluation.tournament import TournamentPlan, TournamentSummary
 
 if TYPE_CHECKING:  # only the ladder's tables read its values: a match's text never loads its rating model (openskill)

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from connectx.agents.agent_spec import AgentSpec
-from connectx.evaluation import statistics
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.match import (
@@ -27,6 +26,7 @@ from connectx.evaluation.match import (
 )
 from connectx.evaluation.option_words import OptionError
 from connectx.evaluation.run_loop import NumberedGames, PlayOptions, PreparedRun, play_prepared, prepare_run
+from connectx.evaluation.statistics.elo import Rating, fit_ratings
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class TournamentSummary:
 
     agents: tuple[str, ...]
     pairings: tuple[MatchSummary, ...]
-    ratings: tuple[statistics.Rating, ...]
+    ratings: tuple[Rating, ...]
     anchor: str
 
     def score(self, agent: str, opponent: str) -> tuple[float, int] | None:
@@ -193,7 +193,7 @@ class TournamentTally:
                 if s.total.games
             }
             played = {name for pair in results for name in pair}
-            ratings = tuple(statistics.fit_ratings(results, self.anchor)) if self.anchor in played else ()
+            ratings = tuple(fit_ratings(results, self.anchor)) if self.anchor in played else ()
             self._summary = TournamentSummary(self.plan.agents, pairings, ratings, self.anchor)
         return self._summary
 

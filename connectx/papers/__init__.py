@@ -1,9 +1,7 @@
-"""The seed papers' experiments, reproduced through the harness (``connectx report``).
+"""The seed papers' experiments, reproduced through the harness (``connectx report``), in three rooms, each
+importing only those before it (and the harness, ``connectx.evaluation``, whose ``statistics`` hold every test):
 
-* ``design``, ``sheoran``, ``kang``, ``experiments``: the experiments and claims as data, one module per
-  paper, gathered in a quick and a full profile;
-* ``runner``: plays every cell as a resumable match (``evaluation``) and reads what the games measured;
-* ``cell_scores``, ``rate_claims``, ``trends``, ``sensitivity``, ``move_claims``, ``claim_tests``: each
-  claim's test on those games; ``verdicts``: the one rule that turns the tests into verdicts;
-* ``markdown`` (with ``figure_tables``, ``ratings_section``, ``report_format``, ``shared_games``): the report.
+* ``experiments``: the experiments and claims as data, one module per paper, and the matches that play them;
+* ``claims``: each claim's test on those games, and the one rule that turns the tests into verdicts;
+* ``writing``: the report's Markdown, tables and figures.
 """

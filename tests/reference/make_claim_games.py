@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from connectx.papers.cell_scores import cells_at, design_clusters, game_outcome
-from connectx.papers.experiments import FULL
-from connectx.papers.runner import run_experiments
+from connectx.papers.claims.cell_scores import cells_at, design_clusters, game_outcome
+from connectx.papers.experiments.catalogue import FULL
+from connectx.papers.experiments.runner import run_experiments
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = Path(__file__).resolve().parent / "claim_games.json"

@@ -3,18 +3,17 @@ nodes and time per move."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-from connectx.evaluation.statistics import Interval
-from connectx.papers import hypothesis_tests
-from connectx.papers.cell_scores import WIN, cell_score, clustered_percent, percent, win_rate
-from connectx.papers.design import Experiment
-from connectx.papers.move_claims import depths_searched
-from connectx.papers.report_format import APPENDIX_FILE
-from connectx.papers.runner import ExperimentResult, move_samples, simulations_per_move
+from connectx.evaluation.statistics import hypothesis_tests
+from connectx.evaluation.statistics.elo import Interval
+from connectx.papers.claims.cell_scores import WIN, cell_score, clustered_percent, percent, win_rate
+from connectx.papers.claims.move_claims import depths_searched
+from connectx.papers.experiments.design import Experiment
+from connectx.papers.experiments.runner import ExperimentResult, move_samples, simulations_per_move
+from connectx.papers.writing.report_format import APPENDIX_FILE
 
 
 def series_table(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:
@@ -237,10 +236,12 @@ def nodes_figures(result: ExperimentResult, out: Path, plots: ModuleType) -> lis
         mine = [s for s in samples if s.series == series]
         for move in sorted({s.move for s in mine}):
             at = [s for s in mine if s.move == move]
-            nodes.setdefault(series, []).append((float(move), geometric_interval([max(1, s.nodes) for s in at])))
+            nodes.setdefault(series, []).append(
+                (float(move), hypothesis_tests.geometric_interval([max(1, s.nodes) for s in at]))
+            )
             timed = [1000 * s.seconds for s in at if s.seconds > 0]
             if timed:
-                seconds.setdefault(series, []).append((float(move), geometric_interval(timed)))
+                seconds.setdefault(series, []).append((float(move), hypothesis_tests.geometric_interval(timed)))
         n = hypothesis_tests.mean_interval([s.nodes for s in mine])
         t = hypothesis_tests.mean_interval([1000 * s.seconds for s in mine if s.seconds == s.seconds])
         counted = [s.evaluations for s in mine if s.evaluations is not None]
@@ -280,16 +281,6 @@ def _depths(depths: Sequence[int | None]) -> str:
         return "n/a"
     low, high = min(known), max(known)
     return str(low) if low == high else f"{low} to {high}"
-
-
-def geometric_interval(values: Sequence[float]) -> Interval:
-    """The geometric mean and its 95% interval (the normal interval of the logarithms, mapped back).
-
-    Counts and times spread over orders of magnitude and never go below zero, which the
-    interval of their plain mean would. The values must be positive.
-    """
-    logs = hypothesis_tests.mean_interval([math.log(v) for v in values])
-    return Interval(math.exp(logs.value), math.exp(logs.low), math.exp(logs.high))
 
 
 def depth_figure(result: ExperimentResult, out: Path, plots: ModuleType) -> list[str]:

@@ -1,7 +1,7 @@
 """The hypothesis tests the papers' verdicts rest on: p-values, trend and rate tests, their powers, Holm.
 
-Matches and tournaments need none of these (``connectx.evaluation.statistics`` holds what they
-print); the verdicts (``connectx.papers.verdicts``) hold claims about rates, trends, correlations
+Matches and tournaments need none of these (``connectx.evaluation.statistics.elo`` holds what they
+print); the verdicts (``connectx.papers.claims.verdicts``) hold claims about rates, trends, correlations
 and speed-ups to them. The Cochran-Armitage trend test is checked against R's ``prop.trend.test``
 and Agresti's textbook example, and every test against SciPy and statsmodels
 (``tests/test_statistics_reference.py``). The tails of the normal, t and chi-square distributions
@@ -17,7 +17,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from connectx.evaluation.statistics import Z95, Interval
+from connectx.evaluation.statistics.elo import Z95, Interval
 
 
 def normal_p_value(z: float) -> float:
@@ -182,11 +182,16 @@ def rate_power(claimed: float, true: float, effective: float, alpha: float) -> f
     )
 
 
+def fisher_z(r: float) -> float:
+    """Fisher's transform atanh(r) of a correlation, ``r`` held just inside (-1, 1): a perfect one stays finite."""
+    return math.atanh(max(-0.999999, min(0.999999, r)))
+
+
 def correlation_z(r: float, n: int) -> float:
     """Fisher's z statistic of a sample correlation ``r`` of ``n`` pairs against 0."""
     if n < 4 or math.isnan(r):
         return math.nan
-    return math.atanh(max(-0.999999, min(0.999999, r))) * math.sqrt(n - 3)
+    return fisher_z(r) * math.sqrt(n - 3)
 
 
 def correlation_power(rho: float, n: int, alpha: float) -> float:
@@ -417,6 +422,16 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> Interval:
     variance = sum((v - mean) ** 2 for v in values) / (len(values) - 1)
     spread = z * math.sqrt(variance / len(values))
     return Interval(mean, mean - spread, mean + spread)
+
+
+def geometric_interval(values: Sequence[float]) -> Interval:
+    """The geometric mean and its 95% interval (the normal interval of the logarithms, mapped back).
+
+    Counts and times spread over orders of magnitude and never go below zero, which the
+    interval of their plain mean would. The values must be positive.
+    """
+    logs = mean_interval([math.log(v) for v in values])
+    return Interval(math.exp(logs.value), math.exp(logs.low), math.exp(logs.high))
 
 
 def correlation_interval(xs: Sequence[float], ys: Sequence[float], z: float = Z95) -> Interval:

@@ -16,7 +16,7 @@ import math
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
-from connectx.papers.design import (
+from connectx.papers.experiments.design import (
     CLOCK_CONFIG,
     DEPTHS,
     NODES,

@@ -8,7 +8,7 @@ log-likelihood ratio. Where those normal-approximation intervals break down (eve
 or drawn, or too few games) a score-test interval takes over, which stays finite wherever the data
 bound the Elo.
 
-The hypothesis tests that judge the papers' claims are beside them, in ``connectx.papers``.
+The hypothesis tests that judge the papers' claims are beside them, in ``hypothesis_tests``.
 """
 
 from __future__ import annotations

@@ -6,15 +6,24 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from connectx.papers.cell_scores import cells_at
-from connectx.papers.design import Claim
-from connectx.papers.move_claims import depth_evidence, move_evidence, nodes_evidence, speed_evidence
-from connectx.papers.rate_claims import half_evidence, rate_evidence, similar_evidence
-from connectx.papers.report_format import p_text
-from connectx.papers.runner import ExperimentResult, move_samples
-from connectx.papers.sensitivity import with_sensitivity
-from connectx.papers.trends import trend_evidence
-from connectx.papers.verdicts import AGREES, CONTRADICTED, CONTROLS, PER_CLAIM, POWER_FLOOR, Evidence, Verdict, decide
+from connectx.papers.claims.cell_scores import cells_at
+from connectx.papers.claims.move_claims import depth_evidence, move_evidence, nodes_evidence, speed_evidence
+from connectx.papers.claims.p_value_text import p_text
+from connectx.papers.claims.rate_claims import half_evidence, rate_evidence, similar_evidence
+from connectx.papers.claims.sensitivity import with_sensitivity
+from connectx.papers.claims.trends import trend_evidence
+from connectx.papers.claims.verdicts import (
+    AGREES,
+    CONTRADICTED,
+    CONTROLS,
+    PER_CLAIM,
+    POWER_FLOOR,
+    Evidence,
+    Verdict,
+    decide,
+)
+from connectx.papers.experiments.design import Claim
+from connectx.papers.experiments.runner import ExperimentResult, move_samples
 
 
 def judge_all(claims: Sequence[tuple[Claim, ExperimentResult]], control: str = PER_CLAIM) -> list[Verdict]:
@@ -63,7 +72,7 @@ def judge(claim: Claim, result: ExperimentResult) -> Verdict:
 
 
 def measure(claim: Claim, result: ExperimentResult) -> Evidence:
-    """Run ``claim``'s test on the games of ``result`` (see ``connectx.papers.experiments.CLAIM_TESTS``)."""
+    """Run ``claim``'s test on the games of ``result`` (see ``connectx.papers.experiments.design.CLAIM_TESTS``)."""
     if claim.test == "faster":
         return speed_evidence(claim, result)
     if claim.test == "fewer_nodes":

@@ -8,9 +8,18 @@ other agent), sizes them by profile (quick, full), and names the games the joint
 
 from __future__ import annotations
 
-from connectx.papers import kang, sheoran
-from connectx.papers.design import CLOCK_CONFIG, OWN, SERIES, Cell, Claim, Experiment, Profile, UntestedClaim
-from connectx.papers.kang import (
+from connectx.papers.experiments import kang, sheoran
+from connectx.papers.experiments.design import (
+    CLOCK_CONFIG,
+    OWN,
+    SERIES,
+    Cell,
+    Claim,
+    Experiment,
+    Profile,
+    UntestedClaim,
+)
+from connectx.papers.experiments.kang import (
     TABLE7_FEATURES,
     TABLE8_FEATURES,
     kang_features,
@@ -19,7 +28,7 @@ from connectx.papers.kang import (
     kang_table6,
     kang_table9,
 )
-from connectx.papers.sheoran import (
+from connectx.papers.experiments.sheoran import (
     plain_mcts_spec,
     sheoran_depth,
     sheoran_fig3,

@@ -46,8 +46,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from connectx.papers import hypothesis_tests
-from connectx.papers.design import Claim
+from connectx.evaluation.statistics import hypothesis_tests
+from connectx.papers.experiments.design import Claim
 
 RULE_VERSION = 4
 """The version of the rule below; ``docs/papers.md`` states it in words under the same number."""

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from connectx.evaluation.match import first_seat
-from connectx.papers.cell_scores import cell_name
-from connectx.papers.design import Claim
-from connectx.papers.runner import ExperimentResult
+from connectx.papers.claims.cell_scores import cell_name
+from connectx.papers.experiments.design import Claim
+from connectx.papers.experiments.runner import ExperimentResult
 
 
 @dataclass(frozen=True)

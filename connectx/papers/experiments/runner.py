@@ -1,6 +1,6 @@
 """Play the seed papers' experiments through the harness, and read what their games measured.
 
-Every cell of every experiment (``connectx.papers.experiments``) is one match in its own
+Every cell of every experiment (``connectx.papers.experiments.catalogue``) is one match in its own
 directory under ``OUT/runs/``, always resumed, so an interrupted report continues where it
 stopped and a finished one is rebuilt from its recorded games without playing any again. One
 pool of worker processes serves all the matches. What a move's search cost (nodes, depth,
@@ -27,8 +27,8 @@ from connectx.evaluation.match import MatchPlan, MatchResult, MatchSummary, play
 from connectx.evaluation.provenance import Provenance, code_digest, cpu_model, current_checkout
 from connectx.evaluation.run_loop import PlayOptions, PreparedRun, prepare_run
 from connectx.evaluation.scheduling import GameFunction, worker_pool
-from connectx.papers.design import Cell, Experiment, Profile
-from connectx.papers.experiments import experiments
+from connectx.papers.experiments.catalogue import experiments
+from connectx.papers.experiments.design import Cell, Experiment, Profile
 
 RUNS_DIR = "runs"
 

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from statistics import NormalDist
 
 from connectx.evaluation.game_record import GameRecord
-from connectx.papers import hypothesis_tests
-from connectx.papers.cell_scores import design_clusters, one_cell
-from connectx.papers.design import Claim
-from connectx.papers.runner import CellResult, ExperimentResult, MoveSample, move_samples
-from connectx.papers.verdicts import FOR, SIZE, Evidence, Hypothesis, direction_hypotheses, untested
+from connectx.evaluation.statistics import hypothesis_tests
+from connectx.papers.claims.cell_scores import design_clusters, one_cell
+from connectx.papers.claims.verdicts import FOR, SIZE, Evidence, Hypothesis, direction_hypotheses, untested
+from connectx.papers.experiments.design import Claim
+from connectx.papers.experiments.runner import CellResult, ExperimentResult, MoveSample, move_samples
 
 
 def _within_series(
@@ -122,7 +122,7 @@ def _pair_units(
             continue
         r = hypothesis_tests.correlation_interval([x(s) for s in moves], [y(s) for s in moves]).value
         if not math.isnan(r):
-            by_pair.setdefault((series, game // 2), []).append(math.atanh(max(-0.999999, min(0.999999, r))))
+            by_pair.setdefault((series, game // 2), []).append(hypothesis_tests.fisher_z(r))
     return [sum(zs) / len(zs) for zs in by_pair.values()]
 
 

@@ -11,9 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from connectx.papers.design import Claim, Experiment, UntestedClaim
-from connectx.papers.report_format import APPENDIX_FILE, sentence_lines
-from connectx.papers.verdicts import (
+from connectx.papers.claims.verdicts import (
     AGREES,
     ALPHA,
     CANNOT_TEST,
@@ -29,6 +27,8 @@ from connectx.papers.verdicts import (
     RULE_VERSION,
     Verdict,
 )
+from connectx.papers.experiments.design import Claim, Experiment, UntestedClaim
+from connectx.papers.writing.report_format import APPENDIX_FILE, sentence_lines
 
 RULE_LINK = "../../docs/papers.md#the-rule"
 """The rule's statement, relative to ``reports/<profile>/``: a link any Markdown viewer of the checkout follows."""

@@ -1,7 +1,7 @@
 """The evidence on claims about rates: a quoted rate (within a margin), a score above or below half, two similar rates.
 
 Each builder turns a claim and its cells' games into the hypotheses the verdict rule
-(``connectx.papers.verdicts``) decides on, with the measurement in words and the test's power.
+(``connectx.papers.claims.verdicts``) decides on, with the measurement in words and the test's power.
 """
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import math
 from collections.abc import Sequence
 from statistics import NormalDist
 
-from connectx.evaluation.statistics import Interval
-from connectx.papers import hypothesis_tests
-from connectx.papers.cell_scores import (
+from connectx.evaluation.statistics import hypothesis_tests
+from connectx.evaluation.statistics.clustered_scores import ClusteredScore
+from connectx.evaluation.statistics.elo import Interval
+from connectx.papers.claims.cell_scores import (
     SCORE,
     adjusted_difference,
     cell_name,
@@ -26,11 +27,8 @@ from connectx.papers.cell_scores import (
     pooled_score,
     subject_text,
 )
-from connectx.papers.clustered_scores import ClusteredScore
-from connectx.papers.design import Claim
-from connectx.papers.report_format import p_text
-from connectx.papers.runner import CellResult, ExperimentResult
-from connectx.papers.verdicts import (
+from connectx.papers.claims.p_value_text import p_text
+from connectx.papers.claims.verdicts import (
     AGAINST,
     ALPHA,
     FOR,
@@ -42,6 +40,8 @@ from connectx.papers.verdicts import (
     size_hypothesis,
     untested,
 )
+from connectx.papers.experiments.design import Claim
+from connectx.papers.experiments.runner import CellResult, ExperimentResult
 
 
 def rate_evidence(claim: Claim, cells: Sequence[CellResult]) -> Evidence:

@@ -12,7 +12,17 @@ import math
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
-from connectx.papers.design import NODES, OURS, SEATS, SERIES, Cell, Claim, Experiment, Profile, UntestedClaim
+from connectx.papers.experiments.design import (
+    NODES,
+    OURS,
+    SEATS,
+    SERIES,
+    Cell,
+    Claim,
+    Experiment,
+    Profile,
+    UntestedClaim,
+)
 
 KANG = "Kang, Wang & Hu 2019"
 

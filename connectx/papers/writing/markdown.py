@@ -3,7 +3,7 @@
 The report is a pure function of the recorded games plus the run's software: win rates and scores
 with 95% intervals, the conditions each experiment's games were played under (as the games
 recorded them), nodes per move as the games' searches reported them, the Elo of every agent the
-games can rate, and the verdict on each claim (``connectx.papers.claim_tests``), every claim's test corrected
+games can rate, and the verdict on each claim (``connectx.papers.claims.claim_tests``), every claim's test corrected
 for all the others. The tables and figures (``figure_tables``) and the ratings (``ratings_section``)
 are written by modules of their own.
 """
@@ -17,8 +17,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-from connectx.papers import clustered_scores
-from connectx.papers.answer_section import (
+from connectx.evaluation.statistics import clustered_scores
+from connectx.papers.claims.cell_scores import clustered_percent, percent
+from connectx.papers.claims.claim_tests import judge, judge_every_control
+from connectx.papers.claims.p_value_text import p_value_text
+from connectx.papers.claims.sensitivity import sensitivity_table
+from connectx.papers.claims.shared_games import shared_games
+from connectx.papers.claims.trends import trend_strata
+from connectx.papers.claims.verdicts import ALPHA, CONTROLS, PER_CLAIM, POWER_FLOOR, RULE_VERSION, Verdict
+from connectx.papers.experiments.catalogue import UNTESTED
+from connectx.papers.experiments.design import DEPTHS, NODES, SEATS, Claim, Experiment, Profile
+from connectx.papers.experiments.runner import ExperimentResult, PlayConditions, play_conditions
+from connectx.papers.writing.answer_section import (
     RULE_LINK,
     ClaimEntry,
     answer_lines,
@@ -26,11 +36,7 @@ from connectx.papers.answer_section import (
     paper_number,
     plain_rule_lines,
 )
-from connectx.papers.cell_scores import clustered_percent, percent
-from connectx.papers.claim_tests import judge, judge_every_control
-from connectx.papers.design import DEPTHS, NODES, SEATS, Claim, Experiment, Profile
-from connectx.papers.experiments import UNTESTED
-from connectx.papers.figure_tables import (
+from connectx.papers.writing.figure_tables import (
     cells_table,
     depth_figure,
     heat_table,
@@ -38,13 +44,8 @@ from connectx.papers.figure_tables import (
     seats_table,
     series_table,
 )
-from connectx.papers.ratings_section import elo_section
-from connectx.papers.report_format import APPENDIX_FILE, REPORT_FILE, p_value_text, sentence_lines
-from connectx.papers.runner import ExperimentResult, PlayConditions, play_conditions
-from connectx.papers.sensitivity import sensitivity_table
-from connectx.papers.shared_games import shared_games
-from connectx.papers.trends import trend_strata
-from connectx.papers.verdicts import ALPHA, CONTROLS, PER_CLAIM, POWER_FLOOR, RULE_VERSION, Verdict
+from connectx.papers.writing.ratings_section import elo_section
+from connectx.papers.writing.report_format import APPENDIX_FILE, REPORT_FILE, sentence_lines
 
 
 def write_report(
@@ -139,7 +140,7 @@ def _full_rule() -> list[str]:
         "## The rule in full",
         "",
         f"Version {RULE_VERSION} of the rule, stated in [docs/papers.md]({RULE_LINK}) and applied by "
-        "`connectx/papers/verdicts.py`. Every claim is read as a statement about an effect, signed so that the "
+        "`connectx/papers/claims/verdicts.py`. Every claim is read as a statement about an effect, signed so that the "
         "claim says it is positive (a rate above 50%, a rise along a series, a correlation the claimed way), or, "
         "for a claimed rate or two rates claimed similar, that it lies within a stated margin. Its test brings "
         "up to three hypotheses: *no effect* (two-sided; rejected the claimed way it shows the claim, the other "

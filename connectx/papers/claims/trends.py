@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
-from connectx.evaluation import statistics
-from connectx.evaluation.statistics import Interval
-from connectx.papers import hypothesis_tests
-from connectx.papers.cell_scores import (
+from connectx.evaluation.statistics import hypothesis_tests
+from connectx.evaluation.statistics.clustered_scores import ClusteredScore
+from connectx.evaluation.statistics.elo import Z95, Interval
+from connectx.papers.claims.cell_scores import (
     SCORE,
     SEATS,
     adjusted_difference,
@@ -28,11 +28,8 @@ from connectx.papers.cell_scores import (
     points_text,
     pooled_score,
 )
-from connectx.papers.clustered_scores import ClusteredScore
-from connectx.papers.design import Claim
-from connectx.papers.report_format import p_text
-from connectx.papers.runner import CellResult, ExperimentResult
-from connectx.papers.verdicts import (
+from connectx.papers.claims.p_value_text import p_text
+from connectx.papers.claims.verdicts import (
     AGAINST,
     ALPHA,
     FOR,
@@ -44,6 +41,8 @@ from connectx.papers.verdicts import (
     untested,
     weakest,
 )
+from connectx.papers.experiments.design import Claim
+from connectx.papers.experiments.runner import CellResult, ExperimentResult
 
 
 @dataclass(frozen=True)
@@ -65,7 +64,7 @@ class Stratum:
         """The rise across the series the claimed way (the axis' scores are signed so that the claim is a rise),
         with its normal 95% interval."""
         rise, error = self.trend.slope * self.span, self.trend.error * self.span
-        return Interval(rise, rise - statistics.Z95 * error, rise + statistics.Z95 * error)
+        return Interval(rise, rise - Z95 * error, rise + Z95 * error)
 
     def change(self) -> Interval:
         """The change of the first agent's rate from the stratum's first point to its last, as the cells are listed
@@ -74,7 +73,7 @@ class Stratum:
             return Interval(math.nan, math.nan, math.nan)
         distance = self.points[-1][0] - self.points[0][0]
         change, error = self.trend.slope * distance, self.trend.error * abs(distance)
-        return Interval(change, change - statistics.Z95 * error, change + statistics.Z95 * error)
+        return Interval(change, change - Z95 * error, change + Z95 * error)
 
     def within(self, kept: Sequence[float]) -> Stratum:
         """This stratum over the points at the axis values ``kept`` only (a sub-range), its trend refitted."""

@@ -1,11 +1,6 @@
-"""What the report and its appendix share: their file names, and how a p-value and a paragraph are written."""
+"""How a p-value is written, in a claim's evidence and in the report: one wording for both."""
 
 from __future__ import annotations
-
-import re
-
-REPORT_FILE = "report.md"
-APPENDIX_FILE = "appendix.md"
 
 
 def p_value_text(value: float) -> str:
@@ -18,8 +13,3 @@ def p_value_text(value: float) -> str:
 def p_text(value: float) -> str:
     """``< 0.0001`` or ``= 0.051``: a p-value with its relation, to follow a ``p``."""
     return "< 0.0001" if value < 1e-4 else f"= {value:.2g}"
-
-
-def sentence_lines(paragraph: str) -> list[str]:
-    """A paragraph one sentence a line: Markdown joins them, and no line grows too long to read in a diff."""
-    return re.split(r"(?<=[.:])\s+(?=[A-Z*(\"])", paragraph)

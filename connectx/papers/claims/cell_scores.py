@@ -16,14 +16,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from connectx.agents.core.position import Position
-from connectx.evaluation import statistics
 from connectx.evaluation.game_record import GameRecord
 from connectx.evaluation.match import first_seat
-from connectx.evaluation.statistics import Interval
-from connectx.papers import clustered_scores, hypothesis_tests
-from connectx.papers.clustered_scores import ClusteredScore
-from connectx.papers.design import Claim
-from connectx.papers.runner import CellResult, ExperimentResult
+from connectx.evaluation.statistics import clustered_scores, hypothesis_tests
+from connectx.evaluation.statistics.clustered_scores import ClusteredScore
+from connectx.evaluation.statistics.elo import Interval, wilson_interval
+from connectx.papers.experiments.design import Claim
+from connectx.papers.experiments.runner import CellResult, ExperimentResult
 
 WIN, SCORE = "win", "score"
 """What a game counts: a win (the papers' winning percentage) or the score (a draw is half)."""
@@ -35,7 +34,7 @@ SEATS = (0, 1)
 
 def win_rate(wins: int, draws: int, losses: int) -> Interval:
     """The share of games won (the papers' "winning percentage"), with its Wilson 95% interval."""
-    return statistics.wilson_interval(wins, 0, draws + losses)
+    return wilson_interval(wins, 0, draws + losses)
 
 
 def percent(interval: Interval) -> str:

@@ -1,174 +1,31 @@
-"""connectx report: experiment definitions, verdicts, the written report, resuming, and one real run."""
+"""connectx report's claims: each kind of claim's test on made-up games, and the verdict rule over them."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
-import random
-import re
 import statistics as stdlib_statistics
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
+from papers_fakes import fake_game
 
 from connectx.agents.agent_spec import AgentSpec
-from connectx.agents.core.position import Position
-from connectx.agents.core.search_time import Deadline
-from connectx.agents.players.minimax import MinimaxStrategy
-from connectx.cli.main import main
-from connectx.evaluation import engine, statistics
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game_in_process import play_game
-from connectx.evaluation.game_record import NO_STATS, GameRecord, GameSpec, MoveStats
-from connectx.evaluation.match import run_match
-from connectx.evaluation.provenance import cpu_model
-from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
+from connectx.evaluation.game_record import GameRecord, GameSpec, MoveStats
+from connectx.evaluation.match import MatchPlan, play_match
+from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import InlineExecutor
-from connectx.evaluation.statistics import Z95
-from connectx.papers import (
-    answer_section,
-    cell_scores,
-    claim_tests,
-    hypothesis_tests,
-    move_claims,
-    ratings_section,
-    report_format,
-    runner,
-    verdicts,
-)
-from connectx.papers.claim_tests import judge, judge_all
-from connectx.papers.design import KINDS, SERIES, Cell, Claim, Experiment
-from connectx.papers.experiments import FULL, PROFILES, QUICK, experiments
-from connectx.papers.hypothesis_tests import correlation_interval, mean_interval, t_p_value
-from connectx.papers.kang import KANG_CONFIG
-from connectx.papers.markdown import write_report
-from connectx.papers.runner import CellResult, ExperimentResult, run_experiments
-from connectx.papers.sheoran import MCTS_NOTE, MINIMAX_NOTE, NEGAMAX_TEXT
-
-
-def report_and_appendix(path: Path) -> str:
-    """The written report followed by its appendix: what the report's tests read, wherever each part is."""
-    return path.read_text() + (path.parent / report_format.APPENDIX_FILE).read_text()
-
-
-FIGURES = (
-    "sheoran-fig3.png",
-    "sheoran-fig4.png",
-    "sheoran-fig5.png",
-    "sheoran-speed-nodes.png",
-    "kang-table6.png",
-    "kang-table7.png",
-    "kang-table8.png",
-    "kang-table9.png",
-    "kang-fig12-13-nodes.png",
-    "kang-fig12-13-time.png",
-    "solver.png",
-)
-
-
-def strength(spec: str) -> float:
-    """A made-up strength that orders the agents as the papers expect, for the fake game."""
-    if spec.startswith("solver"):
-        return 100.0
-    if spec.startswith("kaggle:random") or spec == "random":
-        return 0.0
-    if "time_budget=" in spec:
-        return 2.0 + float(spec.split("time_budget=")[1].split(",")[0])
-    if "depth=" in spec:
-        depth = float(spec.split("depth=")[1].split(",")[0])
-        return depth + (0.5 if "h2" in spec else 0.0)
-    return 4.5
-
-
-def fake_stats(agent: str, ply: int) -> MoveStats:
-    """What a depth-limited agent might report for its move at ``ply``: fewer nodes as the board fills."""
-    if "depth=" not in agent and not agent.startswith("minimax"):
-        return ()
-    depth = int(agent.split("depth=")[1].split(",")[0]) if "depth=" in agent else 4
-    nodes = 1000 * depth // (ply + 1)
-    return ("nodes", nodes), ("depth", depth), ("evaluations", nodes // 3)
-
-
-def fake_game(spec: GameSpec) -> GameRecord:
-    """The stronger agent wins (equal ones draw) after six random legal moves past the opening.
-
-    Depth-limited agents report made-up search statistics for each move (``fake_stats``)."""
-    config = spec.config
-    position = Position.initial(config.rows, config.columns, config.inarow)
-    moves = list(spec.opening)
-    for column in moves:
-        position = position.play(column)
-    rng = random.Random(spec.seed)
-    for _ in range(6):
-        column = rng.choice(position.legal_columns())
-        position, moves = position.play(column), moves + [column]
-    first, second = (strength(agent) for agent in spec.names)
-    winner = None if first == second else 0 if first > second else 1
-    played = len(moves) - len(spec.opening)
-    durations = (tuple(0.001 * (k + 1) for k in range((played + 1) // 2)), tuple(0.002 for _ in range(played // 2)))
-    stats: tuple[list[MoveStats], list[MoveStats]] = ([], [])
-    for ply in range(len(spec.opening), len(moves)):
-        stats[ply % 2].append(fake_stats(spec.names[ply % 2], ply))
-    search_stats = (tuple(stats[0]), tuple(stats[1])) if any(stats[0] + stats[1]) else NO_STATS
-    return GameRecord(
-        spec.index,
-        spec.names,
-        config,
-        spec.seed,
-        spec.opening,
-        tuple(moves),
-        winner,
-        ("DONE", "DONE"),
-        "draw" if winner is None else "line",
-        durations=durations,
-        wall_seconds=9.0,
-        search_stats=search_stats,
-    )
-
-
-def counting(game):
-    calls = []
-
-    def play(spec: GameSpec) -> GameRecord:
-        calls.append(spec.index)
-        return game(spec)
-
-    return play, calls
-
-
-@pytest.mark.parametrize("profile", [QUICK, FULL], ids=lambda p: p.name)
-def test_every_cell_names_real_agents_and_every_experiment_is_well_formed(profile) -> None:
-    chosen = experiments(profile)
-    assert len({e.key for e in chosen}) == len(chosen)
-    for experiment in chosen:
-        assert experiment.kind in KINDS and experiment.games % 2 == 0 and experiment.claims
-        assert len({c.slug for c in experiment.cells}) == len(experiment.cells)
-        for cell in experiment.cells:
-            AgentSpec.parse(cell.first).check(experiment.config.geometry)
-            AgentSpec.parse(cell.second).check(experiment.config.geometry)
-    assert PROFILES == {"quick": QUICK, "full": FULL}
-
-
-def test_the_papers_numbers_are_those_of_their_text() -> None:
-    claims = {claim.text: claim for e in experiments(FULL) for claim in e.claims}
-    quoted = {claim.paper_value for claim in claims.values() if claim.paper_value is not None}
-    assert quoted == {0.9375, 1.0, 0.79, 0.5}  # 0.5: Table 8's "close to H2", read as an even win rate
-    fig3 = next(e for e in experiments(FULL) if e.key == "sheoran-fig3")
-    adaptive = fig3.cell("vs kaggle:negamax", "4/5")
-    assert fig3.games == 100 and adaptive.first == "minimax:rules=paper" and fig3.games_of(adaptive) == 400
-    assert fig3.cell("vs kaggle:negamax (ours)", "4/5").first == "minimax"
-
-
-def test_a_claim_on_a_cell_the_experiment_lacks_is_refused() -> None:
-    cell = Cell("a", "1", "random", "kaggle:random")
-    with pytest.raises(ValueError, match="no cell has"):
-        Experiment("x", "p", "t", "s", SERIES, (cell,), 2, (Claim("c", "above_half", (("a", "2"),)),))
-    with pytest.raises(ValueError, match="even number"):
-        Experiment("x", "p", "t", "s", SERIES, (cell,), 3, ())
-    with pytest.raises(ValueError, match="needs the paper's value"):
-        Claim("c", "win_rate", (("a", "1"),))
+from connectx.evaluation.statistics import hypothesis_tests
+from connectx.evaluation.statistics.elo import Z95
+from connectx.evaluation.statistics.hypothesis_tests import correlation_interval, t_p_value
+from connectx.papers.claims import cell_scores, claim_tests, move_claims, p_value_text, verdicts
+from connectx.papers.claims.claim_tests import judge, judge_all
+from connectx.papers.experiments import runner
+from connectx.papers.experiments.catalogue import FULL, QUICK, experiments
+from connectx.papers.experiments.design import SERIES, Cell, Claim, Experiment
+from connectx.papers.experiments.runner import CellResult, ExperimentResult
+from connectx.papers.writing import answer_section
 
 
 def experiment_result(claim: Claim, games: int, winners: dict[str, str | None]) -> ExperimentResult:
@@ -195,7 +52,13 @@ def experiment_result(claim: Claim, games: int, winners: dict[str, str | None]) 
             )
 
         results.append(
-            CellResult(cell, run_match(cell.first, cell.second, games, executor=InlineExecutor(), play=play))
+            CellResult(
+                cell,
+                play_match(
+                    MatchPlan(AgentSpec.of(cell.first), AgentSpec.of(cell.second), games),
+                    PlayOptions(executor=InlineExecutor(), play=play),
+                ),
+            )
         )
     return ExperimentResult(experiment, tuple(results))
 
@@ -235,7 +98,13 @@ def series_result(
             )
 
         results.append(
-            CellResult(cell, run_match(cell.first, cell.second, games, executor=InlineExecutor(), play=play))
+            CellResult(
+                cell,
+                play_match(
+                    MatchPlan(AgentSpec.of(cell.first), AgentSpec.of(cell.second), games),
+                    PlayOptions(executor=InlineExecutor(), play=play),
+                ),
+            )
         )
     return ExperimentResult(experiment, tuple(results))
 
@@ -386,272 +255,6 @@ def test_each_claim_is_tested_at_its_own_level_and_holm_corrects_the_papers_fami
     assert holm[0].level == pytest.approx(0.05 / 4) and holm[1].level == pytest.approx(0.05 / 3)
 
 
-def test_mean_and_correlation_intervals() -> None:
-    values = [1.0, 2.0, 3.0, 4.0]
-    standard_error = math.sqrt(stdlib_statistics.variance(values) / len(values))
-    mean = mean_interval(values)
-    assert mean.value == 2.5 and mean.low == pytest.approx(2.5 - Z95 * standard_error)
-    assert mean_interval([7.0]).low == mean_interval([7.0]).high == 7.0
-    xs, ys = [1, 2, 3, 4, 5, 6, 7], [2, 1, 4, 3, 7, 5, 6]
-    r = correlation_interval(xs, ys)
-    assert r.value == pytest.approx(stdlib_statistics.correlation(xs, ys))
-    assert r.low < r.value < r.high and r.low == pytest.approx(math.tanh(math.atanh(r.value) - Z95 / 2))
-    assert correlation_interval([1, 2, 3], [1, 2, 3]).low == -1.0  # too few pairs for an interval
-
-
-def nodes_experiment(cell: Cell, match) -> ExperimentResult:
-    experiment = next(e for e in experiments(QUICK) if e.key == "kang-fig12-13")
-    return ExperimentResult(experiment, (CellResult(cell, match),))
-
-
-def test_nodes_are_those_the_games_recorded_and_nothing_is_searched_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(MinimaxStrategy, "choose", lambda *args: pytest.fail("a position was searched again"))
-    spec = "minimax:depth=3,evaluation=h1"
-    cell = Cell("depth 3", "self-play", spec, spec)
-    match = run_match(spec, spec, 2, executor=InlineExecutor(), play=fake_game, opening_plies=2)
-    samples = runner.move_samples(nodes_experiment(cell, match))
-    record = match.records[0]
-    assert len(samples) == 2 * (len(record.moves) - len(record.opening))
-    assert [s.move for s in samples[:6]] == [3, 4, 5, 6, 7, 8]
-    assert samples[1].move == 4 and samples[1].nodes == 1000 * 3 // 4 and samples[1].depth == 3
-    assert samples[1].evaluations == 1000 * 3 // 4 // 3
-    assert samples[0].seconds == record.durations[0][0] and samples[1].seconds == record.durations[1][0]
-    # A move whose agent reported nothing is left out, not made up.
-    silent = run_match(
-        spec,
-        spec,
-        2,
-        executor=InlineExecutor(),
-        opening_plies=2,
-        play=lambda game: dataclasses.replace(fake_game(game), search_stats=NO_STATS),
-    )
-    assert runner.move_samples(nodes_experiment(cell, silent)) == []
-    claim = next(e for e in experiments(QUICK) if e.key == "kang-fig12-13").claims[0]
-    assert judge(claim, nodes_experiment(cell, silent)).status == "cannot be tested at this size"
-
-
-class ReportingAgent:
-    """An agent object that reports its search after each move (as ``last_stats``): nodes 100 plus the stones seen."""
-
-    def __init__(self) -> None:
-        self.last_stats: dict[str, int] | None = None
-
-    def __call__(self, observation, configuration) -> int:
-        stones = sum(1 for cell in observation.board if cell)
-        self.last_stats = {"nodes": 100 + stones, "depth": 2, "evaluations": stones}
-        return [c for c in range(configuration.columns) if observation.board[c] == 0][0]
-
-
-@pytest.mark.games
-def test_the_report_counts_the_nodes_the_agents_reported_while_playing(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine, "kaggle_callable", lambda spec, env, config: ReportingAgent())
-    spec = "minimax:depth=2,evaluation=h1"
-    cell = Cell("depth 2", "self-play", spec, spec)
-    match = run_match(
-        spec, spec, 2, config=BoardConfig(4, 5, 3), opening_plies=2, executor=InlineExecutor(), play=play_game
-    )
-    samples = runner.move_samples(nodes_experiment(cell, match))
-    assert len(samples) == sum(len(r.moves) - len(r.opening) for r in match.records) > 0
-    assert all(s.nodes == 100 + s.move - 1 and s.evaluations == s.move - 1 and s.depth == 2 for s in samples)
-
-
-@pytest.mark.games
-def test_minimax_reports_the_nodes_of_the_search_that_chose_its_move() -> None:
-    spec = "minimax:depth=3,evaluation=h1"
-    record = play_game(GameSpec(0, (spec, spec), BoardConfig(), seed=4, opening=(3, 3)))
-    assert record.cause in ("line", "draw")
-    position = Position.initial()
-    for ply, column in enumerate(record.moves):
-        if ply >= len(record.opening):
-            seat, call = ply % 2, (ply - len(record.opening)) // 2
-            strategy = MinimaxStrategy(depth=3, evaluation="h1")
-            strategy.choose(position, Deadline.after(1e9))
-            assert strategy.last_search is not None
-            assert record.stats(seat, call)["nodes"] == strategy.last_search.nodes > 0
-        position = position.play(column)
-
-
-def test_the_report_has_every_figure_interval_and_claim_and_resumes(tmp_path: Path) -> None:
-    play, calls = counting(fake_game)
-    results = run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=play)
-    total = sum(e.games_of(c) for e in experiments(QUICK) for c in e.cells)
-    assert len(calls) == total
-    path = write_report(QUICK, results, tmp_path, ["machine: test"], 1.0)
-    text = report_and_appendix(path)
-    for figure in FIGURES:
-        assert (tmp_path / figure).stat().st_size > 1000 and f"]({figure})" in text
-    for claim in (c for e in experiments(QUICK) for c in e.claims):
-        assert claim.text in text
-    assert f"{total} games" in text and "machine: test" in text and "quick profile, a smoke run" in text
-    assert f"this invocation played {total} of them" in text
-    assert f"- the games took {total * 9.0 / 3600:.1f} h of game time in all" in text
-    # Every game recorded what played it, and the conditions table says so.
-    assert re.search(
-        rf"\| code [0-9a-f]{{12}} at [0-9a-f]{{12}}( with uncommitted changes \(diff [0-9a-f]{{12}}\))?, "
-        rf"on {re.escape(cpu_model())}, \d+ at once \(\d+\) \|",
-        text,
-    )
-    # The 79% claim gets its sensitivity table, the trend claims their strata by seat.
-    assert "| T_max range | 0% moving first |" in text and "| 10 ms to 100 ms | " in text
-    assert "by series and seat" in text and "| depth 1, moving first | " in text
-    # Table 8's all-features H1 and Table 9's depth-4 H1 are one agent under two names: the report says so.
-    assert "Table 8 H1 vs H2 at F1+F2+F3+F4 and Table 9 H1 vs H2 at depth 4: " in text
-    # A smoke run's handful of games per agent places nobody: the Elo section says so rather than guess.
-    assert "won and lost 10 points against each other: nothing to rate" in text and "`solver:time_budget=0.25`" in text
-    assert any(line.startswith("| depth 4 | ") and " | 4 | " in line for line in text.splitlines())  # depth reached
-    negamax_rows = [line for line in text.splitlines() if line.startswith("| vs kaggle:negamax |")]
-    # Fig. 3 and Fig. 4: the win rate, and the score where the experiment had a draw (else it would repeat it); each
-    # cell once in the report and once, with its agents and seats, in the appendix.
-    assert len(negamax_rows) == 2 * (4 + 3) and all(line.count("[") in (1, 2) for line in negamax_rows)
-    # The fake lets the deeper agent win. Every cell of Table 6 plays the same 3 openings (one per pair), and
-    # every game went the deeper side's way, so its 18 games of unequal depths are worth the 3 openings: the
-    # claim that says so points the right way but cannot be tested at this size.
-    table6 = next(line for line in text.splitlines() if "the deeper H1 tends" in line and line.startswith("|"))
-    assert re.search(r"\*\*cannot be tested at this size \(power \d+%\)\*\* \|$", table6), table6
-    assert "the shallower H1 (the first agent of each pair of depths) scored 0.0% [" in text
-    appendix = text[text.index("# Appendix") :]
-    test6 = appendix[appendix.index("the deeper H1 tends") :]
-    assert "18 games (18 distinct) from 3 shared openings, worth 3 independent ones (fewer than 30" in test6
-    assert "- verdict: **cannot be tested at this size** (no hypothesis rejected, by a test with" in test6
-    # Table 6 in the paper's orientation: columns are the first mover's depth, rows the second mover's, so
-    # the row of a second mover at depth 1 ends with the first mover at depth 4, who (deeper) won every game.
-    assert "| second \\ first | depth 1 | depth 2 | depth 4 |" in text
-    row = next(line for line in text.splitlines() if line.startswith("| depth 1 | ") and " / " in line)
-    assert row.split(" | ")[-1].startswith("100% / 0%") and row.split(" | ")[1].startswith("0% / 0%")  # equal: draws
-
-    again, calls_again = counting(fake_game)
-    resumed = run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=again)
-    assert calls_again == []
-    rewritten = report_and_appendix(write_report(QUICK, resumed, tmp_path, ["machine: test"], 1.0))
-    assert without_clock(rewritten) == without_clock(text) and "this invocation played none" in rewritten
-
-
-def test_only_agents_with_enough_won_and_lost_points_are_rated(tmp_path: Path) -> None:
-    cells = (
-        Cell("s", "a", "random", "kaggle:random"),
-        Cell("s", "b", "negamax", "kaggle:random"),
-        Cell("s", "c", "minimax", "random"),
-        Cell("s", "d", "mcts", "kaggle:random"),
-    )
-    # The first agent's wins in 24 games: random and kaggle:random trade 12 each, negamax wins all, minimax 22,
-    # mcts 14: minimax lost only 2 points, too few to place it; mcts won 14 and lost 10, enough.
-    wins = {"random": 12, "negamax": 24, "minimax": 22, "mcts": 14}
-    experiment = Experiment("solver", "p", "t", "s", SERIES, cells, 24, (Claim("c", "above_half", (("s", "a"),)),))
-
-    def play(spec: GameSpec) -> GameRecord:
-        seat = spec.index % 2  # the cell's first agent moves first in even games
-        name = spec.names[seat]
-        winner = seat if spec.index < wins[name] else 1 - seat
-        return GameRecord(
-            spec.index, spec.names, spec.config, spec.seed, (), (spec.index,), winner, ("DONE", "DONE"), "line"
-        )
-
-    results = tuple(
-        CellResult(cell, run_match(cell.first, cell.second, 24, executor=InlineExecutor(), play=play)) for cell in cells
-    )
-    text = report_and_appendix(write_report(QUICK, [ExperimentResult(experiment, results)], tmp_path))
-    rated = [line for line in text.splitlines() if re.match(r"\| \d+ \| `", line)]
-    assert sorted(line.split("`")[1] for line in rated) == ["kaggle:random", "mcts", "random"]
-    assert "- `negamax`: won every one of its 24 games against the rated agents" in text
-    assert "- `minimax`: won 22 and lost 2 of 24 points against the rated agents: fewer than 10" in text
-    assert "Intervals are 95% profile-likelihood ones" in text and "-inf" not in text and "+inf" not in text
-
-
-def without_clock(report: str) -> list[str]:
-    return [line for line in report.splitlines() if not line.startswith("- written ")]
-
-
-def test_an_interrupted_report_plays_only_the_missing_games(tmp_path: Path) -> None:
-    def interrupted(spec: GameSpec) -> GameRecord:
-        if len(calls) == 7:
-            raise KeyboardInterrupt
-        calls.append(spec.index)
-        return fake_game(spec)
-
-    calls: list[int] = []
-    with pytest.raises(KeyboardInterrupt):
-        run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=interrupted, only=["sheoran-fig3"])
-    recorded = sum(len(ResultsStore(d).load()) for d in (tmp_path / "runs" / "sheoran-fig3").iterdir())
-    assert 6 <= recorded <= 7 == len(calls)
-    play, rest = counting(fake_game)
-    results = run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=play, only=["sheoran-fig3"])
-    fig3 = results[0].experiment
-    total = sum(fig3.games_of(cell) for cell in fig3.cells)
-    assert len(rest) == total - recorded
-    assert sum(len(c.match.records) for c in results[0].cells) == total
-    with pytest.raises(ValueError, match="unknown experiment"):
-        run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=play, only=["fig99"])
-
-
-def test_a_cell_directory_holding_another_run_stops_the_report_before_any_game(tmp_path: Path) -> None:
-    fig3 = next(e for e in experiments(QUICK) if e.key == "sheoran-fig3")
-    last = runner.cell_directory(tmp_path, fig3, fig3.cells[-1])
-    last.mkdir(parents=True)
-    (last / "run.json").write_text(json.dumps({"kind": "match", "first": "someone else"}))
-    play, calls = counting(fake_game)
-    with pytest.raises(RunDirectoryError, match="different run"):
-        run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=play, only=["sheoran-fig3"])
-    assert calls == [] and sorted(tmp_path.rglob("*")) == [
-        tmp_path / "runs",
-        tmp_path / "runs" / "sheoran-fig3",
-        last,
-        last / "run.json",
-    ]
-
-
-@pytest.mark.games
-def test_connectx_report_plays_real_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["report", "--quick", "--only", "kang-table9", "--jobs", "2", "--out", str(tmp_path)]) == 0
-    printed = capsys.readouterr().out
-    assert "[4/4] kang-table9" in printed and "report in" in printed  # H1 vs H2 at depths 2 and 4, the papers' and ours
-    report = (tmp_path / "quick" / "report.md").read_text()
-    assert "Table 9: H1 against H2 at equal depths" in report and (tmp_path / "quick" / "kang-table9.png").exists()
-    games = list((tmp_path / "quick" / "runs" / "kang-table9").glob("*/games.jsonl"))
-    records = [GameRecord.from_json(json.loads(line)) for path in games for line in path.read_text().splitlines()]
-    assert len(records) == 24 and all(r.scored and r.config == KANG_CONFIG for r in records)
-    assert main(["report", "--quick", "--only", "nonesuch", "--out", str(tmp_path)]) == 2
-    assert "unknown experiment" in capsys.readouterr().err
-
-
-def test_the_report_shows_the_conditions_and_simulations_the_games_recorded(tmp_path: Path) -> None:
-    cell = Cell("s", "10 ms", "mcts:time_budget=0.01", "kaggle:random", 10.0)
-    claim = Claim("a wins", "above_half", (("s", "10 ms"),))
-    experiment = Experiment("x", "p", "t", "s", SERIES, (cell,), 4, (claim,), log_x=True)
-
-    def play(spec: GameSpec) -> GameRecord:
-        mcts = spec.names.index(cell.first)
-        stats: list[tuple[MoveStats, ...]] = [(), ()]
-        stats[mcts] = ((("simulations", 100 * (spec.index + 1)),), (("simulations", 300),))
-        return GameRecord(
-            spec.index,
-            spec.names,
-            spec.config,
-            spec.seed,
-            (),
-            (spec.index,),
-            mcts,
-            ("DONE", "DONE"),
-            "line",
-            durations=((0.5,), (0.25,)),
-            wall_seconds=2.0,
-            cpu_seconds=0.5 * (spec.index + 1),
-            search_stats=(stats[0], stats[1]),
-            load_average=(float(spec.index), 1.0),
-        )
-
-    match = run_match(cell.first, cell.second, 4, executor=InlineExecutor(), play=play)
-    result = ExperimentResult(experiment, (CellResult(cell, match),))
-    conditions = runner.play_conditions(result)
-    # Load samples 0, 1, 1, 1, 2, 1, 3, 1: median 1, max 3; CPU shares 0.25, 0.5, 0.75, 1.0: median 0.75.
-    assert (conditions.recorded, conditions.load_median, conditions.load_max) == (4, 1.0, 3.0)
-    assert conditions.cpu_share_median == 0.75 and conditions.slowest_move == 0.5
-    # Simulations: (100 + 300), (200 + 300), (300 + 300), (400 + 300) over 8 moves: a mean of 275.
-    assert runner.simulations_per_move(result.cells[0]) == {cell.first: 275.0}
-    text = report_and_appendix(write_report(QUICK, [result], tmp_path))
-    assert "| x | 4 | 4 | 1.00, 3.00 | 75% | 0.50 s | 0.1 min |" in text
-    assert "simulations per move |" in text and "| 275 |" in text
-
-
 def speed_result(
     slowdown: float,
     games: int = 6,
@@ -687,14 +290,15 @@ def speed_result(
         results.append(
             CellResult(
                 cell,
-                run_match(
-                    cell.first,
-                    cell.second,
-                    experiment.games_of(cell),
-                    config=experiment.config,
-                    opening_plies=experiment.opening_plies,
-                    executor=InlineExecutor(),
-                    play=play,
+                play_match(
+                    MatchPlan(
+                        AgentSpec.of(cell.first),
+                        AgentSpec.of(cell.second),
+                        experiment.games_of(cell),
+                        config=experiment.config,
+                        opening_plies=experiment.opening_plies,
+                    ),
+                    PlayOptions(executor=InlineExecutor(), play=play),
                 ),
             )
         )
@@ -761,14 +365,15 @@ def searched_result(
         tuple(
             CellResult(
                 cell,
-                run_match(
-                    cell.first,
-                    cell.second,
-                    experiment.games_of(cell),
-                    config=experiment.config,
-                    opening_plies=experiment.opening_plies,
-                    executor=InlineExecutor(),
-                    play=play,
+                play_match(
+                    MatchPlan(
+                        AgentSpec.of(cell.first),
+                        AgentSpec.of(cell.second),
+                        experiment.games_of(cell),
+                        config=experiment.config,
+                        opening_plies=experiment.opening_plies,
+                    ),
+                    PlayOptions(executor=InlineExecutor(), play=play),
                 ),
             )
             for cell in experiment.cells
@@ -894,7 +499,10 @@ def shared_openings_result(claim: Claim, pairs: int = 6) -> ExperimentResult:
         tuple(
             CellResult(
                 cell,
-                run_match(cell.first, cell.second, 2 * pairs, opening_plies=4, executor=InlineExecutor(), play=play),
+                play_match(
+                    MatchPlan(AgentSpec.of(cell.first), AgentSpec.of(cell.second), 2 * pairs, opening_plies=4),
+                    PlayOptions(executor=InlineExecutor(), play=play),
+                ),
             )
             for cell in cells
         ),
@@ -1031,18 +639,6 @@ def test_a_series_at_its_ceiling_is_labelled_so_whatever_the_games() -> None:
     assert verdict.p_value == 1.0
 
 
-def test_each_claims_notes_describe_the_agents_that_play_in_its_cells() -> None:
-    by_key = {e.key: e for e in experiments(FULL)}
-    for claim in by_key["sheoran-fig5"].claims:
-        assert MINIMAX_NOTE in claim.note and MCTS_NOTE in claim.note and NEGAMAX_TEXT not in claim.note, claim
-    averages = [claim for claim in by_key["sheoran-fig5"].claims if "on average over T_max" in claim.text]
-    assert len(averages) == 2
-    for claim in averages:
-        assert "depends on which T_max values are averaged" in claim.note and claim.sensitivity
-    against_negamax = [c for c in by_key["sheoran-fig3"].claims if "negamax" in c.text]
-    assert against_negamax and all(NEGAMAX_TEXT in c.note for c in against_negamax)
-
-
 def test_the_note_on_a_perfect_record_says_how_all_of_the_games_is_read() -> None:
     fig3 = next(e for e in experiments(FULL) if e.key == "sheoran-fig3")
     perfect = next(c for c in fig3.claims if "all of the games" in c.text)
@@ -1159,89 +755,8 @@ def test_a_claim_about_every_cell_too_small_to_settle_says_how_many_cells_lean_i
     assert verdict.headline.startswith("scored 56.0% to 72.0% in the 3 cells; pooled ")
 
 
-def test_table6_text_table_and_heat_map_put_the_first_mover_in_the_columns(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for profile in (QUICK, FULL):
-        table6 = next(e for e in experiments(profile) if e.key == "kang-table6")
-        assert "laid out as the paper's Table 6 (\"the first row is the depth for the first H1" in table6.setup
-        assert (
-            f"each seat order (each cell of the table off the diagonal) has {profile.kang_games // 2} games"
-            in table6.setup
-        )
-    from connectx.evaluation import plots
-
-    drawn: dict[str, str] = {}
-    real = plots.heat_map
-
-    def heat_map(*args, **kwargs):  # type: ignore[no-untyped-def]
-        drawn.update(xlabel=kwargs["xlabel"], ylabel=kwargs["ylabel"])
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(plots, "heat_map", heat_map)
-    results = run_experiments(QUICK, tmp_path, executor=InlineExecutor(), play=fake_game, only=["kang-table6"])
-    text = report_and_appendix(write_report(QUICK, results, tmp_path))
-    assert "columns are the first mover's depth, rows the second mover's" in text
-    assert drawn == {"xlabel": "first mover's depth", "ylabel": "second mover's depth"}
-
-
-def test_a_narrow_heat_maps_long_title_is_wrapped_to_fit_the_figure(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from matplotlib.figure import Figure
-
-    from connectx.evaluation import plots
-
-    kept: list[Figure] = []
-    monkeypatch.setattr(plots.plt, "close", kept.append)  # keep the figure to measure it
-    rate = statistics.Interval(0.5, 0.3, 0.7)
-    plots.heat_map(
-        [[rate, rate], [rate, rate]],
-        tmp_path / "map.png",
-        rows=["H1", "H2"],
-        columns=["depth 2", "depth 4"],
-        xlabel="search depth of both",
-        ylabel="heuristic",
-        title="Kang, Wang & Hu 2019, Table 9: win rate of each heuristic against the other "
-        "at the same search depth, both seats",
-        colour_label="win rate",
-    )
-    figure = kept[0]
-    box = figure.axes[0].title.get_window_extent(figure.canvas.get_renderer())
-    assert box.x0 >= 0 and box.x1 <= figure.bbox.width
-
-
-def test_elo_series_keep_each_papers_agent_apart_from_ours_and_leave_out_variants() -> None:
-    names = [
-        "minimax:depth=1,memo=false,rules=paper",
-        "minimax:rules=paper",
-        "minimax:depth=2",
-        "minimax",
-        "minimax:memo=false,rules=paper",
-        "minimax:depth=2,rules=paper",
-        "mcts:clock=cpu,proofs=false,reuse=false,time_budget=0.01",
-        "mcts:clock=cpu,time_budget=1",
-        "mcts:clock=cpu,proofs=false,time_budget=0.1",
-        "minimax:depth=4,evaluation=h1,rules=paper",
-        "minimax:depth=4,evaluation=h1,rules=paper,features=12",
-        "minimax:depth=8,evaluation=h2,rules=paper",
-        "minimax:depth=2,evaluation=h2,rules=ours",
-        "kaggle:random",
-        "solver:time_budget=0.5",
-    ]
-    ratings = [statistics.Rating(name, float(i), i - 1.0, i + 1.0, 10) for i, name in enumerate(names)]
-
-    def xs(series: ratings_section.EloSeries) -> dict[str, list[str | float]]:
-        return {label: [x for x, _ in points] for label, points in series.items()}
-
-    by_depth, by_time, by_heuristic = ratings_section.elo_series(ratings)
-    assert xs(by_depth) == {"Sheoran's minimax": ["1", "4/5"], "our minimax": ["2", "4/5"]}
-    assert xs(by_time) == {"Sheoran's MCTS (plain UCB1)": [10.0], "our MCTS": [1000.0]}
-    assert xs(by_heuristic) == {"H1": [4.0], "H2": [8.0], "H2 (ours)": [2.0]}
-
-
 def test_a_p_value_just_below_the_level_never_prints_as_the_level() -> None:
-    assert [report_format.p_value_text(p) for p in (0.00004, 0.0027, 0.0497, 0.066, 0.15, 1.0)] == [
+    assert [p_value_text.p_value_text(p) for p in (0.00004, 0.0027, 0.0497, 0.066, 0.15, 1.0)] == [
         "< 0.0001",
         "0.0027",
         "0.0497",

@@ -1,4 +1,4 @@
-"""Which agents a joint Elo fit over the papers' games can place, and how well the fit explains their games.
+"""Which agents a joint Elo fit can place, and how well the fit explains their games.
 
 A tournament's fit rates every player (each pairing plays both ways); the papers' experiments
 play only the pairings their figures need, so some agents won or lost every game they played and
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from connectx.evaluation.statistics import Rating, score_from_elo
-from connectx.papers.hypothesis_tests import chi_square_p_value
+from connectx.evaluation.statistics.elo import Z95, Rating, score_from_elo
+from connectx.evaluation.statistics.hypothesis_tests import chi_square_p_value
 
 
 def connected_players(results: Mapping[tuple[str, str], tuple[float, int]]) -> list[set[str]]:
@@ -223,7 +223,7 @@ def difference_ranks(
     ratings: Sequence[Rating],
     anchor: str,
     dispersion: float = 1.0,
-    z: float = 1.959963984540054,
+    z: float = Z95,
 ) -> list[int]:
     """The rank of each of ``ratings`` (strongest first) from tests of their differences: 1 plus the agents rated
     significantly higher, never less than the rank before it.

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from connectx.evaluation.statistics import Z95, Interval, wilson_bounds
+from connectx.evaluation.statistics.elo import Z95, Interval, wilson_bounds
 
 
 @dataclass(frozen=True)

@@ -12,15 +12,15 @@ from pathlib import Path
 from types import ModuleType
 
 from connectx.agents.agent_spec import AgentSpec
-from connectx.evaluation import statistics
 from connectx.evaluation.match import first_seat
 from connectx.evaluation.results_text import interval_text, signed
-from connectx.evaluation.statistics import Interval
-from connectx.papers import rated_group
-from connectx.papers.experiments import ELO_ANCHOR, ELO_EXPERIMENTS
-from connectx.papers.kang import h_spec
-from connectx.papers.report_format import APPENDIX_FILE, p_value_text, sentence_lines
-from connectx.papers.runner import ExperimentResult
+from connectx.evaluation.statistics import rated_group
+from connectx.evaluation.statistics.elo import Z95, Interval, Rating, fit_ratings
+from connectx.papers.claims.p_value_text import p_value_text
+from connectx.papers.experiments.catalogue import ELO_ANCHOR, ELO_EXPERIMENTS
+from connectx.papers.experiments.kang import h_spec
+from connectx.papers.experiments.runner import ExperimentResult
+from connectx.papers.writing.report_format import APPENDIX_FILE, sentence_lines
 
 KANG_ELO_EXPERIMENTS = ("kang-table6", "kang-table7", "kang-table8", "kang-table9")
 """Kang's H1/H2 variants meet only each other: their games make a scale of their own."""
@@ -76,13 +76,13 @@ def _elo_table(
     if anchor not in rated:
         anchor = max(sorted(rated), key=lambda name: sum(g for pair, (_, g) in points.items() if name in pair))
     inside = {pair: value for pair, value in points.items() if pair[0] in rated and pair[1] in rated}
-    ratings = statistics.fit_ratings(inside, anchor, profile=True)
+    ratings = fit_ratings(inside, anchor, profile=True)
     fit = rated_group.rating_fit(inside, ratings)
     fit_text = f"Goodness of fit: deviance {fit.deviance:.1f} on {fit.df} df, p = {p_value_text(fit.p_value)}"
     dispersion = 1.0
     if fit.fails:
         dispersion = fit.dispersion
-        ratings = statistics.fit_ratings(inside, anchor, z=statistics.Z95 * math.sqrt(dispersion), profile=True)
+        ratings = fit_ratings(inside, anchor, z=Z95 * math.sqrt(dispersion), profile=True)
         fit_text += (
             ": **the model does not fit**, "
             + _misfit_text(inside, ratings, fit.deviance, anchor)
@@ -211,7 +211,7 @@ def _points_once(results: Sequence[ExperimentResult], keys: Sequence[str]) -> di
 
 
 def _misfit_text(
-    points: dict[tuple[str, str], tuple[float, int]], ratings: Sequence[statistics.Rating], deviance: float, anchor: str
+    points: dict[tuple[str, str], tuple[float, int]], ratings: Sequence[Rating], deviance: float, anchor: str
 ) -> str:
     """Where one Elo per agent misfits: the pairings carrying most of the deviance, whether any triangle of
     results is a cycle, and the fit without the agent whose pairings carry most of it."""
@@ -239,7 +239,7 @@ def _misfit_text(
     group = rated_group.rankable_players(kept, anchor)
     inside = {pair: value for pair, value in kept.items() if pair[0] in group and pair[1] in group}
     if anchor in group and inside:
-        refit = rated_group.rating_fit(inside, statistics.fit_ratings(inside, anchor))
+        refit = rated_group.rating_fit(inside, fit_ratings(inside, anchor))
         text += (
             f" Without `{outlier}` (whose pairings carry {100 * share[outlier] / deviance:.0f}% of it, counted "
             f"once per pairing) the fit's deviance is {refit.deviance:.1f} on {refit.df} df, p = "
@@ -248,10 +248,10 @@ def _misfit_text(
     return text
 
 
-EloSeries = dict[str, list[tuple[str | float, statistics.Rating]]]
+EloSeries = dict[str, list[tuple[str | float, Rating]]]
 
 
-def elo_series(ratings: Sequence[statistics.Rating]) -> tuple[EloSeries, EloSeries, EloSeries]:
+def elo_series(ratings: Sequence[Rating]) -> tuple[EloSeries, EloSeries, EloSeries]:
     """The ratings that form a series, by label: minimax by depth, MCTS by T_max (ms), Kang's H1 and H2 by depth.
 
     Each paper's agent as written and our enhanced one are separate series (the papers' curves

@@ -10,14 +10,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from connectx.evaluation import statistics
-from connectx.evaluation.statistics import Interval
-from connectx.papers import hypothesis_tests
-from connectx.papers.cell_scores import SEATS, WIN, cell_score
-from connectx.papers.clustered_scores import ClusteredScore
-from connectx.papers.design import Claim
-from connectx.papers.runner import CellResult
-from connectx.papers.verdicts import Evidence
+from connectx.evaluation.statistics import hypothesis_tests
+from connectx.evaluation.statistics.clustered_scores import ClusteredScore
+from connectx.evaluation.statistics.elo import Z95, Interval
+from connectx.papers.claims.cell_scores import SEATS, WIN, cell_score
+from connectx.papers.claims.verdicts import Evidence
+from connectx.papers.experiments.design import Claim
+from connectx.papers.experiments.runner import CellResult
 
 
 def with_sensitivity(claim: Claim, cells: Sequence[CellResult], evidence: Evidence) -> Evidence:
@@ -66,7 +65,7 @@ def sensitivity_table(cells: Sequence[CellResult], counting: str = WIN) -> list[
             for w in SEAT_MIXES:
                 value = sum(w * a.value + (1 - w) * b.value for a, b in chosen) / len(chosen)
                 variance = sum(w * w * _variance(a) + (1 - w) ** 2 * _variance(b) for a, b in chosen)
-                spread = statistics.Z95 * math.sqrt(variance) / len(chosen)
+                spread = Z95 * math.sqrt(variance) / len(chosen)
                 row.append(
                     (f"{100 * w:g}% moving first", Interval(value, max(0.0, value - spread), min(1.0, value + spread)))
                 )

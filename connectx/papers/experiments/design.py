@@ -36,7 +36,7 @@ CLAIM_TESTS = (
     "fewer_nodes",
     "deeper",
 )
-"""How a claim is checked against our games (``connectx.papers.claim_tests`` runs the tests):
+"""How a claim is checked against our games (``connectx.papers.claims.claim_tests`` runs the tests):
 
 - ``win_rate``: the pooled rate of ``cells`` read as "within ``effect`` of the paper's number": two
   one-sided score tests (TOST) of the margin (rejected: agrees) and the one-sided score test at its
