@@ -67,10 +67,7 @@ class Question:
     overage: float
 
     def position(self) -> Position:
-        position = Position.initial(self.rows, self.columns, self.inarow)
-        for column in self.moves:
-            position = position.play(column)
-        return position
+        return Position.replayed(self, self.moves)
 
     @property
     def board(self) -> BoardSpec:
@@ -87,7 +84,7 @@ def random_question(rng: random.Random, max_overage: float) -> Question:
     so every fill level occurs (a purely random game ends early on most boards).
     """
     board = BoardSpec() if rng.random() < KAGGLE_SHARE else random_board(rng)
-    position = Position.initial(board.rows, board.columns, board.inarow)
+    position = Position.replayed(board)
     target = rng.randint(0, position.geometry.cells - 1)
     played: list[int] = []
     while position.moves < target:

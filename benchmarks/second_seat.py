@@ -35,8 +35,8 @@ from pathlib import Path
 from statistics import median
 
 from connectx.agents.search.trap_play import GATE
-from connectx.evaluation.game_record import GameRecord, GameSpec
-from connectx.evaluation.match import STANDARD_CONFIG, game_seed
+from connectx.evaluation.engine import BoardConfig
+from connectx.evaluation.game_record import GameRecord, GameSpec, game_seed
 from connectx.evaluation.option_words import OptionError, flag_words
 from connectx.evaluation.run_loop import GameCount, ListedGames, PlayOptions, play_prepared, prepare_run
 from connectx.evaluation.statistics.elo import Interval, wilson_interval
@@ -70,7 +70,7 @@ def game_index(seed: int, opponent: int, second: int) -> int:
 
 def game_specs(seeds: int, opponents: Sequence[int], seconds: Sequence[int] = range(len(SECOND))) -> list[GameSpec]:
     return [
-        GameSpec(game_index(seed, o, s), (OPPONENTS[o][0], SECOND[s]), STANDARD_CONFIG, game_seed(SEED, seed))
+        GameSpec(game_index(seed, o, s), (OPPONENTS[o][0], SECOND[s]), BoardConfig(), game_seed(SEED, seed))
         for seed in range(seeds)
         for o in opponents
         for s in seconds
@@ -82,7 +82,7 @@ def ceiling_specs(seeds: int, opponents: Sequence[int]) -> list[GameSpec]:
         GameSpec(
             CEILING_GAMES + seed * len(OPPONENTS) + o,
             (OPPONENTS[o][0], f"solver:trap=true,assume={CEILING[o]}"),
-            STANDARD_CONFIG,
+            BoardConfig(),
             game_seed(SEED, seed),
         )
         for seed in range(seeds)

@@ -39,8 +39,9 @@ from book.perfect_play import write_agent_file
 from connectx.agents.core.kaggle_boundary import FAULT_STATUSES
 from connectx.agents.core.position import Position
 from connectx.agents.players.opening_book import OpeningBook, load_opening_book
+from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.game_record import GameRecord, GameSpec
-from connectx.evaluation.match import STANDARD_CONFIG, MoveTimes
+from connectx.evaluation.match import MoveTimes
 from connectx.evaluation.option_words import OptionError, flag_words
 from connectx.evaluation.run_loop import GameCount, ListedGames, PlayOptions, play_prepared, prepare_run
 from connectx.solver.native import NativeSolver
@@ -135,7 +136,7 @@ def game_specs(samples: Sequence[tuple[int, str]], opponent_file: str) -> list[G
     for index, (side, moves) in enumerate(samples):
         agents = ("solver", opponent_file) if side == 0 else (opponent_file, "solver")
         opening = tuple(int(digit) - 1 for digit in moves)
-        specs.append(GameSpec(index, agents, STANDARD_CONFIG, seed=index, opening=opening))
+        specs.append(GameSpec(index, agents, BoardConfig(), seed=index, opening=opening))
     return specs
 
 

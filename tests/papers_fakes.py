@@ -41,10 +41,8 @@ def fake_game(spec: GameSpec) -> GameRecord:
 
     Depth-limited agents report made-up search statistics for each move (``fake_stats``)."""
     config = spec.config
-    position = Position.initial(config.rows, config.columns, config.inarow)
+    position = Position.replayed(config, spec.opening)
     moves = list(spec.opening)
-    for column in moves:
-        position = position.play(column)
     rng = random.Random(spec.seed)
     for _ in range(6):
         column = rng.choice(position.legal_columns())

@@ -92,7 +92,7 @@ def test_the_engines_configuration_is_a_board_checked_the_same_way() -> None:
     config = BoardConfig.of(board, 1.5)
     assert (config.rows, config.columns, config.inarow, config.act_timeout) == (4, 5, 3, 1.5)
     assert str(config) == "5x4/3" and config.geometry is board.geometry
-    assert config.as_kaggle() == {"rows": 4, "columns": 5, "inarow": 3, "actTimeout": 1.5}
+    assert config.to_kaggle() == {"rows": 4, "columns": 5, "inarow": 3, "actTimeout": 1.5}
     with pytest.raises(BoardSpecError, match="nobody could ever win"):
         BoardConfig(3, 3, 4)
     with pytest.raises(ValueError, match="actTimeout"):

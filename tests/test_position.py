@@ -246,3 +246,20 @@ def test_positions_are_immutable() -> None:
     with pytest.raises(AttributeError):
         position.moves = 3  # type: ignore[misc]
     assert position.play(3).moves == 1 and position.moves == 0
+
+
+def test_a_game_is_replayed_on_any_named_board_as_its_move_string_reaches_it() -> None:
+    from connectx.agents.board_spec import BoardSpec
+    from connectx.evaluation.engine import BoardConfig
+
+    reached = Position.from_moves("44536", 5, 6, 4)
+    columns = (3, 3, 4, 2, 5)
+    for board in (BoardSpec(5, 6, 4), BoardConfig(5, 6, 4, 1.0), reached.geometry):
+        replayed = Position.replayed(board, columns)
+        assert (replayed.geometry, replayed.mask, replayed.current, replayed.moves) == (
+            reached.geometry,
+            reached.mask,
+            reached.current,
+            5,
+        )
+    assert Position.replayed(BoardSpec()).moves == 0 and Position.replayed(BoardSpec()).geometry.cells == 42

@@ -29,6 +29,9 @@ from connectx.agents.registry import REGISTRY, AgentEntry, AgentSpecError, forma
 KAGGLE_PREFIX = "kaggle:"
 KAGGLE_BUILTINS = ("random", "negamax")
 FILE_SUFFIX = ".py"
+HUMAN = "human"
+"""The name a person plays under in ``connectx play`` and the page (in the record and the replay): beside the agents'
+names, never one of them."""
 SPEC_FORMS = "a registered agent (connectx agents lists them), kaggle:random, kaggle:negamax, or an agent .py file"
 
 

@@ -56,7 +56,7 @@ class Game:
 
     def initial_position(self) -> Position:
         """The empty board of this game."""
-        return Position.initial(self.board.rows, self.board.columns, self.board.inarow)
+        return Position.replayed(self.board)
 
     @property
     def digits(self) -> str:
@@ -111,7 +111,7 @@ def game_from_episode(episode: Any) -> Game:
         for seat, state in enumerate(step):
             if not isinstance(state.get("status"), str):
                 raise ValueError(f"step {number}, agent {seat} of the episode has no status")
-    position = Position.initial(board.rows, board.columns, board.inarow)
+    position = Position.replayed(board)
     moves: list[int] = []
     _check_board(steps[0], position, 0)
     played: dict[int, list[tuple[int, Any]]] = {number: [] for number in range(1, len(steps))}

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from connectx.agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX
+from connectx.agents.agent_spec import HUMAN, KAGGLE_BUILTINS, KAGGLE_PREFIX
 from connectx.agents.registry import REGISTRY
-from connectx.play.session import HUMAN
 
 NAME = "agents"
 HELP = "list the agents you can name"

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
-from connectx.agents.agent_spec import AgentKind, AgentSpec
+from connectx.agents.agent_spec import HUMAN, AgentKind, AgentSpec
 from connectx.agents.board_spec import MAX_SIDE, MIN_INAROW, MIN_SIDE, STANDARD_BOARD, BoardSpec, BoardSpecError
 from connectx.analysis.solved_cache import SolvedCache
 from connectx.analysis.solved_cache import default_directory as cache_directory
@@ -37,7 +37,6 @@ from connectx.evaluation.output_paths import check_output_file as check_output_f
 from connectx.evaluation.results_store import PLAN_FILE, ResultsStore
 from connectx.evaluation.run_loop import PlayOptions
 from connectx.evaluation.scheduling import default_jobs
-from connectx.play.session import HUMAN
 from connectx.solver.interface import Solver, make_solver
 
 Plan = TypeVar("Plan")

@@ -16,6 +16,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from connectx.agents.agent_spec import HUMAN
 from connectx.agents.core.fault_words import error_lines
 from connectx.agents.core.position import Position
 from connectx.cli.options import (
@@ -34,7 +35,7 @@ from connectx.evaluation.game import play_isolated
 from connectx.evaluation.game_record import GameRecord, GameSpec
 from connectx.evaluation.replays import rebuilt_environment, replay_html
 from connectx.evaluation.results_store import ResultsStore
-from connectx.play.session import HUMAN, default_run_directory
+from connectx.play.session import default_run_directory
 from connectx.play.terminal import play_in_terminal
 
 NAME = "play"
@@ -119,11 +120,7 @@ def play_as_person(args: argparse.Namespace, config: BoardConfig) -> int:
 
 def final_position(record: GameRecord) -> Position:
     """The board after every move the record holds."""
-    config = record.config
-    position = Position.initial(config.rows, config.columns, config.inarow)
-    for column in record.moves:
-        position = position.play(column)
-    return position
+    return Position.replayed(record.config, record.moves)
 
 
 def result_line(record: GameRecord) -> str:

@@ -76,15 +76,16 @@ class BoardConfig(BoardSpec):
 
     def to_json(self) -> dict[str, Any]:
         """The board and clock as run plans and game records store them."""
-        return {"rows": self.rows, "columns": self.columns, "inarow": self.inarow, "act_timeout": self.act_timeout}
+        return {**super().to_kaggle(), "act_timeout": self.act_timeout}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BoardConfig:
         """The board ``to_json`` wrote, checked as every board is."""
         return cls(int(data["rows"]), int(data["columns"]), int(data["inarow"]), float(data.get("act_timeout", 2.0)))
 
-    def as_kaggle(self) -> dict[str, Any]:
-        return {"rows": self.rows, "columns": self.columns, "inarow": self.inarow, "actTimeout": self.act_timeout}
+    def to_kaggle(self) -> dict[str, Any]:
+        """The board and clock as Kaggle's configuration names them (``make("connectx", configuration=...)``)."""
+        return {**super().to_kaggle(), "actTimeout": self.act_timeout}
 
 
 def resolve_agent(spec: AgentSpec, config: BoardConfig) -> Callable[..., Any] | str:
@@ -102,7 +103,7 @@ def resolve_agent(spec: AgentSpec, config: BoardConfig) -> Callable[..., Any] | 
 def make_environment(config: BoardConfig, names: list[str], debug: bool = False) -> Any:
     """A fresh ConnectX environment whose replays show ``names`` as the players."""
     return kaggle_environments().make(
-        "connectx", configuration=config.as_kaggle(), info={"TeamNames": names}, debug=debug
+        "connectx", configuration=config.to_kaggle(), info={"TeamNames": names}, debug=debug
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,12 @@ DECISIVE = "line"
 DRAW = "draw"
 ABORTED = "aborted"
 """The cause of a game nobody is to blame for (Kaggle's run deadline, a harness failure): not scored."""
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    """The recorded seed of game ``index`` of a run seeded ``run_seed`` (a match's, a tournament's, a ladder's):
+    distinct per game, fixed by the run's seed."""
+    return random.Random(f"game/{run_seed}/{index}").randrange(2**31)
 
 
 @dataclass(frozen=True)

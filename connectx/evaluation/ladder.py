@@ -29,9 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game_record import GameRecord, GameSpec
+from connectx.evaluation.game_record import GameRecord, GameSpec, game_seed
 from connectx.evaluation.ladder_pool import CANDIDATE, KINDS, PoolMember, pool_members
-from connectx.evaluation.match import STANDARD_CONFIG, game_seed
 from connectx.evaluation.option_words import OptionError
 from connectx.evaluation.run_loop import PlayOptions, PreparedRun, play_prepared, prepare_run
 
@@ -69,7 +68,7 @@ class LadderPlan:
     pool: str = "default"
     episodes: int = 200
     seed: int = 0
-    config: BoardConfig = STANDARD_CONFIG
+    config: BoardConfig = BoardConfig()
     members: tuple[PoolMember, ...] = field(init=False)
 
     def __post_init__(self) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 from connectx.agents.agent_spec import AgentSpec
 from connectx.agents.core.position import Position
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game_record import GameRecord, GameSpec
+from connectx.evaluation.game_record import GameRecord, GameSpec, game_seed
 from connectx.evaluation.option_words import OptionError
 from connectx.evaluation.run_loop import NumberedGames, PlayOptions, PreparedRun, play_prepared, prepare_run
 from connectx.evaluation.statistics.elo import (
@@ -33,9 +33,6 @@ from connectx.evaluation.statistics.elo import (
     sprt_llr,
     wilson_interval,
 )
-
-STANDARD_CONFIG = BoardConfig()
-"""Kaggle's ConnectX: 7 columns, 6 rows, 4 in a row, 2 s per move."""
 
 
 @dataclass(frozen=True)
@@ -127,17 +124,12 @@ def check_opening_plies(plies: int, config: BoardConfig) -> None:
         )
 
 
-def game_seed(match_seed: int, index: int) -> int:
-    """The recorded seed of game ``index``: distinct per game, fixed by the match seed."""
-    return random.Random(f"game/{match_seed}/{index}").randrange(2**31)
-
-
 def random_opening(config: BoardConfig, plies: int, rng: random.Random) -> tuple[int, ...]:
     """``plies`` uniformly random moves after which the game is open: no line, no full board, and
     no immediate win for the side to move (which would make the pair a coin toss on who moves).
     Fewer plies are returned on boards too small to hold that many such moves."""
     for _ in range(1000):
-        position = Position.initial(config.rows, config.columns, config.inarow)
+        position = Position.replayed(config)
         moves: list[int] = []
         for _ in range(plies):
             candidates = [c for c in position.legal_columns() if not position.is_winning_move(c)]

@@ -16,13 +16,12 @@ from typing import Any
 
 from connectx.agents.agent_spec import AgentSpec
 from connectx.evaluation.engine import BoardConfig
-from connectx.evaluation.game_record import GameRecord, GameSpec
+from connectx.evaluation.game_record import GameRecord, GameSpec, game_seed
 from connectx.evaluation.match import (
     MatchPlan,
     MatchSummary,
     MatchTally,
     check_opening_plies,
-    game_seed,
 )
 from connectx.evaluation.option_words import OptionError
 from connectx.evaluation.run_loop import NumberedGames, PlayOptions, PreparedRun, play_prepared, prepare_run

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
-from connectx.agents.agent_spec import KAGGLE_BUILTINS, KAGGLE_PREFIX, AgentSpec
+from connectx.agents.agent_spec import HUMAN, KAGGLE_BUILTINS, KAGGLE_PREFIX, AgentSpec
 from connectx.agents.board_spec import MAX_SIDE, MIN_SIDE, BoardSpec, BoardSpecError
 from connectx.agents.core.move_string import MAX_DIGIT_COLUMNS, digits_fit, digits_of
 from connectx.agents.core.position import Position
@@ -49,7 +49,7 @@ from connectx.analysis.html_page import render_html, value_lines
 from connectx.analysis.text_report import line_text
 from connectx.evaluation.engine import BoardConfig
 from connectx.play.column_values import ColumnAnalyst
-from connectx.play.session import HUMAN, GameSession, MoveError
+from connectx.play.session import GameSession, MoveError
 from connectx.solver.score_range import ScoreRange, describe
 
 MAX_BODY = 2 * 1024 * 1024

@@ -51,9 +51,7 @@ class ColumnAnalyst:
         The searches of all columns share ``seconds``; ``on_value`` hears of each column's value as it is
         settled or refined; ValueError if ``moves`` ended the game.
         """
-        position = Position.initial(shape.rows, shape.columns, shape.inarow)
-        for column in moves:
-            position = position.play(column)
+        position = Position.replayed(shape, moves)
         if position.is_over():
             raise ValueError("the game is over: no column can be played")
         digits = digits_of(moves) if digits_fit(shape.columns) else None

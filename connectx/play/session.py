@@ -23,17 +23,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.agent_spec import HUMAN, AgentSpec
 from connectx.agents.core.kaggle_boundary import FAULT_STATUSES, played_actions
 from connectx.agents.core.position import Position
 from connectx.evaluation.engine import BoardConfig, Outcome, make_environment, seat_agent
 from connectx.evaluation.game_record import ABORTED, GameRecord
 from connectx.evaluation.results_store import ResultsStore, RunDirectoryError
-
-DEFAULT_BOARD = BoardConfig()
-"""Kaggle's board: 6 rows, 7 columns, 4 in a row, 2 s a move."""
-HUMAN = "human"
-"""The name a person plays under, in the record and the replay."""
 
 ENGINE_LOCK = threading.RLock()
 """Held around every call into kaggle-environments. The engine swaps the process's ``sys.stdout`` and
@@ -99,7 +94,7 @@ class GameSession:
         self,
         opponent: AgentSpec | None,
         human_seat: int = 0,
-        config: BoardConfig = DEFAULT_BOARD,
+        config: BoardConfig = BoardConfig(),
         seed: int | None = None,
         opening: Sequence[int] = (),
     ) -> None:
@@ -141,10 +136,7 @@ class GameSession:
 
     @property
     def position(self) -> Position:
-        position = Position.initial(self.config.rows, self.config.columns, self.config.inarow)
-        for column in self.moves:
-            position = position.play(column)
-        return position
+        return Position.replayed(self.config, self.moves)
 
     @property
     def board(self) -> list[int]:
@@ -328,7 +320,7 @@ def check_column(column: Any, position: Position) -> None:
 
 def check_moves(moves: Sequence[int], config: BoardConfig) -> None:
     """MoveError naming the first of ``moves`` (0-based) that is not a legal move of a game on ``config``'s board."""
-    position = Position.initial(config.rows, config.columns, config.inarow)
+    position = Position.replayed(config)
     for ply, column in enumerate(moves):
         if position.is_over():
             raise GameOver(f"move {ply + 1} comes after the game was over")

@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from connectx.agents.agent_spec import AgentSpec
+from connectx.agents.agent_spec import HUMAN, AgentSpec
 from connectx.agents.core.kaggle_boundary import mark_of
 from connectx.analysis.game_analysis import best_columns, open_columns
 from connectx.evaluation.engine import BoardConfig
 from connectx.evaluation.output_paths import check_output_file
 from connectx.evaluation.results_store import RunDirectoryError
 from connectx.play.column_values import ColumnAnalyst
-from connectx.play.session import HUMAN, GameSession, MoveError, check_run_directory, save_game
+from connectx.play.session import GameSession, MoveError, check_run_directory, save_game
 from connectx.solver.score_range import ScoreRange, describe
 
 HINT_SECONDS = 2.0

@@ -159,7 +159,7 @@ def book_positions() -> list[Position]:
     found = []
     for side, seed in ((0, 7), (1, 8)):
         rng = random.Random(seed)
-        position = Position.initial(book.rows, book.columns, book.inarow)
+        position = Position.replayed(book)
         while not position.is_over():
             if position.moves % 2 == side:
                 column = _book_move(book, position)

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from connectx.agents.agent_spec import AgentSpec, SourceFileError, read_python_file
+from connectx.agents.board_spec import BoardSpec
 from connectx.agents.core.fault_words import error_lines, invalid_text, returned_problem, timeout_text
 from connectx.agents.core.kaggle_boundary import FAULT_MARK, board_of, mark_of
 from connectx.agents.core.position import Position
@@ -315,7 +316,7 @@ def _observation(position: Position) -> dict[str, Any]:
 
 def _configuration(position: Position, act_timeout: float) -> dict[str, Any]:
     shape = position.geometry
-    return {"rows": shape.rows, "columns": shape.columns, "inarow": shape.inarow, "actTimeout": act_timeout}
+    return {**BoardSpec(shape.rows, shape.columns, shape.inarow).to_kaggle(), "actTimeout": act_timeout}
 
 
 def validation_episodes() -> list[dict[str, Any]]:

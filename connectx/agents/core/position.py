@@ -19,12 +19,26 @@ answer "where would a stone complete inarow?" for every direction and every inar
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Protocol
 
 ROW_SYMBOLS = ".xo"
 """``from_rows``' symbols: an empty cell, a stone of the first player, a stone of the second."""
+
+
+class BoardShape(Protocol):
+    """Whatever names a board (a ``Geometry``, the command line's ``BoardSpec``, the harness's ``BoardConfig``)."""
+
+    @property
+    def rows(self) -> int: ...
+
+    @property
+    def columns(self) -> int: ...
+
+    @property
+    def inarow(self) -> int: ...
 
 
 @dataclass(frozen=True)
@@ -215,6 +229,15 @@ class Position:
     def initial(cls, rows: int = 6, columns: int = 7, inarow: int = 4) -> Position:
         """The empty board."""
         return cls(geometry(rows, columns, inarow))
+
+    @classmethod
+    def replayed(cls, board: BoardShape, columns: Iterable[int] = ()) -> Position:
+        """The position after ``columns`` (0-based, each one playable) on ``board``: a recorded game's moves replayed,
+        or with none its empty board."""
+        position = cls.initial(board.rows, board.columns, board.inarow)
+        for column in columns:
+            position = position.play(column)
+        return position
 
     @classmethod
     def from_moves(cls, moves: str, rows: int = 6, columns: int = 7, inarow: int = 4) -> Position:

@@ -28,7 +28,7 @@ WIN, SCORE = "win", "score"
 """What a game counts: a win (the papers' winning percentage) or the score (a draw is half)."""
 
 
-SEATS = (0, 1)
+FIRST_AND_SECOND = (0, 1)
 """The first agent's seat in a game: 0 when it moved first, 1 when it moved second."""
 
 
@@ -63,9 +63,7 @@ def design_clusters(records: Sequence[GameRecord], cells: Sequence[int] | None =
 def _opening_position(record: GameRecord) -> tuple[int, int, int, int, int]:
     """The board and the position an opening reaches (Kang's [0,5,1,3] and [1,5,0,3] are one position)."""
     config = record.config
-    position = Position.initial(config.rows, config.columns, config.inarow)
-    for column in record.opening:
-        position = position.play(column)
+    position = Position.replayed(config, record.opening)
     return config.rows, config.columns, config.inarow, position.mask, position.current
 
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from connectx.evaluation.statistics import hypothesis_tests
 from connectx.evaluation.statistics.clustered_scores import ClusteredScore
 from connectx.evaluation.statistics.elo import Z95, Interval
-from connectx.papers.claims.cell_scores import SEATS, WIN, cell_score
+from connectx.papers.claims.cell_scores import FIRST_AND_SECOND, WIN, cell_score
 from connectx.papers.claims.verdicts import Evidence
 from connectx.papers.experiments.design import Claim
 from connectx.papers.experiments.runner import CellResult
@@ -53,7 +53,7 @@ def sensitivity_table(cells: Sequence[CellResult], counting: str = WIN) -> list[
     divided by the cells; its variance adds the cells' and seats' binomial variances over their
     effective games (the seats' games are different games), and the interval is the normal one.
     """
-    by_seat = [[cell_score(c, counting, seat) for seat in SEATS] for c in cells]
+    by_seat = [[cell_score(c, counting, seat) for seat in FIRST_AND_SECOND] for c in cells]
     rows = []
     for first in range(len(cells)):
         for last in range(first + 1, len(cells)):

@@ -16,8 +16,8 @@ from connectx.evaluation.statistics import hypothesis_tests
 from connectx.evaluation.statistics.clustered_scores import ClusteredScore
 from connectx.evaluation.statistics.elo import Z95, Interval
 from connectx.papers.claims.cell_scores import (
+    FIRST_AND_SECOND,
     SCORE,
-    SEATS,
     adjusted_difference,
     at_ceiling,
     cell_name,
@@ -91,7 +91,7 @@ def trend_strata(claim: Claim, result: ExperimentResult) -> list[Stratum]:
     span = max(claim.scores) - min(claim.scores)
     strata = []
     for series in dict.fromkeys(name for name, _ in claim.cells):
-        for seat in SEATS:
+        for seat in FIRST_AND_SECOND:
             points = []
             for point, x in zip(claim.cells, claim.scores, strict=True):
                 cell = one_cell(result, (point,)) if point[0] == series else None
