@@ -48,7 +48,7 @@ class RawTiming:
 def raw_games(games: int) -> float:
     """Seconds for ``games`` games of ``env.run`` in a loop in this process, kaggle-environments imported first."""
     from connectx.evaluation.engine import BoardConfig, kaggle_environments, run_game
-    from connectx.evaluation.match import game_seed
+    from connectx.evaluation.game_record import game_seed
 
     kaggle_environments()
     started = time.perf_counter()
