@@ -138,6 +138,12 @@ def complete_pairs(directory: Path) -> int:
     return games - games % 2
 
 
+def cell_plan(cell: Matchup, specs: dict[str, str], args: argparse.Namespace, games: int) -> MatchPlan:
+    """The match of ``cell``'s first ``games`` games: the solver against the cell's opponent on its board."""
+    solver, opponent = AgentSpec.of(args.solver), AgentSpec.of(specs[cell.opponent])
+    return MatchPlan(solver, opponent, games, config=cell.config, seed=15, opening_plies=args.openings)
+
+
 def table(results: dict[Matchup, MatchResult], solver: str) -> str:
     """The Markdown table of every cell played, with the targets met or not."""
     lines = [
@@ -217,14 +223,7 @@ def main(argv: list[str] | None = None) -> int:
             directory.mkdir(parents=True, exist_ok=True)
             (directory / FINGERPRINT).write_text(fingerprint + "\n")
             results[cell] = play_match(
-                MatchPlan(
-                    AgentSpec.of(args.solver),
-                    AgentSpec.of(specs[cell.opponent]),
-                    games,
-                    config=cell.config,
-                    seed=15,
-                    opening_plies=args.openings,
-                ),
+                cell_plan(cell, specs, args, games),
                 PlayOptions(jobs=args.jobs, out=directory, resume=directory.exists()),
                 on_game=progress.on_game(f"{cell.board} vs {cell.opponent}"),
             )
@@ -244,15 +243,7 @@ def print_stored(cells: list[Matchup], specs: dict[str, str], args: argparse.Nam
         games = min(args.games, complete_pairs(directory))
         if games:
             results[cell] = play_match(
-                MatchPlan(
-                    AgentSpec.of(args.solver),
-                    AgentSpec.of(specs[cell.opponent]),
-                    games,
-                    config=cell.config,
-                    seed=15,
-                    opening_plies=args.openings,
-                ),
-                PlayOptions(jobs=1, out=directory, resume=True),
+                cell_plan(cell, specs, args, games), PlayOptions(jobs=1, out=directory, resume=True)
             )
             if played_by_other_code(directory, fingerprint):
                 stale.append(f"{cell.board} vs {cell.opponent}")
