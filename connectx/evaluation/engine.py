@@ -74,9 +74,14 @@ class BoardConfig(BoardSpec):
         """``board`` played with ``act_timeout`` seconds a move."""
         return cls(board.rows, board.columns, board.inarow, act_timeout)
 
+    @property
+    def board(self) -> BoardSpec:
+        """The board alone, without the clock."""
+        return BoardSpec(self.rows, self.columns, self.inarow)
+
     def to_json(self) -> dict[str, Any]:
         """The board and clock as run plans and game records store them."""
-        return {**super().to_kaggle(), "act_timeout": self.act_timeout}
+        return {**self.board.to_kaggle(), "act_timeout": self.act_timeout}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BoardConfig:
@@ -85,7 +90,7 @@ class BoardConfig(BoardSpec):
 
     def to_kaggle(self) -> dict[str, Any]:
         """The board and clock as Kaggle's configuration names them (``make("connectx", configuration=...)``)."""
-        return {**super().to_kaggle(), "actTimeout": self.act_timeout}
+        return {**self.board.to_kaggle(), "actTimeout": self.act_timeout}
 
 
 def resolve_agent(spec: AgentSpec, config: BoardConfig) -> Callable[..., Any] | str:
