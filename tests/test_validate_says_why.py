@@ -228,3 +228,23 @@ def running(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return False
     return state != "Z"
+
+
+def test_an_isolated_process_whose_validation_died_while_it_started_ends_at_once(tmp_path: Path) -> None:
+    """Killed before its isolated process ran a line, `connectx validate` is no parent to watch: the process
+    compares the parent the request names with its own, so it ends instead of watching whoever adopted it."""
+    from connectx.submission import isolated_runner
+
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    request = tmp_path / "request.json"
+    request.write_text(json.dumps({"parent": gone.pid}))
+    started = time.monotonic()
+    ended = subprocess.run(
+        [sys.executable, "-I", "-S", isolated_runner.__file__, str(request), str(tmp_path / "result.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (ended.returncode, ended.stderr) == (1, "") and not (tmp_path / "result.json").exists()
+    assert time.monotonic() - started < 30

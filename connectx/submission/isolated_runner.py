@@ -395,9 +395,10 @@ def _exit_with_parent(parent: int) -> None:
 
 
 def main(request_path: str, result_path: str) -> int:
-    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
+    # The parent named in the request, not os.getppid(): killed while this process started, it has been replaced.
+    threading.Thread(target=_exit_with_parent, args=(request["parent"],), daemon=True).start()
     sys.path.extend(request["site_dirs"])
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         import kaggle_environments as kaggle

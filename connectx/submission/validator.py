@@ -30,6 +30,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -417,6 +418,7 @@ def run_isolated(
             "project_root": str(PROJECT_ROOT),
             "progress": str(progress_path),
             "marks": {"absorbed": FAULT_MARK, "core": CORE_MARK},
+            "parent": os.getpid(),
         }
         request_path, result_path = Path(workdir) / "request.json", Path(workdir) / "result.json"
         request_path.write_text(json.dumps(request))
