@@ -2,12 +2,12 @@
 
 A game is ``make("connectx", ...)``, the shared opening stepped in, then ``env.run`` with fresh
 agents: Kaggle's engine judges it, never a copy of the rules. Each agent call is announced to a
-monitor before it starts and after it ends (the watched process, ``game``, sends these to its
-parent, which kills a move that runs past what Kaggle would allow). After each call the agent's
-``last_stats`` (its search statistics of that move: ``nodes``, ``depth``, ``evaluations``,
-``simulations``, as the agent reports them) is kept in the record beside the move's duration, so
-later analysis reads what the game's search measured instead of searching again. Agents without
-it (kaggle's built-ins, agent files) leave it empty.
+monitor before it starts and after it ends (the watched process, ``game``, notes these in a
+file its parent reads, ``move_journal``, to kill a move that runs past what Kaggle would allow).
+After each call the agent's ``last_stats`` (its search statistics of that move: ``nodes``,
+``depth``, ``evaluations``, ``simulations``, as the agent reports them) is kept in the record
+beside the move's duration, so later analysis reads what the game's search measured instead of
+searching again. Agents without it (kaggle's built-ins, agent files) leave it empty.
 """
 
 from __future__ import annotations
