@@ -187,7 +187,7 @@ def _child_main(connection: Any, parent_end: Any, journal: MoveJournal, parent: 
 
 
 class _ParentView:
-    """What the parent knows of a game in a child: who is on move, since when, the moves heard."""
+    """What the parent knows of a game in a child, from its notes: who is on move, since when, the moves made."""
 
     def __init__(self, spec: GameSpec, watchdog: Watchdog, started: float) -> None:
         self.spec = spec
@@ -201,8 +201,8 @@ class _ParentView:
         """Whether the move under way is held to the watchdog's own limit, tighter than Kaggle's."""
         self.move_started = started
         self.deadline = started + watchdog.quiet
-        limits = (watchdog.quiet, spec.config.act_timeout + watchdog.grace, watchdog.move_limit or math.inf)
-        self.shortest = min(limits)
+        own = math.inf if watchdog.move_limit is None else watchdog.move_limit
+        self.shortest = min(watchdog.quiet, spec.config.act_timeout + watchdog.grace, own)
         """The least time any state the child may note next allows: how long the parent may sleep without looking."""
 
     def read(self, journal: MoveJournal) -> None:
@@ -210,23 +210,23 @@ class _ParentView:
         for at, message in journal.read():
             self.heard(message, at)
 
-    def heard(self, message: tuple[Any, ...], now: float) -> None:
-        """Take in one note the child made at ``now`` (its clock, which is this process's: see ``move_journal``)."""
+    def heard(self, message: tuple[Any, ...], at: float) -> None:
+        """Take in one note the child made at ``at`` (its clock, which is this process's: see ``move_journal``)."""
         if message[0] == "move":
             _, seat, overage = message
-            self.on_move, self.move_started, self.bank = seat, now, overage
+            self.on_move, self.move_started, self.bank = seat, at, overage
             allowed = self.spec.config.act_timeout + overage + self.watchdog.grace
             self.own_limit = self.watchdog.move_limit is not None and self.watchdog.move_limit < allowed
             if self.watchdog.move_limit is not None:
                 allowed = min(allowed, self.watchdog.move_limit)
-            self.deadline = now + allowed
+            self.deadline = at + allowed
         elif message[0] == "moved":
             _, seat, duration, action, stats = message
             self.durations[seat].append(duration)
             self.stats[seat].append(stats)
             if action is not None:
                 self.moves.append(action)
-            self.on_move, self.deadline = None, now + self.watchdog.quiet
+            self.on_move, self.deadline = None, at + self.watchdog.quiet
 
     def _durations(self, extra: float | None = None) -> tuple[tuple[float, ...], tuple[float, ...]]:
         lists = [list(self.durations[0]), list(self.durations[1])]
