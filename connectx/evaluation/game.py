@@ -23,7 +23,7 @@ from typing import Any
 
 from connectx.agents.agent_spec import AgentKind
 from connectx.agents.core.fault_words import timeout_text
-from connectx.evaluation.game_in_process import play_game
+from connectx.evaluation.game_in_process import SpareEnvironment, play_game
 from connectx.evaluation.game_record import GameRecord, GameSpec, MoveStats, aborted_record, fault_record, seat_stats
 from connectx.evaluation.move_journal import MoveJournal
 from connectx.evaluation.orphans import exit_when_gone
@@ -174,16 +174,18 @@ def _child_main(connection: Any, parent_end: Any, journal: MoveJournal, parent: 
     parent_end.close()  # the fork's copy of the parent's end: without it the pipe would never read as closed
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     exit_when_gone(parent)
+    spare = SpareEnvironment()
     while True:
         try:
             spec = connection.recv()
         except (EOFError, OSError):
             return
         try:
-            record = play_game(spec, lambda message: journal.note(message, time.monotonic()))
+            record = play_game(spec, lambda message: journal.note(message, time.monotonic()), spare)
             connection.send((record, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
         except (BrokenPipeError, ConnectionResetError):  # the worker is gone (Ctrl-C killed it): no one to tell
             return
+        spare.prepare(spec.config)  # while the parent hands the record in and fetches the next spec
 
 
 class _ParentView:
