@@ -197,7 +197,7 @@ def test_a_hung_agent_is_killed_by_the_watchdog_and_blamed(agent_files: dict[str
     )
     assert (record.cause, record.offender, record.winner) == ("TIMEOUT", 1, 0)
     assert "watchdog" in record.detail and record.wall_seconds < 30
-    assert record.durations[1][-1] >= 1.0
+    assert 1.0 <= record.durations[1][-1] < 1.5  # killed at its limit, not at some later look at the journal
 
 
 @pytest.mark.games

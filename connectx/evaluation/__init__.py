@@ -9,6 +9,7 @@ The modules (they import ``connectx.agents`` and each other, never the command l
   faults, time and the agents' search statistics per move), with its JSON form;
 * ``game_in_process``: one game played in this process, each agent call announced and timed;
 * ``game``: that game in a watched process of its own, killed when a move outlives the watchdog;
+  ``move_journal``: the file in which that process notes each move for the watchdog;
 * ``provenance``: the commit, code digest and machine each game records;
 * ``output_paths``: the checks of a path before anything is written there;
 * ``results_store``: a run's directory (its plan and one JSON line per game), resumable;

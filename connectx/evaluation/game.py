@@ -2,14 +2,16 @@
 
 In-process (``game_in_process``), kaggle-environments cannot stop an agent that never returns,
 and an agent may kill its interpreter, so ``play_isolated`` plays in a child process (a
-``GameProcess``, which plays game after game until one goes wrong) and watches it: each agent
-call is announced to the parent, which kills the child once a move has run past what Kaggle
+``GameProcess``, which plays game after game until one goes wrong) and watches it: the child
+notes each agent call's start and end in a file (``move_journal``), and the parent, looking in
+it whenever a move could have run out, kills the child once a move has run past what Kaggle
 would allow (``actTimeout`` plus the mover's remaining overage, plus a grace period). Whatever
 happens, the caller gets a ``GameRecord`` (``game_record``).
 """
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 import resource
@@ -21,8 +23,9 @@ from typing import Any
 
 from connectx.agents.agent_spec import AgentKind
 from connectx.agents.core.fault_words import timeout_text
-from connectx.evaluation.game_in_process import play_game
+from connectx.evaluation.game_in_process import SpareEnvironment, play_game
 from connectx.evaluation.game_record import GameRecord, GameSpec, MoveStats, aborted_record, fault_record, seat_stats
+from connectx.evaluation.move_journal import MoveJournal
 from connectx.evaluation.orphans import exit_when_gone
 
 
@@ -83,7 +86,7 @@ class GameProcess:
 
     Forking a child per game costs about 60 ms, as long as a game of fast agents itself; a child
     that stays keeps kaggle-environments, the agents' modules and the opening book loaded. What
-    the fork per game protected stays: the parent hears every move start and end, kills the
+    the fork per game protected stays: the parent reads every move's start and end, kills the
     child when a move outlives the watchdog, records the game's fault when the child dies, and
     starts a fresh child for the next game. The child is also replaced after a game with an
     agent file (a user's code may change the interpreter it runs in, so it never shares one),
@@ -95,6 +98,7 @@ class GameProcess:
         self.pid = os.getpid()
         self.process: Any = None
         self.connection: Any = None
+        self.journal: Any = None
         self.games = 0
 
     def play(self, spec: GameSpec, watchdog: Watchdog) -> GameRecord:
@@ -104,23 +108,25 @@ class GameProcess:
         finished = False
         try:
             while True:
-                wait = watch.deadline - time.monotonic()
-                if wait <= 0 or not self.connection.poll(wait):
-                    return watch.killed(time.monotonic() - started)
+                watch.read(self.journal)
+                now = time.monotonic()
+                if now >= watch.deadline:
+                    return watch.killed(now - started)
+                # A move noted after this read runs out no sooner than ``shortest`` from now: wake by then to look.
+                if not self.connection.poll(min(watch.deadline, now + watch.shortest) - now):
+                    continue
                 try:
-                    message = self.connection.recv()
+                    record: GameRecord
+                    record, peak_kib = self.connection.recv()
                 except (EOFError, OSError):
                     self.process.join(5)
+                    watch.read(self.journal)  # the process is gone: every note it finished is in the file
                     return watch.died(self.process.exitcode, time.monotonic() - started)
-                if message[0] == "done":
-                    record: GameRecord = message[1]
-                    peak_kib = message[2]
-                    finished = True
-                    self.games += 1
-                    if self._worn(spec, peak_kib):
-                        self.stop()
-                    return replace(record, wall_seconds=time.monotonic() - started)
-                watch.heard(message)
+                finished = True
+                self.games += 1
+                if self._worn(spec, peak_kib):
+                    self.stop()
+                return replace(record, wall_seconds=time.monotonic() - started)
         finally:
             if not finished:  # killed, dead, or the parent interrupted: this child is done with
                 self.stop()
@@ -129,13 +135,17 @@ class GameProcess:
         """Hand ``spec`` to the child, starting one first if there is none (or it died while idle)."""
         if self.process is not None:
             try:
+                self.journal.clear()  # the child waits for this spec: it notes nothing meanwhile
                 self.connection.send(spec)
                 return
             except OSError:
                 self.stop()
         context = multiprocessing.get_context("fork")
+        self.journal = MoveJournal()
         self.connection, child_end = context.Pipe()
-        self.process = context.Process(target=_child_main, args=(child_end, self.connection, self.pid), daemon=True)
+        self.process = context.Process(
+            target=_child_main, args=(child_end, self.connection, self.journal, self.pid), daemon=True
+        )
         self.process.start()
         child_end.close()
         self.games = 0
@@ -154,29 +164,32 @@ class GameProcess:
         if self.process.is_alive():
             self.process.kill()
         self.process.join(5)
-        self.process = self.connection = None
+        self.journal.close()
+        self.process = self.connection = self.journal = None
 
 
-def _child_main(connection: Any, parent_end: Any, parent: int) -> None:
-    """The game process: play each spec the parent sends, announcing every move, until the pipe closes or the
-    parent (the worker, pid ``parent``) is gone, hung agent or not."""
+def _child_main(connection: Any, parent_end: Any, journal: MoveJournal, parent: int) -> None:
+    """The game process: play each spec the parent sends, noting every move's start and end in ``journal``,
+    until the pipe closes or the parent (the worker, pid ``parent``) is gone, hung agent or not."""
     parent_end.close()  # the fork's copy of the parent's end: without it the pipe would never read as closed
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     exit_when_gone(parent)
+    spare = SpareEnvironment()
     while True:
         try:
             spec = connection.recv()
         except (EOFError, OSError):
             return
         try:
-            record = play_game(spec, connection.send)
-            connection.send(("done", record, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+            record = play_game(spec, lambda message: journal.note(message, time.monotonic()), spare)
+            connection.send((record, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
         except (BrokenPipeError, ConnectionResetError):  # the worker is gone (Ctrl-C killed it): no one to tell
             return
+        spare.prepare(spec.config)  # while the parent hands the record in and fetches the next spec
 
 
 class _ParentView:
-    """What the parent knows of a game in a child: who is on move, since when, the moves heard."""
+    """What the parent knows of a game in a child, from its notes: who is on move, since when, the moves made."""
 
     def __init__(self, spec: GameSpec, watchdog: Watchdog, started: float) -> None:
         self.spec = spec
@@ -190,24 +203,32 @@ class _ParentView:
         """Whether the move under way is held to the watchdog's own limit, tighter than Kaggle's."""
         self.move_started = started
         self.deadline = started + watchdog.quiet
+        own = math.inf if watchdog.move_limit is None else watchdog.move_limit
+        self.shortest = min(watchdog.quiet, spec.config.act_timeout + watchdog.grace, own)
+        """The least time any state the child may note next allows: how long the parent may sleep without looking."""
 
-    def heard(self, message: tuple[Any, ...]) -> None:
-        now = time.monotonic()
+    def read(self, journal: MoveJournal) -> None:
+        """Take in the notes the child has written since the last read."""
+        for at, message in journal.read():
+            self.heard(message, at)
+
+    def heard(self, message: tuple[Any, ...], at: float) -> None:
+        """Take in one note the child made at ``at`` (its clock, which is this process's: see ``move_journal``)."""
         if message[0] == "move":
             _, seat, overage = message
-            self.on_move, self.move_started, self.bank = seat, now, overage
+            self.on_move, self.move_started, self.bank = seat, at, overage
             allowed = self.spec.config.act_timeout + overage + self.watchdog.grace
             self.own_limit = self.watchdog.move_limit is not None and self.watchdog.move_limit < allowed
             if self.watchdog.move_limit is not None:
                 allowed = min(allowed, self.watchdog.move_limit)
-            self.deadline = now + allowed
+            self.deadline = at + allowed
         elif message[0] == "moved":
             _, seat, duration, action, stats = message
             self.durations[seat].append(duration)
             self.stats[seat].append(stats)
             if action is not None:
                 self.moves.append(action)
-            self.on_move, self.deadline = None, now + self.watchdog.quiet
+            self.on_move, self.deadline = None, at + self.watchdog.quiet
 
     def _durations(self, extra: float | None = None) -> tuple[tuple[float, ...], tuple[float, ...]]:
         lists = [list(self.durations[0]), list(self.durations[1])]

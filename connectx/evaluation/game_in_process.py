@@ -2,12 +2,12 @@
 
 A game is ``make("connectx", ...)``, the shared opening stepped in, then ``env.run`` with fresh
 agents: Kaggle's engine judges it, never a copy of the rules. Each agent call is announced to a
-monitor before it starts and after it ends (the watched process, ``game``, sends these to its
-parent, which kills a move that runs past what Kaggle would allow). After each call the agent's
-``last_stats`` (its search statistics of that move: ``nodes``, ``depth``, ``evaluations``,
-``simulations``, as the agent reports them) is kept in the record beside the move's duration, so
-later analysis reads what the game's search measured instead of searching again. Agents without
-it (kaggle's built-ins, agent files) leave it empty.
+monitor before it starts and after it ends (the watched process, ``game``, notes these in a
+file its parent reads, ``move_journal``, to kill a move that runs past what Kaggle would allow).
+After each call the agent's ``last_stats`` (its search statistics of that move: ``nodes``,
+``depth``, ``evaluations``, ``simulations``, as the agent reports them) is kept in the record
+beside the move's duration, so later analysis reads what the game's search measured instead of
+searching again. Agents without it (kaggle's built-ins, agent files) leave it empty.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 from connectx.agents.core.fault_words import invalid_text, returned_problem, shown, timeout_text, type_name_of
 from connectx.agents.core.kaggle_boundary import FAULT_STATUSES, played_actions
 from connectx.agents.registry import AgentSpecError
-from connectx.evaluation.engine import Outcome, derived_seed, make_environment, seat_agent
+from connectx.evaluation.engine import BoardConfig, Outcome, derived_seed, make_environment, seat_agent
 from connectx.evaluation.game_record import (
     NO_STATS,
     GameRecord,
@@ -79,7 +79,36 @@ class _AnnouncedAgent:
         self.monitor(("moved", self.seat, self.durations[-1], action if type(action) is int else None, self.stats[-1]))
 
 
-def play_game(spec: GameSpec, monitor: Monitor = _ignore) -> GameRecord:
+class SpareEnvironment:
+    """An environment made ahead of its game, for a game process to make while it waits for the next game.
+
+    ``make`` takes about a third of a game of fast agents (Kaggle checks the configuration against
+    its schema), and a game process waits for its next spec while its parent hands in the last
+    record; made in that wait, the next game's environment costs the game nothing. Runs keep one
+    board, so it is made for the board of the game just played and dropped if the next differs.
+    """
+
+    def __init__(self) -> None:
+        self.made: tuple[BoardConfig, Any] | None = None
+
+    def prepare(self, config: BoardConfig) -> None:
+        """Make an environment for ``config`` now (none, if that fails: the game will make its own and say why)."""
+        try:
+            self.made = config, make_environment(config, [])
+        except Exception:  # noqa: BLE001 - the game's own make_environment reports it
+            self.made = None
+
+    def take(self, spec: GameSpec) -> Any:
+        """A fresh environment for ``spec``: the one made ahead when it is on the same board, else a new one."""
+        made, self.made = self.made, None
+        if made is None or made[0] != spec.config:
+            return make_environment(spec.config, list(spec.names))
+        env = made[1]
+        env.info["TeamNames"] = list(spec.names)  # what make's info would have held: Kaggle only keeps it
+        return env
+
+
+def play_game(spec: GameSpec, monitor: Monitor = _ignore, spare: SpareEnvironment | None = None) -> GameRecord:
     """Play ``spec`` in this process and return its record; an exception anywhere is recorded, not raised.
 
     The record holds the CPU seconds this process spent on the game and the load average at its
@@ -87,16 +116,16 @@ def play_game(spec: GameSpec, monitor: Monitor = _ignore) -> GameRecord:
     agents are trusted: nothing here can stop a hung agent.
     """
     load, cpu = os.getloadavg()[0], time.process_time()
-    record = _play_game(spec, monitor)
+    record = _play_game(spec, monitor, spare)
     return replace(record, cpu_seconds=time.process_time() - cpu, load_average=(load, os.getloadavg()[0]))
 
 
-def _play_game(spec: GameSpec, monitor: Monitor) -> GameRecord:
+def _play_game(spec: GameSpec, monitor: Monitor, spare: SpareEnvironment | None) -> GameRecord:
     started = time.perf_counter()
     announced: list[_AnnouncedAgent] = []
     env = None
     try:
-        env = make_environment(spec.config, list(spec.names))
+        env = make_environment(spec.config, list(spec.names)) if spare is None else spare.take(spec)
         for ply, column in enumerate(spec.opening):
             env.step([column, None] if ply % 2 == 0 else [None, column])
         for seat, agent_spec in enumerate(spec.agents):

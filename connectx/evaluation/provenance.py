@@ -24,9 +24,9 @@ from connectx import agents, evaluation
 
 CPUINFO = Path("/proc/cpuinfo")
 
-GAME_LOOP = ("engine.py", "game_record.py", "game_in_process.py", "game.py")
+GAME_LOOP = ("engine.py", "game_record.py", "game_in_process.py", "game.py", "move_journal.py")
 """The modules of ``evaluation`` that play a game: kaggle-environments' engine, the record a game ends in, the
-game played in a process and the watched process around it."""
+game played in a process, the watched process around it and the notes by which its watchdog times each move."""
 
 SOURCE_PATHS = ("connectx", "pyproject.toml", "uv.lock")
 """What of a checkout is the package: a difference elsewhere (reports, docs, tests) leaves the tree clean."""
