@@ -95,7 +95,7 @@ def test_a_listed_plan_grows_on_resume_and_keeps_the_code_check(tmp_path: Path) 
     first = play_prepared(prepare_run(listed(2), options), GameCount())
     grown = play_prepared(prepare_run(listed(3), options), GameCount())
     assert [spec.index for spec in played] == [0, 10, 20]
-    assert [record.index for record in grown.records] == [0, 10, 20] and len(first.records) == 2
+    assert sorted(record.index for record in grown.records) == [0, 10, 20] and len(first.records) == 2
     with pytest.raises(RunDirectoryError, match="different run"):
         prepare_run(replace(listed(3), parameters=(("seeds", 3), ("seed", 8))), options)
     games = tmp_path / "games.jsonl"
