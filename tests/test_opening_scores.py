@@ -1,8 +1,7 @@
-"""The analysis's table of exact opening scores: every 7x6 position up to ply 5 has every column's exact value at once.
+"""The analysis's table of exact opening scores: every 7x6 position up to ply 6 has every column's exact value at once.
 
 The table ships with the package (``connectx/analysis/data/exact_scores_7x6.npz``), built from the
-committed checkpoints of ``book.opening_scores`` (every position of plies 5 and 6, and of ply 7 as far
-as its run has got) and the book's.
+committed checkpoints of ``book.opening_scores`` (every position of plies 5, 6 and 7) and the book's.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from connectx.analysis.solved_cache import SolvedCache
 from connectx.cli.main import main
 from connectx.solver.python_search import PythonSolver
 
-DEEPEST_EXACT_PLY = 5
+DEEPEST_EXACT_PLY = 6
 """Every position up to this ply has every column's exact value in the table: the next ply is solved whole."""
 
 
@@ -44,9 +43,9 @@ def every_column_exact_up_to(deepest: int) -> tuple[int, int, float]:
     return positions, solver.calls, slowest
 
 
-def test_every_position_up_to_ply_5_has_every_columns_exact_value_at_once() -> None:
+def test_every_position_up_to_ply_6_has_every_columns_exact_value_at_once() -> None:
     positions, calls, slowest = every_column_exact_up_to(DEEPEST_EXACT_PLY)
-    assert positions == 1 + 4 + 25 + 121 + 568 + 2144  # every position up to ply 5, mirror images folded
+    assert positions == 1 + 4 + 25 + 121 + 568 + 2144 + 8231  # every position up to ply 6, mirror images folded
     assert calls == 0 and slowest < 1.0
 
 
@@ -61,8 +60,8 @@ def test_solve_answers_the_tables_positions_exactly_with_no_time_to_search(capsy
 def test_the_table_holds_every_position_the_checkpoint_solved() -> None:
     """What ``make opening-scores`` solved so far is in the shipped table with its score (the rebuild was run)."""
     table = ExactScores.shipped()
-    # Every position of plies 5 and 6, mirror images folded.
-    assert {ply: len(read_solved(opening_scores(ply))) for ply in (5, 6)} == {5: 2144, 6: 8231}
+    # Every position of plies 5, 6 and 7, mirror images folded.
+    assert {ply: len(read_solved(opening_scores(ply))) for ply in (5, 6, 7)} == {5: 2144, 6: 8231, 7: 27109}
     for record in [record for path in opening_scores_by_ply().values() for record in read_solved(path).values()]:
         assert table.score(Position.from_moves(record.moves)) == record.score, record.moves
 

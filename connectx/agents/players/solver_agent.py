@@ -6,7 +6,7 @@ Each move, in order:
    which no pure-Python search can prove within 2 s); the agent works the same without a book;
    off the book, the best column by the exact scores the agent ships
    (``connectx.agents.core.opening_scores``) where every child's score is there (every position
-   through ply 6: so every position through ply 5, and more), with no search;
+   through ply 7: so every position through ply 6, and more), with no search;
    on every other board, ``open_board_play`` instead of the steps below: a principal-variation
    search with an open-line and zugzwang evaluation, proofs once they are within reach, and
    overage only where it changes the move;
@@ -226,7 +226,7 @@ class SolverStrategy:
 
 def _range_to_prove(known: int | None) -> tuple[int, int]:
     """The range a search starts from when the shipped scores hold the position's own ``known`` score (every
-    position through ply 6) but not all its children's: what is left is to prove a column that keeps the
+    position through ply 7) but not all its children's: what is left is to prove a column that keeps the
     outcome, a far smaller search than finding it (8 s against 48 s on the hardest of Test_L1_R3's). Without a
     known score, every score is possible (the C search clips the range to the position's)."""
     if known is None:
