@@ -95,7 +95,7 @@ class SpareEnvironment:
         """Make an environment for ``config`` now (none, if that fails: the game will make its own and say why)."""
         try:
             self.made = config, make_environment(config, [])
-        except Exception:  # noqa: BLE001 - the game's own make_environment reports it
+        except Exception:  # the game's own make_environment reports it
             self.made = None
 
     def take(self, spec: GameSpec) -> Any:
@@ -125,7 +125,7 @@ def _play_game(spec: GameSpec, monitor: Monitor, spare: SpareEnvironment | None)
     announced: list[_AnnouncedAgent] = []
     env = None
     try:
-        env = make_environment(spec.config, list(spec.names)) if spare is None else spare.take(spec)
+        env = (spare or SpareEnvironment()).take(spec)
         for ply, column in enumerate(spec.opening):
             env.step([column, None] if ply % 2 == 0 else [None, column])
         for seat, agent_spec in enumerate(spec.agents):
